@@ -1,0 +1,1 @@
+"""The Sarja wire protocol: framed msgpack, typed messages, strict validation. Sans-IO."""

@@ -1,0 +1,198 @@
+"""Straight-line validators for message fields.
+
+Each takes the value and the field's name, returns the value to keep (tuples for lists,
+stripped names) and raises LocalProtocolError with a stable code otherwise. The codec
+turns that into a RemoteProtocolError when the value came from the peer.
+"""
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from .errors import LocalProtocolError
+from .limits import MAX_ID, MAX_TEXT
+from .notation import ACTION_RE, ACTIONS_RE
+
+Cell = tuple[int, int]
+Five = tuple[int, int, int, int]
+
+RANKS = "23456789TJQKA"
+SUITS = "SHDC"
+CARD_RE = re.compile(r"[2-9TJQKA][SHDC]")
+_CARDS_RE = re.compile(r"(?:[2-9TJQKA][SHDC] )*")  # cards joined with a trailing space
+ONE_EYED = frozenset({"JS", "JH"})
+TWO_EYED = frozenset({"JD", "JC"})
+_WORD_RE = re.compile(r"[a-z][a-z0-9_]{0,39}")  # error, reason and event codes
+_ID_RE = re.compile(r"[A-Za-z0-9_-]{1,32}")  # table and session ids
+TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{32,128}")  # resume tokens: url-safe base64
+# Corners are "*"; every other space is empty or holds a chip (capital when locked).
+_BOARD_RE = re.compile(r"\*[.bgrBGR]{8}\*[.bgrBGR]{80}\*[.bgrBGR]{8}\*")
+CORNERS = frozenset({0, 9, 90, 99})  # row-major indexes of the four free corners
+_LAYOUT_CARDS = sorted(r + s for r in RANKS if r != "J" for s in SUITS) * 2
+_LAYOUT_CARDS.sort()
+_LINE_STEPS = frozenset({(0, 4), (4, 0), (4, 4), (4, -4)})
+
+
+def fail(code: str, message: str) -> Any:
+    raise LocalProtocolError(code, message)
+
+
+def integer(v: Any, name: str, lo: int = 0, hi: int = MAX_ID) -> int:
+    if type(v) is not int:
+        fail("bad_type", f"Field '{name}' must be an integer.")
+    if not lo <= v <= hi:
+        fail("out_of_range", f"Field '{name}' must be from {lo} to {hi}.")
+    return v
+
+
+def opt_integer(v: Any, name: str, lo: int = 0, hi: int = MAX_ID) -> int | None:
+    return None if v is None else integer(v, name, lo, hi)
+
+
+def boolean(v: Any, name: str) -> bool:
+    if type(v) is not bool:
+        fail("bad_type", f"Field '{name}' must be true or false.")
+    return v
+
+
+def sequence(v: Any, name: str, lo: int, hi: int) -> tuple[Any, ...]:
+    """An array of lo..hi items (kept as a tuple; items are checked by the caller)."""
+    if type(v) is not tuple:
+        if type(v) is not list:
+            fail("bad_type", f"Field '{name}' must be an array.")
+        v = tuple(v)
+    if not lo <= len(v) <= hi:
+        fail("out_of_range", f"Field '{name}' must hold from {lo} to {hi} items.")
+    return v
+
+
+def card(v: Any, name: str) -> str:
+    if type(v) is not str:
+        fail("bad_type", f"Field '{name}' must be a card code string.")
+    if not CARD_RE.fullmatch(v):
+        fail("bad_card", f"Field '{name}' must be a card code like \"7H\" or \"TS\".")
+    return v
+
+
+def cards(v: Any, name: str, hi: int) -> tuple[str, ...]:
+    v = sequence(v, name, 0, hi)
+    if not v:
+        return v
+    try:
+        ok = _CARDS_RE.fullmatch(" ".join(v) + " ") is not None
+    except TypeError:
+        fail("bad_type", f"Field '{name}' must hold card code strings.")
+    if not ok:
+        fail("bad_card", f"Field '{name}' must hold card codes like \"7H\" or \"TS\".")
+    return v
+
+
+def cell(v: Any, name: str) -> Cell:
+    if type(v) is not tuple:
+        v = tuple(v) if type(v) is list else None
+    if (
+        v is None
+        or len(v) != 2
+        or type(v[0]) is not int
+        or type(v[1]) is not int
+        or not (0 <= v[0] <= 9 and 0 <= v[1] <= 9)
+    ):
+        fail("bad_cell", f"Field '{name}' must be a cell [row, col] with both 0 to 9.")
+    return v
+
+
+def five(v: Any, name: str) -> Five:
+    if type(v) is not tuple:
+        v = tuple(v) if type(v) is list else None
+    if v is None or len(v) != 4 or any(type(x) is not int or not 0 <= x <= 9 for x in v):
+        fail("bad_five", f"Field '{name}' must hold fives [row1, col1, row2, col2], each 0 to 9.")
+    if (v[2] - v[0], v[3] - v[1]) not in _LINE_STEPS:
+        fail("bad_five", f"In '{name}', a five's end cells must be 4 steps apart on one line.")
+    return v
+
+
+def fives(v: Any, name: str, hi: int) -> tuple[Five, ...]:
+    v = sequence(v, name, 0, hi)
+    if v:
+        v = tuple(five(x, name) for x in v)
+    return v
+
+
+def code(v: Any, name: str) -> str:
+    if type(v) is not str:
+        fail("bad_type", f"Field '{name}' must be a string.")
+    if not _WORD_RE.fullmatch(v):
+        fail("bad_format", f"Field '{name}' must be a snake_case code of 1 to 40 characters.")
+    return v
+
+
+def ident(v: Any, name: str, pattern: re.Pattern[str] = _ID_RE) -> str:
+    if type(v) is not str:
+        fail("bad_type", f"Field '{name}' must be a string.")
+    if not pattern.fullmatch(v):
+        fail("bad_format", f"Field '{name}' has the wrong form.")
+    return v
+
+
+def label(v: Any, name: str, hi: int) -> str:
+    """A name: stripped of surrounding spaces, then 1..hi printable characters."""
+    if type(v) is not str:
+        fail("bad_type", f"Field '{name}' must be a string.")
+    s = v.strip()
+    if not (0 < len(s) <= hi and s.isprintable()):
+        fail("bad_text", f"Field '{name}' must be 1 to {hi} printable characters.")
+    return s
+
+
+def text(v: Any, name: str, hi: int = MAX_TEXT) -> str:
+    """A sentence or chat line: 1..hi printable characters, not only spaces."""
+    if type(v) is not str:
+        fail("bad_type", f"Field '{name}' must be a string.")
+    if not (0 < len(v) <= hi and v.isprintable() and not v.isspace()):
+        fail("bad_text", f"Field '{name}' must be 1 to {hi} printable characters.")
+    return v
+
+
+def action(v: Any, name: str) -> str:
+    if type(v) is not str:
+        fail("bad_type", f"Field '{name}' must be a string.")
+    if not ACTION_RE.fullmatch(v):
+        fail("bad_notation", f"Field '{name}' is not an action in the documented notation.")
+    return v
+
+
+def actions(v: Any, name: str, hi: int) -> tuple[str, ...]:
+    v = sequence(v, name, 0, hi)
+    if v:
+        try:
+            ok = ACTIONS_RE.fullmatch("\n".join(v)) is not None
+        except TypeError:
+            fail("bad_type", f"Field '{name}' must hold strings.")
+        if not ok:
+            fail("bad_notation", f"Field '{name}' holds an action not in the notation.")
+    return v
+
+
+def board(v: Any, name: str) -> str:
+    if type(v) is not str:
+        fail("bad_type", f"Field '{name}' must be a string.")
+    if not _BOARD_RE.fullmatch(v):
+        fail("bad_format", f"Field '{name}' must be 100 characters of .*bgrBGR, corners *.")
+    return v
+
+
+def layout(v: Any, name: str) -> tuple[str, ...]:
+    """The board's cards: 100 codes, "XX" at the corners, each non-jack card twice."""
+    v = sequence(v, name, 100, 100)
+    if any(type(x) is not str for x in v):
+        fail("bad_type", f"Field '{name}' must hold strings.")
+    spaces = sorted(x for i, x in enumerate(v) if i not in CORNERS)
+    if spaces != _LAYOUT_CARDS or any(v[i] != "XX" for i in CORNERS):
+        fail("bad_format", f"Field '{name}' must be the 96 non-jack cards twice, XX at corners.")
+    return v
+
+
+def choice_of(v: Any, name: str, allowed: Sequence[str]) -> str:
+    if type(v) is not str or v not in allowed:
+        fail("bad_format", f"Field '{name}' must be one of: {', '.join(allowed)}.")
+    return v

@@ -1,0 +1,90 @@
+"""Length-prefixed frames: a 4-byte unsigned big-endian length N, then N bytes.
+
+The limit is checked as soon as the 4-byte prefix is in, so an oversize frame is refused
+before any of its body is kept. Framing errors are fatal: once a prefix is wrong the
+rest of the stream cannot be trusted, and the decoder refuses all further input.
+"""
+
+from .errors import LocalProtocolError, RemoteProtocolError
+from .limits import HEADER_SIZE
+
+
+def encode_frame(payload: bytes, max_frame: int) -> bytes:
+    """Prefix `payload` with its length; refusing here keeps the peer from closing on us."""
+    n = len(payload)
+    if n == 0:
+        raise LocalProtocolError("empty_frame", "A frame cannot be empty.")
+    if n > max_frame:
+        raise LocalProtocolError(
+            "frame_too_large", f"A frame of {n} bytes is over the limit of {max_frame} bytes."
+        )
+    return n.to_bytes(HEADER_SIZE, "big") + payload
+
+
+class FrameDecoder:
+    """Bytes in (`receive_data`), whole frame bodies out (`next_frame`).
+
+    `receive_data(b"")` marks the end of the stream, as in h11: after it, a partial frame
+    left in the buffer is a `truncated_frame` error.
+    """
+
+    __slots__ = ("_buf", "_eof", "_error", "max_frame")
+
+    def __init__(self, max_frame: int) -> None:
+        self.max_frame = max_frame
+        self._buf = bytearray()
+        self._eof = False
+        self._error: RemoteProtocolError | None = None
+
+    @property
+    def at_eof(self) -> bool:
+        """True once the peer has closed and every whole frame has been taken."""
+        return self._eof and not self._buf
+
+    def receive_data(self, data: bytes) -> None:
+        if self._error is not None:
+            raise self._error
+        if self._eof:
+            raise LocalProtocolError("truncated_frame", "Data arrived after the end of stream.")
+        if not data:
+            self._eof = True
+            return
+        self._buf += data
+        # Check a waiting prefix now, so the body of an oversize frame is never kept.
+        if len(self._buf) >= HEADER_SIZE:
+            self._length()
+
+    def next_frame(self) -> bytes | None:
+        """The next whole frame body, or None if more data is needed."""
+        if self._error is not None:
+            raise self._error
+        buf = self._buf
+        if len(buf) < HEADER_SIZE:
+            if self._eof and buf:
+                self._fail("truncated_frame", "The connection closed inside a frame's length.")
+            return None
+        n = self._length()
+        end = HEADER_SIZE + n
+        if len(buf) < end:
+            if self._eof:
+                self._fail("truncated_frame", "The connection closed inside a frame.")
+            return None
+        body = bytes(buf[HEADER_SIZE:end])
+        del buf[:end]
+        return body
+
+    def _length(self) -> int:
+        n = int.from_bytes(self._buf[:HEADER_SIZE], "big")
+        if n == 0:
+            self._fail("empty_frame", "A frame's length was 0; every frame holds one message.")
+        if n > self.max_frame:
+            self._fail(
+                "frame_too_large",
+                f"A frame of {n} bytes is over the limit of {self.max_frame} bytes.",
+            )
+        return n
+
+    def _fail(self, code: str, message: str) -> None:
+        self._buf.clear()
+        self._error = RemoteProtocolError(code, message, fatal=True)
+        raise self._error

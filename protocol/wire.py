@@ -1,0 +1,91 @@
+"""msgpack with hard limits, and the first shape check of every decoded frame.
+
+Bin and ext are refused outright: no message uses them, and ext would let a peer make us
+build objects (timestamps) we never asked for. Arrays decode as tuples, which is what the
+frozen messages hold, so the common path copies nothing.
+"""
+
+from typing import Any, NoReturn
+
+import msgpack
+
+from .errors import RemoteProtocolError
+
+_CONTAINERS = (tuple, dict)
+
+
+def _refuse_ext(code: int, data: bytes) -> NoReturn:
+    raise ValueError("exceeds max_ext_len: extension types are refused")
+
+
+def pack(obj: Any) -> bytes:
+    return msgpack.packb(obj, use_bin_type=True)
+
+
+def unpack(
+    body: bytes, *, max_str_len: int, max_array_len: int, max_map_len: int, max_depth: int
+) -> dict[str, Any]:
+    """Decode one frame body into a map with string keys and a string "t", or refuse it."""
+    try:
+        obj = msgpack.unpackb(
+            body,
+            raw=False,
+            use_list=False,
+            strict_map_key=True,
+            max_str_len=max_str_len,
+            max_bin_len=0,
+            max_ext_len=0,
+            max_array_len=max_array_len,
+            max_map_len=max_map_len,
+            ext_hook=_refuse_ext,
+        )
+    except ValueError as exc:  # msgpack reports limits, bad bytes and extra data this way
+        text = str(exc)
+        if "max_bin_len" in text or "max_ext_len" in text:
+            raise RemoteProtocolError(
+                "unsupported_type", "Binary and extension values are not used by this protocol."
+            ) from None
+        if "exceeds max_" in text:
+            raise RemoteProtocolError(
+                "value_too_large", "A string, array or map in the frame is over the limit."
+            ) from None
+        raise RemoteProtocolError(
+            "malformed_msgpack", "The frame is not exactly one valid msgpack value."
+        ) from None
+    except Exception:  # anything else msgpack may raise is still the peer's bad bytes
+        raise RemoteProtocolError(
+            "malformed_msgpack", "The frame is not exactly one valid msgpack value."
+        ) from None
+    if type(obj) is not dict or type(obj.get("t")) is not str:
+        raise RemoteProtocolError(
+            "not_a_message", 'A message must be a map with a string "t" naming its type.'
+        )
+    for key in obj:
+        if type(key) is not str:
+            raise RemoteProtocolError("not_a_message", "Every key in a message must be a string.")
+    check_depth(obj, max_depth)
+    return obj
+
+
+def check_depth(obj: dict[str, Any], max_depth: int) -> None:
+    """Refuse nesting deeper than `max_depth` (the top map is depth 1).
+
+    Walks containers only: `set(map(type, ...))` scans a level at C speed, so long lists
+    of strings (the legal actions) cost almost nothing.
+    """
+    level: list[Any] = [obj]
+    depth = 1
+    while level:
+        nested: list[Any] = []
+        for node in level:
+            items = node.values() if type(node) is dict else node
+            kinds = set(map(type, items))
+            if tuple in kinds or dict in kinds:
+                nested.extend(v for v in items if type(v) in _CONTAINERS)
+        if nested:
+            depth += 1
+            if depth > max_depth:
+                raise RemoteProtocolError(
+                    "too_deep", f"Arrays and maps nest deeper than {max_depth} levels."
+                )
+        level = nested

@@ -1,0 +1,1 @@
+"""The authoritative Sarja server: lobby, tables and games, over trio."""

@@ -1,0 +1,35 @@
+"""The rules engine: pure game logic, no I/O, no clock, no trio.
+
+Typical use::
+
+    game = Game.new(Arrangement.of(4), random.Random(7))
+    actions = game.legal_actions(game.turn)
+    events = game.apply(game.turn, actions[0])
+    view = seat_view(game, seat=0)
+"""
+
+from .actions import Action
+from .arrangement import Arrangement, HouseRules
+from .errors import ArrangementError, EngineError, IllegalAction, MalformedAction, RecordError
+from .game import Event, Game, Outcome
+from .record import game_record, record_json, replay
+from .view import SeatView, seat_view
+
+__all__ = [
+    "Action",
+    "Arrangement",
+    "ArrangementError",
+    "EngineError",
+    "Event",
+    "Game",
+    "HouseRules",
+    "IllegalAction",
+    "MalformedAction",
+    "Outcome",
+    "RecordError",
+    "SeatView",
+    "game_record",
+    "record_json",
+    "replay",
+    "seat_view",
+]

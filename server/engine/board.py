@@ -1,0 +1,125 @@
+"""The standard board: which card each space shows, and how spaces line up.
+
+A space (a *cell*) is an integer ``row * 10 + col``; row 0 is the top row.
+People name cells by column letter and row number, chess style: ``A1`` is the
+top-left corner, ``D5`` is row 4, column 3.
+
+>>> cell_name(43), parse_cell("D5")
+('D5', 43)
+>>> [cell_name(c) for c in CARD_CELLS[parse_card("7H")]]
+['E6', 'I5']
+"""
+
+from __future__ import annotations
+
+from .cards import RANKS, SUITS, parse_card
+from .errors import MalformedAction
+
+# The physical board people own, row 0 at the top (shared/board-layout.txt).
+# XX marks a free corner; no jack appears on the board.
+LAYOUT_TEXT = """\
+XX 2S 3S 4S 5S 6S 7S 8S 9S XX
+6C 5C 4C 3C 2C AH KH QH TH TS
+7C AS 2D 3D 4D 5D 6D 7D 9H QS
+8C KS 6C 5C 4C 3C 2C 8D 8H KS
+9C QS 7C 6H 5H 4H AH 9D 7H AS
+TC TS 8C 7H 2H 3H KH TD 6H 2D
+QC 9S 9C 8H 9H TH QH QD 5H 3D
+KC 8S TC QC KC AC AD KD 4H 4D
+AC 7S 6S 5S 4S 3S 2S 2H 3H 5D
+XX AD KD QD TD 9D 8D 7D 6D XX
+"""
+
+SIZE = 10
+CELLS = range(SIZE * SIZE)
+CORNER = -1
+
+LAYOUT_CODES: tuple[str, ...] = tuple(LAYOUT_TEXT.split())
+# The card shown on each cell, or CORNER.
+LAYOUT: tuple[int, ...] = tuple(
+    CORNER if code == "XX" else parse_card(code) for code in LAYOUT_CODES
+)
+CORNERS: tuple[int, ...] = tuple(c for c in CELLS if LAYOUT[c] == CORNER)
+
+# For every card, the cells that show it (two for every non-jack, none for jacks).
+CARD_CELLS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(c for c in CELLS if LAYOUT[c] == card) for card in range(52)
+)
+
+
+def _check_layout() -> None:
+    # The layout is the product's contract with the physical board: refuse to
+    # import at all rather than play on a wrong one.
+    assert len(LAYOUT) == 100 and CORNERS == (0, 9, 90, 99)
+    for card in range(52):
+        expected = 0 if RANKS[card // 4] == "J" else 2
+        assert len(CARD_CELLS[card]) == expected, (card, SUITS[card % 4])
+
+
+_check_layout()
+
+COLUMN_LETTERS = "ABCDEFGHIJ"
+
+
+def cell_name(cell: int) -> str:
+    return f"{COLUMN_LETTERS[cell % SIZE]}{cell // SIZE + 1}"
+
+
+_CELL_BY_NAME = {cell_name(c): c for c in CELLS}
+
+
+def parse_cell(text: str) -> int:
+    cell = _CELL_BY_NAME.get(text)
+    if cell is None:
+        raise MalformedAction(
+            "bad_cell", f"{text!r} is not a space; write column A-J then row 1-10, like D5."
+        )
+    return cell
+
+
+# The four directions a sequence can run: across, down, and the two diagonals.
+DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
+
+
+def _ray(cell: int, dr: int, dc: int) -> tuple[int, ...]:
+    """Up to four cells from `cell` (not included) stepping by (dr, dc)."""
+    r, c = divmod(cell, SIZE)
+    out = []
+    for _ in range(4):
+        r, c = r + dr, c + dc
+        if not (0 <= r < SIZE and 0 <= c < SIZE):
+            break
+        out.append(r * SIZE + c)
+    return tuple(out)
+
+
+# RAYS[cell] holds, per direction, (cells going back, cells going forward):
+# all a sequence through `cell` can reach. Precomputed because sequence checks
+# run on every placement.
+RAYS: tuple[tuple[tuple[tuple[int, ...], tuple[int, ...]], ...], ...] = tuple(
+    tuple((_ray(cell, -dr, -dc), _ray(cell, dr, dc)) for dr, dc in DIRECTIONS) for cell in CELLS
+)
+
+
+def is_five(cells: tuple[int, ...]) -> bool:
+    """True when five cells, in reading order, lie on one straight line."""
+    if len(cells) != 5 or list(cells) != sorted(cells):
+        return False
+    (r0, c0), (r1, c1) = divmod(cells[0], SIZE), divmod(cells[1], SIZE)
+    dr, dc = r1 - r0, c1 - c0
+    if (dr, dc) not in DIRECTIONS:
+        return False
+    return all(divmod(cells[i], SIZE) == (r0 + i * dr, c0 + i * dc) for i in range(5))
+
+
+def five_between(start: int, end: int) -> tuple[int, ...] | None:
+    """The five cells from `start` to `end` (reading order), or None if they are
+    not the ends of a straight five."""
+    (r0, c0), (r1, c1) = divmod(start, SIZE), divmod(end, SIZE)
+    dr, dc = r1 - r0, c1 - c0
+    if dr % 4 or dc % 4:
+        return None
+    step = (dr // 4, dc // 4)
+    if step not in DIRECTIONS:
+        return None
+    return tuple((r0 + i * step[0]) * SIZE + c0 + i * step[1] for i in range(5))

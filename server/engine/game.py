@@ -1,0 +1,476 @@
+"""The state of one game and the rules that change it.
+
+A :class:`Game` is built from an explicit deal (for tests and replays) or from
+a random source (:meth:`Game.new`). Ask it for a seat's legal actions, apply an
+action for a seat (getting back the public events it caused), and ask
+``view.seat_view`` for what one seat may know. A refused action raises
+:class:`IllegalAction` or :class:`MalformedAction` and leaves the game as it was.
+
+Everything is plain lists and bytearrays so a game is cheap to copy: computer
+players will search by playing many games from copies.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import NamedTuple, Protocol
+
+from .actions import (
+    DEAD,
+    DEAD_ACTIONS,
+    DRAW,
+    DRAW_ACTION,
+    PASS,
+    PASS_ACTION,
+    PLACE,
+    PLACE_ACTIONS,
+    REMOVE,
+    REMOVE_ACTIONS,
+    Action,
+)
+from .arrangement import Arrangement
+from .board import CARD_CELLS, CELLS, CORNERS, cell_name
+from .cards import CARD_KIND, FULL_DECK, NORMAL, REMOVER, WILD, card_label, cut_rank
+from .errors import IllegalAction, RecordError
+from .sequences import Five, default_choice, line_options, resolve_choice
+
+EMPTY = 0
+# Corners hold this mark; a side's chips hold side + 1. A corner therefore is
+# never empty, and counts for every side in a sequence.
+CORNER_MARK = 4
+
+
+class Outcome(NamedTuple):
+    """How a game ended: ``result`` is "win" (``side`` won) or "draw"."""
+
+    result: str
+    side: int | None = None
+
+
+class Event(NamedTuple):
+    """Something public that happened. Events never carry hidden cards: a draw
+    says who drew, never what."""
+
+    kind: str
+    seat: int | None = None
+    card: int = -1
+    cell: int = -1
+    side: int = -1
+    fives: tuple[Five, ...] = ()
+
+
+class Shuffler(Protocol):
+    def shuffle(self, x: list[int], /) -> None: ...
+
+
+class CutRandom(Shuffler, Protocol):
+    def sample(self, population: tuple[int, ...], k: int, /) -> list[int]: ...
+
+
+CutRound = tuple[tuple[int, int], ...]
+
+
+def cut_for_first(players: int, rng: CutRandom) -> tuple[CutRound, ...]:
+    """Everyone cuts; those tied for lowest cut again among themselves."""
+    rounds: list[CutRound] = []
+    contenders = list(range(players))
+    while True:
+        cards = rng.sample(FULL_DECK, len(contenders))
+        rounds.append(tuple(zip(contenders, cards, strict=True)))
+        low = min(cut_rank(c) for c in cards)
+        contenders = [s for s, c in zip(contenders, cards, strict=True) if cut_rank(c) == low]
+        if len(contenders) == 1:
+            return tuple(rounds)
+
+
+def first_from_cut(players: int, rounds: tuple[CutRound, ...]) -> int:
+    """Check a recorded cut and return who plays first."""
+    contenders = list(range(players))
+    for number, cut_round in enumerate(rounds):
+        if [seat for seat, _ in cut_round] != contenders:
+            raise RecordError("bad_cut", f"Cut round {number + 1} has the wrong players.")
+        low = min(cut_rank(card) for _, card in cut_round)
+        contenders = [seat for seat, card in cut_round if cut_rank(card) == low]
+        if len(contenders) == 1:
+            if number != len(rounds) - 1:
+                raise RecordError("bad_cut", "The cut goes on after it was decided.")
+            return contenders[0]
+    raise RecordError("bad_cut", "The cut does not decide who plays first.")
+
+
+class Game:
+    __slots__ = (
+        "arrangement", "players", "needed", "marks", "cut", "first", "deck",
+        "chips", "locked", "hands", "draw_pile", "discard", "sequences",
+        "turn", "exchanged", "passes", "pending_draw", "outcome",
+        "history", "reshuffles", "_rng", "_replay",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        arrangement: Arrangement,
+        cut: tuple[CutRound, ...],
+        deck: tuple[int, ...] | list[int],
+        rng: Shuffler | None = None,
+        replay_reshuffles: list[tuple[int, ...]] | None = None,
+    ) -> None:
+        """A game from an explicit cut and deck order (top card first).
+
+        Reshuffles of the discard pile come from `rng`, or, when replaying a
+        record, from `replay_reshuffles` in order."""
+        if sorted(deck) != sorted(FULL_DECK):
+            raise RecordError("bad_deck", "The deck must be the 104 cards of two decks.")
+        self.arrangement = arrangement
+        players = self.players = arrangement.players
+        self.needed = arrangement.needed
+        self.marks = tuple(arrangement.side_of(s) + 1 for s in range(players))
+        self.cut = tuple(cut)
+        self.first = first_from_cut(players, self.cut)
+        self.deck = tuple(deck)
+        chips = bytearray(100)
+        for corner in CORNERS:
+            chips[corner] = CORNER_MARK
+        self.chips = chips
+        self.locked = bytearray(100)
+        # Dealt one at a time, starting with the first player.
+        order = [(self.first + i) % players for i in range(players)]
+        self.hands: list[list[int]] = [[] for _ in range(players)]
+        dealt = arrangement.hand_size * players
+        for i, card in enumerate(self.deck[:dealt]):
+            self.hands[order[i % players]].append(card)
+        # The top of the draw pile is the end of the list, so drawing is pop().
+        self.draw_pile = list(self.deck[dealt:])[::-1]
+        self.discard: list[int] = []
+        self.sequences: list[list[Five]] = [[] for _ in range(arrangement.sides)]
+        self.turn = self.first
+        self.exchanged = False
+        self.passes = 0
+        self.pending_draw: list[int] = []
+        self.outcome: Outcome | None = None
+        self.history: list[tuple[int, Action]] = []
+        self.reshuffles: list[tuple[int, ...]] = []
+        self._rng = rng
+        self._replay = list(replay_reshuffles or ())[::-1]
+
+    @classmethod
+    def new(cls, arrangement: Arrangement, rng: CutRandom) -> Game:
+        """A fresh game: the cut, then the shuffle and the deal, all from `rng`
+        (a seeded random.Random in tests, secrets.SystemRandom on a server)."""
+        cut = cut_for_first(arrangement.players, rng)
+        deck = list(FULL_DECK)
+        rng.shuffle(deck)
+        return cls(arrangement, cut, deck, rng=rng)
+
+    def copy(self) -> Game:
+        """An independent copy that shares nothing mutable with this game."""
+        g = Game.__new__(Game)
+        g.arrangement, g.players, g.needed, g.marks = (
+            self.arrangement,
+            self.players,
+            self.needed,
+            self.marks,
+        )
+        g.cut, g.first, g.deck = self.cut, self.first, self.deck
+        g.chips = self.chips[:]
+        g.locked = self.locked[:]
+        g.hands = [h[:] for h in self.hands]
+        g.draw_pile = self.draw_pile[:]
+        g.discard = self.discard[:]
+        g.sequences = [s[:] for s in self.sequences]
+        g.turn, g.exchanged, g.passes = self.turn, self.exchanged, self.passes
+        g.pending_draw = self.pending_draw[:]
+        g.outcome = self.outcome
+        g.history = self.history[:]
+        g.reshuffles = self.reshuffles[:]
+        g._rng, g._replay = self._rng, self._replay[:]
+        return g
+
+    # ----- what may be done -------------------------------------------------
+
+    @property
+    def version(self) -> int:
+        """How many actions have been accepted; names a state for clients."""
+        return len(self.history)
+
+    def side_of(self, seat: int) -> int:
+        return self.marks[seat] - 1
+
+    def is_dead(self, card: int) -> bool:
+        """Both spaces of the card are covered (jacks are never dead)."""
+        cells = CARD_CELLS[card]
+        return bool(cells) and self.chips[cells[0]] != EMPTY and self.chips[cells[1]] != EMPTY
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action `seat` may take now, plays ordered by card then space."""
+        if self.outcome is not None:
+            return []
+        actions: list[Action] = []
+        if seat in self.pending_draw:
+            actions.append(DRAW_ACTION)
+        if seat != self.turn:
+            return actions
+        chips = self.chips
+        plays: list[Action] = []
+        dead: list[Action] = []
+        open_cells = removable = None
+        for card in sorted(set(self.hands[seat])):
+            kind = CARD_KIND[card]
+            if kind == NORMAL:
+                a, b = CARD_CELLS[card]
+                placements = PLACE_ACTIONS[card]
+                if chips[a] == EMPTY:
+                    plays.append(placements[a])
+                if chips[b] == EMPTY:
+                    plays.append(placements[b])
+                elif chips[a] != EMPTY and not self.exchanged:
+                    dead.append(DEAD_ACTIONS[card])
+            elif kind == WILD:
+                if open_cells is None:
+                    open_cells = [c for c in CELLS if chips[c] == EMPTY]
+                placements = PLACE_ACTIONS[card]
+                plays.extend([placements[c] for c in open_cells])
+            else:
+                if removable is None:
+                    removable = self._removable_cells(seat)
+                removals = REMOVE_ACTIONS[card]
+                plays.extend([removals[c] for c in removable])
+        if plays or dead:
+            actions.extend(plays)
+            actions.extend(dead)
+        else:
+            actions.append(PASS_ACTION)
+        return actions
+
+    def _removable_cells(self, seat: int) -> list[int]:
+        chips, locked, mark = self.chips, self.locked, self.marks[seat]
+        return [
+            c for c in CELLS
+            if chips[c] not in (EMPTY, mark, CORNER_MARK) and not locked[c]
+        ]  # fmt: skip
+
+    def _can_play_or_exchange(self, seat: int) -> bool:
+        for action in self.legal_actions(seat):
+            if action.kind != DRAW and action.kind != PASS:
+                return True
+        return False
+
+    def sequence_options(self, seat: int, cell: int) -> list[list[tuple[Five, ...]]]:
+        """For a chip `seat` would place on `cell`: per line where it makes a
+        sequence, the options that count the most (first is the default)."""
+        chips = self.chips
+        if chips[cell] != EMPTY:
+            return []
+        mark = self.marks[seat]
+        chips[cell] = mark
+        try:
+            return line_options(chips, cell, mark, CORNER_MARK, self.sequences[mark - 1])
+        finally:
+            chips[cell] = EMPTY
+
+    # ----- doing it ---------------------------------------------------------
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Apply `seat`'s action and return the public events it caused.
+
+        Refusals raise before anything changes."""
+        if not (isinstance(seat, int) and 0 <= seat < self.players):
+            raise IllegalAction("not_a_player", "Only a seated player can do that.")
+        if not isinstance(action, Action):
+            raise TypeError("apply() takes an Action; parse text with Action.parse")
+        action.check_well_formed()
+        if self.outcome is not None:
+            raise IllegalAction("game_over", "The game is over.")
+        kind = action.kind
+        if kind == DRAW:
+            return self._draw(seat, action)
+        if seat != self.turn:
+            raise IllegalAction("not_your_turn", "It is not your turn.")
+        if kind == PLACE:
+            return self._place(seat, action)
+        if kind == REMOVE:
+            return self._remove(seat, action)
+        if kind == DEAD:
+            return self._exchange(seat, action)
+        return self._pass(seat, action)
+
+    def _check_in_hand(self, seat: int, card: int) -> None:
+        if card not in self.hands[seat]:
+            raise IllegalAction("card_not_in_hand", f"You don't hold the {card_label(card)}.")
+
+    def _place(self, seat: int, action: Action) -> list[Event]:
+        card, cell = action.card, action.cell
+        self._check_in_hand(seat, card)
+        kind = CARD_KIND[card]
+        if kind == REMOVER:
+            raise IllegalAction("wrong_card", "A one-eyed jack removes a chip; it can't place one.")
+        chips = self.chips
+        if chips[cell] == CORNER_MARK:
+            raise IllegalAction("corner_space", "The corners are free spaces; no chip goes there.")
+        if chips[cell] != EMPTY:
+            raise IllegalAction("space_taken", "That space is taken.")
+        if kind == NORMAL and cell not in CARD_CELLS[card]:
+            a, b = CARD_CELLS[card]
+            raise IllegalAction(
+                "wrong_space",
+                f"The {card_label(card)} goes on {cell_name(a)} or {cell_name(b)}, not there.",
+            )
+        mark = self.marks[seat]
+        side = mark - 1
+        chips[cell] = mark
+        lines = line_options(chips, cell, mark, CORNER_MARK, self.sequences[side])
+        if lines:
+            made = resolve_choice(lines, action.fives) if action.fives else default_choice(lines)
+            if made is None:
+                chips[cell] = EMPTY
+                raise IllegalAction("bad_choice", "That isn't a sequence this move can make.")
+        elif action.fives:
+            chips[cell] = EMPTY
+            raise IllegalAction("bad_choice", "That move makes no sequence to choose.")
+        else:
+            made = ()
+        # Accepted: from here on nothing may refuse.
+        self.hands[seat].remove(card)
+        self.discard.append(card)
+        events = [Event("played", seat, card, cell, side)]
+        if made:
+            locked = self.locked
+            for five in made:
+                for c in five:
+                    locked[c] = 1
+            self.sequences[side].extend(made)
+            events.append(Event("sequence", seat, side=side, fives=made))
+            if len(self.sequences[side]) >= self.needed:
+                self.outcome = Outcome("win", side)
+                events.append(Event("won", seat, side=side))
+                self.history.append((seat, action))
+                return events
+        self._after_play(seat, action, events)
+        return events
+
+    def _remove(self, seat: int, action: Action) -> list[Event]:
+        card, cell = action.card, action.cell
+        self._check_in_hand(seat, card)
+        if CARD_KIND[card] != REMOVER:
+            raise IllegalAction("wrong_card", "Only a one-eyed jack (J♠ or J♥) removes a chip.")
+        value = self.chips[cell]
+        if value in (EMPTY, CORNER_MARK):
+            raise IllegalAction("no_chip", "There is no chip there to remove.")
+        if value == self.marks[seat]:
+            raise IllegalAction("own_chip", "You can't remove your own side's chip.")
+        if self.locked[cell]:
+            raise IllegalAction(
+                "locked_chip", "You can't remove a chip that is part of a sequence."
+            )
+        self.hands[seat].remove(card)
+        self.discard.append(card)
+        self.chips[cell] = EMPTY
+        events = [Event("removed", seat, card, cell, value - 1)]
+        self._after_play(seat, action, events)
+        return events
+
+    def _after_play(self, seat: int, action: Action, events: list[Event]) -> None:
+        """The end of a turn that placed or removed a chip: draw, next player."""
+        self.passes = 0
+        if self.arrangement.manual_draw:
+            if seat in self.pending_draw:
+                # A draw not taken by the time you play again is lost.
+                self.pending_draw.remove(seat)
+                events.append(Event("draw_forfeited", seat))
+            self.pending_draw.append(seat)
+        else:
+            self._draw_for(seat, events)
+        self.history.append((seat, action))
+        self._next_turn()
+
+    def _exchange(self, seat: int, action: Action) -> list[Event]:
+        card = action.card
+        if self.exchanged:
+            raise IllegalAction(
+                "already_exchanged", "You have already exchanged a dead card this turn."
+            )
+        self._check_in_hand(seat, card)
+        if CARD_KIND[card] != NORMAL:
+            raise IllegalAction("card_not_dead", "A jack is never dead.")
+        if not self.is_dead(card):
+            raise IllegalAction("card_not_dead", f"The {card_label(card)} still has an open space.")
+        self.hands[seat].remove(card)
+        self.discard.append(card)
+        self.exchanged = True
+        events = [Event("dead_card", seat, card)]
+        self._draw_for(seat, events)
+        self.history.append((seat, action))
+        return events
+
+    def _pass(self, seat: int, action: Action) -> list[Event]:
+        if self._can_play_or_exchange(seat):
+            if any(a.kind == DEAD for a in self.legal_actions(seat)) and not any(
+                a.kind in (PLACE, REMOVE) for a in self.legal_actions(seat)
+            ):
+                raise IllegalAction(
+                    "must_exchange",
+                    "Exchange your dead card first; you may pass only if you still can't play.",
+                )
+            raise IllegalAction("must_play", "You have a card you can play, so you can't pass.")
+        self.passes += 1
+        events = [Event("passed", seat)]
+        self.history.append((seat, action))
+        if self.passes >= self.players:
+            self.outcome = Outcome("draw")
+            events.append(Event("drawn_game"))
+        else:
+            self._next_turn()
+        return events
+
+    def _draw(self, seat: int, action: Action) -> list[Event]:
+        if seat not in self.pending_draw:
+            raise IllegalAction("nothing_to_draw", "You have no draw to take.")
+        self.pending_draw.remove(seat)
+        events: list[Event] = []
+        self._draw_for(seat, events)
+        self.history.append((seat, action))
+        # You played and drew: the player before you has lost a draw not yet taken.
+        before = (seat - 1) % self.players
+        if before in self.pending_draw:
+            self.pending_draw.remove(before)
+            events.append(Event("draw_forfeited", before))
+        return events
+
+    def _next_turn(self) -> None:
+        self.turn = (self.turn + 1) % self.players
+        self.exchanged = False
+
+    def _draw_for(self, seat: int, events: list[Event]) -> None:
+        pile = self.draw_pile
+        if not pile:
+            if not self.discard:
+                events.append(Event("no_draw", seat))
+                return
+            self._reshuffle()
+            pile = self.draw_pile
+            events.append(Event("reshuffled"))
+        self.hands[seat].append(pile.pop())
+        events.append(Event("drew", seat))
+
+    def _reshuffle(self) -> None:
+        """The discard pile, shuffled, becomes the draw pile."""
+        cards = self.discard
+        if self._replay:
+            order = list(self._replay.pop())
+            if Counter(order) != Counter(cards):
+                raise RecordError("bad_reshuffle", "A recorded reshuffle has the wrong cards.")
+        elif self._rng is not None:
+            order = cards[:]
+            self._rng.shuffle(order)
+        else:
+            raise RecordError("missing_reshuffle", "The record has no order for a reshuffle.")
+        self.reshuffles.append(tuple(order))
+        self.discard = []
+        self.draw_pile = order[::-1]
+
+    def all_cards(self) -> Counter[int]:
+        """Every card in hands and piles; always the full 104 (an invariant)."""
+        count: Counter[int] = Counter(self.draw_pile)
+        count.update(self.discard)
+        for hand in self.hands:
+            count.update(hand)
+        return count

@@ -1,0 +1,90 @@
+"""The game record: everything needed to replay a game exactly, as JSON.
+
+The format is documented in docs/records.md. It holds the deck order and every
+reshuffle, so it reveals all hidden information: it is written only once the
+game is over.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .actions import Action
+from .arrangement import Arrangement, HouseRules
+from .board import cell_name
+from .cards import card_code, parse_card
+from .errors import EngineError, RecordError
+from .game import Game
+
+FORMAT = "sarja-record"
+FORMAT_VERSION = 1
+
+
+def game_record(game: Game, names: list[str] | None = None) -> dict[str, Any]:
+    """The record of `game` (finished or not) as JSON-ready data."""
+    a = game.arrangement
+    outcome = game.outcome
+    record: dict[str, Any] = {
+        "format": FORMAT,
+        "version": FORMAT_VERSION,
+        "players": a.players,
+        "sides": a.sides,
+        "hand_size": a.hand_size,
+        "manual_draw": a.manual_draw,
+        "cut": [[[seat, card_code(card)] for seat, card in r] for r in game.cut],
+        "first": game.first,
+        "deck": [card_code(c) for c in game.deck],
+        "reshuffles": [[card_code(c) for c in order] for order in game.reshuffles],
+        "actions": [[seat, str(action)] for seat, action in game.history],
+        "outcome": None
+        if outcome is None
+        else {
+            "result": outcome.result,
+            "side": outcome.side,
+            "sequences": [
+                [f"{cell_name(f[0])}-{cell_name(f[4])}" for f in fives] for fives in game.sequences
+            ],
+        },
+    }
+    if names is not None:
+        record["names"] = list(names)
+    return record
+
+
+def record_json(game: Game, names: list[str] | None = None) -> str:
+    return json.dumps(game_record(game, names), ensure_ascii=False, indent=1)
+
+
+def replay(record: dict[str, Any] | str) -> Game:
+    """Replay a record to the identical game; RecordError if it does not."""
+    data = json.loads(record) if isinstance(record, str) else record
+    try:
+        if data.get("format") != FORMAT or data.get("version") != FORMAT_VERSION:
+            raise RecordError("bad_record", "This is not a Sarja game record of version 1.")
+        arrangement = Arrangement.of(
+            data["players"],
+            data["sides"],
+            HouseRules(data["hand_size"], bool(data["manual_draw"])),
+        )
+        cut = tuple(tuple((int(seat), parse_card(card)) for seat, card in r) for r in data["cut"])
+        deck = [parse_card(c) for c in data["deck"]]
+        reshuffles = [tuple(parse_card(c) for c in order) for order in data["reshuffles"]]
+        game = Game(arrangement, cut, deck, replay_reshuffles=reshuffles)
+        if data.get("first", game.first) != game.first:
+            raise RecordError("bad_cut", "The recorded first player does not match the cut.")
+        for seat, text in data["actions"]:
+            game.apply(seat, Action.parse(text))
+    except RecordError:
+        raise
+    except EngineError as err:
+        raise RecordError("bad_record", f"The record does not replay: {err.message}") from err
+    except (KeyError, TypeError, ValueError) as err:
+        raise RecordError("bad_record", f"The record is incomplete or malformed: {err}") from err
+    expected = data["outcome"]
+    got = game.outcome
+    if (expected is None) != (got is None) or (
+        got is not None and (expected["result"], expected["side"]) != tuple(got)
+    ):
+        raise RecordError("bad_record", "The replayed game ends differently from the record.")
+    return game

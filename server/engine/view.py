@@ -1,0 +1,94 @@
+"""What one seat may know: the observation a client draws and a computer
+player decides on.
+
+Built fresh from the full game, it holds the seat's own hand and only public
+facts besides: hand *sizes*, the board, the face-up discards, the draw pile's
+*size*. All hands are revealed only once the game is over.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .actions import PLACE, Action
+from .game import CutRound, Game, Outcome
+from .sequences import Five
+
+# Board characters, indexed by ``mark * 2 + locked``: empty, blue, green, red, corner.
+_BOARD_CHARS = ".." + "bB" + "gG" + "rR" + "**"
+
+
+def board_text(game: Game) -> str:
+    """The board as 100 characters, row-major: ``.`` empty, ``*`` corner,
+    ``b``/``g``/``r`` chips, upper case when locked in a sequence."""
+    chars, chips, locked = _BOARD_CHARS, game.chips, game.locked
+    return "".join([chars[chips[c] * 2 + locked[c]] for c in range(100)])
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    seat: int | None  # None: a spectator
+    version: int
+    sides: int
+    needed: int
+    hand_size: int
+    manual_draw: bool
+    seat_sides: tuple[int, ...]
+    hand: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    board: str
+    discard: tuple[int, ...]  # bottom first; the top is last
+    draw_size: int
+    sequences: tuple[tuple[Five, ...], ...]  # per side
+    turn: int
+    first: int
+    cut: tuple[CutRound, ...]
+    last: tuple[int, Action] | None
+    legal: tuple[Action, ...]
+    # Cells where placing this seat's chip makes sequences more than one way:
+    # (cell, options per line); the first option of each line is the default.
+    choices: tuple[tuple[int, tuple[tuple[tuple[Five, ...], ...], ...]], ...]
+    exchanged: bool
+    pending_draw: tuple[int, ...]
+    passes: int
+    outcome: Outcome | None
+    revealed_hands: tuple[tuple[int, ...], ...] | None  # only once the game is over
+
+
+def seat_view(game: Game, seat: int | None) -> SeatView:
+    """The view of `seat`, or a spectator's view (no hand at all) for None."""
+    legal = tuple(game.legal_actions(seat)) if seat is not None else ()
+    choices = []
+    if seat is not None:
+        for cell in sorted({a.cell for a in legal if a.kind == PLACE}):
+            lines = game.sequence_options(seat, cell)
+            if any(len(options) > 1 for options in lines):
+                choices.append((cell, tuple(tuple(options) for options in lines)))
+    over = game.outcome is not None
+    arrangement = game.arrangement
+    return SeatView(
+        seat=seat,
+        version=game.version,
+        sides=arrangement.sides,
+        needed=game.needed,
+        hand_size=arrangement.hand_size,
+        manual_draw=arrangement.manual_draw,
+        seat_sides=tuple(m - 1 for m in game.marks),
+        hand=tuple(sorted(game.hands[seat])) if seat is not None else (),
+        hand_sizes=tuple(len(h) for h in game.hands),
+        board=board_text(game),
+        discard=tuple(game.discard),
+        draw_size=len(game.draw_pile),
+        sequences=tuple(tuple(s) for s in game.sequences),
+        turn=game.turn,
+        first=game.first,
+        cut=game.cut,
+        last=game.history[-1] if game.history else None,
+        legal=legal,
+        choices=tuple(choices),
+        exchanged=game.exchanged,
+        pending_draw=tuple(game.pending_draw),
+        passes=game.passes,
+        outcome=game.outcome,
+        revealed_hands=tuple(tuple(sorted(h)) for h in game.hands) if over else None,
+    )
