@@ -70,7 +70,7 @@ def card(v: Any, name: str) -> str:
     if type(v) is not str:
         fail("bad_type", f"Field '{name}' must be a card code string.")
     if not CARD_RE.fullmatch(v):
-        fail("bad_card", f"Field '{name}' must be a card code like \"7H\" or \"TS\".")
+        fail("bad_card", f'Field \'{name}\' must be a card code like "7H" or "TS".')
     return v
 
 
@@ -83,7 +83,7 @@ def cards(v: Any, name: str, hi: int) -> tuple[str, ...]:
     except TypeError:
         fail("bad_type", f"Field '{name}' must hold card code strings.")
     if not ok:
-        fail("bad_card", f"Field '{name}' must hold card codes like \"7H\" or \"TS\".")
+        fail("bad_card", f'Field \'{name}\' must hold card codes like "7H" or "TS".')
     return v
 
 

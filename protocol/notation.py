@@ -32,7 +32,7 @@ def cell_name(row: int, col: int) -> str:
 
 
 def parse_cell(name: str) -> tuple[int, int]:
-    """"D5" -> (4, 3); ValueError if it is not a cell."""
+    """ "D5" -> (4, 3); ValueError if it is not a cell."""
     if not re.fullmatch(_CELL, name):
         raise ValueError(f"not a cell: {name!r}")
     return int(name[1:]) - 1, COLUMNS.index(name[0])

@@ -1,0 +1,91 @@
+"""The base of every message and nested record: a frozen dataclass with a wire form.
+
+Subclasses validate every field in `__post_init__`, so a message that exists is valid,
+whether we built it (a bad field is a LocalProtocolError) or decoded it (the codec turns
+the same error into a RemoteProtocolError).
+"""
+
+import dataclasses
+from operator import attrgetter
+from typing import Any, ClassVar, TypeVar
+
+from .fields import fail
+
+R = TypeVar("R", bound="Record")
+
+
+class Record:
+    """A map on the wire. `TYPE` is "" for records nested inside messages."""
+
+    __slots__ = ()
+    TYPE: ClassVar[str] = ""
+    _KEYS: ClassVar[tuple[str, ...]]  # wire keys, in field order
+    _ALLOWED: ClassVar[frozenset[str]]
+    _REQUIRED: ClassVar[frozenset[str]]
+    _RENAMES: ClassVar[dict[str, str]]  # wire key -> attribute, where they differ
+    _values: ClassVar[Any]
+
+    def to_wire(self) -> dict[str, Any]:
+        """The map to pack; records nested in fields are converted by the subclass."""
+        d = dict(zip(self._KEYS, self._values(self), strict=True))
+        if self.TYPE:
+            return {"t": self.TYPE, **d}
+        return d
+
+    @classmethod
+    def from_wire(cls: type[R], d: Any) -> R:
+        return cls(**cls.wire_fields(d))
+
+    @classmethod
+    def wire_fields(cls, d: Any) -> dict[str, Any]:
+        """Check the keys of a decoded map and return them as constructor arguments."""
+        if type(d) is not dict:
+            fail("bad_type", f"A {cls.__name__.lower()} must be a map.")
+        keys = d.keys()
+        if not keys <= cls._ALLOWED:
+            extra = sorted(str(k)[:40] for k in keys - cls._ALLOWED)
+            fail("unknown_field", f"Unknown field '{extra[0]}' in {cls._what()}.")
+        if not keys >= cls._REQUIRED:
+            missing = sorted(cls._REQUIRED - keys)
+            fail("missing_field", f"Field '{missing[0]}' is missing from {cls._what()}.")
+        kw = dict(d)
+        kw.pop("t", None)
+        for wire, attr in cls._RENAMES.items():
+            if wire in kw:
+                kw[attr] = kw.pop(wire)
+        return kw
+
+    @classmethod
+    def _what(cls) -> str:
+        return f"'{cls.TYPE}'" if cls.TYPE else f"a {cls.__name__.lower()}"
+
+
+def record(cls: type[R]) -> type[R]:
+    """Make `cls` a frozen, slotted, keyword-only dataclass and record its wire keys.
+
+    A field's wire key is its name unless `metadata={"wire": ...}` says otherwise (for
+    names Python reserves, like "from"). Fields with defaults may be left out on the wire.
+    """
+    cls = dataclasses.dataclass(frozen=True, slots=True, kw_only=True)(cls)
+    fields = dataclasses.fields(cls)  # type: ignore[arg-type]
+    keys = tuple(f.metadata.get("wire", f.name) for f in fields)
+    cls._KEYS = keys
+    cls._ALLOWED = frozenset(keys) | ({"t"} if cls.TYPE else frozenset())
+    cls._REQUIRED = frozenset(
+        k
+        for k, f in zip(keys, fields, strict=True)
+        if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+    ) | ({"t"} if cls.TYPE else frozenset())
+    cls._RENAMES = {k: f.name for k, f in zip(keys, fields, strict=True) if k != f.name}
+    cls._values = staticmethod(_getter([f.name for f in fields]))  # type: ignore[assignment]
+    return cls
+
+
+def _getter(names: list[str]) -> Any:
+    """All field values as a tuple, at C speed (attrgetter of one name returns no tuple)."""
+    if len(names) > 1:
+        return attrgetter(*names)
+    if names:
+        one = attrgetter(names[0])
+        return lambda obj: (one(obj),)
+    return lambda obj: ()

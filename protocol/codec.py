@@ -1,0 +1,166 @@
+"""The two ends of a connection: bytes in, messages out; messages in, bytes out.
+
+`ServerCodec` decodes client messages and encodes server ones; `ClientCodec` the reverse.
+Neither does I/O: feed `receive_data`, call `next_message` until it returns None, and
+write what `send` returns. Each keeps the session state (see session.py) as messages
+pass, so a message sent or received in the wrong state is refused.
+"""
+
+from typing import Any
+
+from .errors import LocalProtocolError, RemoteProtocolError
+from .framing import FrameDecoder, encode_frame
+from .limits import (
+    CLIENT_DECODE,
+    MAX_CLIENT_FRAME,
+    MAX_ID,
+    MAX_SERVER_FRAME,
+    SERVER_DECODE,
+    SUPPORTED_VERSIONS,
+)
+from .messages import CLIENT_MESSAGES, SERVER_MESSAGES, ClientMessage, Error, ServerMessage
+from .session import Session, SessionState
+from .wire import pack, unpack
+
+_ACTIONS = frozenset({"play", "remove", "exchange", "draw", "pass"})
+
+
+class _Codec:
+    _role = ""
+    _peer = ""
+    _incoming: dict[str, Any] = {}
+    _outgoing: dict[str, Any] = {}
+
+    def __init__(self, *, max_in: int, max_out: int, decode: dict[str, int]) -> None:
+        self._frames = FrameDecoder(max_in)
+        self._max_out = max_out
+        self._decode = decode
+        self.session = Session(self._role)
+
+    @property
+    def state(self) -> SessionState:
+        return self.session.state
+
+    @property
+    def at_eof(self) -> bool:
+        """True once the peer closed the stream and every whole message was taken."""
+        return self._frames.at_eof
+
+    def receive_data(self, data: bytes) -> None:
+        """Buffer bytes from the peer; b"" means the peer closed the stream."""
+        self._frames.receive_data(data)
+
+    def next_message(self) -> Any:
+        """The next message from the peer, or None when more bytes are needed.
+
+        Raises RemoteProtocolError for anything the peer got wrong. Unless the error is
+        `fatal`, only that frame is dropped and the next call reads on.
+        """
+        body = self._frames.next_frame()
+        if body is None:
+            return None
+        obj = unpack(body, **self._decode)
+        t = obj["t"]
+        cls = self._incoming.get(t)
+        if cls is None:
+            raise RemoteProtocolError(
+                "unknown_type", f"'{t[:40]}' is not a message a {self._role} accepts."
+            )
+        if t == "hello" or t == "welcome":
+            self._check_version(obj.get("version"))
+        try:
+            msg = cls.from_wire(obj)
+        except LocalProtocolError as exc:
+            raise RemoteProtocolError(exc.code, exc.message, id=_action_id(obj)) from None
+        self._received(msg)
+        return msg
+
+    def send(self, msg: Any) -> bytes:
+        """The bytes to write for `msg`; refuses (LocalProtocolError) what we may not send.
+
+        A refused message changes nothing: the state moves only once the bytes exist.
+        """
+        if self._outgoing.get(getattr(msg, "TYPE", None)) is not type(msg):
+            raise LocalProtocolError(
+                "unknown_type", f"A {self._role} cannot send {type(msg).__name__}."
+            )
+        self._check_send(msg)
+        frame = encode_frame(pack(msg.to_wire()), self._max_out)
+        self._sent(msg)
+        return frame
+
+    def _check_version(self, v: Any) -> None:
+        if type(v) is not int or v not in SUPPORTED_VERSIONS:
+            speaks = " or ".join(map(str, SUPPORTED_VERSIONS))
+            raise RemoteProtocolError(
+                "incompatible_version",
+                f"This {self._role} speaks protocol version {speaks} only;"
+                f" the {self._peer} sent {v!r:.20}.",
+                fatal=True,
+            )
+
+    def _received(self, msg: Any) -> None: ...
+    def _check_send(self, msg: Any) -> None: ...
+    def _sent(self, msg: Any) -> None: ...
+
+
+class ServerCodec(_Codec):
+    """The server's end of one connection: decodes client messages, encodes its own."""
+
+    _role, _peer = "server", "client"
+    _incoming = CLIENT_MESSAGES
+    _outgoing = SERVER_MESSAGES
+
+    def __init__(self) -> None:
+        super().__init__(max_in=MAX_CLIENT_FRAME, max_out=MAX_SERVER_FRAME, decode=CLIENT_DECODE)
+
+    def next_message(self) -> ClientMessage | None:
+        return super().next_message()  # type: ignore[no-any-return]
+
+    def send(self, msg: ServerMessage) -> bytes:
+        return super().send(msg)
+
+    def _received(self, msg: Any) -> None:
+        self.session.check_client(msg)
+
+    def _check_send(self, msg: Any) -> None:
+        self.session.check_server(msg)
+
+    def _sent(self, msg: Any) -> None:
+        self.session.on_server(msg)
+
+
+class ClientCodec(_Codec):
+    """The client's end: decodes server messages, encodes its own."""
+
+    _role, _peer = "client", "server"
+    _incoming = SERVER_MESSAGES
+    _outgoing = CLIENT_MESSAGES
+
+    def __init__(self) -> None:
+        super().__init__(max_in=MAX_SERVER_FRAME, max_out=MAX_CLIENT_FRAME, decode=SERVER_DECODE)
+
+    def next_message(self) -> ServerMessage | None:
+        return super().next_message()  # type: ignore[no-any-return]
+
+    def send(self, msg: ClientMessage) -> bytes:
+        return super().send(msg)
+
+    def _received(self, msg: Any) -> None:
+        self.session.on_server(msg)
+
+    def _check_send(self, msg: Any) -> None:
+        self.session.check_client(msg)
+
+
+def _action_id(obj: dict[str, Any]) -> int | None:
+    """The refused action's id, when it carried a usable one, to echo in the error."""
+    i = obj.get("id")
+    if obj["t"] in _ACTIONS and type(i) is int and 0 <= i <= MAX_ID:
+        return i
+    return None
+
+
+def error_reply(exc: RemoteProtocolError) -> Error:
+    """The `error` message that answers a refused client message."""
+    return Error(code=exc.code, message=exc.message, id=exc.id, fatal=exc.fatal)
