@@ -27,10 +27,11 @@ class Record:
 
     def to_wire(self) -> dict[str, Any]:
         """The map to pack; records nested in fields are converted by the subclass."""
-        d = dict(zip(self._KEYS, self._values(self), strict=True))
         if self.TYPE:
-            return {"t": self.TYPE, **d}
-        return d
+            d = {"t": self.TYPE}
+            d.update(zip(self._KEYS, self._values(self), strict=True))
+            return d
+        return dict(zip(self._KEYS, self._values(self), strict=True))
 
     @classmethod
     def from_wire(cls: type[R], d: Any) -> R:
@@ -42,6 +43,12 @@ class Record:
         if type(d) is not dict:
             fail("bad_type", f"A {cls.__name__.lower()} must be a map.")
         keys = d.keys()
+        if keys == cls._ALLOWED and not cls._RENAMES:  # the usual case: every field sent
+            if cls.TYPE:
+                kw = dict(d)
+                del kw["t"]
+                return kw
+            return d
         if not keys <= cls._ALLOWED:
             extra = sorted(str(k)[:40] for k in keys - cls._ALLOWED)
             fail("unknown_field", f"Unknown field '{extra[0]}' in {cls._what()}.")

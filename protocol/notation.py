@@ -19,10 +19,6 @@ _ACTION = (
 )
 
 ACTION_RE = re.compile(_ACTION)
-# Many actions at once: joined with "\n", which no action contains, so one C-level match
-# checks a whole legal list (300 Python-level matches would dominate decoding a state).
-ACTIONS_RE = re.compile(rf"(?:{_ACTION}\n)*{_ACTION}")
-
 COLUMNS = "ABCDEFGHIJ"
 
 
@@ -36,3 +32,19 @@ def parse_cell(name: str) -> tuple[int, int]:
     if not re.fullmatch(_CELL, name):
         raise ValueError(f"not a cell: {name!r}")
     return int(name[1:]) - 1, COLUMNS.index(name[0])
+
+
+def _simple_actions() -> frozenset[str]:
+    cards = [r + s for r in "23456789TQKA" for s in "SHDC"]
+    cells = [cell_name(r, c) for r in range(10) for c in range(10)]
+    return frozenset(
+        [f"{card}@{cell}" for card in [*cards, "JD", "JC"] for cell in cells]
+        + [f"{jack}x{cell}" for jack in ("JS", "JH") for cell in cells]
+        + [f"dead:{card}" for card in cards]
+        + ["draw", "pass"]
+    )
+
+
+# Every action without fives (5,250 strings): checking a legal list against this set is
+# several times faster than matching the regex once per action.
+SIMPLE_ACTIONS = _simple_actions()

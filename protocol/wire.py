@@ -11,7 +11,7 @@ import msgpack
 
 from .errors import RemoteProtocolError
 
-_CONTAINERS = (tuple, dict)
+_CONTAINER_TYPES = frozenset({tuple, dict})
 
 
 def _refuse_ext(code: int, data: bytes) -> NoReturn:
@@ -68,24 +68,27 @@ def unpack(
 
 
 def check_depth(obj: dict[str, Any], max_depth: int) -> None:
-    """Refuse nesting deeper than `max_depth` (the top map is depth 1).
+    """Refuse nesting deeper than `max_depth` (the top map is depth 1)."""
+    if not _below(obj.values(), max_depth - 1):
+        raise RemoteProtocolError(
+            "too_deep", f"Arrays and maps nest deeper than {max_depth} levels."
+        )
 
-    Walks containers only: `set(map(type, ...))` scans a level at C speed, so long lists
-    of strings (the legal actions) cost almost nothing.
+
+def _below(items: Any, budget: int) -> bool:
+    """True if no container in `items` nests more than `budget` levels further.
+
+    `isdisjoint(map(type, ...))` scans a level at C speed, so the long lists of strings
+    (legal actions, discards) cost almost nothing; only containers recurse.
     """
-    level: list[Any] = [obj]
-    depth = 1
-    while level:
-        nested: list[Any] = []
-        for node in level:
-            items = node.values() if type(node) is dict else node
-            kinds = set(map(type, items))
-            if tuple in kinds or dict in kinds:
-                nested.extend(v for v in items if type(v) in _CONTAINERS)
-        if nested:
-            depth += 1
-            if depth > max_depth:
-                raise RemoteProtocolError(
-                    "too_deep", f"Arrays and maps nest deeper than {max_depth} levels."
-                )
-        level = nested
+    if _CONTAINER_TYPES.isdisjoint(map(type, items)):
+        return True
+    if budget == 0:
+        return False
+    for v in items:
+        t = type(v)
+        if (t is tuple and not _below(v, budget - 1)) or (
+            t is dict and not _below(v.values(), budget - 1)
+        ):
+            return False
+    return True
