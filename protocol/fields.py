@@ -179,7 +179,7 @@ def actions(v: Any, name: str, hi: int) -> tuple[str, ...]:
         ok = False
     if not ok:
         for x in v:
-            if x not in SIMPLE_ACTIONS:
+            if type(x) is not str or x not in SIMPLE_ACTIONS:
                 action(x, name)  # the regex: placements naming fives, or a real error
     return v
 
@@ -205,5 +205,8 @@ def layout(v: Any, name: str) -> tuple[str, ...]:
 
 def choice_of(v: Any, name: str, allowed: Sequence[str]) -> str:
     if type(v) is not str or v not in allowed:
-        fail("bad_format", f"Field '{name}' must be one of: {', '.join(allowed)}.")
+        listed = ", ".join(allowed)
+        if len(listed) > 120:
+            fail("bad_format", f"Field '{name}' is not one of its documented values.")
+        fail("bad_format", f"Field '{name}' must be one of: {listed}.")
     return v
