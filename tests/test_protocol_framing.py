@@ -1,0 +1,81 @@
+"""Framing: the length prefix alone decides an oversize frame; framing errors are fatal."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sarja.protocol import ClientCodec, LocalProtocolError, RemoteProtocolError, ServerCodec
+from sarja.protocol.framing import FrameDecoder, encode_frame
+from sarja.protocol.limits import MAX_CLIENT_FRAME, MAX_SERVER_FRAME
+
+
+def test_frame_round_trip() -> None:
+    assert encode_frame(b"\x80", 10) == b"\x00\x00\x00\x01\x80"
+    dec = FrameDecoder(10)
+    dec.receive_data(b"\x00\x00\x00\x02ab\x00\x00")
+    assert dec.next_frame() == b"ab"
+    assert dec.next_frame() is None
+    dec.receive_data(b"\x00\x01c")
+    assert dec.next_frame() == b"c"
+
+
+def test_encode_refuses_empty_and_oversize() -> None:
+    with pytest.raises(LocalProtocolError, match="empty_frame"):
+        encode_frame(b"", 10)
+    with pytest.raises(LocalProtocolError, match="frame_too_large"):
+        encode_frame(b"x" * 11, 10)
+
+
+@settings(max_examples=50)
+@given(st.integers(MAX_CLIENT_FRAME + 1, 2**32 - 1))
+def test_oversize_client_frame_refused_from_the_prefix_alone(n: int) -> None:
+    codec = ServerCodec()
+    with pytest.raises(RemoteProtocolError) as err:
+        codec.receive_data(n.to_bytes(4, "big"))  # no body at all
+    assert err.value.code == "frame_too_large" and err.value.fatal
+
+
+@settings(max_examples=50)
+@given(st.integers(MAX_SERVER_FRAME + 1, 2**32 - 1))
+def test_oversize_server_frame_refused_from_the_prefix_alone(n: int) -> None:
+    codec = ClientCodec()
+    with pytest.raises(RemoteProtocolError, match="frame_too_large"):
+        for b in n.to_bytes(4, "big"):  # even one byte at a time
+            codec.receive_data(bytes([b]))
+            codec.next_message()
+
+
+def test_limits_differ_by_direction() -> None:
+    prefix = (MAX_CLIENT_FRAME + 1).to_bytes(4, "big")
+    client = ClientCodec()
+    client.receive_data(prefix)  # a server may send this much
+    assert client.next_message() is None
+    with pytest.raises(RemoteProtocolError, match="frame_too_large"):
+        ServerCodec().receive_data(prefix)
+
+
+def test_zero_length_is_fatal_and_sticks() -> None:
+    codec = ServerCodec()
+    with pytest.raises(RemoteProtocolError) as err:
+        codec.receive_data(b"\x00\x00\x00\x00")
+    assert err.value.code == "empty_frame" and err.value.fatal
+    with pytest.raises(RemoteProtocolError, match="empty_frame"):
+        codec.next_message()
+    with pytest.raises(RemoteProtocolError, match="empty_frame"):
+        codec.receive_data(b"\x00\x00\x00\x01\x80")
+
+
+def test_end_of_stream() -> None:
+    codec = ServerCodec()
+    codec.receive_data(b"")
+    assert codec.next_message() is None and codec.at_eof
+    codec = ServerCodec()
+    codec.receive_data(b"\x00\x00\x00\x05\x81")
+    codec.receive_data(b"")
+    with pytest.raises(RemoteProtocolError) as err:
+        codec.next_message()
+    assert err.value.code == "truncated_frame" and err.value.fatal
+    codec = ServerCodec()
+    codec.receive_data(b"\x00\x00")
+    codec.receive_data(b"")
+    with pytest.raises(RemoteProtocolError, match="truncated_frame"):
+        codec.next_message()

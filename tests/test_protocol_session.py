@@ -1,0 +1,130 @@
+"""The session state machine: every message in a wrong state is refused with
+`wrong_state` and leaves the state unchanged; server messages drive the transitions."""
+
+import msgpack
+import pytest
+from sarja.protocol import (
+    ClientCodec,
+    LocalProtocolError,
+    RemoteProtocolError,
+    ServerCodec,
+    Session,
+    SessionState,
+)
+from sarja.protocol.examples import CLIENT_EXAMPLES, OUTCOME, SERVER_EXAMPLES
+from sarja.protocol.messages import CLIENT_MESSAGES, SERVER_MESSAGES, State, Table, Tables
+from sarja.protocol.session import CLIENT_ALLOWED, SERVER_ALLOWED, TRANSITIONS
+
+S = SessionState
+CLIENT = {m.TYPE: m for m in CLIENT_EXAMPLES}
+SERVER = {m.TYPE: m for m in SERVER_EXAMPLES}
+WRONG_CLIENT = [(s, t) for s in S for t in CLIENT_MESSAGES if t not in CLIENT_ALLOWED[s]]
+WRONG_SERVER = [(s, t) for s in S for t in SERVER_MESSAGES if t not in SERVER_ALLOWED[s]]
+
+
+def frame(msg: object) -> bytes:
+    body = msgpack.packb(msg.to_wire())  # type: ignore[attr-defined]
+    return len(body).to_bytes(4, "big") + body
+
+
+@pytest.mark.parametrize(("state", "t"), WRONG_CLIENT, ids=[f"{s}-{t}" for s, t in WRONG_CLIENT])
+def test_client_message_in_wrong_state(state: SessionState, t: str) -> None:
+    server = ServerCodec()
+    server.session.state = state
+    server.receive_data(frame(CLIENT[t]))
+    with pytest.raises(RemoteProtocolError) as err:
+        server.next_message()
+    assert err.value.code == "wrong_state" and not err.value.fatal
+    assert server.state == state
+    if t in ("play", "remove", "exchange", "draw", "pass"):
+        assert err.value.id == CLIENT[t].id
+    # Our own client refuses to send it, and nothing changes either.
+    client = ClientCodec()
+    client.session.state = state
+    with pytest.raises(LocalProtocolError, match="wrong_state"):
+        client.send(CLIENT[t])
+    assert client.state == state
+
+
+@pytest.mark.parametrize(("state", "t"), WRONG_SERVER, ids=[f"{s}-{t}" for s, t in WRONG_SERVER])
+def test_server_message_in_wrong_state(state: SessionState, t: str) -> None:
+    client = ClientCodec()
+    client.session.state = state
+    client.receive_data(frame(SERVER[t]))
+    with pytest.raises(RemoteProtocolError, match="wrong_state"):
+        client.next_message()
+    assert client.state == state
+    server = ServerCodec()
+    server.session.state = state
+    with pytest.raises(LocalProtocolError, match="wrong_state"):
+        server.send(SERVER[t])
+    assert server.state == state
+
+
+def test_transitions_only_name_allowed_messages() -> None:
+    for (state, trigger), _ in TRANSITIONS.items():
+        assert trigger.split(":")[0] in SERVER_ALLOWED[state]
+
+
+def test_role_decides_who_is_at_fault() -> None:
+    with pytest.raises(ValueError):
+        Session("referee")
+    server_side, client_side = Session("server"), Session("client")
+    with pytest.raises(RemoteProtocolError):
+        server_side.check_client(CLIENT["play"])
+    with pytest.raises(LocalProtocolError):
+        client_side.check_client(CLIENT["play"])
+    with pytest.raises(LocalProtocolError):
+        server_side.on_server(SERVER["state"])
+    with pytest.raises(RemoteProtocolError):
+        client_side.on_server(SERVER["state"])
+
+
+def test_a_whole_session_keeps_both_ends_in_step() -> None:
+    """hello ... game ... rematch ... leave, through real bytes, both ends agreeing."""
+    client, server = ClientCodec(), ServerCodec()
+    playing = SERVER["state"]
+    kwargs = {n: getattr(playing, n) for n in State.__dataclass_fields__}
+    over = State(**{**kwargs, "outcome": OUTCOME, "legal": ()})
+    started = Table(**{n: getattr(SERVER["table"], n) for n in Table.__dataclass_fields__})
+
+    def c2s(msg: object) -> object:
+        server.receive_data(client.send(msg))  # type: ignore[arg-type]
+        got = server.next_message()
+        assert got == msg
+        return got
+
+    def s2c(msg: object, expect: SessionState) -> None:
+        client.receive_data(server.send(msg))  # type: ignore[arg-type]
+        assert client.next_message() == msg
+        assert client.state == server.state == expect
+
+    c2s(CLIENT["hello"])
+    assert server.state == S.CONNECTED
+    s2c(SERVER["welcome"], S.LOBBY)
+    c2s(CLIENT["list_tables"])
+    s2c(SERVER["tables"], S.LOBBY)
+    c2s(CLIENT["create_table"])
+    s2c(started, S.TABLE)
+    c2s(CLIENT["ready"])
+    s2c(SERVER["event"], S.TABLE)
+    s2c(playing, S.GAME)
+    c2s(CLIENT["play"])
+    s2c(SERVER["ack"], S.GAME)
+    c2s(CLIENT["chat"])
+    s2c(SERVER["chat"], S.GAME)
+    s2c(over, S.ENDED)
+    c2s(CLIENT["rematch"])
+    s2c(playing, S.GAME)
+    c2s(CLIENT["leave"])
+    s2c(Tables(tables=()), S.LOBBY)
+    c2s(CLIENT["ping"])
+    s2c(SERVER["pong"], S.LOBBY)
+
+
+def test_refused_frame_does_not_stop_the_stream() -> None:
+    server = ServerCodec()
+    server.receive_data(frame(CLIENT["play"]) + frame(CLIENT["hello"]))
+    with pytest.raises(RemoteProtocolError, match="wrong_state"):
+        server.next_message()
+    assert server.next_message() == CLIENT["hello"]
