@@ -79,3 +79,15 @@ def test_end_of_stream() -> None:
     codec.receive_data(b"")
     with pytest.raises(RemoteProtocolError, match="truncated_frame"):
         codec.next_message()
+
+
+def test_the_protocol_imports_no_io_library() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, sarja.protocol, sarja.protocol.examples;"
+        "bad = {'trio', 'prompt_toolkit', 'asyncio', 'socket'} & set(sys.modules);"
+        "sys.exit(sorted(bad) or 0)"
+    )
+    assert subprocess.run([sys.executable, "-c", code]).returncode == 0
