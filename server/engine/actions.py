@@ -16,7 +16,7 @@ Notation (also in docs/records.md)::
 ...     Action.parse("7H@Z9")
 ... except MalformedAction as err:
 ...     print(err.code)
-bad_cell
+malformed_action
 """
 
 from __future__ import annotations

@@ -19,6 +19,8 @@ from .errors import ArrangementError
 # Hand size by player count (the rules table); 6 and 12 are the same for 2 or 3 teams.
 DEFAULT_HAND_SIZE = {2: 7, 3: 6, 4: 6, 6: 5, 8: 4, 9: 4, 10: 3, 12: 3}
 MIN_HAND_SIZE, MAX_HAND_SIZE = 1, 10
+# At most half the 104 cards are dealt, so there is always a draw pile.
+MAX_DEALT = 52
 SIDE_COLOURS = ("blue", "green", "red")
 
 
@@ -78,6 +80,13 @@ class Arrangement:
             raise ArrangementError(
                 "bad_hand_size",
                 f"A hand must hold {MIN_HAND_SIZE} to {MAX_HAND_SIZE} cards, not {hand_size}.",
+            )
+        if players * hand_size > MAX_DEALT:
+            raise ArrangementError(
+                "bad_hand_size",
+                f"{players} players with {hand_size} cards each would deal"
+                f" {players * hand_size} cards; at most {MAX_DEALT} may be dealt"
+                f" ({MAX_DEALT // players} each), so there is a draw pile.",
             )
         return cls(players, sides, hand_size, rules.manual_draw)
 

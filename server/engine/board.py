@@ -7,7 +7,7 @@ top-left corner, ``D5`` is row 4, column 3.
 >>> cell_name(43), parse_cell("D5")
 ('D5', 43)
 >>> [cell_name(c) for c in CARD_CELLS[parse_card("7H")]]
-['E6', 'I5']
+['I5', 'D6']
 """
 
 from __future__ import annotations

@@ -20,7 +20,6 @@ from .actions import (
     DEAD_ACTIONS,
     DRAW,
     DRAW_ACTION,
-    PASS,
     PASS_ACTION,
     PLACE,
     PLACE_ACTIONS,
@@ -89,6 +88,8 @@ def first_from_cut(players: int, rounds: tuple[CutRound, ...]) -> int:
     for number, cut_round in enumerate(rounds):
         if [seat for seat, _ in cut_round] != contenders:
             raise RecordError("bad_cut", f"Cut round {number + 1} has the wrong players.")
+        if max(Counter(card for _, card in cut_round).values()) > 2:
+            raise RecordError("bad_cut", f"Cut round {number + 1} shows a card three times.")
         low = min(cut_rank(card) for _, card in cut_round)
         contenders = [seat for seat, card in cut_round if cut_rank(card) == low]
         if len(contenders) == 1:
@@ -237,7 +238,8 @@ class Game:
         if plays or dead:
             actions.extend(plays)
             actions.extend(dead)
-        else:
+        elif not actions:
+            # Only a seat with nothing at all to do passes: a waiting draw comes first.
             actions.append(PASS_ACTION)
         return actions
 
@@ -247,12 +249,6 @@ class Game:
             c for c in CELLS
             if chips[c] not in (EMPTY, mark, CORNER_MARK) and not locked[c]
         ]  # fmt: skip
-
-    def _can_play_or_exchange(self, seat: int) -> bool:
-        for action in self.legal_actions(seat):
-            if action.kind != DRAW and action.kind != PASS:
-                return True
-        return False
 
     def sequence_options(self, seat: int, cell: int) -> list[list[tuple[Five, ...]]]:
         """For a chip `seat` would place on `cell`: per line where it makes a
@@ -402,15 +398,19 @@ class Game:
         return events
 
     def _pass(self, seat: int, action: Action) -> list[Event]:
-        if self._can_play_or_exchange(seat):
-            if any(a.kind == DEAD for a in self.legal_actions(seat)) and not any(
-                a.kind in (PLACE, REMOVE) for a in self.legal_actions(seat)
-            ):
+        legal = self.legal_actions(seat)
+        if PASS_ACTION not in legal:
+            legal_kinds = {a.kind for a in legal}
+            if PLACE in legal_kinds or REMOVE in legal_kinds:
+                raise IllegalAction("must_play", "You have a card you can play, so you can't pass.")
+            if DEAD in legal_kinds:
                 raise IllegalAction(
                     "must_exchange",
                     "Exchange your dead card first; you may pass only if you still can't play.",
                 )
-            raise IllegalAction("must_play", "You have a card you can play, so you can't pass.")
+            raise IllegalAction(
+                "must_draw", "Take your draw first; you may pass only if you still can't play."
+            )
         self.passes += 1
         events = [Event("passed", seat)]
         self.history.append((seat, action))
@@ -422,16 +422,20 @@ class Game:
         return events
 
     def _draw(self, seat: int, action: Action) -> list[Event]:
-        if seat not in self.pending_draw:
+        pending = self.pending_draw
+        if seat not in pending:
             raise IllegalAction("nothing_to_draw", "You have no draw to take.")
-        self.pending_draw.remove(seat)
+        # `pending` is in the order the seats played. If the player before you
+        # played before you did and has not drawn yet, you have now played and
+        # drawn after them: their draw is lost.
+        before = (seat - 1) % self.players
+        forfeits = before in pending and pending.index(before) < pending.index(seat)
+        pending.remove(seat)
         events: list[Event] = []
         self._draw_for(seat, events)
         self.history.append((seat, action))
-        # You played and drew: the player before you has lost a draw not yet taken.
-        before = (seat - 1) % self.players
-        if before in self.pending_draw:
-            self.pending_draw.remove(before)
+        if forfeits:
+            pending.remove(before)
             events.append(Event("draw_forfeited", before))
         return events
 

@@ -24,7 +24,6 @@ FORMAT_VERSION = 1
 def game_record(game: Game, names: list[str] | None = None) -> dict[str, Any]:
     """The record of `game` (finished or not) as JSON-ready data."""
     a = game.arrangement
-    outcome = game.outcome
     record: dict[str, Any] = {
         "format": FORMAT,
         "version": FORMAT_VERSION,
@@ -37,19 +36,23 @@ def game_record(game: Game, names: list[str] | None = None) -> dict[str, Any]:
         "deck": [card_code(c) for c in game.deck],
         "reshuffles": [[card_code(c) for c in order] for order in game.reshuffles],
         "actions": [[seat, str(action)] for seat, action in game.history],
-        "outcome": None
-        if outcome is None
-        else {
-            "result": outcome.result,
-            "side": outcome.side,
-            "sequences": [
-                [f"{cell_name(f[0])}-{cell_name(f[4])}" for f in fives] for fives in game.sequences
-            ],
-        },
+        "outcome": _outcome_of(game),
     }
     if names is not None:
         record["names"] = list(names)
     return record
+
+
+def _outcome_of(game: Game) -> dict[str, Any] | None:
+    if game.outcome is None:
+        return None
+    return {
+        "result": game.outcome.result,
+        "side": game.outcome.side,
+        "sequences": [
+            [f"{cell_name(f[0])}-{cell_name(f[4])}" for f in fives] for fives in game.sequences
+        ],
+    }
 
 
 def record_json(game: Game, names: list[str] | None = None) -> str:
@@ -58,8 +61,10 @@ def record_json(game: Game, names: list[str] | None = None) -> str:
 
 def replay(record: dict[str, Any] | str) -> Game:
     """Replay a record to the identical game; RecordError if it does not."""
-    data = json.loads(record) if isinstance(record, str) else record
     try:
+        data = json.loads(record) if isinstance(record, str) else record
+        if not isinstance(data, dict):
+            raise RecordError("bad_record", "A game record is a JSON object.")
         if data.get("format") != FORMAT or data.get("version") != FORMAT_VERSION:
             raise RecordError("bad_record", "This is not a Sarja game record of version 1.")
         arrangement = Arrangement.of(
@@ -75,16 +80,15 @@ def replay(record: dict[str, Any] | str) -> Game:
             raise RecordError("bad_cut", "The recorded first player does not match the cut.")
         for seat, text in data["actions"]:
             game.apply(seat, Action.parse(text))
+        ends_as_recorded = _outcome_of(game) == data["outcome"]
     except RecordError:
         raise
     except EngineError as err:
         raise RecordError("bad_record", f"The record does not replay: {err.message}") from err
-    except (KeyError, TypeError, ValueError) as err:
-        raise RecordError("bad_record", f"The record is incomplete or malformed: {err}") from err
-    expected = data["outcome"]
-    got = game.outcome
-    if (expected is None) != (got is None) or (
-        got is not None and (expected["result"], expected["side"]) != tuple(got)
-    ):
+    except (KeyError, TypeError, ValueError, AttributeError) as err:
+        raise RecordError("bad_record", f"The record is incomplete or malformed: {err!r}") from err
+    if len(game.reshuffles) != len(reshuffles):
+        raise RecordError("bad_record", "The record has reshuffles that never happened.")
+    if not ends_as_recorded:
         raise RecordError("bad_record", "The replayed game ends differently from the record.")
     return game
