@@ -61,10 +61,30 @@ def record_json(game: Game, names: list[str] | None = None) -> str:
 
 def replay(record: dict[str, Any] | str) -> Game:
     """Replay a record to the identical game; RecordError if it does not."""
+    data = _load(record)
+    game = initial_game(data)
     try:
-        data = json.loads(record) if isinstance(record, str) else record
-        if not isinstance(data, dict):
-            raise RecordError("bad_record", "A game record is a JSON object.")
+        for seat, text in data["actions"]:
+            game.apply(seat, Action.parse(text))
+        ends_as_recorded = _outcome_of(game) == data["outcome"]
+    except RecordError:
+        raise
+    except EngineError as err:
+        raise RecordError("bad_record", f"The record does not replay: {err.message}") from err
+    except (KeyError, TypeError, ValueError, AttributeError) as err:
+        raise RecordError("bad_record", f"The record is incomplete or malformed: {err!r}") from err
+    if len(game.reshuffles) != len(data["reshuffles"]):
+        raise RecordError("bad_record", "The record has reshuffles that never happened.")
+    if not ends_as_recorded:
+        raise RecordError("bad_record", "The replayed game ends differently from the record.")
+    return game
+
+
+def initial_game(record: dict[str, Any] | str) -> Game:
+    """The recorded game before its first action, with the recorded reshuffles
+    ready: apply the record's actions to it to step through the game."""
+    data = _load(record)
+    try:
         if data.get("format") != FORMAT or data.get("version") != FORMAT_VERSION:
             raise RecordError("bad_record", "This is not a Sarja game record of version 1.")
         arrangement = Arrangement.of(
@@ -78,17 +98,20 @@ def replay(record: dict[str, Any] | str) -> Game:
         game = Game(arrangement, cut, deck, replay_reshuffles=reshuffles)
         if data.get("first", game.first) != game.first:
             raise RecordError("bad_cut", "The recorded first player does not match the cut.")
-        for seat, text in data["actions"]:
-            game.apply(seat, Action.parse(text))
-        ends_as_recorded = _outcome_of(game) == data["outcome"]
     except RecordError:
         raise
     except EngineError as err:
         raise RecordError("bad_record", f"The record does not replay: {err.message}") from err
     except (KeyError, TypeError, ValueError, AttributeError) as err:
         raise RecordError("bad_record", f"The record is incomplete or malformed: {err!r}") from err
-    if len(game.reshuffles) != len(reshuffles):
-        raise RecordError("bad_record", "The record has reshuffles that never happened.")
-    if not ends_as_recorded:
-        raise RecordError("bad_record", "The replayed game ends differently from the record.")
     return game
+
+
+def _load(record: dict[str, Any] | str) -> dict[str, Any]:
+    try:
+        data = json.loads(record) if isinstance(record, str) else record
+    except ValueError as err:
+        raise RecordError("bad_record", f"A game record is JSON: {err}") from err
+    if not isinstance(data, dict):
+        raise RecordError("bad_record", "A game record is a JSON object.")
+    return data

@@ -1,0 +1,83 @@
+"""The server as a whole: a listening socket, the lobby, and graceful shutdown.
+
+server = await nursery.start(serve, ServerConfig(host="127.0.0.1", port=0))
+server.port          # the port actually bound
+await server.shutdown("Closing time.")
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+from functools import partial
+
+import trio
+
+from .config import ServerConfig
+from .connection import serve_connection
+from .lobby import Lobby
+from .records import RecordStore
+from .table import Table
+
+log = logging.getLogger("sarja.server")
+
+
+class Server:
+    def __init__(self, config: ServerConfig, nursery: trio.Nursery) -> None:
+        self.config = config
+        self._nursery = nursery
+        # Shuffles: reproducible with a seed (tests), unpredictable otherwise.
+        rng = random.Random(config.seed) if config.seed is not None else secrets.SystemRandom()
+        self.records = RecordStore(config.data_dir)
+        self.lobby = Lobby(config, rng, on_game_over=self._game_over)
+        self.listeners: list[trio.SocketListener] = []
+        self.connections = 0
+        self.records_written: list = []
+
+    @property
+    def port(self) -> int:
+        return self.listeners[0].socket.getsockname()[1]
+
+    async def handle(self, stream: trio.SocketStream) -> None:
+        if self.connections >= self.config.max_connections:
+            await trio.aclose_forcefully(stream)
+            return
+        self.connections += 1
+        try:
+            await serve_connection(stream, self.lobby, self.config)
+        finally:
+            self.connections -= 1
+
+    def _game_over(self, table: Table) -> None:
+        snapshot = self.records.snapshot(table)
+        if snapshot is not None:
+            self._nursery.start_soon(self._write_record, *snapshot)
+
+    async def _write_record(self, name: str, text: str) -> None:
+        try:
+            path = await trio.to_thread.run_sync(self.records.write, name, text)
+            self.records_written.append(path)
+        except OSError:
+            log.exception("could not write the game record %s", name)
+
+    async def shutdown(self, message: str = "The server is shutting down.") -> None:
+        """Tell every client, give the goodbyes a moment to leave, then stop."""
+        self.lobby.shutdown(message)
+        with trio.move_on_after(self.config.shutdown_grace):
+            while self.connections:
+                await trio.sleep(0.02)
+        self._nursery.cancel_scope.cancel()
+
+
+async def serve(
+    config: ServerConfig, *, task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED
+) -> None:
+    """Listen and serve until cancelled or shut down; `task_status` gets the Server."""
+    async with trio.open_nursery() as nursery:
+        server = Server(config, nursery)
+        server.listeners = await nursery.start(
+            partial(trio.serve_tcp, server.handle, config.port, host=config.host)
+        )
+        log.info("listening on port %d", server.port)
+        task_status.started(server)

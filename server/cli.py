@@ -1,0 +1,92 @@
+"""`sarja-server`: host Sarja games on this machine for the LAN."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+from pathlib import Path
+
+import trio
+
+from .app import serve
+from .config import DEFAULT_PORT, ServerConfig
+from .lan import lan_addresses
+from .records import default_data_dir
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="sarja-server",
+        description="Host Sarja (Sequence) games for players on this LAN.",
+    )
+    parser.add_argument(
+        "--host", default=None, help="address to listen on (default: every interface)"
+    )
+    parser.add_argument(
+        "--port", type=int, default=DEFAULT_PORT,
+        help=f"port to listen on (default: {DEFAULT_PORT}; 0 picks a free one)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--data-dir", type=Path, default=None,
+        help=f"where game records are kept (default: {default_data_dir()})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--log-level", default="warning",
+        choices=["debug", "info", "warning", "error"], help="how much to log (default: warning)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--seed", type=int, default=None, help="make shuffles reproducible (for testing only)"
+    )
+    parser.add_argument("--name", default="Sarja", help="the server's name shown to players")
+    args = parser.parse_args(argv)
+    if not 0 <= args.port <= 65535:
+        parser.error("--port must be between 0 and 65535")
+    return args
+
+
+def join_lines(host: str | None, port: int) -> list[str]:
+    """The exact commands players type to join."""
+    if host not in (None, "", "0.0.0.0", "::"):
+        hosts = [host]
+    else:
+        hosts = lan_addresses() or ["localhost"]
+    return [f"sarja-client {h}:{port}" for h in hosts]
+
+
+async def run(config: ServerConfig) -> None:
+    with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        async with trio.open_nursery() as nursery:
+            server = await nursery.start(serve, config)
+            print(f"Sarja server {config.server_name!r} is listening on port {server.port}.")
+            print("Players on this LAN join with:")
+            for line in join_lines(config.host, server.port):
+                print(f"    {line}")
+            if config.data_dir is not None:
+                print(f"Game records are kept in {config.data_dir / 'records'}")
+            print("Press Ctrl+C to stop.", flush=True)
+            async for signum in signals:
+                print(f"{signal.Signals(signum).name}: telling players and stopping…", flush=True)
+                await server.shutdown()
+                break
+    print("Stopped.", flush=True)
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    logging.basicConfig(
+        level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    config = ServerConfig(
+        host=args.host,
+        port=args.port,
+        data_dir=args.data_dir or default_data_dir(),
+        seed=args.seed,
+        server_name=args.name[:32],
+    )
+    try:
+        trio.run(run, config)
+    except OSError as err:
+        print(f"sarja-server: cannot listen on port {args.port}: {err.strerror}", file=sys.stderr)
+        sys.exit(1)

@@ -1,0 +1,28 @@
+"""The server's settings and bounds. Every long-lived thing has a limit here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_PORT = 7474
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    host: str | None = None  # None: every interface (IPv4 and IPv6)
+    port: int = DEFAULT_PORT
+    data_dir: Path | None = None  # where finished games' records go; None: not kept
+    seed: int | None = None  # reproducible shuffles, for tests only
+    server_name: str = "Sarja"
+    handshake_timeout: float = 10.0  # seconds to send `hello` after connecting
+    ping_interval: float = 10.0  # the server pings this often...
+    idle_timeout: float = 30.0  # ...and drops a peer silent for this long
+    send_timeout: float = 10.0  # a peer that takes longer to accept bytes is dropped
+    outgoing_queue: int = 256  # frames queued for one peer before it counts as stuck
+    max_connections: int = 4096
+    max_tables: int = 1000
+    chat_burst: int = 5  # chat lines allowed...
+    chat_window: float = 10.0  # ...in this many seconds
+    answers_kept: int = 64  # action answers remembered per player, for repeats
+    shutdown_grace: float = 1.0  # seconds for goodbyes to reach clients

@@ -1,0 +1,202 @@
+"""One TCP connection: a reader that turns bytes into requests, and a writer
+that drains a bounded queue, so a peer that stops reading never stalls anyone.
+
+Everything a peer sends goes through the protocol codec first; nothing from
+the network reaches the lobby unvalidated. A protocol violation gets an error
+frame, and a fatal one closes the connection after it.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+from typing import Any
+
+import trio
+
+from sarja.protocol import LocalProtocolError, RemoteProtocolError, ServerCodec, error_reply
+from sarja.protocol.messages import Bye, Error, Ping, Pong
+
+from .config import ServerConfig
+from .engine import EngineError
+from .guest import Guest
+from .lobby import Lobby
+from .refusal import Refusal
+
+log = logging.getLogger("sarja.server")
+
+RECEIVE_SIZE = 16384
+_ACTIONS = frozenset({"play", "remove", "exchange", "draw", "pass"})
+
+
+def enable_keepalive(stream: trio.SocketStream) -> None:
+    """TCP keepalive: a second line behind the ping, for peers that vanished."""
+    sock = stream.socket
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+        for name, value in (("TCP_KEEPIDLE", 20), ("TCP_KEEPINTVL", 5), ("TCP_KEEPCNT", 3)):
+            if hasattr(socket, name):
+                sock.setsockopt(socket.IPPROTO_TCP, getattr(socket, name), value)
+    except OSError:  # not every platform allows every option; the ping still works
+        pass
+
+
+class Connection:
+    """The server's end of one peer. Also the peer's `Outbox`."""
+
+    def __init__(self, stream: trio.abc.Stream, lobby: Lobby, config: ServerConfig) -> None:
+        self.stream = stream
+        self.lobby = lobby
+        self.config = config
+        self.codec = ServerCodec()
+        self.guest: Guest | None = None
+        self._out, self._queued = trio.open_memory_channel[bytes](config.outgoing_queue)
+        self._scope = trio.CancelScope()
+        self._closing = False
+        self._pings = 0
+
+    # ----- Outbox ---------------------------------------------------------
+
+    def send(self, msg: Any) -> None:
+        if self._closing:
+            return
+        try:
+            data = self.codec.send(msg)
+        except LocalProtocolError:
+            log.exception("refused to send %s (a server bug)", type(msg).__name__)
+            return
+        try:
+            self._out.send_nowait(data)
+        except trio.WouldBlock:
+            # The peer is not reading: drop it rather than let the queue grow.
+            log.info("dropping %s: not keeping up", self._who())
+            self._closing = True
+            self._scope.cancel()
+
+    def close(self, code: str, message: str) -> None:
+        """Say goodbye, let the queue drain, then end the connection."""
+        if self._closing:
+            return
+        self.send(Bye(code=code, message=message))
+        self._closing = True
+        self._out.close()
+
+    # ----- running --------------------------------------------------------
+
+    async def run(self) -> None:
+        with self._scope:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(self._write_all, nursery.cancel_scope)
+                await self._read_all(nursery)
+                self._closing = True
+                self._out.close()  # the writer drains what is queued, then ends
+
+    async def _write_all(self, connection_scope: trio.CancelScope) -> None:
+        try:
+            async for data in self._queued:
+                with trio.fail_after(self.config.send_timeout):
+                    await self.stream.send_all(data)
+        except (trio.TooSlowError, trio.BrokenResourceError, trio.ClosedResourceError):
+            pass
+        finally:
+            # Nothing more can be written: the connection is over.
+            connection_scope.cancel()
+
+    async def _read_all(self, nursery: trio.Nursery) -> None:
+        handshake_deadline = trio.current_time() + self.config.handshake_timeout
+        while not self._closing:
+            deadline = (
+                handshake_deadline
+                if self.guest is None
+                else trio.current_time() + self.config.idle_timeout
+            )
+            with trio.move_on_at(deadline):
+                try:
+                    data = await self.stream.receive_some(RECEIVE_SIZE)
+                except (trio.BrokenResourceError, trio.ClosedResourceError):
+                    return
+                self.codec.receive_data(data)
+                had_guest = self.guest is not None
+                if not self._take_messages():
+                    return
+                if not had_guest and self.guest is not None:
+                    nursery.start_soon(self._heartbeat)
+                if not data:
+                    return
+                continue
+            self.close("idle", "No message arrived for too long; the connection closes.")
+            return
+
+    def _take_messages(self) -> bool:
+        """Handle every whole message received; False once the connection must end."""
+        while True:
+            try:
+                msg = self.codec.next_message()
+            except RemoteProtocolError as exc:
+                self.send(error_reply(exc))
+                if exc.fatal:
+                    return False
+                continue
+            if msg is None:
+                return True
+            self._handle(msg)
+            if self._closing:
+                return False
+
+    def _handle(self, msg: Any) -> None:
+        kind = msg.TYPE
+        if kind == "ping":
+            self.send(Pong(n=msg.n))
+            return
+        if kind == "pong":
+            return
+        action_id = msg.id if kind in _ACTIONS else None
+        try:
+            if kind == "hello":
+                self.guest = self.lobby.hello(msg.name, msg.resume, self)
+            else:
+                assert self.guest is not None  # the codec allows nothing else before hello
+                self.lobby.handle(self.guest, msg)
+        except Refusal as refusal:
+            self.send(Error(code=refusal.code, message=refusal.message, id=action_id))
+        except EngineError as refusal:
+            self.send(Error(code=refusal.code, message=refusal.message, id=action_id))
+        except Exception:
+            # A bug: this connection ends, the server and every other table go on.
+            log.exception("handling %s from %s failed", kind, self._who())
+            self.send(
+                Error(
+                    code="internal_error",
+                    message="Something went wrong in the server; please connect again.",
+                    fatal=True,
+                )
+            )
+            self._closing = True
+            self._out.close()
+
+    async def _heartbeat(self) -> None:
+        while True:
+            await trio.sleep(self.config.ping_interval)
+            self._pings += 1
+            self.send(Ping(n=self._pings))
+
+    def _who(self) -> str:
+        return self.guest.name if self.guest else "a new connection"
+
+
+async def serve_connection(stream: trio.SocketStream, lobby: Lobby, config: ServerConfig) -> None:
+    """Run one connection to its end. No exception escapes: one peer's trouble
+    never reaches the server or any other peer."""
+    enable_keepalive(stream)
+    connection = Connection(stream, lobby, config)
+    try:
+        await connection.run()
+    except Exception:
+        log.exception("connection of %s failed", connection._who())
+    finally:
+        if connection.guest is not None:
+            try:
+                lobby.disconnected(connection.guest, connection)
+            except Exception:
+                log.exception("cleaning up after %s failed", connection._who())
+        await trio.aclose_forcefully(stream)

@@ -1,0 +1,50 @@
+"""A person at the server, known by a resume token across connections."""
+
+from __future__ import annotations
+
+import secrets
+from collections import OrderedDict, deque
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from .table import Table
+
+
+class Outbox(Protocol):
+    """Where messages to one connection go. `send` never blocks: a peer that
+    cannot keep up is disconnected by its outbox, not waited for."""
+
+    def send(self, msg: Any) -> None: ...
+    def close(self, code: str, message: str) -> None: ...
+
+
+class Guest:
+    __slots__ = ("session", "token", "name", "outbox", "table", "seat", "answers", "chat_times")
+
+    def __init__(self, name: str) -> None:
+        self.session = secrets.token_hex(8)
+        # Unguessable, shown to no one else: it alone restores a seat.
+        self.token = secrets.token_urlsafe(32)
+        self.name = name
+        self.outbox: Outbox | None = None  # None while disconnected
+        self.table: Table | None = None  # the table this guest is at (or holds a seat in)
+        self.seat: int | None = None  # None: spectating, or at no table
+        # The first answer to each recent action id, to repeat for a repeated id.
+        self.answers: OrderedDict[int, list[Any]] = OrderedDict()
+        self.chat_times: deque[float] = deque()
+
+    @property
+    def connected(self) -> bool:
+        return self.outbox is not None
+
+    def send(self, msg: Any) -> None:
+        if self.outbox is not None:
+            self.outbox.send(msg)
+
+    def remember_answer(self, action_id: int, answer: list[Any], keep: int) -> None:
+        self.answers[action_id] = answer
+        while len(self.answers) > keep:
+            self.answers.popitem(last=False)
+
+    def __repr__(self) -> str:
+        return f"Guest({self.name!r}, seat={self.seat})"
