@@ -115,9 +115,8 @@ class Connection:
                     data = await self.stream.receive_some(RECEIVE_SIZE)
                 except (trio.BrokenResourceError, trio.ClosedResourceError):
                     return
-                self.codec.receive_data(data)
                 had_guest = self.guest is not None
-                if not self._take_messages():
+                if not self._take_messages(data):
                     return
                 if not had_guest and self.guest is not None:
                     nursery.start_soon(self._heartbeat)
@@ -127,8 +126,13 @@ class Connection:
             self.close("idle", "No message arrived for too long; the connection closes.")
             return
 
-    def _take_messages(self) -> bool:
+    def _take_messages(self, data: bytes) -> bool:
         """Handle every whole message received; False once the connection must end."""
+        try:
+            self.codec.receive_data(data)
+        except RemoteProtocolError as exc:  # e.g. a frame too large, from its length alone
+            self.send(error_reply(exc))
+            return False
         while True:
             try:
                 msg = self.codec.next_message()

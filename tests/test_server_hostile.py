@@ -1,0 +1,104 @@
+"""Hostile and broken clients: garbage, oversize frames, wrong-state messages
+and peers that stop reading never disturb another table."""
+
+from __future__ import annotations
+
+import random
+import socket
+import struct
+from typing import Any
+
+import pytest
+import trio
+
+from sarja.protocol import ClientCodec, SessionState
+from sarja.protocol.messages import CreateTable, Hello, ListTables, Pass
+from sarja.server.app import serve
+from sarja.server.config import ServerConfig
+
+from .netclient import NetClient
+from .server_helpers import play_to_the_end, seat_table
+
+
+@pytest.fixture
+async def server(nursery, tmp_path):
+    config = ServerConfig(
+        host="127.0.0.1", port=0, seed=7, data_dir=tmp_path, outgoing_queue=64, send_timeout=1.0
+    )
+    return await nursery.start(serve, config)
+
+
+def frame_as_if_in(state: SessionState, msg: Any) -> bytes:
+    """A well-formed frame for `msg`, whatever state a real client would be in."""
+    codec = ClientCodec()
+    codec.session.state = state
+    return codec.send(msg)
+
+
+async def read_until_closed(stream: trio.SocketStream) -> bytes:
+    received = b""
+    with trio.fail_after(5):
+        while data := await stream.receive_some(65536):
+            received += data
+    return received
+
+
+async def game_meanwhile(server, outcomes: list) -> None:
+    clients = await seat_table(server, 2, name="Bystanders")
+    final = await play_to_the_end(clients, random.Random(9))
+    outcomes.append(final.outcome)
+
+
+async def test_garbage_oversize_and_wrong_state_leave_other_tables_playing(server):
+    outcomes: list = []
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(game_meanwhile, server, outcomes)
+
+        # A frame that is no msgpack value, then an oversize frame, refused from
+        # its length alone: an error for each, and the connection closes.
+        stream = await trio.open_tcp_stream("127.0.0.1", server.port)
+        await stream.send_all(struct.pack(">I", 6) + b"\xc1" * 6)
+        await stream.send_all(struct.pack(">I", 10_000_000))
+        reply = await read_until_closed(stream)
+        assert b"malformed_msgpack" in reply and b"frame_too_large" in reply
+
+        # A move before the handshake: refused, and the connection stays usable.
+        client = NetClient(await trio.open_tcp_stream("127.0.0.1", server.port), "Early")
+        await client.stream.send_all(frame_as_if_in(SessionState.GAME, Pass(id=1, version=0)))
+        error = await client.expect("error")
+        assert error.code == "wrong_state" and error.id == 1
+        await client.send(Hello(version=1, name="Early"))
+        await client.expect("welcome")
+
+        # Random bytes.
+        stream = await trio.open_tcp_stream("127.0.0.1", server.port)
+        await stream.send_all(random.Random(1).randbytes(3000))
+        await read_until_closed(stream)
+    assert outcomes and outcomes[0] is not None
+
+
+async def test_a_client_that_never_reads_is_dropped_and_delays_no_one(server):
+    # Thirty open tables make every `tables` answer a few kilobytes.
+    for i in range(30):
+        host = await NetClient.connect(server.port, f"Host{i}")
+        await host.send(CreateTable(name=f"Table {i:02}", players=2, teams=2))
+        await host.expect("table")
+    sock = trio.socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    await sock.connect(("127.0.0.1", server.port))
+    sleeper = NetClient(trio.SocketStream(sock), "Sleeper")
+    await sleeper.send(Hello(version=1, name="Sleeper"))
+    request = frame_as_if_in(SessionState.LOBBY, ListTables())
+    outcomes: list = []
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(game_meanwhile, server, outcomes)
+        # Ask and ask, never reading a reply, until the server hangs up.
+        with trio.move_on_after(20):
+            try:
+                for _ in range(50_000):
+                    await sleeper.stream.send_all(request)
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                pass
+    assert outcomes and outcomes[0] is not None
+    connected = {g.name for g in server.lobby.guests.values() if g.connected}
+    assert "Sleeper" not in connected and "P0" in connected

@@ -1,0 +1,69 @@
+"""The real `sarja-server` command: it starts, prints the line players type,
+serves a game, and stops cleanly on SIGTERM."""
+
+from __future__ import annotations
+
+import random
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import trio
+
+from .netclient import NetClient
+from .server_helpers import play_to_the_end, seat_table
+
+SERVER = str(Path(sys.executable).parent / "sarja-server")
+
+
+class Started:
+    def __init__(self, port: int) -> None:
+        self.port = port
+
+
+async def read_lines_until(stream, pattern: re.Pattern, seen: list[str]) -> re.Match:
+    buffer = b""
+    with trio.fail_after(10):
+        while True:
+            chunk = await stream.receive_some(4096)
+            assert chunk, "the server exited early: " + "".join(seen)
+            buffer += chunk
+            *lines, buffer = buffer.split(b"\n")
+            for line in lines:
+                seen.append(line.decode() + "\n")
+                if match := pattern.search(line.decode()):
+                    return match
+
+
+async def test_the_real_server_process(tmp_path):
+    command = [SERVER, "--host", "127.0.0.1", "--port", "0", "--seed", "4",
+               "--data-dir", str(tmp_path)]  # fmt: skip
+    process = await trio.lowlevel.open_process(
+        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
+    seen: list[str] = []
+    try:
+        match = await read_lines_until(
+            process.stdout, re.compile(r"^\s+sarja-client 127\.0\.0\.1:(\d+)$"), seen
+        )
+        port = int(match.group(1))
+        clients = await seat_table(Started(port), 2)
+        final = await play_to_the_end(clients, random.Random(1))
+        assert final.outcome is not None
+        watcher = await NetClient.connect(port, "Late")
+        process.send_signal(signal.SIGTERM)
+        bye = await watcher.expect("bye")
+        assert bye.code == "shutdown"
+        with trio.fail_after(10):
+            code = await process.wait()
+        assert code == 0, "".join(seen)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    rest = (await process.stdout.receive_some(65536)).decode()
+    assert "Stopped." in "".join(seen) + rest
+    records = list((tmp_path / "records").glob("*.json"))
+    assert len(records) == 1 and '"outcome"' in records[0].read_text()

@@ -1,0 +1,172 @@
+"""Sessions over real TCP: dropping and resuming, stale and repeated actions,
+wrong tokens, chat, leaving and rematches."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+import trio
+
+from sarja.protocol.messages import Chat, CreateTable, Hello, Join, Leave, ListTables, Rematch
+from sarja.server.app import serve
+from sarja.server.config import ServerConfig
+
+from .netclient import NetClient
+from .server_helpers import play_to_the_end, seat_table
+
+
+@pytest.fixture
+async def server(nursery, tmp_path):
+    config = ServerConfig(host="127.0.0.1", port=0, seed=3, data_dir=tmp_path)
+    return await nursery.start(serve, config)
+
+
+async def test_a_player_drops_mid_turn_and_resumes_with_the_token(server):
+    alice, bob = await seat_table(server, 2)
+    mover, other = (alice, bob) if alice.state.legal else (bob, alice)
+    hand, version = mover.state.hand, mover.state.version
+    token = mover.welcome.resume
+    await mover.aclose()  # the lid closes mid-turn
+    away = await other.expect("table")
+    while not away.seats[mover.state.seat].away:
+        away = await other.expect("table")
+    state = await other.expect("state")
+    assert state.players[mover.state.seat].away
+
+    back = await NetClient.connect(server.port, mover.name, resume=token)
+    assert back.welcome.resume == token  # the same token goes on working
+    table = await back.expect("table")
+    assert table.seat == mover.state.seat and table.started
+    state = await back.expect("state")
+    assert (state.hand, state.version, state.turn) == (hand, version, mover.state.seat)
+    assert not any(p.away for p in state.players)
+    # And the game goes on from where it was.
+    await back.send(back.action_message(state.legal[0]))
+    ack = await back.expect("ack")
+    assert ack.version == version + 1
+    await other.state_at(version + 1)
+
+
+async def test_others_hear_who_is_away_and_who_is_back(server):
+    alice, bob = await seat_table(server, 2)
+    token = bob.welcome.resume
+    await bob.aclose()
+    kinds = []
+    with trio.fail_after(5):
+        while "away" not in kinds:
+            kinds.append((await alice.expect("event")).kind)
+    await NetClient.connect(server.port, "P1", resume=token)
+    with trio.fail_after(5):
+        while "back" not in kinds:
+            kinds.append((await alice.expect("event")).kind)
+
+
+async def test_a_wrong_resume_token_is_refused(server):
+    stream = await trio.open_tcp_stream("127.0.0.1", server.port)
+    client = NetClient(stream, "Mallory")
+    await client.send(Hello(version=1, name="Mallory", resume="x" * 43))
+    error = await client.expect("error")
+    assert error.code == "unknown_resume" and "resume" in error.message
+    # The connection is still open: a plain hello joins afresh.
+    await client.send(Hello(version=1, name="Mallory"))
+    welcome = await client.expect("welcome")
+    assert welcome.resume != "x" * 43
+
+
+async def test_a_stale_action_gets_the_current_state(server):
+    alice, bob = await seat_table(server, 2)
+    mover = alice if alice.state.legal else bob
+    first = mover.action_message(mover.state.legal[0])
+    await mover.send(first)
+    await mover.expect("ack")
+    stale = mover.action_message(mover.state.legal[-1])  # made against the old version
+    await mover.send(stale)
+    error = await mover.expect("error")
+    assert error.code == "stale_version" and error.id == stale.id
+    state = await mover.expect("state")
+    assert state.version == first.version + 1
+
+
+async def test_a_repeated_action_id_gets_its_first_answer_and_is_not_applied_twice(server):
+    alice, bob = await seat_table(server, 2)
+    mover, other = (alice, bob) if alice.state.legal else (bob, alice)
+    action = mover.action_message(mover.state.legal[0])
+    await mover.send(action)
+    ack = await mover.expect("ack")
+    await other.state_at(ack.version)
+    await mover.send(action)  # the same id again, as after a timeout
+    again = await mover.expect("ack")
+    assert again == ack
+    # Nothing more happened: the other seat's next move is at the next version.
+    await other.send(other.action_message(other.state.legal[0]))
+    assert (await other.expect("ack")).version == ack.version + 1
+    # A refusal is remembered the same way.
+    bad = other.action_message("pass")
+    bad = type(bad)(id=bad.id, version=ack.version + 1)
+    await mover.send(bad)
+    first_answer = await mover.expect("error")
+    await mover.send(bad)
+    assert await mover.expect("error") == first_answer
+
+
+async def test_an_illegal_action_is_refused_with_the_rules_sentence(server):
+    alice, bob = await seat_table(server, 2)
+    mover, waiting = (alice, bob) if alice.state.legal else (bob, alice)
+    assert waiting.state.legal == ()
+    await waiting.send(waiting.action_message("pass"))
+    error = await waiting.expect("error")
+    assert error.code == "not_your_turn" and error.message == "It is not your turn."
+    # A move on a taken space, by the player on turn:
+    card = mover.state.hand[0]
+    await mover.send(mover.action_message(f"{card}@A1"))
+    error = await mover.expect("error")
+    assert error.code in ("corner_space", "wrong_card") and error.message.endswith(".")
+
+
+async def test_chat_reaches_the_table_and_is_rate_limited(server):
+    alice, bob = await seat_table(server, 2)
+    await alice.send(Chat(text="good luck!"))
+    line = await bob.expect("chat")
+    assert (line.sender, line.text, line.seat) == ("P0", "good luck!", alice.state.seat)
+    for i in range(5):
+        await alice.send(Chat(text=f"spam {i}"))
+    error = await alice.expect("error")
+    assert error.code == "chat_too_fast"
+
+
+async def test_leaving_a_waiting_table_frees_the_seat(server):
+    alice = await NetClient.connect(server.port, "Aino")
+    await alice.send(CreateTable(name="Evening", players=2, teams=2))
+    table = await alice.expect("table")
+    bob = await NetClient.connect(server.port, "Bo")
+    await bob.send(Join(table=table.id))
+    await bob.expect("table")
+    await bob.send(Leave())
+    tables = await bob.expect("tables")
+    assert tables.tables[0].seated == ("Aino", None)
+    await alice.send(Leave())
+    await alice.expect("tables")
+    await bob.send(ListTables())
+    assert (await bob.expect("tables")).tables == ()  # the empty table is gone
+
+
+async def test_a_refused_arrangement_says_why(server):
+    alice = await NetClient.connect(server.port, "Aino")
+    await alice.send(CreateTable(name="Odd", players=8, teams=3))
+    error = await alice.expect("error")
+    assert error.code == "bad_team_count" and "8 players" in error.message
+
+
+async def test_a_rematch_keeps_the_seats(server):
+    clients = await seat_table(server, 2)
+    final = await play_to_the_end(clients, random.Random(2))
+    assert final.outcome is not None
+    for client in clients:
+        await client.send(Rematch())
+    for client in clients:
+        with trio.fail_after(5):
+            while client.state.outcome is not None:
+                await client.receive()
+        assert client.state.version == 0 and len(client.state.hand) == 7
+    assert [c.state.seat for c in clients] == [0, 1]
