@@ -148,3 +148,25 @@ REMOVE_ACTIONS: tuple[dict[int, Action], ...] = tuple(
     {cell: Action(REMOVE, card, cell) for cell in (CELLS if CARD_KIND[card] == REMOVER else ())}
     for card in range(52)
 )
+
+# Per card, its plays in cell order as 100 slots (None where the card cannot
+# go), so a listing can pick the open or removable cells with
+# itertools.compress over a whole-board flag row instead of a Python loop.
+PLACE_ROWS: tuple[tuple[Action | None, ...], ...] = tuple(
+    tuple(PLACE_ACTIONS[card].get(cell) for cell in CELLS) for card in range(52)
+)
+REMOVE_ROWS: tuple[tuple[Action | None, ...], ...] = tuple(
+    tuple(REMOVE_ACTIONS[card].get(cell) for cell in CELLS) for card in range(52)
+)
+
+
+def _normal_plays(card: int) -> tuple[int, Action, int, Action, Action] | None:
+    if CARD_KIND[card] != NORMAL:
+        return None
+    a, b = CARD_CELLS[card]
+    return (a, PLACE_ACTIONS[card][a], b, PLACE_ACTIONS[card][b], DEAD_ACTIONS[card])
+
+
+# Per non-jack card: (space a, play on a, space b, play on b, its dead-card
+# exchange); None for jacks. One lookup instead of four on every listing.
+NORMAL_PLAYS = tuple(_normal_plays(card) for card in range(52))

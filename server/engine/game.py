@@ -13,30 +13,42 @@ players will search by playing many games from copies.
 from __future__ import annotations
 
 from collections import Counter
+from itertools import compress
 from typing import NamedTuple, Protocol
 
 from .actions import (
     DEAD,
-    DEAD_ACTIONS,
     DRAW,
     DRAW_ACTION,
+    NORMAL_PLAYS,
     PASS_ACTION,
     PLACE,
-    PLACE_ACTIONS,
+    PLACE_ROWS,
     REMOVE,
-    REMOVE_ACTIONS,
+    REMOVE_ROWS,
     Action,
 )
-from .arrangement import Arrangement
+from .arrangement import DEFAULT_HAND_SIZE, Arrangement
 from .board import CARD_CELLS, CELLS, CORNERS, cell_name
 from .cards import CARD_KIND, FULL_DECK, NORMAL, REMOVER, WILD, card_label, cut_rank
 from .errors import IllegalAction, RecordError
 from .sequences import Five, default_choice, line_options, resolve_choice
 
 EMPTY = 0
+MAX_PLAYERS = max(DEFAULT_HAND_SIZE)
 # Corners hold this mark; a side's chips hold side + 1. A corner therefore is
 # never empty, and counts for every side in a sequence.
 CORNER_MARK = 4
+
+# Byte-translation tables that turn the whole board into a row of 0/1 flags in
+# one C call (legal_actions then picks actions with itertools.compress):
+# 1 on an empty space ...
+_EMPTY_FLAGS = bytes(int(v == EMPTY) for v in range(256))
+# ... and, per mark, 1 on another side's chip (not empty, own or a corner).
+_OTHER_FLAGS = tuple(
+    bytes(int(v not in (EMPTY, mark, CORNER_MARK)) for v in range(256))
+    for mark in range(CORNER_MARK)
+)
 
 
 class Outcome(NamedTuple):
@@ -56,6 +68,10 @@ class Event(NamedTuple):
     cell: int = -1
     side: int = -1
     fives: tuple[Five, ...] = ()
+
+
+# Events are immutable, so the one that happens every turn is built once per seat.
+_DREW = tuple(Event("drew", seat) for seat in range(MAX_PLAYERS))
 
 
 class Shuffler(Protocol):
@@ -97,6 +113,10 @@ def first_from_cut(players: int, rounds: tuple[CutRound, ...]) -> int:
                 raise RecordError("bad_cut", "The cut goes on after it was decided.")
             return contenders[0]
     raise RecordError("bad_cut", "The cut does not decide who plays first.")
+
+
+def _not_in_hand(card: int) -> IllegalAction:
+    return IllegalAction("card_not_in_hand", f"You don't hold the {card_label(card)}.")
 
 
 class Game:
@@ -205,50 +225,51 @@ class Game:
         """Every action `seat` may take now, plays ordered by card then space."""
         if self.outcome is not None:
             return []
-        actions: list[Action] = []
-        if seat in self.pending_draw:
-            actions.append(DRAW_ACTION)
+        # A waiting draw comes first, then plays by card then space, then
+        # dead-card exchanges; only a seat with nothing at all to do passes.
+        actions: list[Action] = [DRAW_ACTION] if seat in self.pending_draw else []
         if seat != self.turn:
             return actions
         chips = self.chips
-        plays: list[Action] = []
+        may_exchange = not self.exchanged
         dead: list[Action] = []
-        open_cells = removable = None
-        for card in sorted(set(self.hands[seat])):
-            kind = CARD_KIND[card]
-            if kind == NORMAL:
-                a, b = CARD_CELLS[card]
-                placements = PLACE_ACTIONS[card]
+        open_flags = removable_flags = None
+        previous = -1
+        for card in sorted(self.hands[seat]):
+            if card == previous:
+                continue  # the second copy of a card has the same plays
+            previous = card
+            normal = NORMAL_PLAYS[card]
+            if normal is not None:
+                a, play_a, b, play_b, exchange = normal
                 if chips[a] == EMPTY:
-                    plays.append(placements[a])
+                    actions.append(play_a)
                 if chips[b] == EMPTY:
-                    plays.append(placements[b])
-                elif chips[a] != EMPTY and not self.exchanged:
-                    dead.append(DEAD_ACTIONS[card])
-            elif kind == WILD:
-                if open_cells is None:
-                    open_cells = [c for c in CELLS if chips[c] == EMPTY]
-                placements = PLACE_ACTIONS[card]
-                plays.extend([placements[c] for c in open_cells])
+                    actions.append(play_b)
+                elif chips[a] != EMPTY and may_exchange:
+                    dead.append(exchange)
+            elif CARD_KIND[card] == WILD:
+                if open_flags is None:
+                    open_flags = chips.translate(_EMPTY_FLAGS)
+                actions.extend(compress(PLACE_ROWS[card], open_flags))
             else:
-                if removable is None:
-                    removable = self._removable_cells(seat)
-                removals = REMOVE_ACTIONS[card]
-                plays.extend([removals[c] for c in removable])
-        if plays or dead:
-            actions.extend(plays)
+                if removable_flags is None:
+                    removable_flags = self._removable_flags(seat)
+                actions.extend(compress(REMOVE_ROWS[card], removable_flags))
+        if dead:
             actions.extend(dead)
         elif not actions:
-            # Only a seat with nothing at all to do passes: a waiting draw comes first.
             actions.append(PASS_ACTION)
         return actions
 
-    def _removable_cells(self, seat: int) -> list[int]:
-        chips, locked, mark = self.chips, self.locked, self.marks[seat]
-        return [
-            c for c in CELLS
-            if chips[c] not in (EMPTY, mark, CORNER_MARK) and not locked[c]
-        ]  # fmt: skip
+    def _removable_flags(self, seat: int) -> bytearray:
+        """Per cell, 1 if it holds another side's chip that is not locked."""
+        flags = self.chips.translate(_OTHER_FLAGS[self.marks[seat]])
+        locked = self.locked
+        if any(locked):
+            for cell in compress(CELLS, locked):
+                flags[cell] = 0
+        return flags
 
     def sequence_options(self, seat: int, cell: int) -> list[list[tuple[Five, ...]]]:
         """For a chip `seat` would place on `cell`: per line where it makes a
@@ -273,10 +294,20 @@ class Game:
             raise IllegalAction("not_a_player", "Only a seated player can do that.")
         if not isinstance(action, Action):
             raise TypeError("apply() takes an Action; parse text with Action.parse")
-        action.check_well_formed()
+        kind, card, cell, fives = action
+        # Computer players apply thousands of plain plays and removals: those
+        # are plainly well formed, anything else gets the full check.
+        if not (
+            kind in (PLACE, REMOVE)
+            and type(card) is int
+            and type(cell) is int
+            and 0 <= card < 52
+            and 0 <= cell < 100
+            and fives == ()
+        ):
+            action.check_well_formed()
         if self.outcome is not None:
             raise IllegalAction("game_over", "The game is over.")
-        kind = action.kind
         if kind == DRAW:
             return self._draw(seat, action)
         if seat != self.turn:
@@ -291,11 +322,13 @@ class Game:
 
     def _check_in_hand(self, seat: int, card: int) -> None:
         if card not in self.hands[seat]:
-            raise IllegalAction("card_not_in_hand", f"You don't hold the {card_label(card)}.")
+            raise _not_in_hand(card)
 
     def _place(self, seat: int, action: Action) -> list[Event]:
-        card, cell = action.card, action.cell
-        self._check_in_hand(seat, card)
+        _, card, cell, fives = action
+        hand = self.hands[seat]
+        if card not in hand:
+            raise _not_in_hand(card)
         kind = CARD_KIND[card]
         if kind == REMOVER:
             raise IllegalAction("wrong_card", "A one-eyed jack removes a chip; it can't place one.")
@@ -315,17 +348,17 @@ class Game:
         chips[cell] = mark
         lines = line_options(chips, cell, mark, CORNER_MARK, self.sequences[side])
         if lines:
-            made = resolve_choice(lines, action.fives) if action.fives else default_choice(lines)
+            made = resolve_choice(lines, fives) if fives else default_choice(lines)
             if made is None:
                 chips[cell] = EMPTY
                 raise IllegalAction("bad_choice", "That isn't a sequence this move can make.")
-        elif action.fives:
+        elif fives:
             chips[cell] = EMPTY
             raise IllegalAction("bad_choice", "That move makes no sequence to choose.")
         else:
             made = ()
         # Accepted: from here on nothing may refuse.
-        self.hands[seat].remove(card)
+        hand.remove(card)
         self.discard.append(card)
         events = [Event("played", seat, card, cell, side)]
         if made:
@@ -373,10 +406,15 @@ class Game:
                 self.pending_draw.remove(seat)
                 events.append(Event("draw_forfeited", seat))
             self.pending_draw.append(seat)
+        elif self.draw_pile:
+            # The usual draw, done here rather than by _draw_for: it runs every turn.
+            self.hands[seat].append(self.draw_pile.pop())
+            events.append(_DREW[seat])
         else:
             self._draw_for(seat, events)
         self.history.append((seat, action))
-        self._next_turn()
+        self.turn = (self.turn + 1) % self.players
+        self.exchanged = False
 
     def _exchange(self, seat: int, action: Action) -> list[Event]:
         card = action.card
@@ -453,7 +491,7 @@ class Game:
             pile = self.draw_pile
             events.append(Event("reshuffled"))
         self.hands[seat].append(pile.pop())
-        events.append(Event("drew", seat))
+        events.append(_DREW[seat])
 
     def _reshuffle(self) -> None:
         """The discard pile, shuffled, becomes the draw pile."""
