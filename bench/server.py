@@ -1,0 +1,309 @@
+"""Measure the server: action round trips on an idle server, and a LAN party
+of many tables under load. Prints figures; asserts nothing.
+
+    .venv/bin/python bench/server.py                 # both parts, 500 tables, 30 s
+    .venv/bin/python bench/server.py --tables 50 --seconds 10
+
+Part 1: the median and p99 time from sending an action to receiving the
+mover's new state, on an otherwise idle `sarja-server` process, next to a bare
+trio echo server that frames msgpack the same way (the floor for one round
+trip through Python on both ends), measured in the same run.
+
+Part 2: TABLES tables of four scripted clients; each table makes one move a
+second (the seat on turn moves; moves are spread over the second). Reports
+moves per second, the action latency (sent -> mover's new state) p50 and p99,
+and the server process's CPU time per move (from /proc, user + system).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import msgpack
+import trio
+
+from sarja.protocol import ClientCodec
+from sarja.protocol.messages import CreateTable, Draw, Exchange, Hello, Join, Pass, Play, Ready
+from sarja.protocol.messages import Rematch, Remove
+
+SERVER = str(Path(sys.executable).parent / "sarja-server")
+COLUMNS = "ABCDEFGHIJ"
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def action_message(notation: str, action_id: int, version: int):
+    if notation == "draw":
+        return Draw(id=action_id, version=version)
+    if notation == "pass":
+        return Pass(id=action_id, version=version)
+    if notation.startswith("dead:"):
+        return Exchange(id=action_id, version=version, card=notation[5:])
+    card, place = notation[:2], notation[3:].split("[")[0]
+    cell = (int(place[1:]) - 1, COLUMNS.index(place[0]))
+    if notation[2] == "x":
+        return Remove(id=action_id, version=version, card=card, cell=cell)
+    return Play(id=action_id, version=version, card=card, cell=cell)
+
+
+class Client:
+    """A scripted player: real TCP and the real codec."""
+
+    def __init__(self, stream: trio.SocketStream) -> None:
+        self.stream = stream
+        self.codec = ClientCodec()
+        self.state = None
+        self.table = None
+        self.ids = 0
+        self.state_arrived = trio.Event()
+        self.closed = False
+
+    @classmethod
+    async def connect(cls, port: int, name: str) -> Client:
+        client = cls(await trio.open_tcp_stream("127.0.0.1", port))
+        await client.send(Hello(version=1, name=name))
+        await client.until(lambda m: m.TYPE == "welcome")
+        return client
+
+    async def send(self, msg) -> None:
+        await self.stream.send_all(self.codec.send(msg))
+
+    async def pump_once(self) -> list:
+        data = await self.stream.receive_some(262144)
+        if not data:
+            self.closed = True
+            raise EOFError
+        self.codec.receive_data(data)
+        out = []
+        while (msg := self.codec.next_message()) is not None:
+            if msg.TYPE == "state":
+                self.state = msg
+                self.state_arrived.set()
+                self.state_arrived = trio.Event()
+            elif msg.TYPE == "table":
+                self.table = msg
+            out.append(msg)
+        return out
+
+    async def until(self, done) -> None:
+        while True:
+            for msg in await self.pump_once():
+                if done(msg):
+                    return
+
+    async def pump_forever(self) -> None:
+        try:
+            while True:
+                await self.pump_once()
+        except (EOFError, trio.BrokenResourceError, trio.ClosedResourceError):
+            self.closed = True
+
+    def next_action(self, rng: random.Random):
+        self.ids += 1
+        return action_message(rng.choice(self.state.legal), self.ids, self.state.version)
+
+
+async def start_server(extra: list[str] = ()) -> tuple[trio.Process, int]:
+    data_dir = tempfile.mkdtemp(prefix="sarja-bench-")
+    process = await trio.lowlevel.open_process(
+        [SERVER, "--host", "127.0.0.1", "--port", "0", "--seed", "1", "--data-dir", data_dir,
+         *extra],
+        stdout=subprocess.PIPE,
+    )  # fmt: skip
+    buffer = b""
+    while not (match := re.search(rb"sarja-client 127\.0\.0\.1:(\d+)", buffer)):
+        chunk = await process.stdout.receive_some(4096)
+        if not chunk:
+            raise RuntimeError("the server did not start")
+        buffer += chunk
+    return process, int(match.group(1))
+
+
+async def stop(process: trio.Process) -> None:
+    process.terminate()
+    with trio.move_on_after(5):
+        await process.wait()
+    if process.returncode is None:
+        process.kill()
+
+
+async def seat_tables(port: int, tables: int, players: int) -> list[list[Client]]:
+    seated = []
+    for t in range(tables):
+        clients = [await Client.connect(port, f"T{t}P{i}") for i in range(players)]
+        await clients[0].send(CreateTable(name=f"Table {t}", players=players, teams=2 if players
+                                          != 3 else 3))  # fmt: skip
+        await clients[0].until(lambda m: m.TYPE == "table")
+        for c in clients[1:]:
+            await c.send(Join(table=clients[0].table.id))
+            await c.until(lambda m: m.TYPE == "table")
+        for c in clients:
+            await c.send(Ready(ready=True))
+        for c in clients:
+            await c.until(lambda m: m.TYPE == "state")
+        seated.append(clients)
+    return seated
+
+
+# ----- part 1: idle round trips -------------------------------------------------
+
+
+async def echo_server(task_status=trio.TASK_STATUS_IGNORED) -> None:
+    """A bare framed-msgpack echo: read a frame, unpack it, pack it, send it."""
+
+    async def handle(stream: trio.SocketStream) -> None:
+        buffer = b""
+        async for data in stream:
+            buffer += data
+            while len(buffer) >= 4:
+                (n,) = struct.unpack(">I", buffer[:4])
+                if len(buffer) < 4 + n:
+                    break
+                value = msgpack.unpackb(buffer[4 : 4 + n])
+                body = msgpack.packb(value)
+                buffer = buffer[4 + n :]
+                await stream.send_all(struct.pack(">I", len(body)) + body)
+
+    await trio.serve_tcp(handle, 0, host="127.0.0.1", task_status=task_status)
+
+
+async def idle_round_trips(samples: int) -> None:
+    rng = random.Random(1)
+    process, port = await start_server()
+    server_times: list[float] = []
+    try:
+        async with trio.open_nursery() as nursery:
+            game = (await seat_tables(port, 1, 2))[0]
+            while len(server_times) < samples:
+                mover = next((c for c in game if c.state.legal), None)
+                if mover is None or game[0].state.outcome is not None:
+                    for c in game:
+                        await c.send(Rematch())
+                    for c in game:
+                        await c.until(lambda m: m.TYPE == "state" and m.version == 0)
+                    continue
+                version = mover.state.version
+                started = time.perf_counter()
+                await mover.send(mover.next_action(rng))
+                await mover.until(lambda m, v=version: m.TYPE == "state" and m.version > v)
+                server_times.append(time.perf_counter() - started)
+                others = [c for c in game if c is not mover]
+                for c in others:
+                    await c.until(lambda m, v=version: m.TYPE == "state" and m.version > v)
+            listeners = await nursery.start(echo_server)
+            echo_port = listeners[0].socket.getsockname()[1]
+            stream = await trio.open_tcp_stream("127.0.0.1", echo_port)
+            frame = ClientCodec()
+            frame.session.state = frame.session.state.__class__("game")
+            request = frame.send(Play(id=1, version=12, card="7H", cell=(4, 8)))
+            echo_times = []
+            for _ in range(samples):
+                started = time.perf_counter()
+                await stream.send_all(request)
+                got = b""
+                while len(got) < len(request):
+                    got += await stream.receive_some(65536)
+                echo_times.append(time.perf_counter() - started)
+            nursery.cancel_scope.cancel()
+    finally:
+        await stop(process)
+    ours, echo = statistics.median(server_times), statistics.median(echo_times)
+    print(f"Idle action round trip (sent -> mover's new state), {len(server_times)} actions:")
+    print(f"  sarja-server   median {ours * 1e6:8.0f} µs   p99 "
+          f"{percentile(server_times, 0.99) * 1e6:8.0f} µs")  # fmt: skip
+    print(f"  bare echo      median {echo * 1e6:8.0f} µs   p99 "
+          f"{percentile(echo_times, 0.99) * 1e6:8.0f} µs")  # fmt: skip
+    print(f"  ratio (medians) {ours / echo:.2f}x   (target: at most 2x)")
+
+
+# ----- part 2: load -----------------------------------------------------------------
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def table_loop(game: list[Client], rng: random.Random, latencies: list, until: float):
+    """One move a second at this table, whoever is on turn."""
+    await trio.sleep(rng.random())
+    while trio.current_time() < until:
+        next_tick = trio.current_time() + 1.0
+        if game[0].state.outcome is not None:
+            for c in game:
+                await c.send(Rematch())
+        else:
+            mover = next((c for c in game if c.state.legal), None)
+            if mover is not None:
+                version = mover.state.version
+                started = time.perf_counter()
+                await mover.send(mover.next_action(rng))
+                with trio.move_on_after(5):
+                    while mover.state.version <= version and not mover.closed:
+                        await mover.state_arrived.wait()
+                latencies.append(time.perf_counter() - started)
+        await trio.sleep_until(next_tick)
+
+
+async def load(tables: int, seconds: float) -> None:
+    process, port = await start_server()
+    try:
+        setup_started = time.perf_counter()
+        seated = await seat_tables(port, tables, 4)
+        setup = time.perf_counter() - setup_started
+        latencies: list[float] = []
+        async with trio.open_nursery() as nursery:
+            for game in seated:
+                for c in game:
+                    nursery.start_soon(c.pump_forever)
+            cpu_before = cpu_seconds(process.pid)
+            wall_before = time.perf_counter()
+            until = trio.current_time() + seconds
+            async with trio.open_nursery() as players:
+                for i, game in enumerate(seated):
+                    players.start_soon(table_loop, game, random.Random(i), latencies, until)
+            wall = time.perf_counter() - wall_before
+            cpu = cpu_seconds(process.pid) - cpu_before
+            nursery.cancel_scope.cancel()
+    finally:
+        await stop(process)
+    moves = len(latencies)
+    print(f"Load: {tables} tables x 4 clients ({tables * 4} connections, seated in "
+          f"{setup:.1f} s), one move a second per table, {wall:.1f} s:")  # fmt: skip
+    print(f"  moves per second        {moves / wall:8.1f}")
+    print(f"  action latency p50      {percentile(latencies, 0.5) * 1e3:8.2f} ms")
+    print(f"  action latency p99      {percentile(latencies, 0.99) * 1e3:8.2f} ms"
+          "   (target: under 10 ms)")  # fmt: skip
+    print(f"  server CPU per move     {cpu / max(moves, 1) * 1e6:8.0f} µs"
+          "   (target: at most 150 µs)")  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=500)
+    parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--samples", type=int, default=2000)
+    parser.add_argument("--part", choices=["idle", "load", "both"], default="both")
+    args = parser.parse_args()
+    print(f"Python {sys.version.split()[0]}, trio {trio.__version__}, {os.cpu_count()} CPUs")
+    if args.part in ("idle", "both"):
+        trio.run(idle_round_trips, args.samples)
+    if args.part in ("load", "both"):
+        trio.run(load, args.tables, args.seconds)
+
+
+if __name__ == "__main__":
+    main()
