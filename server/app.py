@@ -30,7 +30,10 @@ class Server:
         # Shuffles: reproducible with a seed (tests), unpredictable otherwise.
         rng = random.Random(config.seed) if config.seed is not None else secrets.SystemRandom()
         self.records = RecordStore(config.data_dir)
-        self.lobby = Lobby(config, rng, on_game_over=self._game_over)
+        self.lobby = Lobby(
+            config, rng, on_game_over=self._game_over, schedule_autoplay=self._schedule_autoplay
+        )
+        self._autoplay_due: set[Table] = set()
         self.listeners: list[trio.SocketListener] = []
         self.connections = 0
         self.records_written: list = []
@@ -60,6 +63,20 @@ class Server:
             self.records_written.append(path)
         except OSError:
             log.exception("could not write the game record %s", name)
+
+    def _schedule_autoplay(self, table: Table) -> None:
+        if table not in self._autoplay_due:
+            self._autoplay_due.add(table)
+            self._nursery.start_soon(self._autoplay_later, table)
+
+    async def _autoplay_later(self, table: Table) -> None:
+        # A pause, so the people at the table can follow the computer's moves.
+        await trio.sleep(self.config.takeover_delay)
+        self._autoplay_due.discard(table)
+        try:
+            table.autoplay()
+        except Exception:
+            log.exception("the computer player at table %s failed", table.id)
 
     async def shutdown(self, message: str = "The server is shutting down.") -> None:
         """Tell every client, give the goodbyes a moment to leave, then stop."""

@@ -26,3 +26,4 @@ class ServerConfig:
     chat_window: float = 10.0  # ...in this many seconds
     answers_kept: int = 64  # action answers remembered per player, for repeats
     shutdown_grace: float = 1.0  # seconds for goodbyes to reach clients
+    takeover_delay: float = 1.0  # the computer's pause before each move it makes

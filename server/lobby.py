@@ -32,6 +32,7 @@ class Lobby:
         config: ServerConfig,
         rng: random.Random,
         on_game_over: Callable[[Table], None] = lambda table: None,
+        schedule_autoplay: Callable[[Table], None] = lambda table: None,
     ) -> None:
         self.config = config
         self.rng = rng
@@ -39,6 +40,7 @@ class Lobby:
         self.guests: dict[str, Guest] = {}  # by resume token
         self._table_numbers = 0
         self._on_game_over = on_game_over
+        self._schedule_autoplay = schedule_autoplay
 
     # ----- connections ----------------------------------------------------
 
@@ -116,6 +118,7 @@ class Lobby:
             self.rng,
             self._on_game_over,
             self.config.answers_kept,
+            self._schedule_autoplay,
         )
         self.tables[table_id] = table
         table.join(guest, None, None)

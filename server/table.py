@@ -14,6 +14,7 @@ from sarja.protocol.messages import Ack, Error, Seat, TableInfo
 from sarja.protocol.messages import Event as EventMessage
 from sarja.protocol.messages import Table as TableMessage
 
+from . import bot
 from .engine import Action, Arrangement, EngineError, Game, seat_view
 from .engine.actions import DEAD, DRAW, PASS, PLACE, REMOVE
 from .engine.board import five_between
@@ -50,6 +51,7 @@ class Table:
         rng: random.Random,
         on_game_over: Callable[[Table], None],
         answers_kept: int = 64,
+        schedule_autoplay: Callable[[Table], None] = lambda table: None,
     ) -> None:
         self.id = table_id
         self.name = name
@@ -64,6 +66,8 @@ class Table:
         self._rng = rng
         self._on_game_over = on_game_over
         self._answers_kept = answers_kept
+        self._schedule_autoplay = schedule_autoplay
+        self.taken_over: set[int] = set()  # seats the computer plays for now
 
     # ----- who is here ---------------------------------------------------
 
@@ -225,6 +229,7 @@ class Table:
         """A seat holder is back (a new connection, or a `join` from the lobby)."""
         guest.table = self
         guest.seat = self.seats.index(guest)
+        self.taken_over.discard(guest.seat)
         self.send_table()
         if self.game is not None:
             self.send_states()
@@ -239,6 +244,7 @@ class Table:
     def _start(self) -> None:
         self.game = Game.new(self.arrangement, self._rng)
         self.rematch.clear()
+        self.taken_over.clear()
         self.games_played += 1
         names = self.names()
         self._announce("started", f"Game {self.games_played} begins")
@@ -320,6 +326,30 @@ class Table:
             spectator_state = self._state_for(None)
             for guest in self.spectators:
                 guest.send(spectator_state)
+        if self.computer_takeover and self._seats_for_computer():
+            self._schedule_autoplay(self)
+
+    def _seats_for_computer(self) -> list[int]:
+        """Absent players' seats that have something to do now."""
+        if not self.in_play:
+            return []
+        away, game = self.away(), self.game
+        return [s for s in range(self.arrangement.players) if away[s] and game.legal_actions(s)]
+
+    def autoplay(self) -> None:
+        """The computer moves for absent players, when the table allows it."""
+        for seat in self._seats_for_computer() if self.computer_takeover else ():
+            if seat not in self.taken_over:
+                self.taken_over.add(seat)
+                name = self.names()[seat]
+                self._announce("takeover", f"The computer plays for {name} until they return", seat)
+            action = bot.choose(seat_view(self.game, seat), self._rng)
+            events = self.game.apply(seat, action)
+            self._send_events(events)
+            self.send_states()
+            if self.game.outcome is not None:
+                self._on_game_over(self)
+            return  # one move at a time, so people can follow
 
     def send_table(self) -> None:
         for guest in self.members():

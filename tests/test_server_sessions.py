@@ -170,3 +170,33 @@ async def test_a_rematch_keeps_the_seats(server):
                 await client.receive()
         assert client.state.version == 0 and len(client.state.hand) == 7
     assert [c.state.seat for c in clients] == [0, 1]
+
+
+async def test_the_computer_plays_for_an_absent_player_when_the_table_allows(nursery, tmp_path):
+    config = ServerConfig(host="127.0.0.1", port=0, seed=5, data_dir=tmp_path, takeover_delay=0)
+    server = await nursery.start(serve, config)
+    alice, bob = await seat_table(server, 2, computer_takeover=True)
+    await bob.aclose()
+    rng = random.Random(4)
+    with trio.fail_after(20):
+        while alice.state.outcome is None:
+            msg = await alice.receive()
+            if msg.TYPE == "state" and msg.legal and msg.outcome is None:
+                await alice.send(alice.action_message(rng.choice(msg.legal)))
+    kinds = {m.kind for m in alice.received if m.TYPE == "event"}
+    assert "takeover" in kinds and alice.state.outcome is not None
+
+
+async def test_without_takeover_the_game_waits_for_an_absent_player(server):
+    alice, bob = await seat_table(server, 2)
+    if alice.state.legal:  # make it Bob's turn
+        await alice.send(alice.action_message(alice.state.legal[0]))
+        await alice.state_at((await alice.expect("ack")).version)
+    await bob.aclose()
+    version = alice.state.version
+    with trio.move_on_after(0.5):
+        while True:
+            await alice.receive()
+    assert alice.state.version == version and alice.state.turn == 1
+    assert alice.state.players[1].away
+    assert not any(m.TYPE == "event" and m.kind == "takeover" for m in alice.received)
