@@ -182,8 +182,8 @@ class Link:
                     nursery.start_soon(self._write_all, stream, codec, receive)
                     await self._read_all(stream, codec)
                     nursery.cancel_scope.cancel()
-        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-            pass
+        except* (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            pass  # the connection is gone; run() decides whether to try again
         finally:
             self._outgoing = None
             self._stream = None

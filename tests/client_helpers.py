@@ -21,7 +21,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from sarja.client.app import ClientApp, GuestRun
-from sarja.client.model import Model, parse_action
+from sarja.client.model import Model, choice_options, parse_action
 from sarja.client.render import plain_text, screen_lines
 from sarja.server.app import serve
 from sarja.server.config import ServerConfig
@@ -187,4 +187,47 @@ def keys_for(model: Model, action: str) -> list[str]:
 
     probe = Model(address="", welcome=model.welcome, state=model.state, cursor=model.cursor)
     perform(probe, Intent("pick", index))
-    return [pick, *keys_to(probe, cell), "enter"]
+    keys = [pick, *keys_to(probe, cell), "enter"]
+    if len(choice_options(model, cell)) > 1:
+        keys.append("2")  # the chooser opens: take the second way, to see it matter
+    return keys
+
+
+def line_score(board: str, cell: tuple[int, int], mine: str) -> int:
+    """How much a chip at `cell` helps `mine` (a side letter): the best count of own
+    chips and corners in any five through it that no opponent blocks."""
+    best = 0
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        for back in range(5):
+            r0, c0 = cell[0] - dr * back, cell[1] - dc * back
+            cells = [(r0 + dr * i, c0 + dc * i) for i in range(5)]
+            if not all(0 <= r < 10 and 0 <= c < 10 for r, c in cells):
+                continue
+            marks = [board[r * 10 + c] for r, c in cells]
+            if any(x not in (".", "*") and x.lower() != mine for x in marks):
+                continue
+            best = max(best, sum(x == "*" or x.lower() == mine for x in marks))
+    return best
+
+
+def greedy_action(model: Model, prefer: tuple[str, ...] = ()) -> str:
+    """A sensible legal action: any kind in `prefer` first (e.g. "remove", "dead"),
+    then the placement that builds the longest line."""
+    state = model.state
+    assert state is not None and state.legal
+    for kind in prefer:
+        for action in state.legal:
+            if parse_action(action)[0] == kind:
+                return action
+    mine = "bgr"[state.players[state.seat].side]
+    placements = [a for a in state.legal if parse_action(a)[0] == "place"]
+    if not placements:
+        return state.legal[0]
+
+    def score(action: str) -> tuple[int, int]:
+        _, card, cell = parse_action(action)
+        assert cell is not None
+        wild = card in ("JD", "JC")
+        return (line_score(state.board, cell, mine) - (2 if wild else 0), -cell[0])
+
+    return max(placements, key=score)

@@ -1,0 +1,137 @@
+"""The client application against a real server on 127.0.0.1, driven by key presses.
+
+Each test is a plain function running one asyncio loop: the prompt_toolkit apps read
+keys from pipes and draw to dummy 80×24 terminals, and the server and the clients' links
+run as one trio guest on the same loop (see client_helpers.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from sarja.client.model import parse_action
+
+from .client_helpers import Player, greedy_action, harness, keys_for
+
+
+async def seat_two(h) -> tuple[Player, Player]:
+    """Aino creates a table with the form, Bertil joins from the lobby; both ready."""
+    a = await h.player("Aino")
+    b = await h.player("Bertil")
+    a.press("n")
+    await a.wait(lambda: a.model.overlay == "create", "the new-table form")
+    a.press(*["backspace"] * 40, "Friday", "enter")
+    await a.wait(lambda: a.model.table is not None, "the waiting room")
+    assert "Friday" in a.screen() and "Aino (you)" in a.screen()
+    b.press("r")
+    await b.wait(lambda: b.model.tables, "the table list")
+    assert "Friday" in b.screen() and "1 free" in b.screen()
+    b.press("enter")
+    await b.wait(lambda: b.model.table is not None, "a seat")
+    a.press("r")
+    b.press("r")
+    for p in (a, b):
+        await p.wait(lambda p=p: p.model.state is not None, "the game")
+    return a, b
+
+
+async def take_turn(players: list[Player], prefer: tuple[str, ...] = ()) -> str:
+    """Whoever's turn it is chooses an action and types its keys; all see the result."""
+    mover = next(p for p in players if p.model.my_turn)
+    version = mover.model.state.version
+    action = greedy_action(mover.model, prefer)
+    keys = keys_for(mover.model, action)
+    mover.press(*keys)
+    await mover.wait(
+        lambda: mover.model.state.version > version, f"{action} typed as {' '.join(keys)}"
+    )
+    for p in players:
+        await p.wait_version(version + 1)
+    return action
+
+
+def test_two_players_play_whole_games_by_keys(tmp_path):
+    asyncio.run(_whole_games(tmp_path))
+
+
+async def _whole_games(tmp_path):
+    async with harness(tmp_path, seed=7) as h:
+        a, b = await seat_two(h)
+        players = [a, b]
+        assert "[1]" in a.screen() and "Draw pile" in a.screen()
+
+        # A refused move: the player not on turn tries to play; the server says why.
+        idle = next(p for p in players if not p.model.my_turn)
+        idle.press("1", "enter")
+        await idle.wait(lambda: "turn" in idle.model.status, "the refusal")
+        assert idle.model.status in idle.screen()
+
+        done: set[str] = set()
+        games = 0
+        while games < 6:
+            while a.model.state.outcome is None:
+                prefer = tuple(k for k in ("remove", "dead") if k not in done)
+                mover = next(p for p in players if p.model.my_turn)
+                choices = mover.model.state.choices
+                action = await take_turn(players, prefer)
+                kind, _, cell = parse_action(action)
+                done.add(kind)
+                if any(tuple(c.cell) == cell and len(c.options) > 1 for c in choices):
+                    done.add("fives")
+            games += 1
+            winner = a.model.state.outcome.side
+            assert a.model.state.outcome.result == "win"
+            for p in players:
+                screen = p.screen()
+                assert "Game over" in screen and "wins" in screen
+                assert f"{a.name:<16} held:" in screen and f"{b.name:<16} held:" in screen
+                assert "*[" in screen  # the winning sequences, marked on the board
+            assert len(a.model.state.sequences[winner]) >= 2
+            if {"remove", "dead", "fives"} <= done:
+                break
+            a.press("r")
+            b.press("r")
+            for p in players:
+                await p.wait(lambda p=p: p.model.state.outcome is None, "the rematch")
+        assert {"place", "remove", "dead", "fives"} <= done, done
+        log = [line.text for line in a.model.log]
+        assert any("removed" in t for t in log) and any("exchanged a dead" in t for t in log)
+
+
+def test_chat_mouse_and_a_dropped_connection_resumed(tmp_path):
+    asyncio.run(_chat_mouse_resume(tmp_path))
+
+
+async def _chat_mouse_resume(tmp_path):
+    async with harness(tmp_path, seed=3) as h:
+        a, b = await seat_two(h)
+        a.press("c", "Good luck!", "enter")
+        await b.wait(lambda: "Aino: Good luck!" in b.screen(), "the chat line")
+
+        # A click on a card picks it; a click on one of its spaces plays it there.
+        mover = next(p for p in (a, b) if p.model.my_turn)
+        version = mover.model.state.version
+        action = greedy_action(mover.model)
+        _, card, cell = parse_action(action)
+        index = mover.model.hand.index(card)
+        column = mover.screen().splitlines()[13].index(f"[{index + 1}]") + 1
+        mover.press(f"\x1b[<0;{column};14M\x1b[<0;{column};14m")
+        await mover.wait(lambda: mover.model.picked == card, "the clicked card")
+        x, y = 3 + cell[1] * 5 + 2 + 1, cell[0] + 3
+        mover.press(f"\x1b[<0;{x};{y}M\x1b[<0;{x};{y}m")
+        await mover.wait(lambda: mover.model.state.version > version, "the clicked move")
+
+        # Bertil's connection drops: his screen says so, and he comes back to his seat.
+        connections = b.client.link.connections
+        b.client.link.drop()
+        await b.wait(lambda: b.model.link == "reconnecting", "reconnecting")
+        assert "reconnecting…" in b.screen()
+        await a.wait(lambda: a.model.state.players[1].away, "Bertil away on Aino's screen")
+        await b.wait(lambda: b.model.link == "online" and b.model.phase.value == "game", "resume")
+        assert b.client.link.connections == connections + 1
+        await a.wait(lambda: not a.model.state.players[1].away, "Bertil back")
+        assert b.model.state.seat == 1 and b.model.table.seat == 1
+        # The game goes on from the server's state, by keys, on both screens.
+        for _ in range(2):
+            await take_turn([a, b])
+        assert "Connected again." in b.screen()
