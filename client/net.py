@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -254,8 +255,14 @@ async def _close_when_eof(stream: trio.SocketStream, scope: trio.CancelScope) ->
 
 
 def _reason(err: BaseException) -> str:
+    """A few words on why connecting failed ("connection refused", "no answer")."""
     if isinstance(err, trio.TooSlowError):
         return "no answer"
-    if isinstance(err, OSError) and err.strerror:
-        return err.strerror.lower()
+    cause = err.__cause__
+    # trio tries every address and reports the failures as a group under its own error.
+    while isinstance(cause, BaseExceptionGroup) and cause.exceptions:
+        cause = cause.exceptions[0]
+    for e in (cause, err):
+        if isinstance(e, OSError) and e.errno:
+            return os.strerror(e.errno).lower()
     return str(err) or type(err).__name__

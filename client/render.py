@@ -9,6 +9,7 @@ brackets, the cursor ▶◀, a picked card's spaces ›‹, whose turn is writte
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable
 from typing import Any
 
@@ -168,6 +169,7 @@ def _name(model: Model, width: int, height: int, click: Click) -> list[Line]:
 
 
 def _centred(texts: list[str], width: int, height: int) -> list[Line]:
+    texts = [part for text in texts for part in (textwrap.wrap(text, width - 4) or [""])]
     top = max(0, (height - len(texts)) // 2)
     lines: list[Line] = [[] for _ in range(top)]
     for i, text in enumerate(texts):

@@ -81,18 +81,28 @@ class TrioHost:
 class Player:
     """A client app typed into through a pipe, its screen read as plain text."""
 
-    def __init__(self, name: str, port: int, pipe: Any, columns: int = 80, rows: int = 24):
+    def __init__(
+        self,
+        name: str,
+        port: int,
+        pipe: Any,
+        columns: int = 80,
+        rows: int = 24,
+        named: bool = True,
+        backoff: tuple[float, ...] = (0.05, 0.1, 0.2),
+    ) -> None:
         self.name = name
         self.pipe = pipe
-        self.model = Model(address=f"127.0.0.1:{port}", name=name, name_draft=name, named=True)
+        self.model = Model(address=f"127.0.0.1:{port}", name=name, name_draft=name, named=named)
+        self.remembered: list[str] = []
         self.client = ClientApp(
             self.model,
             "127.0.0.1",
             port,
             input=pipe,
             output=SizedOutput(columns, rows),
-            remember=lambda name: None,
-            backoff=(0.05, 0.1, 0.2),
+            remember=self.remembered.append,
+            backoff=backoff,
         )
         self.client.app.ttimeoutlen = 0.02  # a lone Esc need not wait half a second
 

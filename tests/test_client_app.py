@@ -8,10 +8,15 @@ run as one trio guest on the same loop (see client_helpers.py).
 from __future__ import annotations
 
 import asyncio
+import socket
+
+from prompt_toolkit.input import create_pipe_input
 
 from sarja.client.model import parse_action
+from sarja.server.app import serve
+from sarja.server.config import ServerConfig
 
-from .client_helpers import Player, greedy_action, harness, keys_for
+from .client_helpers import Player, TrioHost, greedy_action, harness, keys_for
 
 
 async def seat_two(h) -> tuple[Player, Player]:
@@ -135,3 +140,54 @@ async def _chat_mouse_resume(tmp_path):
         for _ in range(2):
             await take_turn([a, b])
         assert "Connected again." in b.screen()
+
+
+def test_unreachable_server_then_retry_and_the_name(tmp_path):
+    asyncio.run(_unreachable(tmp_path))
+
+
+async def _unreachable(tmp_path):
+    with socket.socket() as probe:  # a port nothing listens on, until the server starts
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    host = TrioHost()
+    await host.start()
+    try:
+        with create_pipe_input() as pipe:
+            # A long backoff: only the r key can make it connect within the test.
+            p = Player("Aino", port, pipe, named=False, backoff=(60.0,))
+            p.model.name_draft = "Ain"  # remembered from last time
+            host.start_soon(p.client.link.run)
+            app = asyncio.ensure_future(p.client.app.run_async())
+            await p.wait(lambda: p.model.link == "unreachable", "unreachable")
+            screen = p.screen()
+            assert f"Cannot reach 127.0.0.1:{port} (connection refused)" in screen, screen
+            assert "r: try now" in screen
+            config = ServerConfig(host="127.0.0.1", port=port, data_dir=tmp_path)
+            await host.start_task(serve, config)
+            p.press("r")
+            await p.wait(lambda: "What is your name?" in p.screen(), "the name screen")
+            assert "Name: Ain" in p.screen()
+            p.press("o", "enter")
+            await p.wait(lambda: p.model.phase.value == "lobby", "the lobby")
+            assert p.remembered == ["Aino"] and "No tables yet" in p.screen()
+            p.press("q")
+            await asyncio.wait_for(app, 5)
+    finally:
+        await host.guest.stop()
+
+
+def test_too_small_and_larger_terminals(tmp_path):
+    asyncio.run(_sizes(tmp_path))
+
+
+async def _sizes(tmp_path):
+    async with harness(tmp_path, seed=5) as h:
+        a, b = await seat_two(h)
+        small = a.screen(70, 20)
+        assert "at least 80×24" in small and "this one is 70×20" in small
+        big = a.screen(120, 40).splitlines()
+        assert len(big) == 40 and max(len(line) for line in big) <= 120
+        assert any("Hand" in line for line in big)
+        # More room: wider spaces on the board, more of the log.
+        assert len(big[1].rstrip()) > len(a.screen().splitlines()[1].rstrip())
