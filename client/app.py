@@ -11,6 +11,7 @@ only turn keys into intents (intents.py).
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -21,7 +22,7 @@ from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import FormattedTextControl, Layout, Window
 from prompt_toolkit.mouse_events import MouseEventType
-from prompt_toolkit.output import Output
+from prompt_toolkit.output import ColorDepth, Output
 from prompt_toolkit.styles import Style
 
 from sarja.protocol import SessionState
@@ -83,6 +84,12 @@ _NAMED_KEYS = {
 }  # fmt: skip
 
 
+def color_depth() -> ColorDepth | None:
+    """No colour at all under NO_COLOR (https://no-color.org); otherwise the terminal's
+    own depth. Bold, underline and reverse stay, and the screen never relies on colour."""
+    return ColorDepth.DEPTH_1_BIT if os.environ.get("NO_COLOR") else None
+
+
 class ClientApp:
     """One player's screen: the model, its link to the server, and the Application."""
 
@@ -112,6 +119,7 @@ class ClientApp:
             mouse_support=True,
             input=input,
             output=output,
+            color_depth=color_depth,
         )
         self.renders = 0
 

@@ -305,7 +305,7 @@ def _exchange(model: Model, arg: Any) -> list[Effect]:
     if not _in_game(model):
         return []
     card = model.picked
-    if card is None:
+    if card is None or card[0] == "J":  # a jack is never dead: take the first dead card
         card = next((c for c in model.hand if is_dead(model, c)), None)
     if card is None:
         model.status = "You hold no dead card (one with both spaces covered)."
