@@ -263,6 +263,14 @@ def _play(model: Model, arg: Any) -> list[Effect]:
         model.status = "Pick a card first: a number key (1–9) or Tab."
         return []
     spaces = targets(model, card)
+    if model.my_turn and not spaces:
+        # Nothing the server could accept; off turn the server's own answer is sent back.
+        label = card_label(card)
+        if is_dead(model, card):
+            model.status = f"{label} is dead: press x to exchange it."
+        else:
+            model.status = f"{label} cannot be played now; p passes if nothing can."
+        return []
     cell = model.cursor
     if cell not in spaces and len(spaces) == 1:
         cell = model.cursor = next(iter(spaces))  # one place to go: no need to aim
