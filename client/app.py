@@ -21,7 +21,7 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import FormattedTextControl, Layout, Window
-from prompt_toolkit.mouse_events import MouseEventType
+from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.output import ColorDepth, Output
 from prompt_toolkit.styles import Style
 
@@ -31,7 +31,7 @@ from sarja.protocol.messages import Hello, ListTables
 from . import model as m
 from .intents import Command, Intent, intent_for, perform, screen
 from .net import Link
-from .render import screen_lines
+from .render import hit, screen_lines
 from .settings import save_name
 
 LOBBY_REFRESH = 3.0  # seconds: the server does not push the lobby list, so ask again
@@ -90,6 +90,26 @@ def color_depth() -> ColorDepth | None:
     return ColorDepth.DEPTH_1_BIT if os.environ.get("NO_COLOR") else None
 
 
+class ScreenControl(FormattedTextControl):
+    """The whole screen as one text; a click is looked up by position (render.hit),
+    which is cheaper than a handler on every space and card."""
+
+    def __init__(self, client: ClientApp) -> None:
+        super().__init__(client._text, focusable=True, show_cursor=False)
+        self.client = client
+
+    def mouse_handler(self, mouse_event: MouseEvent) -> Any:
+        if mouse_event.event_type != MouseEventType.MOUSE_UP:
+            return NotImplemented
+        columns, rows = self.client.model.size
+        x, y = mouse_event.position.x, mouse_event.position.y
+        intent = hit(self.client.model, columns, rows, x, y)
+        if intent is None:
+            return NotImplemented
+        self.client.do(intent)
+        return None
+
+
 class ClientApp:
     """One player's screen: the model, its link to the server, and the Application."""
 
@@ -110,7 +130,7 @@ class ClientApp:
         self.link = Link(
             host, port, hello=self._hello, on_message=self._message, on_link=self._on_link, **extra
         )
-        control = FormattedTextControl(self._text, focusable=True, show_cursor=False)
+        control = ScreenControl(self)
         self.app: Application[None] = Application(
             layout=Layout(Window(control, wrap_lines=False)),
             key_bindings=self._bindings(),
@@ -128,7 +148,7 @@ class ClientApp:
     def _text(self) -> list[Any]:
         size = self.app.output.get_size()
         self.model.size = (size.columns, size.rows)
-        lines = screen_lines(self.model, size.columns, size.rows, self._click)
+        lines = screen_lines(self.model, size.columns, size.rows)
         fragments: list[Any] = []
         for i, line in enumerate(lines):
             if i:
@@ -136,15 +156,6 @@ class ClientApp:
             fragments.extend(line)
         self.renders += 1
         return fragments
-
-    def _click(self, intent: Intent) -> Callable[[Any], Any]:
-        def handler(event: Any) -> Any:
-            if event.event_type != MouseEventType.MOUSE_UP:
-                return NotImplemented
-            self.do(intent)
-            return None
-
-        return handler
 
     # ----- keys and intents ---------------------------------------------------------
 

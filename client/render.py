@@ -1,8 +1,9 @@
 """The screen as formatted text: a pure function of the model and the terminal's size.
 
-`screen_lines(model, width, height, click)` returns one list of (style, text[, mouse
-handler]) fragments per terminal line. Styles are class names only ("class:chip.b"); the
-app maps them to colours, so NO_COLOR and 16/256-colour terminals differ in one place.
+`screen_lines(model, width, height)` returns one list of (style, text) fragments per
+terminal line, and `hit(model, width, height, x, y)` says what a click there means.
+Styles are class names only ("class:chip.b"); the app maps them to colours, so NO_COLOR
+and 16/256-colour terminals differ in one place.
 Nothing depends on colour alone: chips carry their side's letter, locked chips square
 brackets, the cursor ▶◀, a picked card's spaces ›‹, whose turn is written out.
 """
@@ -10,8 +11,6 @@ brackets, the cursor ▶◀, a picked card's spaces ›‹, whose turn is writte
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Callable
-from typing import Any
 
 from sarja.protocol.notation import COLUMNS, cell_name
 
@@ -36,12 +35,11 @@ from .model import (
 )
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
-Fragment = tuple[Any, ...]
+Fragment = tuple[str, str]
 Line = list[Fragment]
-Click = Callable[[Intent], Callable[[Any], Any]] | None
 
 
-def screen_lines(model: Model, width: int, height: int, click: Click = None) -> list[Line]:
+def screen_lines(model: Model, width: int, height: int) -> list[Line]:
     """Every line of the screen, exactly `height` of them."""
     if width < MIN_WIDTH or height < MIN_HEIGHT:
         lines = _too_small(width, height)
@@ -55,7 +53,7 @@ def screen_lines(model: Model, width: int, height: int, click: Click = None) -> 
             "table": _table,
             "game": _game,
         }[screen(model)]
-        lines = draw(model, width, height, click)
+        lines = draw(model, width, height)
     lines = lines[:height]
     return lines + [[] for _ in range(height - len(lines))]
 
@@ -143,7 +141,7 @@ def _title(model: Model, width: int, where: str) -> Line:
 # ----- connecting and the name --------------------------------------------------
 
 
-def _connect(model: Model, width: int, height: int, click: Click) -> list[Line]:
+def _connect(model: Model, width: int, height: int) -> list[Line]:
     if model.link == "unreachable":
         body = [model.link_text, "", "r: try now · q: quit"]
     elif model.link == "closed":
@@ -155,7 +153,7 @@ def _connect(model: Model, width: int, height: int, click: Click) -> list[Line]:
     return _centred(["Sarja", "", *body], width, height)
 
 
-def _name(model: Model, width: int, height: int, click: Click) -> list[Line]:
+def _name(model: Model, width: int, height: int) -> list[Line]:
     texts = ["Sarja", "", f"Connected to {model.address}.", "", "What is your name?"]
     lines = _centred([*texts, "", "", "(it is remembered for next time)"], width, height - 3)
     prompt: Line = [
@@ -189,7 +187,7 @@ def _too_small(width: int, height: int) -> list[Line]:
 # ----- the lobby --------------------------------------------------------------------
 
 
-def _lobby(model: Model, width: int, height: int, click: Click) -> list[Line]:
+def _lobby(model: Model, width: int, height: int) -> list[Line]:
     lines: list[Line] = [_title(model, width, "lobby"), []]
     header = f"   {'Table':<20} {'Arrangement':<16} {'Seats':<22} Rules"
     lines.append([("class:label", header[:width])])
@@ -215,8 +213,7 @@ def _lobby(model: Model, width: int, height: int, click: Click) -> list[Line]:
             f"{arrangement_label(info.players, info.teams):<16} {seats[:22]:<22} {rules}"
         )
         style = "class:selected" if chosen else ""
-        handler = click(Intent("click_table", row)) if click else None
-        lines.append(_pad([(style, text, handler) if handler else (style, text)], width))
+        lines.append(_pad([(style, text)], width))
     lines.append([])
     if model.overlay == "create":
         lines += _create_form(model, width)
@@ -259,7 +256,7 @@ def _create_form(model: Model, width: int) -> list[Line]:
 # ----- the waiting room ---------------------------------------------------------------
 
 
-def _table(model: Model, width: int, height: int, click: Click) -> list[Line]:
+def _table(model: Model, width: int, height: int) -> list[Line]:
     table = model.table
     assert table is not None
     lines: list[Line] = [_title(model, width, f"table {table.name}"), []]
@@ -301,11 +298,10 @@ def _table(model: Model, width: int, height: int, click: Click) -> list[Line]:
 # ----- the game -------------------------------------------------------------------
 
 
-def _game(model: Model, width: int, height: int, click: Click) -> list[Line]:
+def _game(model: Model, width: int, height: int) -> list[Line]:
     s = model.state
     assert s is not None
-    cell_w = max(5, min(7, (width - 3 - 28) // 10))
-    board = _board(model, cell_w, click)
+    board = _board(model, _cell_width(width))
     panel_w = width - _width(board[0]) - 3
     panel = _panel(model, panel_w)
     lines: list[Line] = [_game_title(model, width)]
@@ -317,7 +313,7 @@ def _game(model: Model, width: int, height: int, click: Click) -> list[Line]:
         lines += _end(model, width)
         keys = "r rematch · L leave the table · c chat · arrows look around · q quit"
     else:
-        lines.append(_hand(model, width, click))
+        lines.append(_hand(model, width))
         keys = "arrows move · 1-9/Tab card · Enter play · x dead card · c chat · ? help · q quit"
         if model.overlay == "fives":
             lines += _fives(model, width)
@@ -345,7 +341,12 @@ def _game_title(model: Model, width: int) -> Line:
     return _bar(left, right, width, "class:title")
 
 
-def _board(model: Model, w: int, click: Click) -> list[Line]:
+def _cell_width(width: int) -> int:
+    """Wider spaces when the terminal is wider, leaving the side panel its room."""
+    return max(5, min(7, (width - 3 - 28) // 10))
+
+
+def _board(model: Model, w: int) -> list[Line]:
     s = model.state
     assert s is not None
     layout, board = model.layout, s.board
@@ -389,11 +390,7 @@ def _board(model: Model, w: int, click: Click) -> list[Line]:
                 left, right, style = "›", "‹", style + " class:target"
             if cell == model.cursor:
                 left, right, style = "▶", "◀", style + " class:cursor"
-            text = " " * pad_l + left + inner + right + " " * pad_r
-            if click is not None:
-                line.append((style, text, click(Intent("goto", cell))))
-            else:
-                line.append((style, text))
+            line.append((style, " " * pad_l + left + inner + right + " " * pad_r))
         lines.append(line)
     return lines
 
@@ -432,32 +429,69 @@ def _panel(model: Model, width: int) -> list[Line]:
     return lines
 
 
-def _hand(model: Model, width: int, click: Click) -> Line:
-    s = model.state
-    assert s is not None
-    if s.seat is None:
-        return [("class:dim", " You are watching: hands are hidden.")]
-    line: Line = [("class:label", " Hand ")]
-    for i, card in enumerate(s.hand):
+def _hand_items(model: Model) -> list[tuple[str, str]]:
+    """(style, text) of each card in the hand, in order: what the hand line shows."""
+    items = []
+    for i, card in enumerate(model.hand):
         label = card_label(card)
+        dead = is_dead(model, card)
         if card in TWO_EYED:
             label += " wild"
         elif card in ONE_EYED:
             label += " remove"
-        elif is_dead(model, card):
+        elif dead:
             label += " dead"
-        style = "class:card.red" if card[1] in "HD" else "class:card.black"
-        if is_dead(model, card):
-            style = "class:dead"
+        style = (
+            "class:dead" if dead else "class:card.red" if card[1] in "HD" else "class:card.black"
+        )
         if card == model.picked:
             style += " class:picked"
-        frag: Fragment = (style, f"[{(i + 1) % 10}]{label}")
-        if click is not None:
-            frag = (*frag, click(Intent("click_card", i)))
-        line += [("", " "), frag]
+        items.append((style, f"[{(i + 1) % 10}]{label}"))
+    return items
+
+
+HAND_LABEL = " Hand "
+
+
+def _hand(model: Model, width: int) -> Line:
+    s = model.state
+    assert s is not None
+    if s.seat is None:
+        return [("class:dim", " You are watching: hands are hidden.")]
+    line: Line = [("class:label", HAND_LABEL)]
+    for item in _hand_items(model):
+        line += [("", " "), item]
     if s.exchanged:
         line.append(("class:dim", "  (dead card exchanged)"))
     return _pad(line, width)
+
+
+# ----- clicks ---------------------------------------------------------------------
+
+BOARD_TOP, HAND_ROW, LOBBY_TOP = 2, 13, 3  # screen rows of board row 1, the hand, table 1
+
+
+def hit(model: Model, width: int, height: int, x: int, y: int) -> Intent | None:
+    """The intent of a click at column x, row y: the same as the keys for that thing."""
+    if width < MIN_WIDTH or height < MIN_HEIGHT or model.overlay is not None:
+        return None
+    where = screen(model)
+    if where == "lobby":
+        row = y - LOBBY_TOP
+        if 0 <= row < min(len(model.tables), height - 14):
+            return Intent("click_table", row)
+    elif where == "game" and model.state is not None:
+        w = _cell_width(width)
+        if BOARD_TOP <= y < BOARD_TOP + 10 and 3 <= x < 3 + 10 * w:
+            return Intent("goto", (y - BOARD_TOP, (x - 3) // w))
+        if y == HAND_ROW and model.state.outcome is None:
+            start = len(HAND_LABEL)
+            for i, (_, text) in enumerate(_hand_items(model)):
+                start += 1
+                if start <= x < start + len(text):
+                    return Intent("click_card", i)
+                start += len(text)
+    return None
 
 
 def _fives(model: Model, width: int) -> list[Line]:
