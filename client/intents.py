@@ -230,8 +230,12 @@ def _pick(model: Model, index: int) -> None:
     else:
         if model.cursor not in spaces:
             model.cursor = _nearest(model, spaces) or model.cursor
-        what = "chips it can remove" if card in ONE_EYED else "open spaces"
-        model.status = f"{label}: {len(spaces)} {what}. Enter plays at the cursor; n: next."
+        n = len(spaces)
+        if card in ONE_EYED:
+            what = "chip it can remove" if n == 1 else "chips it can remove"
+        else:
+            what = "open space" if n == 1 else "open spaces"
+        model.status = f"{label}: {n} {what}. Enter plays at the cursor; n: next."
 
 
 def _next_card(model: Model, step: int) -> None:

@@ -172,6 +172,9 @@ def _state(model: Model, msg: State) -> None:
 
 
 def _event(model: Model, msg: Any) -> None:
+    manual = model.state is not None and model.state.rules.manual_draw
+    if msg.kind == "drew" and msg.text.endswith(" drew a card") and not manual:
+        return  # the server draws for everyone after every move: not news
     text = msg.text if msg.text.endswith((".", "!", "?")) else msg.text + "."
     note(model, msg.kind, text)
 

@@ -314,7 +314,7 @@ def _game(model: Model, width: int, height: int) -> list[Line]:
         keys = "r rematch · L leave the table · c chat · arrows look around · q quit"
     else:
         lines.append(_hand(model, width))
-        keys = "arrows move · 1-9/Tab card · Enter play · x dead card · c chat · ? help · q quit"
+        keys = "←↑↓→ move · 1-9/Tab card · Enter play · x dead card · c chat · ? help · q quit"
         if model.overlay == "fives":
             lines += _fives(model, width)
     room = height - len(lines) - 2

@@ -160,3 +160,15 @@ def test_no_color_is_respected(monkeypatch):
     assert client.app.color_depth == ColorDepth.DEPTH_8_BIT
     monkeypatch.setenv("NO_COLOR", "1")
     assert client.app.color_depth == ColorDepth.DEPTH_1_BIT
+
+
+def test_a_click_means_what_the_keys_for_that_thing_mean():
+    from sarja.client.render import hit
+
+    model = model_at(TABLE, STATE)
+    lines = text(model).splitlines()
+    assert hit(model, 80, 24, 3 + 3 * 5 + 2, 2 + 4).arg == (4, 3)  # D5 on the board
+    column = lines[13].index("[3]")
+    assert hit(model, 80, 24, column, 13).name == "click_card"
+    assert hit(model, 80, 24, column, 13).arg == 2
+    assert hit(model, 80, 24, 79, 23) is None
