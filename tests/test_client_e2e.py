@@ -7,6 +7,7 @@ from __future__ import annotations
 import fcntl
 import os
 import re
+import signal
 import struct
 import subprocess
 import sys
@@ -72,6 +73,12 @@ class Terminal:
             if time.monotonic() > deadline:
                 raise AssertionError(f"{what!r} never appeared on the screen:\n{screen}")
             time.sleep(0.01)
+
+    def resize(self, cols: int, rows: int) -> None:
+        """Change the window size, as dragging a terminal's corner does."""
+        fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+        self.screen.resize(rows, cols)
+        self.proc.send_signal(signal.SIGWINCH)
 
     def wait_for_status(self, what: re.Pattern[str], timeout: float = 10) -> str:
         """Wait for the status line (the one above the keys) to match; return it."""
@@ -184,6 +191,11 @@ def test_two_people_play_a_game_in_real_terminals(server, tmp_path):
         for person in (aino, bertil):
             end = person.wait_for("Game over")
             assert "wins" in end and "held:" in end and "*[" in end
+        # Resizing redraws: too small says so, and back again the end screen returns.
+        bertil.resize(70, 20)
+        bertil.wait_for("Please make it bigger")
+        bertil.resize(100, 30)
+        assert "Game over" in bertil.wait_for(re.compile(r"A {5,}B {5,}C"))
         aino.type("q")
         assert aino.proc.wait(10) == 0
     finally:
