@@ -22,10 +22,10 @@ CARDS = frozenset(r + s for r in RANKS for s in SUITS)  # set lookups beat a reg
 ONE_EYED = frozenset({"JS", "JH"})
 TWO_EYED = frozenset({"JD", "JC"})
 _WORD_RE = re.compile(r"[a-z][a-z0-9_]{0,39}")  # error, reason and event codes
-_ID_RE = re.compile(r"[A-Za-z0-9_-]{1,32}")  # table and session ids
+ID_RE = re.compile(r"[A-Za-z0-9_-]{1,32}")  # table and session ids
 TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{32,128}")  # resume tokens: url-safe base64
 # Corners are "*"; every other space is empty or holds a chip (capital when locked).
-_BOARD_RE = re.compile(r"\*[.bgrBGR]{8}\*[.bgrBGR]{80}\*[.bgrBGR]{8}\*")
+BOARD_RE = re.compile(r"\*[.bgrBGR]{8}\*[.bgrBGR]{80}\*[.bgrBGR]{8}\*")
 CORNERS = frozenset({0, 9, 90, 99})  # row-major indexes of the four free corners
 _LAYOUT_CARDS = sorted(r + s for r in RANKS if r != "J" for s in SUITS) * 2
 _LAYOUT_CARDS.sort()
@@ -136,7 +136,7 @@ def code(v: Any, name: str) -> str:
     return v
 
 
-def ident(v: Any, name: str, pattern: re.Pattern[str] = _ID_RE) -> str:
+def ident(v: Any, name: str, pattern: re.Pattern[str] = ID_RE) -> str:
     if type(v) is not str:
         fail("bad_type", f"Field '{name}' must be a string.")
     if not pattern.fullmatch(v):
@@ -178,7 +178,7 @@ def actions(v: Any, name: str, hi: int) -> tuple[str, ...]:
     except TypeError:
         ok = False
     if not ok:
-        for x in v:
+        for x in v:  # in order, so the first bad item is the one reported
             if type(x) is not str or x not in SIMPLE_ACTIONS:
                 action(x, name)  # the regex: placements naming fives, or a real error
     return v
@@ -187,7 +187,7 @@ def actions(v: Any, name: str, hi: int) -> tuple[str, ...]:
 def board(v: Any, name: str) -> str:
     if type(v) is not str:
         fail("bad_type", f"Field '{name}' must be a string.")
-    if not _BOARD_RE.fullmatch(v):
+    if not BOARD_RE.fullmatch(v):
         fail("bad_format", f"Field '{name}' must be 100 characters of .*bgrBGR, corners *.")
     return v
 

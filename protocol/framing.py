@@ -5,8 +5,15 @@ before any of its body is kept. Framing errors are fatal: once a prefix is wrong
 rest of the stream cannot be trusted, and the decoder refuses all further input.
 """
 
+import struct
+
 from .errors import LocalProtocolError, RemoteProtocolError
 from .limits import HEADER_SIZE
+
+_HEADER = struct.Struct(">I")  # HEADER_SIZE bytes, unsigned, big-endian
+_unpack_length = _HEADER.unpack_from
+pack_length = _HEADER.pack
+assert _HEADER.size == HEADER_SIZE
 
 
 def encode_frame(payload: bytes, max_frame: int) -> bytes:
@@ -18,7 +25,7 @@ def encode_frame(payload: bytes, max_frame: int) -> bytes:
         raise LocalProtocolError(
             "frame_too_large", f"A frame of {n} bytes is over the limit of {max_frame} bytes."
         )
-    return n.to_bytes(HEADER_SIZE, "big") + payload
+    return _HEADER.pack(n) + payload
 
 
 class FrameDecoder:
@@ -28,13 +35,14 @@ class FrameDecoder:
     left in the buffer is a `truncated_frame` error.
     """
 
-    __slots__ = ("_buf", "_eof", "_error", "max_frame")
+    __slots__ = ("_buf", "_eof", "_error", "_need", "max_frame")
 
     def __init__(self, max_frame: int) -> None:
         self.max_frame = max_frame
         self._buf = bytearray()
         self._eof = False
         self._error: RemoteProtocolError | None = None
+        self._need = -1  # the body length of the frame at the buffer's head, once checked
 
     @property
     def at_eof(self) -> bool:
@@ -49,21 +57,25 @@ class FrameDecoder:
         if not data:
             self._eof = True
             return
-        self._buf += data
+        buf = self._buf
+        buf += data
         # Check a waiting prefix now, so the body of an oversize frame is never kept.
-        if len(self._buf) >= HEADER_SIZE:
-            self._length()
+        if self._need < 0 and len(buf) >= HEADER_SIZE:
+            n = _unpack_length(buf)[0]
+            self._need = n if 0 < n <= self.max_frame else self._length()
 
     def next_frame(self) -> bytes | None:
         """The next whole frame body, or None if more data is needed."""
         if self._error is not None:
             raise self._error
         buf = self._buf
-        if len(buf) < HEADER_SIZE:
-            if self._eof and buf:
-                self._fail("truncated_frame", "The connection closed inside a frame's length.")
-            return None
-        n = self._length()
+        n = self._need
+        if n < 0:
+            if len(buf) < HEADER_SIZE:
+                if self._eof and buf:
+                    self._fail("truncated_frame", "The connection closed inside a frame's length.")
+                return None
+            n = self._need = self._length()
         end = HEADER_SIZE + n
         if len(buf) < end:
             if self._eof:
@@ -71,10 +83,11 @@ class FrameDecoder:
             return None
         body = bytes(buf[HEADER_SIZE:end])
         del buf[:end]
+        self._need = -1
         return body
 
     def _length(self) -> int:
-        n = int.from_bytes(self._buf[:HEADER_SIZE], "big")
+        n: int = _unpack_length(self._buf)[0]
         if n == 0:
             self._fail("empty_frame", "A frame's length was 0; every frame holds one message.")
         if n > self.max_frame:
@@ -86,5 +99,6 @@ class FrameDecoder:
 
     def _fail(self, code: str, message: str) -> None:
         self._buf.clear()
+        self._need = -1
         self._error = RemoteProtocolError(code, message, fatal=True)
         raise self._error

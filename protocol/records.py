@@ -97,9 +97,17 @@ class TableInfo(Record):
         boolean(self.computer_takeover, "computer_takeover")
 
     def to_wire(self) -> dict[str, Any]:
-        d = Record.to_wire(self)
-        d["rules"] = self.rules.to_wire()
-        return d
+        return {
+            "id": self.id,
+            "name": self.name,
+            "players": self.players,
+            "teams": self.teams,
+            "seated": self.seated,
+            "spectators": self.spectators,
+            "started": self.started,
+            "rules": self.rules.to_wire(),
+            "computer_takeover": self.computer_takeover,
+        }
 
 
 @record

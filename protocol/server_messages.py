@@ -195,10 +195,19 @@ class Table(Record):
         opt_integer(self.seat, "seat", 0, self.players - 1)
 
     def to_wire(self) -> dict[str, Any]:
-        d = Record.to_wire(self)
-        d["seats"] = [s.to_wire() for s in self.seats]
-        d["rules"] = self.rules.to_wire()
-        return d
+        return {
+            "t": "table",
+            "id": self.id,
+            "name": self.name,
+            "players": self.players,
+            "teams": self.teams,
+            "seats": [s.to_wire() for s in self.seats],
+            "spectators": self.spectators,
+            "started": self.started,
+            "rules": self.rules.to_wire(),
+            "computer_takeover": self.computer_takeover,
+            "seat": self.seat,
+        }
 
 
 @record
@@ -265,16 +274,32 @@ class State(Record):
             _set(self, "outcome", one(Outcome, self.outcome, "outcome"))
 
     def to_wire(self) -> dict[str, Any]:
-        d = Record.to_wire(self)
-        d["players"] = [p.to_wire() for p in self.players]
-        if self.last is not None:
-            d["last"] = self.last.to_wire()
-        if self.choices:
-            d["choices"] = [c.to_wire() for c in self.choices]
-        d["rules"] = self.rules.to_wire()
-        if self.outcome is not None:
-            d["outcome"] = self.outcome.to_wire()
-        return d
+        last, outcome = self.last, self.outcome
+        return {
+            "t": "state",
+            "table": self.table,
+            "version": self.version,
+            "seat": self.seat,
+            "players": [p.to_wire() for p in self.players],
+            "sides": self.sides,
+            "needed": self.needed,
+            "hand": self.hand,
+            "board": self.board,
+            "discard": self.discard,
+            "draw_size": self.draw_size,
+            "sequences": self.sequences,
+            "turn": self.turn,
+            "first": self.first,
+            "cut": self.cut,
+            "last": None if last is None else last.to_wire(),
+            "legal": self.legal,
+            "choices": [c.to_wire() for c in self.choices],
+            "exchanged": self.exchanged,
+            "pending_draw": self.pending_draw,
+            "passes": self.passes,
+            "rules": self.rules.to_wire(),
+            "outcome": None if outcome is None else outcome.to_wire(),
+        }
 
 
 def _cut(v: Any, top: int) -> tuple[tuple[tuple[int, str], ...], ...]:

@@ -22,23 +22,27 @@ def pack(obj: Any) -> bytes:
     return msgpack.packb(obj, use_bin_type=True)
 
 
-def unpack(
-    body: bytes, *, max_str_len: int, max_array_len: int, max_map_len: int, max_depth: int
+def unpack_options(
+    *, max_str_len: int, max_array_len: int, max_map_len: int, **_: Any
 ) -> dict[str, Any]:
-    """Decode one frame body into a map with string keys and a string "t", or refuse it."""
+    """The `msgpack.unpackb` keywords for one direction's limits (a `limits.*_DECODE`)."""
+    return {
+        "raw": False,
+        "use_list": False,
+        "strict_map_key": True,
+        "max_str_len": max_str_len,
+        "max_bin_len": 0,
+        "max_ext_len": 0,
+        "max_array_len": max_array_len,
+        "max_map_len": max_map_len,
+        "ext_hook": _refuse_ext,
+    }
+
+
+def loads(body: bytes, options: dict[str, Any]) -> Any:
+    """One msgpack value, decoded under `options` (see `unpack_options`), or a refusal."""
     try:
-        obj = msgpack.unpackb(
-            body,
-            raw=False,
-            use_list=False,
-            strict_map_key=True,
-            max_str_len=max_str_len,
-            max_bin_len=0,
-            max_ext_len=0,
-            max_array_len=max_array_len,
-            max_map_len=max_map_len,
-            ext_hook=_refuse_ext,
-        )
+        return msgpack.unpackb(body, **options)
     except ValueError as exc:  # msgpack reports limits, bad bytes and extra data this way
         text = str(exc)
         if "max_bin_len" in text or "max_ext_len" in text:
@@ -56,6 +60,11 @@ def unpack(
         raise RemoteProtocolError(
             "malformed_msgpack", "The frame is not exactly one valid msgpack value."
         ) from None
+
+
+def check_shape(obj: Any, max_depth: int) -> dict[str, Any]:
+    """Refuse a decoded value that is not a map with string keys and a string "t", or
+    that nests deeper than `max_depth`; return it as the message map."""
     if type(obj) is not dict or type(obj.get("t")) is not str:
         raise RemoteProtocolError(
             "not_a_message", 'A message must be a map with a string "t" naming its type.'
@@ -65,6 +74,16 @@ def unpack(
             raise RemoteProtocolError("not_a_message", "Every key in a message must be a string.")
     check_depth(obj, max_depth)
     return obj
+
+
+def unpack(
+    body: bytes, *, max_str_len: int, max_array_len: int, max_map_len: int, max_depth: int
+) -> dict[str, Any]:
+    """Decode one frame body into a map with string keys and a string "t", or refuse it."""
+    options = unpack_options(
+        max_str_len=max_str_len, max_array_len=max_array_len, max_map_len=max_map_len
+    )
+    return check_shape(loads(body, options), max_depth)
 
 
 def check_depth(obj: dict[str, Any], max_depth: int) -> None:

@@ -5,6 +5,7 @@ from typing import Any
 
 import msgpack
 import pytest
+
 from sarja.protocol import (
     ClientCodec,
     LocalProtocolError,

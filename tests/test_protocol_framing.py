@@ -3,6 +3,7 @@
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from sarja.protocol import ClientCodec, LocalProtocolError, RemoteProtocolError, ServerCodec
 from sarja.protocol.framing import FrameDecoder, encode_frame
 from sarja.protocol.limits import MAX_CLIENT_FRAME, MAX_SERVER_FRAME

@@ -5,6 +5,7 @@ from typing import Any
 import msgpack
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from sarja.protocol import ClientCodec, ProtocolError, ServerCodec, SessionState
 from sarja.protocol.examples import CLIENT_EXAMPLES, SERVER_EXAMPLES
 from sarja.protocol.messages import CLIENT_MESSAGES, SERVER_MESSAGES

@@ -5,6 +5,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from sarja.protocol import ClientCodec, ServerCodec, SessionState
 from sarja.protocol.examples import CLIENT_EXAMPLES, OUTCOME, SERVER_EXAMPLES
 from sarja.protocol.messages import CLIENT_MESSAGES, SERVER_MESSAGES, State

@@ -3,6 +3,7 @@
 
 import msgpack
 import pytest
+
 from sarja.protocol import (
     ClientCodec,
     LocalProtocolError,
