@@ -136,6 +136,8 @@ class Link:
             self.connections += 1
             said_hello = await self._serve(stream)
             greeted = greeted or said_hello
+            if not said_hello:
+                await trio.sleep(0.2)  # hung up on before the hello: no tight loop
             if self._stop_reason is None and said_hello:
                 attempt = 1  # a drop after a good session: tell the player, then retry
                 self._last_error = "the connection dropped"
@@ -196,8 +198,10 @@ class Link:
                 data = codec.send(msg)
             except LocalProtocolError as err:
                 # Our state says the message cannot be sent now (e.g. the game just
-                # ended): tell the player instead of sending something refused.
-                self._on_link("online", f"Not now: {err.message}")
+                # ended): tell the player instead of sending something refused. A lobby
+                # refresh overtaken by a resumed table is simply not needed any more.
+                if msg.TYPE != "list_tables":
+                    self._on_link("online", f"Not now: {err.message}")
                 continue
             await stream.send_all(data)
 

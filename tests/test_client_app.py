@@ -140,6 +140,7 @@ async def _chat_mouse_resume(tmp_path):
         for _ in range(2):
             await take_turn([a, b])
         assert "Connected again." in b.screen()
+        assert "Not now" not in b.model.status, b.model.status
 
 
 def test_unreachable_server_then_retry_and_the_name(tmp_path):
