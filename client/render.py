@@ -536,7 +536,7 @@ HELP = [
     ("1 … 9, 0", "pick that card of your hand"),
     ("Tab, Shift-Tab", "pick the next or previous card you can play"),
     ("n", "move the cursor to the picked card's next space"),
-    ("Enter, Space", "play the picked card at the cursor (its only space: at once)"),
+    ("Enter, Space", "play the picked card at the cursor (or at its only space)"),
     ("x", "exchange a dead card (the picked one, else the first)"),
     ("p / d", "pass (when nothing can be played) / draw (manual draw rule)"),
     ("Esc", "put the card back"),

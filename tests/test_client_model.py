@@ -144,6 +144,18 @@ def test_a_spectator_sees_no_hand():
     assert "watching" in screen and "hands are hidden" in screen
 
 
+def test_every_screen_fits_80_columns():
+    from sarja.client.intents import intent_for, perform
+
+    lobby = model_at(TABLES)
+    perform(lobby, intent_for(lobby, "n"))
+    helped = model_at(TABLE, STATE)
+    helped.overlay = "help"
+    for model in (lobby, helped, model_at(TABLE), model_at(TABLE, STATE)):
+        lines = text(model).splitlines()
+        assert len(lines) <= 24 and max(len(line) for line in lines) <= 80
+
+
 def test_too_small_a_terminal_says_how_big_it_must_be():
     screen = text(model_at(TABLE, STATE), 60, 20)
     assert "at least 80×24" in screen and "60×20" in screen
