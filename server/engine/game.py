@@ -13,6 +13,7 @@ players will search by playing many games from copies.
 from __future__ import annotations
 
 from collections import Counter
+from functools import partial
 from itertools import compress
 from typing import NamedTuple, Protocol
 
@@ -70,8 +71,18 @@ class Event(NamedTuple):
     fives: tuple[Five, ...] = ()
 
 
+_SORTED_DECK = sorted(FULL_DECK)
+# The board before the first play: only the corners are marked.
+_START_CHIPS = bytes(CORNER_MARK if cell in CORNERS else EMPTY for cell in range(100))
+
 # Events are immutable, so the one that happens every turn is built once per seat.
 _DREW = tuple(Event("drew", seat) for seat in range(MAX_PLAYERS))
+
+
+# Event(*fields) with every field given, skipping NamedTuple's Python-level
+# constructor: a play builds one every turn, and that constructor costs a
+# sizeable share of a placement.
+_new_event = partial(tuple.__new__, Event)
 
 
 class Shuffler(Protocol):
@@ -139,7 +150,7 @@ class Game:
 
         Reshuffles of the discard pile come from `rng`, or, when replaying a
         record, from `replay_reshuffles` in order."""
-        if sorted(deck) != sorted(FULL_DECK):
+        if sorted(deck) != _SORTED_DECK:
             raise RecordError("bad_deck", "The deck must be the 104 cards of two decks.")
         self.arrangement = arrangement
         players = self.players = arrangement.players
@@ -148,17 +159,14 @@ class Game:
         self.cut = tuple(cut)
         self.first = first_from_cut(players, self.cut)
         self.deck = tuple(deck)
-        chips = bytearray(100)
-        for corner in CORNERS:
-            chips[corner] = CORNER_MARK
-        self.chips = chips
+        self.chips = bytearray(_START_CHIPS)
         self.locked = bytearray(100)
         # Dealt one at a time, starting with the first player.
         order = [(self.first + i) % players for i in range(players)]
         self.hands: list[list[int]] = [[] for _ in range(players)]
         dealt = arrangement.hand_size * players
-        for i, card in enumerate(self.deck[:dealt]):
-            self.hands[order[i % players]].append(card)
+        for i, seat in enumerate(order):
+            self.hands[seat] = list(self.deck[i:dealt:players])
         # The top of the draw pile is the end of the list, so drawing is pop().
         self.draw_pile = list(self.deck[dealt:])[::-1]
         self.discard: list[int] = []
@@ -244,9 +252,11 @@ class Game:
                 a, play_a, b, play_b, exchange = normal
                 if chips[a] == EMPTY:
                     actions.append(play_a)
-                if chips[b] == EMPTY:
+                    if chips[b] == EMPTY:
+                        actions.append(play_b)
+                elif chips[b] == EMPTY:
                     actions.append(play_b)
-                elif chips[a] != EMPTY and may_exchange:
+                elif may_exchange:
                     dead.append(exchange)
             elif CARD_KIND[card] == WILD:
                 if open_flags is None:
@@ -360,7 +370,7 @@ class Game:
         # Accepted: from here on nothing may refuse.
         hand.remove(card)
         self.discard.append(card)
-        events = [Event("played", seat, card, cell, side)]
+        events = [_new_event(("played", seat, card, cell, side, ()))]
         if made:
             locked = self.locked
             for five in made:
@@ -393,7 +403,7 @@ class Game:
         self.hands[seat].remove(card)
         self.discard.append(card)
         self.chips[cell] = EMPTY
-        events = [Event("removed", seat, card, cell, value - 1)]
+        events = [_new_event(("removed", seat, card, cell, value - 1, ()))]
         self._after_play(seat, action, events)
         return events
 
