@@ -97,7 +97,17 @@ def _action(v: Any) -> bool:
 def _actions(v: tuple[Any, ...]) -> bool:
     """Every item an action: one C-level pass sets aside what SIMPLE_ACTIONS lacks (the
     few placements naming fives, or errors), and only those meet the regex."""
-    return all([_action(x) for x in filterfalse(_is_simple, v)])
+    for x in filterfalse(_is_simple, v):  # noqa: SIM110 - a loop costs less than all(genexpr)
+        if not _action(x):
+            return False
+    return True
+
+
+def _seats(v: tuple[Any, ...], top: int) -> bool:
+    for s in v:  # noqa: SIM110 - a loop costs less than all(genexpr)
+        if not (type(s) is int and 0 <= s <= top):
+            return False
+    return True
 
 
 def _ident(v: Any) -> bool:
@@ -343,7 +353,9 @@ def state(d: dict[str, Any]) -> State | None:
         and 0 <= draw_size <= DECK_SIZE
         and type(sequences) is tuple
         and len(sequences) == sides
-        and all([_fives(s, MAX_FIVES) for s in sequences])
+        and _fives(sequences[0], MAX_FIVES)
+        and _fives(sequences[1], MAX_FIVES)
+        and (sides == 2 or _fives(sequences[2], MAX_FIVES))
         and type(turn) is int
         and 0 <= turn <= top
         and type(first) is int
@@ -355,7 +367,7 @@ def state(d: dict[str, Any]) -> State | None:
         and type(exchanged) is bool
         and type(pending) is tuple
         and len(pending) <= MAX_SEATS
-        and all([type(s) is int and 0 <= s <= top for s in pending])
+        and (not pending or _seats(pending, top))
         and type(passes) is int
         and 0 <= passes <= MAX_PASSES
     ):
