@@ -36,21 +36,30 @@ def play_game(arrangement: Arrangement, rng: random.Random) -> int:
 
 
 def games_per_second(
-    arrangement: Arrangement, seconds: float, rng: random.Random
-) -> tuple[float, float]:
-    """Play whole games for about `seconds`; (games per second, mean actions)."""
+    arrangement: Arrangement, seconds: float, rng: random.Random, rounds: int = 4
+) -> tuple[float, float, list[float]]:
+    """Play whole games for about `seconds`, in `rounds` equal rounds.
+
+    Returns games per second overall, mean actions per game, and each round's
+    games per second (their spread shows how steady the machine was)."""
     warm_up_end = time.perf_counter() + min(0.5, seconds / 4)
     while time.perf_counter() < warm_up_end:
         play_game(arrangement, rng)
     games = actions = 0
-    start = time.perf_counter()
-    end = start + seconds
-    now = start
-    while now < end:
-        actions += play_game(arrangement, rng)
-        games += 1
-        now = time.perf_counter()
-    return games / (now - start), actions / games
+    elapsed = 0.0
+    round_rates = []
+    for _ in range(rounds):
+        round_games = 0
+        start = now = time.perf_counter()
+        end = start + seconds / rounds
+        while now < end:
+            actions += play_game(arrangement, rng)
+            round_games += 1
+            now = time.perf_counter()
+        round_rates.append(round_games / (now - start))
+        games += round_games
+        elapsed += now - start
+    return games / elapsed, actions / games, round_rates
 
 
 def operation_medians(
@@ -99,9 +108,13 @@ def main() -> None:
     print(f"Python {platform.python_version()} ({platform.python_implementation()}), one core")
     for label, arrangement in ARRANGEMENTS:
         rng = random.Random(args.seed)
-        rate, mean_actions = games_per_second(arrangement, args.seconds, rng)
+        rate, mean_actions, round_rates = games_per_second(arrangement, args.seconds, rng)
         print(f"\n{label}:")
-        print(f"  full random games    {rate:8.0f} games/s   ({mean_actions:.1f} actions per game)")
+        print(
+            f"  full random games    {rate:8.0f} games/s"
+            f"   (rounds {min(round_rates):.0f}-{max(round_rates):.0f};"
+            f" {mean_actions:.1f} actions per game)"
+        )
         for name, (median_us, n) in operation_medians(arrangement, args.samples, rng).items():
             print(f"  {name + '()':<20} {median_us:8.1f} µs median   ({n} positions)")
 

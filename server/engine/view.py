@@ -9,20 +9,28 @@ facts besides: hand *sizes*, the board, the face-up discards, the draw pile's
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import compress
 
 from .actions import PLACE, Action
 from .game import CutRound, Game, Outcome
 from .sequences import Five
 
-# Board characters, indexed by ``mark * 2 + locked``: empty, blue, green, red, corner.
-_BOARD_CHARS = ".." + "bB" + "gG" + "rR" + "**"
+# Board characters by mark (empty, blue, green, red, corner): lower case for a
+# free chip, upper case for one locked in a sequence.
+_FREE_CHARS = ".bgr*"
+_LOCKED_CHARS = ".BGR*"
+# For bytearray.translate: the whole board becomes its free characters in one call.
+_FREE_TABLE = bytes(ord(_FREE_CHARS[v]) if v < len(_FREE_CHARS) else 0 for v in range(256))
 
 
 def board_text(game: Game) -> str:
     """The board as 100 characters, row-major: ``.`` empty, ``*`` corner,
     ``b``/``g``/``r`` chips, upper case when locked in a sequence."""
-    chars, chips, locked = _BOARD_CHARS, game.chips, game.locked
-    return "".join([chars[chips[c] * 2 + locked[c]] for c in range(100)])
+    chips = game.chips
+    text = chips.translate(_FREE_TABLE)
+    for cell in compress(range(100), game.locked):
+        text[cell] = ord(_LOCKED_CHARS[chips[cell]])
+    return text.decode("ascii")
 
 
 @dataclass(frozen=True, slots=True)
