@@ -21,6 +21,7 @@ from sarja.protocol.fields import ID_RE
 from sarja.protocol.limits import CLIENT_DECODE, SERVER_DECODE
 from sarja.protocol.messages import (
     CLIENT_MESSAGES,
+    SERVER_MESSAGES,
     Choice,
     Last,
     Play,
@@ -415,3 +416,12 @@ def test_building_in_code_still_validates() -> None:
         Play(id=1, version=1, card="7H", cell=(True, 0))
     with pytest.raises(ProtocolError, match="bad_notation"):
         State(**{**kwargs_of(BIG), "legal": ("7H@D5", "7H@K1")})
+
+
+def test_fast_tables_only_name_types_each_side_receives() -> None:
+    assert set(CLIENT_FAST) <= set(CLIENT_MESSAGES)
+    assert set(SERVER_FAST) <= set(SERVER_MESSAGES)
+    for msg in FAST_EXAMPLES:
+        for table, incoming in ((CLIENT_FAST, CLIENT_MESSAGES), (SERVER_FAST, SERVER_MESSAGES)):
+            if msg.TYPE in table and incoming.get(msg.TYPE) is type(msg):
+                assert type(table[msg.TYPE](decoded(msg.to_wire()))) is incoming[msg.TYPE]
