@@ -7,6 +7,7 @@ turns that into a RemoteProtocolError when the value came from the peer.
 
 import re
 from collections.abc import Sequence
+from itertools import filterfalse
 from typing import Any
 
 from .errors import LocalProtocolError
@@ -30,6 +31,7 @@ CORNERS = frozenset({0, 9, 90, 99})  # row-major indexes of the four free corner
 _LAYOUT_CARDS = sorted(r + s for r in RANKS if r != "J" for s in SUITS) * 2
 _LAYOUT_CARDS.sort()
 _LINE_STEPS = frozenset({(0, 4), (4, 0), (4, 4), (4, -4)})
+_IS_SIMPLE = SIMPLE_ACTIONS.__contains__
 
 
 def fail(code: str, message: str) -> Any:
@@ -174,13 +176,11 @@ def action(v: Any, name: str) -> str:
 def actions(v: Any, name: str, hi: int) -> tuple[str, ...]:
     v = sequence(v, name, 0, hi)
     try:
-        ok = SIMPLE_ACTIONS.issuperset(v)  # nearly every legal action; C speed
-    except TypeError:
-        ok = False
-    if not ok:
-        for x in v:  # in order, so the first bad item is the one reported
-            if type(x) is not str or x not in SIMPLE_ACTIONS:
-                action(x, name)  # the regex: placements naming fives, or a real error
+        rest = list(filterfalse(_IS_SIMPLE, v))  # nearly every legal action; C speed
+    except TypeError:  # an unhashable item: check them all, in order
+        rest = list(v)
+    for x in rest:  # in order, so the first bad item is the one reported
+        action(x, name)  # the regex: placements naming fives, or a real error
     return v
 
 
