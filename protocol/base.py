@@ -27,6 +27,7 @@ class Record:
     # Builds an instance from values already checked (positional, in field order), with
     # no validation: only for decoders that have checked every field exactly.
     _trusted: ClassVar[Any]
+    _FIELDS: ClassVar[tuple[str, ...]]  # attribute names, in field order
 
     def to_wire(self) -> dict[str, Any]:
         """The map to pack; records nested in fields are converted by the subclass.
@@ -43,6 +44,13 @@ class Record:
     @classmethod
     def from_wire(cls: type[R], d: Any) -> R:
         return cls(**cls.wire_fields(d))
+
+    @classmethod
+    def unchecked(cls: type[R], **fields: Any) -> R:
+        """Build without validation, for values the sender's own trusted code made
+        (the server's seat states, once per seat per move). The receiving codec still
+        validates every field; tests decode everything the server sends."""
+        return cls._trusted(*[fields[name] for name in cls._FIELDS])  # type: ignore[no-any-return]
 
     @classmethod
     def wire_fields(cls, d: Any) -> dict[str, Any]:
@@ -93,6 +101,7 @@ def record(cls: type[R]) -> type[R]:
     cls._RENAMES = {k: f.name for k, f in zip(keys, fields, strict=True) if k != f.name}
     cls._values = staticmethod(_getter([f.name for f in fields]))  # type: ignore[assignment]
     cls._trusted = staticmethod(_trusted(cls, [f.name for f in fields]))
+    cls._FIELDS = tuple(f.name for f in fields)
     if "to_wire" not in cls.__dict__:
         cls.to_wire = _flat_to_wire(cls, keys, [f.name for f in fields])  # type: ignore[method-assign]
     return cls

@@ -110,11 +110,27 @@ class _Codec:
                 "unknown_type", f"A {self._role} cannot send {type(msg).__name__}."
             )
         self._check_send(msg)
+        frame = self.encode(msg)
+        self._sent(msg)
+        return frame
+
+    def encode(self, msg: Any) -> bytes:
+        """The frame for `msg`, touching no session state: to encode a message once
+        and hand it to many connections with `send_encoded`."""
         payload = self._pack(msg.to_wire())
         n = len(payload)
         if not 0 < n <= self._max_out:
             encode_frame(payload, self._max_out)  # raises the framing error
-        frame = pack_length(n) + payload
+        return pack_length(n) + payload
+
+    def send_encoded(self, msg: Any, frame: bytes) -> bytes:
+        """Like `send`, for a frame `encode` already made from `msg`: the same
+        checks and state changes, without packing the message again."""
+        if type(msg) not in self._out_types:
+            raise LocalProtocolError(
+                "unknown_type", f"A {self._role} cannot send {type(msg).__name__}."
+            )
+        self._check_send(msg)
         self._sent(msg)
         return frame
 

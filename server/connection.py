@@ -58,10 +58,20 @@ class Connection:
     # ----- Outbox ---------------------------------------------------------
 
     def send(self, msg: Any) -> None:
+        self.send_encoded(msg, None)
+
+    def encode(self, msg: Any) -> bytes:
+        return self.codec.encode(msg)
+
+    def send_encoded(self, msg: Any, frame: bytes | None) -> None:
+        """Queue `msg` (as `frame`, when already encoded for another peer)."""
         if self._closing:
             return
         try:
-            data = self.codec.send(msg)
+            if frame is None:
+                data = self.codec.send(msg)
+            else:
+                data = self.codec.send_encoded(msg, frame)
         except LocalProtocolError:
             log.exception("refused to send %s (a server bug)", type(msg).__name__)
             return

@@ -11,11 +11,12 @@ from itertools import product
 from sarja.protocol.messages import Choice, Last, Outcome, Player, Rules, State
 from sarja.protocol.messages import Event as EventMessage
 
+from .engine.actions import Action
 from .engine.arrangement import SIDE_COLOURS, Arrangement
 from .engine.board import cell_name
 from .engine.cards import card_code, card_label
-from .engine.game import Event
-from .engine.view import SeatView
+from .engine.game import Event, Game
+from .engine.view import NO_SEAT, seat_part, seat_view
 
 # Codes for every card, indexed by card, so views convert with a list lookup.
 _CODES = tuple(card_code(c) for c in range(52))
@@ -30,7 +31,7 @@ def wire_five(five: tuple[int, ...]) -> tuple[int, int, int, int]:
 
 
 def rules_of(arrangement: Arrangement) -> Rules:
-    return Rules(hand_size=arrangement.hand_size, manual_draw=arrangement.manual_draw)
+    return Rules.unchecked(hand_size=arrangement.hand_size, manual_draw=arrangement.manual_draw)
 
 
 def side_name(arrangement: Arrangement, side: int, names: list[str]) -> str:
@@ -41,55 +42,92 @@ def side_name(arrangement: Arrangement, side: int, names: list[str]) -> str:
     return f"Team {colour}"
 
 
-def state_message(
-    table_id: str, view: SeatView, names: list[str], away: list[bool], arrangement: Arrangement
-) -> State:
-    """The `state` message for one seat (or a spectator) from its engine view."""
-    codes = _CODES
-    choices = tuple(
-        Choice(
-            cell=wire_cell(cell),
-            # One option per combination of the lines' own options.
-            options=tuple(
-                tuple(wire_five(f) for option in combo for f in option) for combo in product(*lines)
-            )[:8],
+_TEXTS: dict[Action, str] = {}
+
+
+def notation(action: Action) -> str:
+    """An action's notation, remembered: the same few hundred actions recur."""
+    text = _TEXTS.get(action)
+    if text is None:
+        text = _TEXTS[action] = str(action)
+    return text
+
+
+class StateFactory:
+    """Builds every seat's `state` for one version of a game. The public part
+    (the spectator's view) is converted once; each seat adds its own part."""
+
+    def __init__(
+        self,
+        table_id: str,
+        game: Game,
+        names: list[str],
+        away: list[bool],
+        arrangement: Arrangement,
+    ) -> None:
+        self.game = game
+        view = seat_view(game, None)
+        codes = _CODES
+        outcome = view.outcome
+        self.public = dict(
+            table=table_id,
+            version=view.version,
+            players=tuple(
+                Player.unchecked(name=names[s], side=view.seat_sides[s], away=away[s], hand_size=n)
+                for s, n in enumerate(view.hand_sizes)
+            ),
+            sides=view.sides,
+            needed=view.needed,
+            board=view.board,
+            discard=tuple([codes[c] for c in view.discard]),
+            draw_size=view.draw_size,
+            sequences=tuple(tuple(wire_five(f) for f in fives) for fives in view.sequences),
+            turn=view.turn,
+            first=view.first,
+            cut=tuple(tuple((seat, codes[card]) for seat, card in r) for r in view.cut),
+            last=None
+            if view.last is None
+            else Last.unchecked(seat=view.last[0], action=notation(view.last[1])),
+            exchanged=view.exchanged,
+            pending_draw=view.pending_draw,
+            passes=view.passes,
+            rules=rules_of(arrangement),
+            outcome=None
+            if outcome is None
+            else Outcome.unchecked(
+                result=outcome.result,
+                side=outcome.side,
+                hands=tuple(tuple(codes[c] for c in h) for h in view.revealed_hands or ()),
+            ),
         )
-        for cell, lines in view.choices
-    )
-    outcome = view.outcome
-    return State(
-        table=table_id,
-        version=view.version,
-        seat=view.seat,
-        players=tuple(
-            Player(name=names[s], side=view.seat_sides[s], away=away[s], hand_size=n)
-            for s, n in enumerate(view.hand_sizes)
-        ),
-        sides=view.sides,
-        needed=view.needed,
-        hand=tuple([codes[c] for c in view.hand]),
-        board=view.board,
-        discard=tuple([codes[c] for c in view.discard]),
-        draw_size=view.draw_size,
-        sequences=tuple(tuple(wire_five(f) for f in fives) for fives in view.sequences),
-        turn=view.turn,
-        first=view.first,
-        cut=tuple(tuple((seat, codes[card]) for seat, card in r) for r in view.cut),
-        last=None if view.last is None else Last(seat=view.last[0], action=str(view.last[1])),
-        legal=tuple([str(a) for a in view.legal]),
-        choices=choices,
-        exchanged=view.exchanged,
-        pending_draw=view.pending_draw,
-        passes=view.passes,
-        rules=rules_of(arrangement),
-        outcome=None
-        if outcome is None
-        else Outcome(
-            result=outcome.result,
-            side=outcome.side,
-            hands=tuple(tuple(codes[c] for c in h) for h in view.revealed_hands or ()),
-        ),
-    )
+
+    def for_seat(self, seat: int | None) -> State:
+        hand, legal, choices = NO_SEAT if seat is None else seat_part(self.game, seat)
+        return State.unchecked(
+            seat=seat,
+            hand=tuple([_CODES[c] for c in hand]),
+            legal=tuple([notation(a) for a in legal]),
+            choices=tuple(
+                Choice.unchecked(
+                    cell=wire_cell(cell),
+                    # One option per combination of the lines' own options.
+                    options=tuple(
+                        tuple(wire_five(f) for option in combo for f in option)
+                        for combo in product(*lines)
+                    )[:8],
+                )
+                for cell, lines in choices
+            ),
+            **self.public,
+        )
+
+
+def state_message(
+    table_id: str, game: Game, seat: int | None, names: list[str], away: list[bool],
+    arrangement: Arrangement,
+) -> State:  # fmt: skip
+    """The `state` message for one seat (or a spectator)."""
+    return StateFactory(table_id, game, names, away, arrangement).for_seat(seat)
 
 
 def event_message(

@@ -20,7 +20,7 @@ from .engine.actions import DEAD, DRAW, PASS, PLACE, REMOVE
 from .engine.board import five_between
 from .engine.cards import card_label, parse_card
 from .guest import Guest
-from .present import event_message, rules_of, state_message
+from .present import StateFactory, event_message, rules_of, state_message
 from .refusal import Refusal
 
 _ACTION_KINDS = {"play": PLACE, "remove": REMOVE, "exchange": DEAD, "draw": DRAW, "pass": PASS}
@@ -310,22 +310,19 @@ class Table:
 
     # ----- sending --------------------------------------------------------
 
-    def _state_for(self, seat: int | None):
-        return state_message(
-            self.id, seat_view(self.game, seat), self.names(), self.away(), self.arrangement
-        )
+    def _state_for(self, seat: int | None) -> Any:
+        return state_message(self.id, self.game, seat, self.names(), self.away(), self.arrangement)
 
     def send_states(self) -> None:
         """Each seat its own view; spectators one shared view with no hand."""
         if self.game is None:
             return
+        states = StateFactory(self.id, self.game, self.names(), self.away(), self.arrangement)
         for guest in self.seats:
             if guest is not None and guest.table is self and guest.connected:
-                guest.send(self._state_for(guest.seat))
+                guest.send(states.for_seat(guest.seat))
         if self.spectators:
-            spectator_state = self._state_for(None)
-            for guest in self.spectators:
-                guest.send(spectator_state)
+            self._broadcast(states.for_seat(None), self.spectators)
         if self.computer_takeover and self._seats_for_computer():
             self._schedule_autoplay(self)
 
@@ -367,6 +364,11 @@ class Table:
         version = self.game.version if self.game else 0
         self._broadcast(EventMessage(version=version, kind=kind, text=text[:200], seat=seat))
 
-    def _broadcast(self, message: Any) -> None:
-        for guest in self.members():
-            guest.send(message)
+    def _broadcast(self, message: Any, guests: list[Guest] | None = None) -> None:
+        """Send one message to many: encoded once, whoever receives it."""
+        frame = None
+        for guest in self.members() if guests is None else guests:
+            if guest.outbox is not None:
+                if frame is None:
+                    frame = guest.outbox.encode(message)
+                guest.outbox.send_encoded(message, frame)

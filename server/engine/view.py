@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import compress
+from typing import NamedTuple
 
 from .actions import PLACE, Action
 from .game import CutRound, Game, Outcome
@@ -63,15 +64,34 @@ class SeatView:
     revealed_hands: tuple[tuple[int, ...], ...] | None  # only once the game is over
 
 
+class SeatPart(NamedTuple):
+    """What only one seat may know: its hand, and what that hand lets it do."""
+
+    hand: tuple[int, ...]
+    legal: tuple[Action, ...]
+    choices: tuple[tuple[int, tuple[tuple[tuple[Five, ...], ...], ...]], ...]
+
+
+NO_SEAT = SeatPart((), (), ())
+
+
+def seat_part(game: Game, seat: int) -> SeatPart:
+    """The private part of `seat`'s view; the rest is the spectator's view."""
+    legal = tuple(game.legal_actions(seat))
+    choices = []
+    # Two fives through one new chip need at least four more of the side's
+    # chips (with a corner): until then there is no choice to look for.
+    may_choose = game.chips.count(game.marks[seat]) >= 4
+    for cell in sorted({a.cell for a in legal if a.kind == PLACE}) if may_choose else ():
+        lines = game.sequence_options(seat, cell)
+        if any(len(options) > 1 for options in lines):
+            choices.append((cell, tuple(tuple(options) for options in lines)))
+    return SeatPart(tuple(sorted(game.hands[seat])), legal, tuple(choices))
+
+
 def seat_view(game: Game, seat: int | None) -> SeatView:
     """The view of `seat`, or a spectator's view (no hand at all) for None."""
-    legal = tuple(game.legal_actions(seat)) if seat is not None else ()
-    choices = []
-    if seat is not None:
-        for cell in sorted({a.cell for a in legal if a.kind == PLACE}):
-            lines = game.sequence_options(seat, cell)
-            if any(len(options) > 1 for options in lines):
-                choices.append((cell, tuple(tuple(options) for options in lines)))
+    hand, legal, choices = NO_SEAT if seat is None else seat_part(game, seat)
     over = game.outcome is not None
     arrangement = game.arrangement
     return SeatView(
@@ -82,7 +102,7 @@ def seat_view(game: Game, seat: int | None) -> SeatView:
         hand_size=arrangement.hand_size,
         manual_draw=arrangement.manual_draw,
         seat_sides=tuple(m - 1 for m in game.marks),
-        hand=tuple(sorted(game.hands[seat])) if seat is not None else (),
+        hand=hand,
         hand_sizes=tuple(len(h) for h in game.hands),
         board=board_text(game),
         discard=tuple(game.discard),
@@ -93,7 +113,7 @@ def seat_view(game: Game, seat: int | None) -> SeatView:
         cut=game.cut,
         last=game.history[-1] if game.history else None,
         legal=legal,
-        choices=tuple(choices),
+        choices=choices,
         exchanged=game.exchanged,
         pending_draw=tuple(game.pending_draw),
         passes=game.passes,
