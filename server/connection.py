@@ -9,6 +9,7 @@ frame, and a fatal one closes the connection after it.
 from __future__ import annotations
 
 import logging
+import math
 import socket
 from typing import Any
 
@@ -102,47 +103,46 @@ class Connection:
                 self._out.close()  # the writer drains what is queued, then ends
 
     async def _write_all(self, connection_scope: trio.CancelScope) -> None:
-        try:
-            async for data in self._queued:
-                # Everything queued goes out in one write: one move sends each
-                # peer several frames, and a system call per frame adds up.
-                batch = [data]
-                while True:
-                    try:
-                        batch.append(self._queued.receive_nowait())
-                    except (trio.WouldBlock, trio.EndOfChannel):
-                        break
-                with trio.fail_after(self.config.send_timeout):
+        # One cancel scope for the connection's life, its deadline moved for
+        # each write: cheaper than a new scope per write, on the busiest path.
+        send_timeout = self.config.send_timeout
+        with trio.CancelScope() as too_slow:
+            try:
+                async for data in self._queued:
+                    # Everything queued goes out in one write: one move sends each
+                    # peer several frames, and a system call per frame adds up.
+                    batch = [data]
+                    while True:
+                        try:
+                            batch.append(self._queued.receive_nowait())
+                        except (trio.WouldBlock, trio.EndOfChannel):
+                            break
+                    too_slow.deadline = trio.current_time() + send_timeout
                     await self.stream.send_all(b"".join(batch) if len(batch) > 1 else data)
-        except (trio.TooSlowError, trio.BrokenResourceError, trio.ClosedResourceError):
-            pass
-        finally:
-            # Nothing more can be written: the connection is over.
-            connection_scope.cancel()
+                    too_slow.deadline = math.inf
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                pass
+            finally:
+                # Nothing more can be written: the connection is over.
+                connection_scope.cancel()
 
     async def _read_all(self, nursery: trio.Nursery) -> None:
-        handshake_deadline = trio.current_time() + self.config.handshake_timeout
-        while not self._closing:
-            deadline = (
-                handshake_deadline
-                if self.guest is None
-                else trio.current_time() + self.config.idle_timeout
-            )
-            with trio.move_on_at(deadline):
+        deadline = trio.current_time() + self.config.handshake_timeout
+        with trio.CancelScope(deadline=deadline) as silence:
+            while not self._closing:
                 try:
                     data = await self.stream.receive_some(RECEIVE_SIZE)
                 except (trio.BrokenResourceError, trio.ClosedResourceError):
                     return
                 had_guest = self.guest is not None
-                if not self._take_messages(data):
+                if not self._take_messages(data) or not data:
                     return
-                if not had_guest and self.guest is not None:
-                    nursery.start_soon(self._heartbeat)
-                if not data:
-                    return
-                continue
-            self.close("idle", "No message arrived for too long; the connection closes.")
+                if self.guest is not None:
+                    if not had_guest:
+                        nursery.start_soon(self._heartbeat)
+                    silence.deadline = trio.current_time() + self.config.idle_timeout
             return
+        self.close("idle", "No message arrived for too long; the connection closes.")
 
     def _take_messages(self, data: bytes) -> bool:
         """Handle every whole message received; False once the connection must end."""

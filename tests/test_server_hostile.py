@@ -102,3 +102,21 @@ async def test_a_client_that_never_reads_is_dropped_and_delays_no_one(server):
     assert outcomes and outcomes[0] is not None
     connected = {g.name for g in server.lobby.guests.values() if g.connected}
     assert "Sleeper" not in connected and "P0" in connected
+
+
+async def test_silent_peers_are_dropped_with_a_goodbye(nursery):
+    config = ServerConfig(
+        host="127.0.0.1", port=0, handshake_timeout=0.3, idle_timeout=0.5, ping_interval=10
+    )
+    server = await nursery.start(serve, config)
+    # One never says hello; one says hello, then never answers anything.
+    mute = await trio.open_tcp_stream("127.0.0.1", server.port)
+    assert b"idle" in await read_until_closed(mute)
+    quiet = await NetClient.connect(server.port, "Quiet")
+    with trio.fail_after(5):
+        bye = await quiet.expect("bye")
+    assert bye.code == "idle"
+    assert await read_until_closed(quiet.stream) == b""
+    with trio.fail_after(5):
+        while any(g.connected for g in server.lobby.guests.values()):
+            await trio.sleep(0.01)
