@@ -14,8 +14,9 @@ from functools import partial
 
 import trio
 
+from .batching import WriteBatcher
 from .config import ServerConfig
-from .connection import serve_connection
+from .connection import Connection, serve_connection
 from .lobby import Lobby
 from .records import RecordStore
 from .table import Table
@@ -36,6 +37,8 @@ class Server:
         self._autoplay_due: set[Table] = set()
         self.listeners: list[trio.SocketListener] = []
         self.connections = 0
+        self._batcher = WriteBatcher()
+        self._live: set[Connection] = set()
         self.records_written: list = []
 
     @property
@@ -47,10 +50,21 @@ class Server:
             await trio.aclose_forcefully(stream)
             return
         self.connections += 1
+        connection = Connection(stream, self.lobby, self.config, self._batcher)
+        self._live.add(connection)
         try:
-            await serve_connection(stream, self.lobby, self.config)
+            await serve_connection(connection)
         finally:
+            self._live.discard(connection)
             self.connections -= 1
+
+    async def heartbeat(self) -> None:
+        """Ping quiet peers, so a dead one is noticed within about `idle_timeout`:
+        one task for the server, not one per connection."""
+        while True:
+            await trio.sleep(self.config.ping_interval / 10)
+            for connection in list(self._live):
+                connection.ping()
 
     def _game_over(self, table: Table) -> None:
         snapshot = self.records.snapshot(table)
@@ -96,5 +110,6 @@ async def serve(
         server.listeners = await nursery.start(
             partial(trio.serve_tcp, server.handle, config.port, host=config.host)
         )
+        nursery.start_soon(server.heartbeat)
         log.info("listening on port %d", server.port)
         task_status.started(server)

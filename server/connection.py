@@ -1,5 +1,7 @@
-"""One TCP connection: a reader that turns bytes into requests, and a writer
-that drains a bounded queue, so a peer that stops reading never stalls anyone.
+"""One TCP connection: a reader that turns bytes into requests, and writes
+that never wait: frames go straight to the socket when it takes them, and to a
+bounded queue drained by a writer task when it does not, so a peer that stops
+reading never stalls anyone.
 
 Everything a peer sends goes through the protocol codec first; nothing from
 the network reaches the lobby unvalidated. A protocol violation gets an error
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 import socket
 from typing import Any
 
@@ -18,6 +21,7 @@ import trio
 from sarja.protocol import LocalProtocolError, RemoteProtocolError, ServerCodec, error_reply
 from sarja.protocol.messages import Bye, Error, Ping, Pong
 
+from .batching import WriteBatcher
 from .config import ServerConfig
 from .engine import EngineError
 from .guest import Guest
@@ -45,7 +49,13 @@ def enable_keepalive(stream: trio.SocketStream) -> None:
 class Connection:
     """The server's end of one peer. Also the peer's `Outbox`."""
 
-    def __init__(self, stream: trio.abc.Stream, lobby: Lobby, config: ServerConfig) -> None:
+    def __init__(
+        self,
+        stream: trio.SocketStream,
+        lobby: Lobby,
+        config: ServerConfig,
+        batcher: WriteBatcher,
+    ) -> None:
         self.stream = stream
         self.lobby = lobby
         self.config = config
@@ -55,6 +65,12 @@ class Connection:
         self._scope = trio.CancelScope()
         self._closing = False
         self._pings = 0
+        self.last_heard = self._last_ping = trio.current_time()
+        self._batcher = batcher
+        self._pending: list[bytes] = []  # frames of the current step, not yet written
+        self._writer_busy = False
+        # The same socket, for writes without a task switch (non-blocking, like trio's).
+        self._raw = socket.socket(fileno=os.dup(stream.socket.fileno()))
 
     # ----- Outbox ---------------------------------------------------------
 
@@ -76,6 +92,30 @@ class Connection:
         except LocalProtocolError:
             log.exception("refused to send %s (a server bug)", type(msg).__name__)
             return
+        if not self._pending:
+            self._batcher.waiting(self)
+        self._pending.append(data)
+
+    def flush(self) -> None:
+        """Write the frames of this step: to the socket if it takes them now and
+        nothing is queued before them, else to the writer's queue."""
+        if not self._pending:
+            return
+        data = b"".join(self._pending)
+        self._pending = []
+        if self._scope.cancel_called:
+            return
+        if not self._writer_busy and self._queued.statistics().current_buffer_used == 0:
+            try:
+                sent = self._raw.send(data)
+            except BlockingIOError:
+                sent = 0
+            except OSError:  # the peer is gone; the reader will notice
+                self._scope.cancel()
+                return
+            data = data[sent:]
+            if not data:
+                return
         try:
             self._out.send_nowait(data)
         except trio.WouldBlock:
@@ -83,12 +123,19 @@ class Connection:
             log.info("dropping %s: not keeping up", self._who())
             self._closing = True
             self._scope.cancel()
+        except trio.ClosedResourceError:
+            pass
 
     def close(self, code: str, message: str) -> None:
         """Say goodbye, let the queue drain, then end the connection."""
         if self._closing:
             return
         self.send(Bye(code=code, message=message))
+        self._stop_sending()
+
+    def _stop_sending(self) -> None:
+        """Nothing more will be sent: the writer drains what is queued, then ends."""
+        self.flush()
         self._closing = True
         self._out.close()
 
@@ -98,9 +145,8 @@ class Connection:
         with self._scope:
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(self._write_all, nursery.cancel_scope)
-                await self._read_all(nursery)
-                self._closing = True
-                self._out.close()  # the writer drains what is queued, then ends
+                await self._read_all()
+                self._stop_sending()
 
     async def _write_all(self, connection_scope: trio.CancelScope) -> None:
         # One cancel scope for the connection's life, its deadline moved for
@@ -118,7 +164,9 @@ class Connection:
                         except (trio.WouldBlock, trio.EndOfChannel):
                             break
                     too_slow.deadline = trio.current_time() + send_timeout
+                    self._writer_busy = True
                     await self.stream.send_all(b"".join(batch) if len(batch) > 1 else data)
+                    self._writer_busy = False
                     too_slow.deadline = math.inf
             except (trio.BrokenResourceError, trio.ClosedResourceError):
                 pass
@@ -126,7 +174,7 @@ class Connection:
                 # Nothing more can be written: the connection is over.
                 connection_scope.cancel()
 
-    async def _read_all(self, nursery: trio.Nursery) -> None:
+    async def _read_all(self) -> None:
         deadline = trio.current_time() + self.config.handshake_timeout
         with trio.CancelScope(deadline=deadline) as silence:
             while not self._closing:
@@ -134,13 +182,11 @@ class Connection:
                     data = await self.stream.receive_some(RECEIVE_SIZE)
                 except (trio.BrokenResourceError, trio.ClosedResourceError):
                     return
-                had_guest = self.guest is not None
                 if not self._take_messages(data) or not data:
                     return
                 if self.guest is not None:
-                    if not had_guest:
-                        nursery.start_soon(self._heartbeat)
-                    silence.deadline = trio.current_time() + self.config.idle_timeout
+                    self.last_heard = trio.current_time()
+                    silence.deadline = self.last_heard + self.config.idle_timeout
             return
         self.close("idle", "No message arrived for too long; the connection closes.")
 
@@ -193,24 +239,28 @@ class Connection:
                     fatal=True,
                 )
             )
-            self._closing = True
-            self._out.close()
+            self._stop_sending()
 
-    async def _heartbeat(self) -> None:
-        while True:
-            await trio.sleep(self.config.ping_interval)
-            self._pings += 1
-            self.send(Ping(n=self._pings))
+    def ping(self) -> None:
+        """The heartbeat: ask a greeted peer that has been quiet to answer, at
+        most once a `ping_interval`."""
+        now = trio.current_time()
+        last_contact = max(self.last_heard, self._last_ping)
+        if self.guest is None or now - last_contact < self.config.ping_interval:
+            return
+        self._last_ping = now
+        self._pings += 1
+        self.send(Ping(n=self._pings))
 
     def _who(self) -> str:
         return self.guest.name if self.guest else "a new connection"
 
 
-async def serve_connection(stream: trio.SocketStream, lobby: Lobby, config: ServerConfig) -> None:
+async def serve_connection(connection: Connection) -> None:
     """Run one connection to its end. No exception escapes: one peer's trouble
     never reaches the server or any other peer."""
+    stream, lobby = connection.stream, connection.lobby
     enable_keepalive(stream)
-    connection = Connection(stream, lobby, config)
     try:
         await connection.run()
     except Exception:
@@ -221,4 +271,5 @@ async def serve_connection(stream: trio.SocketStream, lobby: Lobby, config: Serv
                 lobby.disconnected(connection.guest, connection)
             except Exception:
                 log.exception("cleaning up after %s failed", connection._who())
+        connection._raw.close()  # only our duplicate; trio closes the stream
         await trio.aclose_forcefully(stream)

@@ -120,3 +120,14 @@ async def test_silent_peers_are_dropped_with_a_goodbye(nursery):
     with trio.fail_after(5):
         while any(g.connected for g in server.lobby.guests.values()):
             await trio.sleep(0.01)
+
+
+async def test_a_quiet_peer_is_pinged_and_kept_while_it_answers(nursery):
+    config = ServerConfig(host="127.0.0.1", port=0, ping_interval=0.1, idle_timeout=0.5)
+    server = await nursery.start(serve, config)
+    client = await NetClient.connect(server.port, "Patient")  # answers pings as it reads
+    with trio.move_on_after(1.5):
+        while True:
+            await client.receive()
+    pings = [m for m in client.received if m.TYPE == "ping"]
+    assert len(pings) >= 5 and not any(m.TYPE == "bye" for m in client.received)

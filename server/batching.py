@@ -1,0 +1,38 @@
+"""Writing each connection's frames once per step of the server.
+
+Handling one request can queue frames for many connections (a move sends every
+seat an event or two and a new state). Instead of waking a writer task per
+frame, frames are gathered while the step runs and each connection's share is
+written in one go once it ends, straight to the socket when it takes them.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+import trio
+
+
+class Batched(Protocol):
+    def flush(self) -> None: ...
+
+
+class WriteBatcher:
+    """Remembers which connections have frames waiting and flushes them all as
+    soon as the running task next yields to trio."""
+
+    def __init__(self) -> None:
+        self._waiting: list[Batched] = []
+        self._scheduled = False
+
+    def waiting(self, connection: Batched) -> None:
+        self._waiting.append(connection)
+        if not self._scheduled:
+            self._scheduled = True
+            trio.lowlevel.current_trio_token().run_sync_soon(self.flush_all)
+
+    def flush_all(self) -> None:
+        self._scheduled = False
+        waiting, self._waiting = self._waiting, []
+        for connection in waiting:
+            connection.flush()
