@@ -123,7 +123,10 @@ class Model:
 
 def apply(model: Model, msg: Any) -> None:
     """Take in one message from the server."""
-    model.phase = TRANSITIONS.get((model.phase, trigger(msg)), model.phase)
+    phase = TRANSITIONS.get((model.phase, trigger(msg)), model.phase)
+    if phase != model.phase:
+        model.status = ""  # a line about the last screen means nothing on the next
+    model.phase = phase
     handler = _HANDLERS.get(msg.TYPE)
     if handler is not None:
         handler(model, msg)

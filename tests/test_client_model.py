@@ -184,3 +184,10 @@ def test_a_click_means_what_the_keys_for_that_thing_mean():
     assert hit(model, 80, 24, column, 13).name == "click_card"
     assert hit(model, 80, 24, column, 13).arg == 2
     assert hit(model, 80, 24, 79, 23) is None
+
+
+def test_a_status_line_does_not_outlive_its_screen():
+    model = model_at()
+    model.status = "There are no tables yet: press n to create one."
+    m.apply(model, dataclasses.replace(TABLE, started=False))
+    assert model.status == ""
