@@ -7,12 +7,16 @@ await server.shutdown("Closing time.")
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import random
 import secrets
 from functools import partial
 
 import trio
+
+from sarja.protocol import ServerCodec
+from sarja.protocol.messages import Bye
 
 from .batching import WriteBatcher
 from .config import ServerConfig
@@ -47,6 +51,9 @@ class Server:
 
     async def handle(self, stream: trio.SocketStream) -> None:
         if self.connections >= self.config.max_connections:
+            goodbye = Bye(code="server_full", message="The server is full; try again later.")
+            with trio.move_on_after(1), contextlib.suppress(trio.BrokenResourceError):
+                await stream.send_all(ServerCodec().send(goodbye))
             await trio.aclose_forcefully(stream)
             return
         self.connections += 1

@@ -14,7 +14,6 @@ class Refusal(Exception):
 SERVER_CODES: dict[str, str] = {
     "unknown_resume": "The resume token is not known here (the server restarted, or it is"
     " mistyped); say hello without one.",
-    "name_taken": "Someone at the server already uses that name.",
     "no_such_table": "There is no table with that id.",
     "seat_held": "You hold a seat in a game in progress; join that table to go on.",
     "table_full": "Every seat at the table is taken.",
@@ -25,10 +24,9 @@ SERVER_CODES: dict[str, str] = {
     "no_game": "No game is being played at this table.",
     "game_not_over": "A rematch can be asked for only once the game is over.",
     "too_many_tables": "The server has as many tables as it allows.",
-    "server_full": "The server has as many connections as it allows.",
+    "server_full": "The server has as many connections as it allows (sent in `bye`).",
     "chat_too_fast": "Chat is limited to a few lines every few seconds.",
     "idle": "No message arrived for too long (sent in `bye`).",
-    "too_slow": "The connection did not keep up with the game (sent in `bye`).",
     "replaced": "The same player connected again elsewhere (sent in `bye`).",
     "shutdown": "The server is shutting down (sent in `bye`).",
     "internal_error": "Something went wrong in the server; the connection closes.",

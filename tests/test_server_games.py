@@ -102,3 +102,11 @@ async def test_a_spectator_follows_a_game(server):
     seen = await watcher.state_at(final.version)
     assert seen.outcome is not None and seen.board == final.board
     assert all(m.hand == () for m in watcher.received if m.TYPE == "state")
+
+
+def test_every_server_refusal_code_is_in_the_protocol_document(pytestconfig):
+    from sarja.server.refusal import SERVER_CODES
+
+    doc = (pytestconfig.rootpath / "docs" / "protocol.md").read_text()
+    missing = [code for code in SERVER_CODES if f"`{code}`" not in doc]
+    assert missing == []

@@ -131,3 +131,11 @@ async def test_a_quiet_peer_is_pinged_and_kept_while_it_answers(nursery):
             await client.receive()
     pings = [m for m in client.received if m.TYPE == "ping"]
     assert len(pings) >= 5 and not any(m.TYPE == "bye" for m in client.received)
+
+
+async def test_a_full_server_says_so(nursery):
+    server = await nursery.start(serve, ServerConfig(host="127.0.0.1", port=0, max_connections=1))
+    await NetClient.connect(server.port, "First")
+    second = NetClient(await trio.open_tcp_stream("127.0.0.1", server.port), "Second")
+    bye = await second.expect("bye")
+    assert bye.code == "server_full"
