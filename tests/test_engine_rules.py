@@ -520,3 +520,13 @@ def test_hands_must_leave_a_draw_pile():
         Arrangement.of(12, 2, HouseRules(hand_size=5))
     assert info.value.code == "bad_hand_size" and "60" in info.value.message
     assert Arrangement.of(12, 2, HouseRules(hand_size=4)).hand_size == 4
+
+
+def test_a_copy_never_draws_on_the_real_games_random_source():
+    rng = random.Random(8)
+    game = Game.new(Arrangement.of(2), rng)
+    state = rng.getstate()
+    simulation = game.copy()
+    simulation.draw_pile, simulation.discard = [], simulation.draw_pile  # force a reshuffle
+    simulation.apply(simulation.turn, simulation.legal_actions(simulation.turn)[0])
+    assert simulation.reshuffles and rng.getstate() == state

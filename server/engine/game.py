@@ -12,6 +12,7 @@ players will search by playing many games from copies.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from functools import partial
 from itertools import compress
@@ -34,6 +35,9 @@ from .board import CARD_CELLS, CELLS, CORNERS, cell_name
 from .cards import CARD_KIND, FULL_DECK, NORMAL, REMOVER, WILD, card_label, cut_rank
 from .errors import IllegalAction, RecordError
 from .sequences import Five, default_choice, line_options, resolve_choice
+
+# Reshuffles in copies made for simulation come from here, not the real game's source.
+SIMULATION_RNG = random.Random(0)
 
 EMPTY = 0
 MAX_PLAYERS = max(DEFAULT_HAND_SIZE)
@@ -190,8 +194,12 @@ class Game:
         rng.shuffle(deck)
         return cls(arrangement, cut, deck, rng=rng)
 
-    def copy(self) -> Game:
-        """An independent copy that shares nothing mutable with this game."""
+    def copy(self, rng: Shuffler | None = None) -> Game:
+        """An independent copy that shares nothing mutable with this game.
+
+        A reshuffle in the copy draws from `rng` (by default a generator kept for
+        simulations), never from this game's: a computer player simulating on
+        copies must not move the real game's random source."""
         g = Game.__new__(Game)
         g.arrangement, g.players, g.needed, g.marks = (
             self.arrangement,
@@ -211,7 +219,8 @@ class Game:
         g.outcome = self.outcome
         g.history = self.history[:]
         g.reshuffles = self.reshuffles[:]
-        g._rng, g._replay = self._rng, self._replay[:]
+        g._rng = rng if rng is not None else SIMULATION_RNG
+        g._replay = self._replay[:]
         return g
 
     # ----- what may be done -------------------------------------------------
