@@ -28,6 +28,7 @@ class Record:
     # no validation: only for decoders that have checked every field exactly.
     _trusted: ClassVar[Any]
     _FIELDS: ClassVar[tuple[str, ...]]  # attribute names, in field order
+    _DEFAULTS: ClassVar[dict[str, Any]]  # attribute -> default, for fields that have one
 
     def to_wire(self) -> dict[str, Any]:
         """The map to pack; records nested in fields are converted by the subclass.
@@ -50,7 +51,9 @@ class Record:
         """Build without validation, for values the sender's own trusted code made
         (the server's seat states, once per seat per move). The receiving codec still
         validates every field; tests decode everything the server sends."""
-        return cls._trusted(*[fields[name] for name in cls._FIELDS])  # type: ignore[no-any-return]
+        defaults = cls._DEFAULTS
+        values = [fields[n] if n in fields else defaults[n] for n in cls._FIELDS]
+        return cls._trusted(*values)  # type: ignore[no-any-return]
 
     @classmethod
     def wire_fields(cls, d: Any) -> dict[str, Any]:
@@ -102,6 +105,7 @@ def record(cls: type[R]) -> type[R]:
     cls._values = staticmethod(_getter([f.name for f in fields]))  # type: ignore[assignment]
     cls._trusted = staticmethod(_trusted(cls, [f.name for f in fields]))
     cls._FIELDS = tuple(f.name for f in fields)
+    cls._DEFAULTS = {f.name: f.default for f in fields if f.default is not dataclasses.MISSING}
     if "to_wire" not in cls.__dict__:
         cls.to_wire = _flat_to_wire(cls, keys, [f.name for f in fields])  # type: ignore[method-assign]
     return cls

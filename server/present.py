@@ -174,4 +174,4 @@ def event_message(
         text = "A full round of passes: the game is a draw"
     else:
         return None
-    return EventMessage(version=version, kind=kind, text=text, **fields)
+    return EventMessage.unchecked(version=version, kind=kind, text=text, **fields)

@@ -293,7 +293,7 @@ class Table:
         guest.remember_answer(msg.id, answer, self._answers_kept)
         guest.send(answer[0])
         self._send_events(events)
-        self.send_states()
+        self.send_states(first=guest)
         if game.outcome is not None:
             self._on_game_over(self)
 
@@ -313,13 +313,19 @@ class Table:
     def _state_for(self, seat: int | None) -> Any:
         return state_message(self.id, self.game, seat, self.names(), self.away(), self.arrangement)
 
-    def send_states(self) -> None:
-        """Each seat its own view; spectators one shared view with no hand."""
+    def send_states(self, first: Guest | None = None) -> None:
+        """Each seat its own view; spectators one shared view with no hand.
+
+        `first`, the player who just acted, gets theirs first and at once: the
+        mover waits for it, the others are not waiting for anything."""
         if self.game is None:
             return
         states = StateFactory(self.id, self.game, self.names(), self.away(), self.arrangement)
+        if first is not None and first.outbox is not None:
+            first.send(states.for_seat(first.seat))
+            first.outbox.flush()
         for guest in self.seats:
-            if guest is not None and guest.table is self and guest.connected:
+            if guest is not None and guest is not first and guest.table is self and guest.connected:
                 guest.send(states.for_seat(guest.seat))
         if self.spectators:
             self._broadcast(states.for_seat(None), self.spectators)
