@@ -95,6 +95,7 @@ class Player:
         self.pipe = pipe
         self.model = Model(address=f"127.0.0.1:{port}", name=name, name_draft=name, named=named)
         self.remembered: list[str] = []
+        self.tokens: list[tuple[str, str]] = []
         self.client = ClientApp(
             self.model,
             "127.0.0.1",
@@ -102,6 +103,7 @@ class Player:
             input=pipe,
             output=SizedOutput(columns, rows),
             remember=self.remembered.append,
+            remember_resume=lambda address, token: self.tokens.append((address, token)),
             backoff=backoff,
         )
         self.client.app.ttimeoutlen = 0.02  # a lone Esc need not wait half a second
@@ -140,13 +142,19 @@ class Harness:
         self.players: list[Player] = []
         self._tasks: list[asyncio.Task[Any]] = []
 
-    async def player(self, name: str, columns: int = 80, rows: int = 24) -> Player:
+    async def player(
+        self, name: str, columns: int = 80, rows: int = 24, resume: str | None = None
+    ) -> Player:
+        """A player at the lobby; or, with the `resume` token a client remembered
+        from an earlier run, back wherever that token's seat is."""
         pipe = self._stack.enter_context(create_pipe_input())
         player = Player(name, self.port, pipe, columns, rows)
+        player.model.resume = resume
         self.host.start_soon(player.client.link.run)
         self._tasks.append(asyncio.ensure_future(player.client.app.run_async()))
         self.players.append(player)
-        await player.wait(lambda: player.model.phase.value == "lobby", "the lobby")
+        where = "lobby" if resume is None else "game"
+        await player.wait(lambda: player.model.phase.value == where, f"the {where}")
         return player
 
 

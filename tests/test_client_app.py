@@ -142,6 +142,14 @@ async def _chat_mouse_resume(tmp_path):
         assert "Connected again." in b.screen()
         assert "Not now" not in b.model.status, b.model.status
 
+        # Bertil starts the client afresh (the old one is still open): the token it
+        # remembered takes him back to his seat, and the old window is told why it closed.
+        assert b.tokens and b.tokens[-1] == (b.model.address, b.model.resume)
+        again = await h.player("Bertil", resume=b.tokens[-1][1])
+        assert again.model.state.seat == 1 and again.model.state.hand == b.model.state.hand
+        await b.wait(lambda: b.model.link != "online", "the old window closed")
+        await take_turn([a, again])
+
 
 def test_unreachable_server_then_retry_and_the_name(tmp_path):
     asyncio.run(_unreachable(tmp_path))
