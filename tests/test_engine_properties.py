@@ -53,6 +53,16 @@ def hidden_reshuffled(game: Game, seat: int | None, rng: random.Random) -> Game:
     return other
 
 
+def every_real_choice(game: Game, seat: int) -> tuple:
+    """The view's choices, the slow way: ask about every space the seat may play on."""
+    found = []
+    for cell in sorted({a.cell for a in game.legal_actions(seat) if a.kind == PLACE}):
+        lines = game.sequence_options(seat, cell)
+        if any(len(options) > 1 for options in lines):
+            found.append((cell, tuple(tuple(options) for options in lines)))
+    return tuple(found)
+
+
 def check_step(game: Game, rng: random.Random) -> None:
     assert game.all_cards() == Counter(FULL_DECK)
     for seat in range(game.players):
@@ -83,6 +93,7 @@ def check_step(game: Game, rng: random.Random) -> None:
             assert view.revealed_hands == tuple(tuple(sorted(h)) for h in game.hands)
         if seat is not None:
             assert view.hand == tuple(sorted(game.hands[seat]))
+            assert view.choices == every_real_choice(game, seat)
             assert set(view.legal) == set(game.legal_actions(seat))
 
 
