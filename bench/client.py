@@ -31,7 +31,7 @@ from sarja.client import model as m
 from sarja.client.app import ClientApp
 from sarja.protocol import ClientCodec, ServerCodec
 from sarja.protocol.messages import Rules, Seat, Table, Welcome
-from sarja.server.engine import Arrangement, Game, seat_view
+from sarja.server.engine import Arrangement, Game
 from sarja.server.engine.board import LAYOUT_CODES
 from sarja.server.present import state_message
 
@@ -56,8 +56,7 @@ def game_frames(rng: random.Random, seat: int) -> list[bytes]:
     game = Game.new(arrangement, rng)
     names, away = ["Aino", "Bertil"], [False, False]
     while True:
-        view = seat_view(game, seat)
-        frames.append(server.send(state_message("t1", view, names, away, arrangement)))
+        frames.append(server.send(state_message("t1", game, seat, names, away, arrangement)))
         if game.outcome is not None:
             return frames
         game.apply(game.turn, rng.choice(game.legal_actions(game.turn)))

@@ -1,0 +1,29 @@
+"""The bench scripts still run (briefly) and print their figures. Nothing here
+measures speed: the figures are for people, from full runs."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+
+
+@pytest.mark.parametrize(
+    "script, args, expect",
+    [
+        ("engine.py", ["--seconds", "0.05", "--samples", "30"], "games/s"),
+        ("protocol.py", [], "ratio"),
+        ("client.py", ["--games", "1"], "median"),
+        ("server.py", ["--tables", "2", "--seconds", "1", "--samples", "20"], "CPU per move"),
+    ],
+)
+def test_a_bench_script_runs(script, args, expect):
+    done = subprocess.run(
+        [sys.executable, str(BENCH / script), *args], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert expect in done.stdout
