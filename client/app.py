@@ -32,7 +32,7 @@ from . import model as m
 from .intents import Command, Intent, intent_for, perform, screen
 from .net import Link
 from .render import hit, screen_lines
-from .settings import save_name, save_resume
+from .settings import load_resume, save_name, save_resume
 
 LOBBY_REFRESH = 3.0  # seconds: the server does not push the lobby list, so ask again
 
@@ -122,12 +122,14 @@ class ClientApp:
         input: Input | None = None,
         output: Output | None = None,
         remember: Callable[[str], None] = save_name,
-        remember_resume: Callable[[str, str], None] = save_resume,
+        remember_resume: Callable[[str, str, str], None] = save_resume,
+        recall_resume: Callable[[str, str], str | None] = load_resume,
         backoff: tuple[float, ...] | None = None,
     ) -> None:
         self.model = model
         self._remember = remember
         self._remember_resume = remember_resume
+        self._recall_resume = recall_resume
         extra = {"backoff": backoff} if backoff else {}
         self.link = Link(
             host, port, hello=self._hello, on_message=self._message, on_link=self._on_link, **extra
@@ -197,14 +199,18 @@ class ClientApp:
     def _hello(self) -> Hello | None:
         if not self.model.named:
             return None
-        return Hello(version=1, name=self.model.name, resume=self.model.resume)
+        model = self.model
+        if model.resume is None:
+            # A fresh start: the token an earlier run kept for this server and name.
+            model.resume = self._recall_resume(model.address, model.name)
+        return Hello(version=1, name=model.name, resume=model.resume)
 
     def _message(self, msg: Any) -> None:
         m.apply(self.model, msg)
         if msg.TYPE == "welcome":
             # Kept across runs: closing the client mid-game and starting it again
             # takes the player back to their seat.
-            self._remember_resume(self.model.address, msg.resume)
+            self._remember_resume(self.model.address, self.model.name, msg.resume)
             self.link.send(ListTables())  # refused quietly if the table follows at once
         self.app.invalidate()
 

@@ -10,7 +10,7 @@ import sys
 from . import model as m
 from .app import ClientApp, run_client
 from .net import parse_address
-from .settings import load_name, load_resume
+from .settings import load_name
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -36,7 +36,6 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     model = m.Model(address=f"{args.host}:{args.port}")
-    model.resume = load_resume(model.address)
     if args.name is not None:
         model.name = model.name_draft = " ".join(args.name.split())[:24]
         model.named = True

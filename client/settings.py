@@ -1,5 +1,5 @@
 """What the client remembers between runs: the player's name, and for each
-server the resume token that takes the player back to their seat.
+server and name the resume token that takes the player back to their seat.
 
 Kept as JSON under $XDG_CONFIG_HOME/sarja (or ~/.config/sarja); a missing or broken
 file just means nothing is remembered. The token is as good as the seat: the file is
@@ -50,16 +50,21 @@ def save_name(name: str, path: Path | None = None) -> None:
     _save(data, path)
 
 
-def load_resume(address: str, path: Path | None = None) -> str | None:
-    """The token the server at `address` gave us last time, if any."""
+def _token_key(address: str, name: str) -> str:
+    # By name too: two people on one machine (one config) must not share a seat.
+    return f"{name}@{address}"
+
+
+def load_resume(address: str, name: str, path: Path | None = None) -> str | None:
+    """The token the server at `address` gave `name` last time, if any."""
     tokens = _load(path).get("resume")
-    token = tokens.get(address) if isinstance(tokens, dict) else None
+    token = tokens.get(_token_key(address, name)) if isinstance(tokens, dict) else None
     return token if isinstance(token, str) else None
 
 
-def save_resume(address: str, token: str, path: Path | None = None) -> None:
+def save_resume(address: str, name: str, token: str, path: Path | None = None) -> None:
     data = _load(path)
     tokens = data.get("resume") if isinstance(data.get("resume"), dict) else {}
-    tokens[address] = token
+    tokens[_token_key(address, name)] = token
     data["resume"] = tokens
     _save(data, path)

@@ -23,7 +23,11 @@ from .table import Table
 
 log = logging.getLogger("sarja.server")
 
-MAX_LISTED_TABLES = 100  # the most a `tables` message carries: open tables first
+MAX_LISTED_TABLES = 100
+# Requests after which the lobby's table list may read differently.
+_CHANGES_TABLE_LIST = frozenset(
+    {"create_table", "join", "spectate", "sit", "ready", "leave", "rematch"}
+)  # the most a `tables` message carries: open tables first
 
 
 class Lobby:
@@ -82,6 +86,7 @@ class Lobby:
         if table is not None:
             table.went_away(guest)
             self._drop_if_empty(table)
+            self._tell_the_lobby()
         if not self._holds_seat(guest):
             # Nothing to come back to: forget the guest and its token.
             self.guests.pop(guest.token, None)
@@ -94,6 +99,8 @@ class Lobby:
         if handler is None:
             raise AssertionError(f"no handler for {msg.TYPE}")
         handler(guest, msg)
+        if msg.TYPE in _CHANGES_TABLE_LIST:
+            self._tell_the_lobby(but=guest)
 
     def _on_list_tables(self, guest: Guest, msg: Any) -> None:
         guest.send(self.tables_message())
@@ -172,6 +179,15 @@ class Lobby:
         # Tables with a free seat first, then games to watch.
         ordered = sorted(self.tables.values(), key=lambda t: t.started or all(t.seats))
         return Tables(tables=tuple(t.info() for t in ordered[:MAX_LISTED_TABLES]))
+
+    def _tell_the_lobby(self, but: Guest | None = None) -> None:
+        """Push the table list to everyone in the lobby (not at a table), so new
+        tables and free seats show at once. Built once, only if someone is there."""
+        message = None
+        for guest in self.guests.values():
+            if guest.table is None and guest.connected and guest is not but:
+                message = message or self.tables_message()
+                guest.send(message)
 
     def _table(self, table_id: str) -> Table:
         table = self.tables.get(table_id)

@@ -103,7 +103,8 @@ class Player:
             input=pipe,
             output=SizedOutput(columns, rows),
             remember=self.remembered.append,
-            remember_resume=lambda address, token: self.tokens.append((address, token)),
+            remember_resume=lambda address, name, token: self.tokens.append((address, token)),
+            recall_resume=lambda address, name: None,
             backoff=backoff,
         )
         self.client.app.ttimeoutlen = 0.02  # a lone Esc need not wait half a second

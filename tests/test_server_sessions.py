@@ -200,3 +200,16 @@ async def test_without_takeover_the_game_waits_for_an_absent_player(server):
     assert alice.state.version == version and alice.state.turn == 1
     assert alice.state.players[1].away
     assert not any(m.TYPE == "event" and m.kind == "takeover" for m in alice.received)
+
+
+async def test_the_lobby_hears_of_new_tables_and_taken_seats_at_once(server):
+    browsing = await NetClient.connect(server.port, "Browsing")
+    host = await NetClient.connect(server.port, "Host")
+    await host.send(CreateTable(name="Late night", players=2, teams=2))
+    listing = await browsing.expect("tables")
+    assert [t.name for t in listing.tables] == ["Late night"]
+    assert listing.tables[0].seated == ("Host", None)
+    guest = await NetClient.connect(server.port, "Guest")
+    await guest.send(Join(table=listing.tables[0].id))
+    while listing.tables[0].seated != ("Host", "Guest"):
+        listing = await browsing.expect("tables")
