@@ -210,8 +210,13 @@ class Table:
             return
         self.seats[seat] = None
         self.ready[seat] = False
-        self.rematch.discard(seat)
         self._announce("left", f"{guest.name} left the table", seat)
+        if self.game is not None:
+            # A seat freed after a game: no rematch with the same seats, so the
+            # table becomes a waiting room again, open to a new player.
+            self.game = None
+            self.ready = [False] * self.arrangement.players
+            self.rematch.clear()
         self.send_table()
 
     def went_away(self, guest: Guest) -> None:

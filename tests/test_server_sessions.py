@@ -8,7 +8,16 @@ import random
 import pytest
 import trio
 
-from sarja.protocol.messages import Chat, CreateTable, Hello, Join, Leave, ListTables, Rematch
+from sarja.protocol.messages import (
+    Chat,
+    CreateTable,
+    Hello,
+    Join,
+    Leave,
+    ListTables,
+    Ready,
+    Rematch,
+)
 from sarja.server.app import serve
 from sarja.server.config import ServerConfig
 
@@ -213,3 +222,21 @@ async def test_the_lobby_hears_of_new_tables_and_taken_seats_at_once(server):
     await guest.send(Join(table=listing.tables[0].id))
     while listing.tables[0].seated != ("Host", "Guest"):
         listing = await browsing.expect("tables")
+
+
+async def test_after_a_game_a_freed_seat_reopens_the_table(server):
+    clients = await seat_table(server, 2)
+    await play_to_the_end(clients, random.Random(2))
+    leaver, stayer = clients
+    await leaver.send(Leave())
+    await leaver.expect("tables")
+    with trio.fail_after(5):
+        while stayer.table.started:
+            await stayer.expect("table")
+    newcomer = await NetClient.connect(server.port, "Newcomer")
+    await newcomer.send(Join(table=stayer.table.id))
+    assert (await newcomer.expect("table")).seat == leaver.state.seat
+    for client in (stayer, newcomer):
+        await client.send(Ready(ready=True))
+    state = await newcomer.expect("state")
+    assert state.version == 0 and state.outcome is None
