@@ -212,8 +212,17 @@ class Lobby:
                 )
 
     def _drop_if_empty(self, table: Table) -> None:
-        if table.empty and self.tables.get(table.id) is table:
+        """Forget a table no one is at, and a finished one whose only remaining
+        players are gone (they would hold their seats for ever)."""
+        if self.tables.get(table.id) is not table:
+            return
+        if table.empty or table.abandoned:
             del self.tables[table.id]
+            for guest in table.seats:
+                if guest is not None and guest.table is table:
+                    guest.table = guest.seat = None
+                if guest is not None and not guest.connected and not self._holds_seat(guest):
+                    self.guests.pop(guest.token, None)
 
     def shutdown(self, message: str) -> None:
         for guest in list(self.guests.values()):

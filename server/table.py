@@ -79,6 +79,15 @@ class Table:
     def empty(self) -> bool:
         return not self.spectators and all(g is None for g in self.seats)
 
+    @property
+    def abandoned(self) -> bool:
+        """No game in play, no one watching, and no seated player connected."""
+        return (
+            not self.in_play
+            and not self.spectators
+            and not any(g is not None and g.connected and g.table is self for g in self.seats)
+        )
+
     def members(self) -> list[Guest]:
         """Everyone who gets this table's messages now."""
         seated = [g for g in self.seats if g is not None and g.table is self]

@@ -240,3 +240,21 @@ async def test_after_a_game_a_freed_seat_reopens_the_table(server):
         await client.send(Ready(ready=True))
     state = await newcomer.expect("state")
     assert state.version == 0 and state.outcome is None
+
+
+async def test_a_finished_table_left_only_to_absent_players_is_forgotten(nursery, tmp_path):
+    config = ServerConfig(host="127.0.0.1", port=0, seed=5, data_dir=tmp_path, takeover_delay=0)
+    server = await nursery.start(serve, config)
+    alice, bob = await seat_table(server, 2, computer_takeover=True)
+    await bob.aclose()  # gone for good; the computer finishes his game
+    rng = random.Random(4)
+    with trio.fail_after(20):
+        while alice.state.outcome is None:
+            msg = await alice.receive()
+            if msg.TYPE == "state" and msg.legal and msg.outcome is None:
+                await alice.send(alice.action_message(rng.choice(msg.legal)))
+    assert server.lobby.tables  # Bob's seat is still held: he might come back
+    await alice.send(Leave())
+    await alice.expect("tables")
+    assert server.lobby.tables == {}
+    assert bob.welcome.resume not in server.lobby.guests
