@@ -1,4 +1,4 @@
-"""Straight-line decoders for the hot messages: the game actions and a seat's `state`.
+"""Straight-line decoders for the hot messages: the game actions, events and a seat's `state`.
 
 Each takes a decoded map (its "t" already known) and returns the message only when every
 field is exactly valid; otherwise it returns None and the codec takes the reference path
@@ -38,12 +38,13 @@ from .limits import (
     MAX_PLAYERS,
     MAX_SEATS,
     MAX_TEAMS,
+    MAX_TEXT,
     MIN_PLAYERS,
     MIN_TEAMS,
 )
 from .notation import ACTION_RE, SIMPLE_ACTIONS
 from .records import Choice, Last, Player, Rules
-from .server_messages import Ack, State
+from .server_messages import EVENT_KINDS, Ack, Event, State
 
 Decoder = Callable[[dict[str, Any]], Any]
 
@@ -412,6 +413,38 @@ assert list(State.__dataclass_fields__) == [
     "outcome",
 ]
 
+_N_EVENT = len(Event._ALLOWED)
+_EVENT_KINDS = frozenset(EVENT_KINDS)
+_new_event = Event._trusted
+
+
+def event(d: dict[str, Any]) -> Event | None:
+    """Several arrive with every move, so they take the fast path too."""
+    if len(d) != _N_EVENT:
+        return None
+    version, kind, text = d["version"], d["kind"], d["text"]
+    seat, side, card, cell = d["seat"], d["side"], d["card"], d["cell"]
+    action, fives = d["action"], d["fives"]
+    if not (
+        type(version) is int
+        and 0 <= version <= MAX_ID
+        and type(kind) is str
+        and kind in _EVENT_KINDS
+        and type(text) is str
+        and 0 < len(text) <= MAX_TEXT
+        and text.isprintable()
+        and not text.isspace()
+        and (seat is None or (type(seat) is int and 0 <= seat < MAX_SEATS))
+        and (side is None or (type(side) is int and 0 <= side < MAX_TEAMS))
+        and (card is None or (type(card) is str and card in CARDS))
+        and (cell is None or _cell(cell))
+        and (action is None or _action(action))
+        and (fives is None or _fives(fives, MAX_FIVES))
+    ):
+        return None
+    return _new_event(version, kind, text, seat, side, card, cell, action, fives)  # type: ignore[no-any-return]
+
+
 # What each side decodes on the fast path; every other type takes the reference path.
 CLIENT_FAST: dict[str, Decoder] = {
     "play": play,
@@ -424,6 +457,7 @@ CLIENT_FAST: dict[str, Decoder] = {
 }
 SERVER_FAST: dict[str, Decoder] = {
     "state": state,
+    "event": event,
     "ack": _id_version(_new_ack),
     "ping": _counter(_new_ping),
     "pong": _counter(_new_pong),
