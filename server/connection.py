@@ -70,7 +70,11 @@ class Connection:
         self._pending: list[bytes] = []  # frames of the current step, not yet written
         self._writer_busy = False
         # The same socket, for writes without a task switch (non-blocking, like trio's).
-        self._raw = socket.socket(fileno=os.dup(stream.socket.fileno()))
+        # Where a socket can't be duplicated so (Windows), every write takes the queue.
+        try:
+            self._raw: socket.socket | None = socket.socket(fileno=os.dup(stream.socket.fileno()))
+        except OSError:
+            self._raw = None
 
     # ----- Outbox ---------------------------------------------------------
 
@@ -105,9 +109,14 @@ class Connection:
         self._pending = []
         if self._scope.cancel_called:
             return
-        if not self._writer_busy and self._queued.statistics().current_buffer_used == 0:
+        raw = self._raw
+        if (
+            raw is not None
+            and not self._writer_busy
+            and not self._queued.statistics().current_buffer_used
+        ):
             try:
-                sent = self._raw.send(data)
+                sent = raw.send(data)
             except BlockingIOError:
                 sent = 0
             except OSError:  # the peer is gone; the reader will notice
@@ -271,5 +280,6 @@ async def serve_connection(connection: Connection) -> None:
                 lobby.disconnected(connection.guest, connection)
             except Exception:
                 log.exception("cleaning up after %s failed", connection._who())
-        connection._raw.close()  # only our duplicate; trio closes the stream
+        if connection._raw is not None:
+            connection._raw.close()  # only our duplicate; trio closes the stream
         await trio.aclose_forcefully(stream)

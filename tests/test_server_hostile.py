@@ -139,3 +139,15 @@ async def test_a_full_server_says_so(nursery):
     second = NetClient(await trio.open_tcp_stream("127.0.0.1", server.port), "Second")
     bye = await second.expect("bye")
     assert bye.code == "server_full"
+
+
+async def test_games_run_where_sockets_cannot_be_duplicated(nursery, monkeypatch):
+    # As on Windows: every write then goes through the writer task's queue.
+    def no_dup(fd: int) -> int:
+        raise OSError("not here")
+
+    monkeypatch.setattr("sarja.server.connection.os.dup", no_dup)
+    server = await nursery.start(serve, ServerConfig(host="127.0.0.1", port=0, seed=2))
+    clients = await seat_table(server, 2)
+    final = await play_to_the_end(clients, random.Random(3))
+    assert final.outcome is not None
