@@ -148,25 +148,9 @@ def play(d: dict[str, Any]) -> Play | None:
         and 0 <= v <= MAX_ID
         and type(card) is str
         and card in _PLACE_CARDS
-        and type(cell) is tuple
-        and len(cell) == 2
-        and type(cell[0]) is int
-        and type(cell[1]) is int
-        and 0 <= cell[0] <= 9
-        and 0 <= cell[1] <= 9
-        and type(fives) is tuple
-        and len(fives) <= MAX_FIVES
+        and _cell(cell)
+        and _fives(fives, MAX_FIVES)
     ):
-        for f in fives:
-            if not (
-                type(f) is tuple
-                and f in _FIVES
-                and type(f[0]) is int
-                and type(f[1]) is int
-                and type(f[2]) is int
-                and type(f[3]) is int
-            ):
-                return None
         return _new_play(i, v, card, cell, fives)  # type: ignore[no-any-return]
     return None
 
