@@ -18,6 +18,7 @@ of each is kept. On a shared machine run it a few times and read the range.
 
 import timeit
 from collections.abc import Callable
+from typing import Any
 
 import msgpack
 
@@ -118,19 +119,16 @@ def row(
     print(f"  {label:<34} {us:8.2f} µs   msgpack {them:7.2f} µs   ratio {us / them:5.2f}×{note}")
 
 
-def bench_action() -> None:
-    play = Play(id=17, version=61, card="7H", cell=(4, 3), fives=[(4, 0, 4, 4)])
-    client = ClientCodec()
-    client.session.state = SessionState.GAME
-    wire = play.to_wire()
-    frame = client.send(play)
-    decode = receiver(ServerCodec, SessionState.GAME)
-    assert decode(frame) == play
+def compare(title: str, send: Callable[[Any], bytes], msg: Any, build: Callable[[], Any],
+            decode: Callable[[bytes], object], options: dict[str, Any]) -> None:  # fmt: skip
+    """Print our encode and decode of `msg` beside plain msgpack of the same map."""
+    wire = msg.to_wire()
+    frame = send(msg)
+    assert decode(frame) == msg
     body = frame[4:]
-    options = unpack_options(**CLIENT_DECODE)  # what the server's decoder uses
     assert msgpack.unpackb(body, **options) == msgpack.unpackb(msgpack.packb(wire), **options)
-    print(f"play ({len(frame)} bytes framed)")
-    row("encode  send(msg)  / packb(map)", lambda: client.send(play), lambda: msgpack.packb(wire))
+    print(f"{title} ({len(frame)} bytes framed)")
+    row("encode  send(msg)  / packb(map)", lambda: send(msg), lambda: msgpack.packb(wire))
     row(
         "decode  receive+next / unpackb",
         lambda: decode(frame),
@@ -138,9 +136,26 @@ def bench_action() -> None:
     )
     row(
         "encode  build+send / packb(map)",
-        lambda: client.send(Play(id=17, version=61, card="7H", cell=(4, 3), fives=((4, 0, 4, 4),))),
+        lambda: send(build()),
         lambda: msgpack.packb(wire),
         target=False,
+    )
+
+
+def bench_action() -> None:
+    client = ClientCodec()
+    client.session.state = SessionState.GAME
+
+    def build() -> Play:
+        return Play(id=17, version=61, card="7H", cell=(4, 3), fives=((4, 0, 4, 4),))
+
+    compare(
+        "play",
+        client.send,
+        build(),
+        build,
+        receiver(ServerCodec, SessionState.GAME),
+        unpack_options(**CLIENT_DECODE),  # what the server's decoder uses
     )
 
 
@@ -148,25 +163,14 @@ def bench_state(legal: int) -> None:
     state = mid_game_state(legal)
     server = ServerCodec()
     server.session.state = SessionState.GAME
-    wire = state.to_wire()
-    frame = server.send(state)
-    decode = receiver(ClientCodec, SessionState.GAME)
-    assert decode(frame) == state
-    body = frame[4:]
-    options = unpack_options(**SERVER_DECODE)  # what the client's decoder uses
     kwargs = {name: getattr(state, name) for name in State.__dataclass_fields__}
-    print(f"state, {len(state.legal)} legal actions ({len(frame)} bytes framed)")
-    row("encode  send(msg)  / packb(map)", lambda: server.send(state), lambda: msgpack.packb(wire))
-    row(
-        "decode  receive+next / unpackb",
-        lambda: decode(frame),
-        lambda: msgpack.unpackb(body, **options),
-    )
-    row(
-        "encode  build+send / packb(map)",
-        lambda: server.send(State(**kwargs)),
-        lambda: msgpack.packb(wire),
-        target=False,
+    compare(
+        f"state, {len(state.legal)} legal actions",
+        server.send,
+        state,
+        lambda: State(**kwargs),
+        receiver(ClientCodec, SessionState.GAME),
+        unpack_options(**SERVER_DECODE),  # what the client's decoder uses
     )
 
 

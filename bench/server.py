@@ -36,38 +36,20 @@ import trio
 from sarja.protocol import ClientCodec
 from sarja.protocol.messages import (
     CreateTable,
-    Draw,
-    Exchange,
     Hello,
     Join,
-    Pass,
     Play,
     Ready,
     Rematch,
-    Remove,
 )
+from sarja.protocol.moves import action_message
 
 SERVER = str(Path(sys.executable).parent / "sarja-server")
-COLUMNS = "ABCDEFGHIJ"
 
 
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
-def action_message(notation: str, action_id: int, version: int):
-    if notation == "draw":
-        return Draw(id=action_id, version=version)
-    if notation == "pass":
-        return Pass(id=action_id, version=version)
-    if notation.startswith("dead:"):
-        return Exchange(id=action_id, version=version, card=notation[5:])
-    card, place = notation[:2], notation[3:].split("[")[0]
-    cell = (int(place[1:]) - 1, COLUMNS.index(place[0]))
-    if notation[2] == "x":
-        return Remove(id=action_id, version=version, card=card, cell=cell)
-    return Play(id=action_id, version=version, card=card, cell=cell)
 
 
 class Client:

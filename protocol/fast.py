@@ -137,20 +137,23 @@ _new_ping, _new_pong = Ping._trusted, Pong._trusted
 # which the codec takes as None.
 
 
-def play(d: dict[str, Any]) -> Play | None:
-    if len(d) != _N_PLAY:
-        return None
-    i, v, card, cell, fives = d["id"], d["version"], d["card"], d["cell"], d["fives"]
-    if (
+def _action_head(i: Any, v: Any, card: Any, cards: frozenset[str]) -> bool:
+    """An action's id and version, and its card among those it may carry."""
+    return (
         type(i) is int
         and type(v) is int
         and 0 <= i <= MAX_ID
         and 0 <= v <= MAX_ID
         and type(card) is str
-        and card in _PLACE_CARDS
-        and _cell(cell)
-        and _fives(fives, MAX_FIVES)
-    ):
+        and card in cards
+    )
+
+
+def play(d: dict[str, Any]) -> Play | None:
+    if len(d) != _N_PLAY:
+        return None
+    i, v, card, cell, fives = d["id"], d["version"], d["card"], d["cell"], d["fives"]
+    if _action_head(i, v, card, _PLACE_CARDS) and _cell(cell) and _fives(fives, MAX_FIVES):
         return _new_play(i, v, card, cell, fives)  # type: ignore[no-any-return]
     return None
 
@@ -159,15 +162,7 @@ def remove(d: dict[str, Any]) -> Remove | None:
     if len(d) != _N_REMOVE:
         return None
     i, v, card, cell = d["id"], d["version"], d["card"], d["cell"]
-    if (
-        type(i) is int
-        and type(v) is int
-        and 0 <= i <= MAX_ID
-        and 0 <= v <= MAX_ID
-        and type(card) is str
-        and card in ONE_EYED
-        and _cell(cell)
-    ):
+    if _action_head(i, v, card, ONE_EYED) and _cell(cell):
         return _new_remove(i, v, card, cell)  # type: ignore[no-any-return]
     return None
 
@@ -176,14 +171,7 @@ def exchange(d: dict[str, Any]) -> Exchange | None:
     if len(d) != _N_EXCHANGE:
         return None
     i, v, card = d["id"], d["version"], d["card"]
-    if (
-        type(i) is int
-        and type(v) is int
-        and 0 <= i <= MAX_ID
-        and 0 <= v <= MAX_ID
-        and type(card) is str
-        and card in _DEAD_CARDS
-    ):
+    if _action_head(i, v, card, _DEAD_CARDS):
         return _new_exchange(i, v, card)  # type: ignore[no-any-return]
     return None
 

@@ -75,7 +75,7 @@ class Lobby:
         )
         table = guest.table
         if table is not None:
-            table.resume(guest)
+            table.welcome_back(guest)
         return guest
 
     def disconnected(self, guest: Guest, outbox: Outbox) -> None:

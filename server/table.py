@@ -136,7 +136,7 @@ class Table:
 
     def join(self, guest: Guest, seat: int | None, side: int | None) -> None:
         if guest in self.seats:  # coming back to a seat this guest holds
-            self._return(guest)
+            self.welcome_back(guest)
             return
         if self.started:
             raise Refusal("game_started", "The game at this table has started; you can watch it.")
@@ -239,7 +239,7 @@ class Table:
         else:
             self.leave(guest)
 
-    def _return(self, guest: Guest) -> None:
+    def welcome_back(self, guest: Guest) -> None:
         """A seat holder is back (a new connection, or a `join` from the lobby)."""
         guest.table = self
         guest.seat = self.seats.index(guest)
@@ -248,10 +248,6 @@ class Table:
         if self.game is not None:
             self.send_states()
         self._announce("back", f"{guest.name} is back", guest.seat)
-
-    def resume(self, guest: Guest) -> None:
-        """A guest who lost the connection is back with their token."""
-        self._return(guest)
 
     # ----- the game -------------------------------------------------------
 

@@ -9,19 +9,8 @@ from typing import Any
 import trio
 
 from sarja.protocol import ClientCodec
-from sarja.protocol.messages import (
-    Draw,
-    Exchange,
-    Hello,
-    Pass,
-    Play,
-    Remove,
-)
-from sarja.server.engine.board import COLUMN_LETTERS
-
-
-def parse_cell_name(name: str) -> tuple[int, int]:
-    return int(name[1:]) - 1, COLUMN_LETTERS.index(name[0])
+from sarja.protocol.messages import Hello
+from sarja.protocol.moves import action_message
 
 
 class NetClient:
@@ -94,19 +83,8 @@ class NetClient:
 
     def action_message(self, notation: str, action_id: int | None = None) -> Any:
         """The protocol message for a legal action in notation, at the current version."""
-        version = self.state.version
         i = self.next_id() if action_id is None else action_id
-        if notation == "draw":
-            return Draw(id=i, version=version)
-        if notation == "pass":
-            return Pass(id=i, version=version)
-        if notation.startswith("dead:"):
-            return Exchange(id=i, version=version, card=notation[5:])
-        card, rest = notation[:2], notation[3:]
-        cell = parse_cell_name(rest.split("[")[0])
-        if notation[2] == "x":
-            return Remove(id=i, version=version, card=card, cell=cell)
-        return Play(id=i, version=version, card=card, cell=cell)
+        return action_message(notation, i, self.state.version)
 
     async def aclose(self) -> None:
         await self.stream.aclose()
