@@ -16,6 +16,7 @@ Rounds alternate ours and plain so a busy machine's slow spells hit both; the be
 of each is kept. On a shared machine run it a few times and read the range.
 """
 
+import struct
 import timeit
 from collections.abc import Callable
 from typing import Any
@@ -110,17 +111,23 @@ def receiver(codec_cls: type, state: SessionState) -> Callable[[bytes], object]:
 
 
 def row(
-    label: str, ours: Callable[[], object], plain: Callable[[], object], *, target: bool = True
+    label: str,
+    ours: Callable[[], object],
+    plain: Callable[[], object],
+    *,
+    target: bool = True,
+    note: str = "   (not a target: includes validation at construction)",
 ) -> None:
     us, them = pair(ours, plain)
     if target:
         RATIOS.append((label, us / them))
-    note = "" if target else "   (not a target: includes validation at construction)"
+        note = ""
     print(f"  {label:<34} {us:8.2f} µs   msgpack {them:7.2f} µs   ratio {us / them:5.2f}×{note}")
 
 
 def compare(title: str, send: Callable[[Any], bytes], msg: Any, build: Callable[[], Any],
-            decode: Callable[[bytes], object], options: dict[str, Any]) -> None:  # fmt: skip
+            decode: Callable[[bytes], object], options: dict[str, Any],
+            unchecked: Callable[[Any], object]) -> None:  # fmt: skip
     """Print our encode and decode of `msg` beside plain msgpack of the same map."""
     wire = msg.to_wire()
     frame = send(msg)
@@ -134,11 +141,34 @@ def compare(title: str, send: Callable[[Any], bytes], msg: Any, build: Callable[
         lambda: decode(frame),
         lambda: msgpack.unpackb(body, **options),
     )
+    floor_row(frame, options, unchecked, msg)
     row(
         "encode  build+send / packb(map)",
         lambda: send(build()),
         lambda: msgpack.packb(wire),
         target=False,
+    )
+
+
+def floor_row(
+    frame: bytes, options: dict[str, Any], build: Callable[[Any], object], msg: Any
+) -> None:
+    """The least any decoder of typed messages does: read the length, unpack the body,
+    build the message's objects, checking nothing. Shown to put the target in scale."""
+    length = struct.Struct(">I").unpack_from
+    body = frame[4:]
+
+    def floor() -> object:
+        n = length(frame)[0]
+        return build(msgpack.unpackb(frame[4 : 4 + n], **options))
+
+    assert floor() == msg
+    row(
+        "floor  objects built, nothing checked",
+        floor,
+        lambda: msgpack.unpackb(body, **options),
+        target=False,
+        note="   (not a target: the least a typed decoder does)",
     )
 
 
@@ -156,6 +186,7 @@ def bench_action() -> None:
         build,
         receiver(ServerCodec, SessionState.GAME),
         unpack_options(**CLIENT_DECODE),  # what the server's decoder uses
+        lambda d: Play._trusted(d["id"], d["version"], d["card"], d["cell"], d["fives"]),
     )
 
 
@@ -171,7 +202,24 @@ def bench_state(legal: int) -> None:
         lambda: State(**kwargs),
         receiver(ClientCodec, SessionState.GAME),
         unpack_options(**SERVER_DECODE),  # what the client's decoder uses
+        state_unchecked,
     )
+
+
+def state_unchecked(d: dict[str, Any]) -> State:
+    """A decoded state map as a State, every nested record built, nothing checked."""
+    last, rules = d["last"], d["rules"]
+    return State._trusted(  # type: ignore[no-any-return]
+        d["table"], d["version"], d["seat"],
+        tuple(Player._trusted(p["name"], p["side"], p["away"], p["hand_size"])
+              for p in d["players"]),
+        d["sides"], d["needed"], d["hand"], d["board"], d["discard"], d["draw_size"],
+        d["sequences"], d["turn"], d["first"], d["cut"],
+        None if last is None else Last._trusted(last["seat"], last["action"]),
+        d["legal"], tuple(Choice._trusted(c["cell"], c["options"]) for c in d["choices"]),
+        d["exchanged"], d["pending_draw"], d["passes"],
+        Rules._trusted(rules["hand_size"], rules["manual_draw"]), None,
+    )  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ from .limits import (
 )
 from .messages import CLIENT_MESSAGES, SERVER_MESSAGES, ClientMessage, Error, ServerMessage
 from .session import Session, SessionState
-from .wire import check_shape, loads, unpack_options
+from .wire import Loader, check_shape, unpack_options
 
 _ACTIONS = frozenset({"play", "remove", "exchange", "draw", "pass"})
 
@@ -39,7 +39,7 @@ class _Codec:
         self._frames = FrameDecoder(max_in)
         self._max_out = max_out
         self._max_depth = decode["max_depth"]
-        self._options = unpack_options(**decode)
+        self._loads = Loader(unpack_options(**decode))
         self._out_types = frozenset(self._outgoing.values())
         # One Packer per connection: packb would build (and drop) a new one per message.
         self._pack = msgpack.Packer(use_bin_type=True).pack
@@ -67,7 +67,7 @@ class _Codec:
         body = self._frames.next_frame()
         if body is None:
             return None
-        obj = loads(body, self._options)
+        obj = self._loads(body)
         # The hot messages first (see fast.py): a map that passes every check there is
         # the message; anything else, valid or not, takes the reference path below.
         t = obj.get("t") if type(obj) is dict else None

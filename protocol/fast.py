@@ -150,10 +150,25 @@ def _action_head(i: Any, v: Any, card: Any, cards: frozenset[str]) -> bool:
 
 
 def play(d: dict[str, Any]) -> Play | None:
+    """The most frequent message of all, so its checks are written out in full."""
     if len(d) != _N_PLAY:
         return None
     i, v, card, cell, fives = d["id"], d["version"], d["card"], d["cell"], d["fives"]
-    if _action_head(i, v, card, _PLACE_CARDS) and _cell(cell) and _fives(fives, MAX_FIVES):
+    if (
+        type(i) is int
+        and type(v) is int
+        and 0 <= i <= MAX_ID
+        and 0 <= v <= MAX_ID
+        and type(card) is str
+        and card in _PLACE_CARDS
+        and type(cell) is tuple
+        and len(cell) == 2
+        and type(cell[0]) is int
+        and type(cell[1]) is int
+        and 0 <= cell[0] <= 9
+        and 0 <= cell[1] <= 9
+        and (fives == () or _fives(fives, MAX_FIVES))  # only an empty tuple equals ()
+    ):
         return _new_play(i, v, card, cell, fives)  # type: ignore[no-any-return]
     return None
 

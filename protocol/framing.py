@@ -35,11 +35,14 @@ class FrameDecoder:
     left in the buffer is a `truncated_frame` error.
     """
 
-    __slots__ = ("_buf", "_eof", "_error", "_need", "max_frame")
+    __slots__ = ("_buf", "_eof", "_error", "_need", "_whole", "max_frame")
 
     def __init__(self, max_frame: int) -> None:
         self.max_frame = max_frame
         self._buf = bytearray()
+        # A chunk that is exactly one valid frame, kept as it came when nothing else was
+        # buffered: the usual case on a LAN, and it needs no copy into the buffer.
+        self._whole: bytes | None = None
         self._eof = False
         self._error: RemoteProtocolError | None = None
         self._need = -1  # the body length of the frame at the buffer's head, once checked
@@ -47,7 +50,7 @@ class FrameDecoder:
     @property
     def at_eof(self) -> bool:
         """True once the peer has closed and every whole frame has been taken."""
-        return self._eof and not self._buf
+        return self._eof and not self._buf and self._whole is None
 
     def receive_data(self, data: bytes) -> None:
         if self._error is not None:
@@ -58,6 +61,14 @@ class FrameDecoder:
             self._eof = True
             return
         buf = self._buf
+        if self._whole is not None:  # keep the stream in order behind the kept frame
+            buf += self._whole
+            self._whole = None
+        elif not buf and len(data) > HEADER_SIZE and type(data) is bytes:
+            n = _unpack_length(data)[0]
+            if n == len(data) - HEADER_SIZE and n <= self.max_frame:
+                self._whole = data
+                return
         buf += data
         # Check a waiting prefix now, so the body of an oversize frame is never kept.
         if self._need < 0 and len(buf) >= HEADER_SIZE:
@@ -68,6 +79,10 @@ class FrameDecoder:
         """The next whole frame body, or None if more data is needed."""
         if self._error is not None:
             raise self._error
+        whole = self._whole
+        if whole is not None:
+            self._whole = None
+            return whole[HEADER_SIZE:]
         buf = self._buf
         n = self._need
         if n < 0:

@@ -92,3 +92,33 @@ def test_the_protocol_imports_no_io_library() -> None:
         "sys.exit(sorted(bad) or 0)"
     )
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0
+
+
+def test_a_chunk_that_is_one_frame_keeps_its_place_in_the_stream() -> None:
+    dec = FrameDecoder(10)
+    dec.receive_data(b"\x00\x00\x00\x02ab")  # exactly one frame: kept as it came
+    dec.receive_data(b"\x00\x00\x00\x01c")  # more, before the first was taken
+    dec.receive_data(b"")
+    assert not dec.at_eof
+    assert dec.next_frame() == b"ab"
+    assert dec.next_frame() == b"c"
+    assert dec.next_frame() is None and dec.at_eof
+
+
+@given(st.lists(st.binary(min_size=1, max_size=12), max_size=6), st.data())
+def test_frames_come_out_in_order_however_the_stream_is_cut(
+    bodies: list[bytes], data: st.DataObject
+) -> None:
+    stream = b"".join(encode_frame(b, 12) for b in bodies)
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(stream)), max_size=8)))
+    dec, got = FrameDecoder(12), []
+    for start, end in zip([0, *cuts], [*cuts, len(stream)], strict=True):
+        if end > start:
+            dec.receive_data(stream[start:end])
+        if data.draw(st.booleans()):  # take frames now, or leave them for later
+            while (body := dec.next_frame()) is not None:
+                got.append(body)
+    dec.receive_data(b"")
+    while (body := dec.next_frame()) is not None:
+        got.append(body)
+    assert got == bodies and dec.at_eof

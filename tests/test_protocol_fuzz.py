@@ -116,3 +116,22 @@ def test_any_chunking_gives_the_same_messages(sizes: list[int]) -> None:
         got += drain(codec, data[i : i + n], SessionState.GAME)
         i += n
     assert got == whole
+
+
+bodies = st.one_of(
+    st.sampled_from([msgpack.packb(e.to_wire()) for e in CLIENT_EXAMPLES]),
+    values.map(lambda v: msgpack.packb(v)),
+    st.binary(min_size=1, max_size=40),  # bad bytes, truncated values
+    st.tuples(values, values).map(lambda p: msgpack.packb(p[0]) + msgpack.packb(p[1])),
+)
+
+
+@FUZZ
+@given(st.lists(bodies, min_size=1, max_size=8))
+def test_a_refused_frame_leaves_the_next_one_decoded_as_if_first(items: list[bytes]) -> None:
+    """The codec reuses one msgpack decoder across frames; whatever a frame did to it,
+    each frame decodes exactly as it would on a new connection."""
+    reused = ServerCodec()
+    for body in items:
+        alone = drain(ServerCodec(), frame(body), SessionState.GAME)
+        assert drain(reused, frame(body), SessionState.GAME) == alone
