@@ -4,11 +4,19 @@ Handling one request can queue frames for many connections (a move sends every
 seat an event or two and a new state). Instead of waking a writer task per
 frame, frames are gathered while the step runs and each connection's share is
 written in one go once it ends, straight to the socket when it takes them.
+
+A connection's reader, which handles almost every request, runs its work as a
+`step` and flushes as it ends. Frames queued anywhere else (the heartbeat, the
+computer's moves, a dropped peer's goodbye) are flushed when that task next
+yields, through trio's `run_sync_soon`, which costs a wake-up of the run loop.
 """
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Callable
+from typing import Protocol, TypeVar
+
+T = TypeVar("T")
 
 import trio
 
@@ -24,12 +32,22 @@ class WriteBatcher:
     def __init__(self) -> None:
         self._waiting: list[Batched] = []
         self._scheduled = False
+        self._in_step = False
 
     def waiting(self, connection: Batched) -> None:
         self._waiting.append(connection)
-        if not self._scheduled:
+        if not self._scheduled and not self._in_step:
             self._scheduled = True
             trio.lowlevel.current_trio_token().run_sync_soon(self.flush_all)
+
+    def step(self, work: Callable[[bytes], T], data: bytes) -> T:
+        """Run `work(data)`, which must not await, then flush what it queued."""
+        self._in_step = True
+        try:
+            return work(data)
+        finally:
+            self._in_step = False
+            self.flush_all()
 
     def flush_all(self) -> None:
         self._scheduled = False

@@ -191,7 +191,7 @@ class Connection:
                     data = await self.stream.receive_some(RECEIVE_SIZE)
                 except (trio.BrokenResourceError, trio.ClosedResourceError):
                     return
-                if not self._take_messages(data) or not data:
+                if not self._batcher.step(self._take_messages, data) or not data:
                     return
                 if self.guest is not None:
                     self.last_heard = trio.current_time()
