@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol, TypeVar
 
-T = TypeVar("T")
-
 import trio
+
+T = TypeVar("T")
 
 
 class Batched(Protocol):
