@@ -6,6 +6,7 @@ The engine speaks in integers (cards, cells); the wire speaks in codes and
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import product
 
 from sarja.protocol.messages import Choice, Last, Outcome, Player, Rules, State
@@ -30,8 +31,27 @@ def wire_five(five: tuple[int, ...]) -> tuple[int, int, int, int]:
     return (*divmod(five[0], 10), *divmod(five[-1], 10))
 
 
+@lru_cache(maxsize=64)
 def rules_of(arrangement: Arrangement) -> Rules:
     return Rules.unchecked(hand_size=arrangement.hand_size, manual_draw=arrangement.manual_draw)
+
+
+@lru_cache(maxsize=1024)
+def wire_cut(cut: tuple[tuple[tuple[int, int], ...], ...]) -> tuple:
+    """A game's cut, as `state` carries it; the same every move of a game."""
+    return tuple(tuple((seat, _CODES[card]) for seat, card in r) for r in cut)
+
+
+# The records' own constructors, positional and without checks: these values come
+# from the engine's views, and the receiving codec checks every field anyway.
+_new_player, _new_last, _new_choice = Player._trusted, Last._trusted, Choice._trusted
+_new_state, _new_event = State._trusted, EventMessage._trusted
+# for_seat passes State's fields by position, in this order.
+assert State._FIELDS == (
+    "table", "version", "seat", "players", "sides", "needed", "hand", "board", "discard",
+    "draw_size", "sequences", "turn", "first", "cut", "last", "legal", "choices", "exchanged",
+    "pending_draw", "passes", "rules", "outcome",
+)  # fmt: skip
 
 
 def side_name(arrangement: Arrangement, side: int, names: list[str]) -> str:
@@ -68,31 +88,34 @@ class StateFactory:
         self.game = game
         view = seat_view(game, None)
         codes = _CODES
-        outcome = view.outcome
-        self.public = dict(
-            table=table_id,
-            version=view.version,
-            players=tuple(
-                Player.unchecked(name=names[s], side=view.seat_sides[s], away=away[s], hand_size=n)
-                for s, n in enumerate(view.hand_sizes)
+        outcome, last = view.outcome, view.last
+        # State's fields before `seat`, between `seat` and `hand`, and so on:
+        # for_seat puts each seat's own fields in their places.
+        self._head = (table_id, view.version)
+        self._middle = (
+            tuple(
+                _new_player(names[s], side, away[s], n)
+                for s, (side, n) in enumerate(zip(view.seat_sides, view.hand_sizes, strict=True))
             ),
-            sides=view.sides,
-            needed=view.needed,
-            board=view.board,
-            discard=tuple([codes[c] for c in view.discard]),
-            draw_size=view.draw_size,
-            sequences=tuple(tuple(wire_five(f) for f in fives) for fives in view.sequences),
-            turn=view.turn,
-            first=view.first,
-            cut=tuple(tuple((seat, codes[card]) for seat, card in r) for r in view.cut),
-            last=None
-            if view.last is None
-            else Last.unchecked(seat=view.last[0], action=notation(view.last[1])),
-            exchanged=view.exchanged,
-            pending_draw=view.pending_draw,
-            passes=view.passes,
-            rules=rules_of(arrangement),
-            outcome=None
+            view.sides,
+            view.needed,
+        )
+        self._after_hand = (
+            view.board,
+            tuple([codes[c] for c in view.discard]),
+            view.draw_size,
+            tuple(tuple(wire_five(f) for f in fives) for fives in view.sequences),
+            view.turn,
+            view.first,
+            wire_cut(view.cut),
+            None if last is None else _new_last(last[0], notation(last[1])),
+        )
+        self._tail = (
+            view.exchanged,
+            view.pending_draw,
+            view.passes,
+            rules_of(arrangement),
+            None
             if outcome is None
             else Outcome.unchecked(
                 result=outcome.result,
@@ -103,22 +126,25 @@ class StateFactory:
 
     def for_seat(self, seat: int | None) -> State:
         hand, legal, choices = NO_SEAT if seat is None else seat_part(self.game, seat)
-        return State.unchecked(
-            seat=seat,
-            hand=tuple([_CODES[c] for c in hand]),
-            legal=tuple([notation(a) for a in legal]),
-            choices=tuple(
-                Choice.unchecked(
-                    cell=wire_cell(cell),
+        return _new_state(  # type: ignore[no-any-return]
+            *self._head,
+            seat,
+            *self._middle,
+            tuple([_CODES[c] for c in hand]),
+            *self._after_hand,
+            tuple([notation(a) for a in legal]),
+            tuple(
+                _new_choice(
+                    wire_cell(cell),
                     # One option per combination of the lines' own options.
-                    options=tuple(
+                    tuple(
                         tuple(wire_five(f) for option in combo for f in option)
                         for combo in product(*lines)
                     )[:8],
                 )
                 for cell, lines in choices
             ),
-            **self.public,
+            *self._tail,
         )
 
 
@@ -139,17 +165,13 @@ def event_message(
     who = names[seat] if seat is not None else ""
     card = card_label(event.card) if event.card >= 0 else ""
     where = cell_name(event.cell) if event.cell >= 0 else ""
-    fields: dict = {"seat": seat}
-    if event.card >= 0:
-        fields["card"] = card_code(event.card)
-    if event.cell >= 0:
-        fields["cell"] = wire_cell(event.cell)
+    side = fives = None  # only the events below that name a side (or fives) carry one
     if kind == "played":
         text = f"{who} played {card} at {where}"
     elif kind == "removed":
         owner = side_name(arrangement, event.side, names)
         text = f"{who} removed {owner}'s chip at {where} with the {card}"
-        fields["side"] = event.side
+        side = event.side
     elif kind == "dead_card":
         text = f"{who} exchanged a dead {card}"
     elif kind == "drew":
@@ -166,12 +188,22 @@ def event_message(
         spans = ", ".join(f"{cell_name(f[0])}–{cell_name(f[-1])}" for f in event.fives)
         many = "two sequences" if len(event.fives) > 1 else "a sequence"
         text = f"{side_name(arrangement, event.side, names)} completed {many} ({spans})"
-        fields.update(side=event.side, fives=tuple(wire_five(f) for f in event.fives))
+        side, fives = event.side, tuple(wire_five(f) for f in event.fives)
     elif kind == "won":
         text = f"{side_name(arrangement, event.side, names)} wins!"
-        fields["side"] = event.side
+        side = event.side
     elif kind == "drawn_game":
         text = "A full round of passes: the game is a draw"
     else:
         return None
-    return EventMessage.unchecked(version=version, kind=kind, text=text, **fields)
+    return _new_event(  # type: ignore[no-any-return]
+        version,
+        kind,
+        text,
+        seat,
+        side,
+        card_code(event.card) if event.card >= 0 else None,
+        wire_cell(event.cell) if event.cell >= 0 else None,
+        None,  # action: the text and the fields above already say it
+        fives,
+    )
