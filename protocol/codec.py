@@ -172,7 +172,7 @@ class ServerCodec(_Codec):
         self.session.check_server(msg)
 
     def _sent(self, msg: Any) -> None:
-        self.session.on_server(msg)
+        self.session.advance(msg)  # _check_send has checked it
 
 
 class ClientCodec(_Codec):

@@ -103,6 +103,10 @@ class Session:
     def on_server(self, msg: Any) -> SessionState:
         """Check a server message and move to the state it leads to."""
         self.check_server(msg)
+        return self.advance(msg)
+
+    def advance(self, msg: Any) -> SessionState:
+        """Move to the state a server message already checked leads to."""
         self.state = TRANSITIONS.get((self.state, trigger(msg)), self.state)
         return self.state
 

@@ -45,6 +45,10 @@ class Guest:
         if self.outbox is not None:
             self.outbox.send(msg)
 
+    def send_encoded(self, msg: Any, frame: bytes) -> None:
+        if self.outbox is not None:
+            self.outbox.send_encoded(msg, frame)
+
     def remember_answer(self, action_id: int, answer: list[Any], keep: int) -> None:
         self.answers[action_id] = answer
         while len(self.answers) > keep:

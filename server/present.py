@@ -11,6 +11,7 @@ from itertools import product
 
 from sarja.protocol.messages import Choice, Last, Outcome, Player, Rules, State
 from sarja.protocol.messages import Event as EventMessage
+from sarja.protocol.shared_state import SharedStateEncoder
 
 from .engine.actions import Action
 from .engine.arrangement import SIDE_COLOURS, Arrangement
@@ -86,6 +87,7 @@ class StateFactory:
         arrangement: Arrangement,
     ) -> None:
         self.game = game
+        self._encoder: SharedStateEncoder | None = None
         view = seat_view(game, None)
         codes = _CODES
         outcome, last = view.outcome, view.last
@@ -123,6 +125,14 @@ class StateFactory:
                 hands=tuple(tuple(codes[c] for c in h) for h in view.revealed_hands or ()),
             ),
         )
+
+    def encoded(self, seat: int | None) -> tuple[State, bytes]:
+        """`seat`'s state and its frame; the fields all seats share are packed
+        once per version, by the first call."""
+        state = self.for_seat(seat)
+        if self._encoder is None:
+            self._encoder = SharedStateEncoder(state)
+        return state, self._encoder.frame(state)
 
     def for_seat(self, seat: int | None) -> State:
         hand, legal, choices = NO_SEAT if seat is None else seat_part(self.game, seat)

@@ -332,11 +332,11 @@ class Table:
             return
         states = StateFactory(self.id, self.game, self.names(), self.away(), self.arrangement)
         if first is not None and first.outbox is not None:
-            first.send(states.for_seat(first.seat))
+            first.send_encoded(*states.encoded(first.seat))
             first.outbox.flush()
         for guest in self.seats:
             if guest is not None and guest is not first and guest.table is self and guest.connected:
-                guest.send(states.for_seat(guest.seat))
+                guest.send_encoded(*states.encoded(guest.seat))
         if self.spectators:
             self._broadcast(states.for_seat(None), self.spectators)
         if self.computer_takeover and self._seats_for_computer():
