@@ -6,6 +6,10 @@ bytes between those four values are the same for every seat: they are packed onc
 here, and each seat's frame is those pieces with its own four values between them.
 The result is byte for byte what `codec.encode` makes of the same message (a test
 compares them on every state of whole games).
+
+Packing the shared pieces costs about what encoding 1.7 whole states does, and each
+seat's frame after that about a sixth of one (a mid-game state, measured): worth it
+from three states of one version on.
 """
 
 from typing import Any

@@ -19,6 +19,7 @@ from sarja.protocol import ServerCodec
 from sarja.protocol.messages import Bye
 
 from .batching import WriteBatcher
+from .collector import collect_every, collector_on_a_timetable
 from .config import ServerConfig
 from .connection import Connection, serve_connection
 from .lobby import Lobby
@@ -112,11 +113,15 @@ async def serve(
     config: ServerConfig, *, task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED
 ) -> None:
     """Listen and serve until cancelled or shut down; `task_status` gets the Server."""
-    async with trio.open_nursery() as nursery:
-        server = Server(config, nursery)
-        server.listeners = await nursery.start(
-            partial(trio.serve_tcp, server.handle, config.port, host=config.host)
-        )
-        nursery.start_soon(server.heartbeat)
-        log.info("listening on port %d", server.port)
-        task_status.started(server)
+    timetable = collector_on_a_timetable() if config.collect_every else contextlib.nullcontext()
+    with timetable:
+        async with trio.open_nursery() as nursery:
+            server = Server(config, nursery)
+            server.listeners = await nursery.start(
+                partial(trio.serve_tcp, server.handle, config.port, host=config.host)
+            )
+            nursery.start_soon(server.heartbeat)
+            if config.collect_every:
+                nursery.start_soon(collect_every, config.collect_every)
+            log.info("listening on port %d", server.port)
+            task_status.started(server)

@@ -27,3 +27,6 @@ class ServerConfig:
     answers_kept: int = 64  # action answers remembered per player, for repeats
     shutdown_grace: float = 1.0  # seconds for goodbyes to reach clients
     takeover_delay: float = 1.0  # the computer's pause before each move it makes
+    # A full collection of reference cycles this often, and none in between (see
+    # collector.py); None leaves Python's automatic collector as it is.
+    collect_every: float | None = 60.0

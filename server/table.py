@@ -332,11 +332,21 @@ class Table:
             return
         states = StateFactory(self.id, self.game, self.names(), self.away(), self.arrangement)
         if first is not None and first.outbox is not None:
-            first.send_encoded(*states.encoded(first.seat))
+            first.send(states.for_seat(first.seat))
             first.outbox.flush()
-        for guest in self.seats:
-            if guest is not None and guest is not first and guest.table is self and guest.connected:
+        others = [
+            guest
+            for guest in self.seats
+            if guest is not None and guest is not first and guest.table is self and guest.connected
+        ]
+        # Packing the shared fields once costs what packing about two whole states
+        # does, so it pays from three states on (measured; see shared_state.py).
+        if len(others) >= 3:
+            for guest in others:
                 guest.send_encoded(*states.encoded(guest.seat))
+        else:
+            for guest in others:
+                guest.send(states.for_seat(guest.seat))
         if self.spectators:
             self._broadcast(states.for_seat(None), self.spectators)
         if self.computer_takeover and self._seats_for_computer():
