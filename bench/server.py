@@ -382,6 +382,12 @@ def report(title: str, latencies: list[float], wall: float, user: float, system:
           " target: at most 150 µs)")  # fmt: skip
 
 
+def resident_mib(pid: int) -> float:
+    """The process's resident memory, in MiB (from /proc)."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(re.search(r"VmRSS:\s+(\d+) kB", status).group(1)) / 1024
+
+
 def cpu_seconds(pid: int) -> tuple[float, float]:
     """The process's (user, system) CPU seconds so far."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -430,6 +436,7 @@ async def load(tables: int, seconds: float) -> float:
                         players.start_soon(table_loop, game, random.Random(i), latencies, until)
                 wall = time.perf_counter() - wall_before
                 cpu_after = cpu_seconds(process.pid)
+                memory = resident_mib(process.pid)
                 user, system = (b - a for a, b in zip(cpu_before, cpu_after, strict=True))
                 nursery.cancel_scope.cancel()
     finally:
@@ -437,6 +444,7 @@ async def load(tables: int, seconds: float) -> float:
     report(f"Load: {tables} tables x 4 clients ({tables * 4} connections, seated in "
            f"{setup:.1f} s), one move a second per table, {wall:.1f} s:", latencies, wall,
            user, system)  # fmt: skip
+    print(f"  server memory (resident) {memory:7.0f} MiB")
     return (user + system) / max(len(latencies), 1)
 
 

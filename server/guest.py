@@ -6,6 +6,8 @@ import secrets
 from collections import OrderedDict, deque
 from typing import TYPE_CHECKING, Any, Protocol
 
+from sarja.protocol.messages import SERVER_MESSAGES
+
 if TYPE_CHECKING:
     from .table import Table
 
@@ -33,8 +35,10 @@ class Guest:
         self.outbox: Outbox | None = None  # None while disconnected
         self.table: Table | None = None  # the table this guest is at (or holds a seat in)
         self.seat: int | None = None  # None: spectating, or at no table
-        # The first answer to each recent action id, to repeat for a repeated id.
-        self.answers: OrderedDict[int, list[Any]] = OrderedDict()
+        # The first answer to each recent action id, to repeat for a repeated id:
+        # its type and field values, plain strings and numbers that the cycle
+        # collector need not walk (a busy server holds many thousands of them).
+        self.answers: OrderedDict[int, tuple[str, tuple[Any, ...]]] = OrderedDict()
         self.chat_times: deque[float] = deque()
 
     @property
@@ -49,10 +53,18 @@ class Guest:
         if self.outbox is not None:
             self.outbox.send_encoded(msg, frame)
 
-    def remember_answer(self, action_id: int, answer: list[Any], keep: int) -> None:
-        self.answers[action_id] = answer
+    def remember_answer(self, action_id: int, answer: Any, keep: int) -> None:
+        self.answers[action_id] = (answer.TYPE, answer._values(answer))
         while len(self.answers) > keep:
             self.answers.popitem(last=False)
+
+    def earlier_answer(self, action_id: int) -> Any:
+        """The answer remembered for `action_id`, or None."""
+        kept = self.answers.get(action_id)
+        if kept is None:
+            return None
+        kind, values = kept
+        return SERVER_MESSAGES[kind]._trusted(*values)
 
     def __repr__(self) -> str:
         return f"Guest({self.name!r}, seat={self.seat})"

@@ -274,34 +274,31 @@ class Table:
             raise Refusal("not_a_player", "Only a seated player can play; spectators watch.")
         if game is None:
             raise Refusal("no_game", "No game is being played at this table yet.")
-        earlier = guest.answers.get(msg.id)
+        earlier = guest.earlier_answer(msg.id)
         if earlier is not None:
-            for answer in earlier:  # the same answer again, nothing applied twice
-                guest.send(answer)
+            guest.send(earlier)  # the same answer again, nothing applied twice
             return
         if msg.version != game.version:
-            answer = [
-                Error(
-                    code="stale_version",
-                    message=f"The game has moved on (version {game.version}); here is the"
-                    " current state.",
-                    id=msg.id,
-                )
-            ]
+            answer = Error(
+                code="stale_version",
+                message=f"The game has moved on (version {game.version}); here is the"
+                " current state.",
+                id=msg.id,
+            )
             guest.remember_answer(msg.id, answer, self._answers_kept)
-            guest.send(answer[0])
+            guest.send(answer)
             guest.send(self._state_for(guest.seat))
             return
         try:
             events = game.apply(guest.seat, engine_action(msg))
         except EngineError as refusal:
-            answer = [Error(code=refusal.code, message=refusal.message, id=msg.id)]
+            answer = Error(code=refusal.code, message=refusal.message, id=msg.id)
             guest.remember_answer(msg.id, answer, self._answers_kept)
-            guest.send(answer[0])
+            guest.send(answer)
             return
-        answer = [Ack(id=msg.id, version=game.version)]
+        answer = Ack(id=msg.id, version=game.version)
         guest.remember_answer(msg.id, answer, self._answers_kept)
-        guest.send(answer[0])
+        guest.send(answer)
         self._send_events(events)
         self.send_states(first=guest)
         if game.outcome is not None:
