@@ -285,8 +285,11 @@ async def fanout_server(task_status=trio.TASK_STATUS_IGNORED) -> None:
                         members.append(raw)
                         continue
                     for member in members:
-                        member.send(FLOOR_REPLY)  # a few KB on loopback: it always fits
+                        with contextlib.suppress(OSError):  # gone, or not reading
+                            member.send(FLOOR_REPLY)
         finally:
+            if members is not None:
+                members.remove(raw)
             raw.close()
 
     await trio.serve_tcp(handle, 0, host="127.0.0.1", task_status=task_status)

@@ -62,6 +62,9 @@ def loads(body: bytes, options: dict[str, Any]) -> Any:
         ) from None
 
 
+_READ_SIZE = 16 * 1024
+
+
 class Loader:
     """`loads` for one connection's stream of frame bodies, with one Unpacker reused.
 
@@ -78,7 +81,10 @@ class Loader:
         self._reset()
 
     def _reset(self) -> None:
-        self._unpacker = msgpack.Unpacker(**self._options)
+        # A small read_size: the Unpacker appends each body after the last and only
+        # moves back to the start once its buffer is full, so with the default (1 MiB)
+        # every connection would come to hold a mebibyte.
+        self._unpacker = msgpack.Unpacker(read_size=_READ_SIZE, **self._options)
         self._end = 0  # where the next body ends, in bytes fed since the reset
 
     def __call__(self, body: bytes) -> Any:

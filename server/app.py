@@ -113,7 +113,9 @@ async def serve(
     config: ServerConfig, *, task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED
 ) -> None:
     """Listen and serve until cancelled or shut down; `task_status` gets the Server."""
-    timetable = collector_on_a_timetable() if config.collect_every else contextlib.nullcontext()
+    timetable = (
+        contextlib.nullcontext() if config.collect_every is None else collector_on_a_timetable()
+    )
     with timetable:
         async with trio.open_nursery() as nursery:
             server = Server(config, nursery)
@@ -121,7 +123,7 @@ async def serve(
                 partial(trio.serve_tcp, server.handle, config.port, host=config.host)
             )
             nursery.start_soon(server.heartbeat)
-            if config.collect_every:
+            if config.collect_every is not None:
                 nursery.start_soon(collect_every, config.collect_every)
             log.info("listening on port %d", server.port)
             task_status.started(server)

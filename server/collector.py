@@ -23,21 +23,24 @@ _was_enabled = True  # as the first of them found it
 
 @contextmanager
 def collector_on_a_timetable() -> Iterator[None]:
-    """Turn off automatic collection while the block runs (as it was, once the last
-    server in the process stops), and leave what exists now, the modules and the
-    server's own setup, out of every later collection."""
+    """Turn off automatic collection while the block runs, and leave what lives
+    now (the modules, the server's own setup) out of every collection until then.
+    Once the last server in the process stops, the collector is as it was."""
     global _holders, _was_enabled
     if _holders == 0:
         _was_enabled = gc.isenabled()
-    gc.freeze()
+        gc.collect()  # what is garbage now must not be frozen with the rest
+        gc.freeze()
     gc.disable()
     _holders += 1
     try:
         yield
     finally:
         _holders -= 1
-        if _holders == 0 and _was_enabled:
-            gc.enable()
+        if _holders == 0:
+            gc.unfreeze()
+            if _was_enabled:
+                gc.enable()
 
 
 async def collect_every(interval: float) -> None:

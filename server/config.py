@@ -30,3 +30,7 @@ class ServerConfig:
     # A full collection of reference cycles this often, and none in between (see
     # collector.py); None leaves Python's automatic collector as it is.
     collect_every: float | None = 60.0
+
+    def __post_init__(self) -> None:
+        if self.collect_every is not None and not self.collect_every > 0:
+            raise ValueError("collect_every must be a positive number of seconds, or None")

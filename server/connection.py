@@ -73,6 +73,7 @@ class Connection:
         # Where a socket can't be duplicated so (Windows), every write takes the queue.
         try:
             self._raw: socket.socket | None = socket.socket(fileno=os.dup(stream.socket.fileno()))
+            self._raw.setblocking(False)  # whatever socket.setdefaulttimeout() says
         except OSError:
             self._raw = None
 
@@ -186,6 +187,10 @@ class Connection:
     async def _read_all(self) -> None:
         deadline = trio.current_time() + self.config.handshake_timeout
         idle_timeout = self.config.idle_timeout
+        # Moving a deadline re-files it in trio: a busy peer's moves at most once
+        # per `slack`, which changes when a silent peer is dropped by no more than that.
+        slack = min(1.0, idle_timeout / 10)
+        greeted = False
         with trio.CancelScope(deadline=deadline) as silence:
             while not self._closing:
                 try:
@@ -196,10 +201,9 @@ class Connection:
                     return
                 if self.guest is not None:
                     now = self.last_heard = trio.current_time()
-                    # Moving a deadline re-files it in trio; a busy peer's need not
-                    # move more than once a second, a second on 30 matters to no one.
-                    if silence.deadline < now + idle_timeout - 1.0:
-                        silence.deadline = now + idle_timeout
+                    if not greeted or silence.deadline < now + idle_timeout - slack:
+                        silence.deadline = now + idle_timeout  # the handshake's ends here
+                        greeted = True
             return
         self.close("idle", "No message arrived for too long; the connection closes.")
 
@@ -210,6 +214,7 @@ class Connection:
         raw = self._raw
         if raw is None:
             return await self.stream.receive_some(RECEIVE_SIZE)
+        await trio.lowlevel.checkpoint_if_cancelled()  # a cancel before a read loses nothing
         waited = False
         while True:
             try:
@@ -222,10 +227,10 @@ class Connection:
             await trio.lowlevel.wait_readable(raw)
             waited = True
         if not waited:
-            # The bytes were there already: yield (and notice a cancel) as trio's own
-            # reads do, so a peer that floods us can neither hold the server nor
-            # outlast a shutdown.
-            await trio.lowlevel.checkpoint()
+            # The bytes were there already: yield, as trio's own reads do, so a peer
+            # that floods us cannot hold the server (shielded: what was read is kept;
+            # a cancel is noticed at the next read).
+            await trio.lowlevel.cancel_shielded_checkpoint()
         return data
 
     def _take_messages(self, data: bytes) -> bool:

@@ -49,9 +49,13 @@ class Guest:
         if self.outbox is not None:
             self.outbox.send(msg)
 
-    def send_encoded(self, msg: Any, frame: bytes) -> None:
+    def send_encoded(self, msg: Any, frame: bytes | None) -> None:
+        """`msg` as `frame`, made already; None: encode it here."""
         if self.outbox is not None:
-            self.outbox.send_encoded(msg, frame)
+            if frame is None:
+                self.outbox.send(msg)
+            else:
+                self.outbox.send_encoded(msg, frame)
 
     def remember_answer(self, action_id: int, answer: Any, keep: int) -> None:
         self.answers[action_id] = (answer.TYPE, answer._values(answer))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import product
 
+from sarja.protocol import LocalProtocolError
 from sarja.protocol.messages import Choice, Last, Outcome, Player, Rules, State
 from sarja.protocol.messages import Event as EventMessage
 from sarja.protocol.shared_state import SharedStateEncoder
@@ -126,13 +127,16 @@ class StateFactory:
             ),
         )
 
-    def encoded(self, seat: int | None) -> tuple[State, bytes]:
+    def encoded(self, seat: int | None) -> tuple[State, bytes | None]:
         """`seat`'s state and its frame; the fields all seats share are packed
         once per version, by the first call."""
         state = self.for_seat(seat)
         if self._encoder is None:
             self._encoder = SharedStateEncoder(state)
-        return state, self._encoder.frame(state)
+        try:
+            return state, self._encoder.frame(state)
+        except LocalProtocolError:  # too large to send: the codec refuses and logs it
+            return state, None
 
     def for_seat(self, seat: int | None) -> State:
         hand, legal, choices = NO_SEAT if seat is None else seat_part(self.game, seat)

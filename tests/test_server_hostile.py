@@ -123,7 +123,10 @@ async def test_silent_peers_are_dropped_with_a_goodbye(nursery):
 
 
 async def test_a_quiet_peer_is_pinged_and_kept_while_it_answers(nursery):
-    config = ServerConfig(host="127.0.0.1", port=0, ping_interval=0.1, idle_timeout=0.5)
+    # Kept past the handshake's deadline too: that one ends with the hello.
+    config = ServerConfig(
+        host="127.0.0.1", port=0, ping_interval=0.1, idle_timeout=0.5, handshake_timeout=0.6
+    )
     server = await nursery.start(serve, config)
     client = await NetClient.connect(server.port, "Patient")  # answers pings as it reads
     with trio.move_on_after(1.5):

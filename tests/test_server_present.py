@@ -8,6 +8,7 @@ import pytest
 from sarja.protocol import ClientCodec, LocalProtocolError, ServerCodec, SessionState
 from sarja.protocol.shared_state import SharedStateEncoder
 from sarja.server.engine import Arrangement, Game
+from sarja.server.guest import Guest
 from sarja.server.present import StateFactory
 
 
@@ -48,3 +49,28 @@ def test_a_frame_over_the_limit_is_refused() -> None:
     ))  # fmt: skip
     with pytest.raises(LocalProtocolError, match="frame_too_large"):
         encoder.frame(huge)
+
+
+def test_a_state_too_large_to_send_is_left_to_the_codec_to_refuse(monkeypatch) -> None:
+    """One seat's oversize state must not stop the others' being sent: it comes back
+    unencoded, and the seat's connection refuses it (and logs it) alone."""
+
+    def too_large(self: object, state: object) -> bytes:
+        raise LocalProtocolError("frame_too_large", "too large")
+
+    monkeypatch.setattr(SharedStateEncoder, "frame", too_large)
+    arrangement = Arrangement.of(4, 2)
+    factory = StateFactory("t1", Game.new(arrangement, random.Random(1)), list("ABCD"),
+                           [False] * 4, arrangement)  # fmt: skip
+    state, frame = factory.encoded(2)
+    assert frame is None and state == factory.for_seat(2)
+    sent = []
+
+    class Outbox:
+        def send(self, msg: object) -> None:
+            sent.append(msg)
+
+    guest = Guest("C")
+    guest.outbox = Outbox()  # type: ignore[assignment]
+    guest.send_encoded(state, frame)
+    assert sent == [state]
