@@ -3,16 +3,18 @@ and peers that stop reading never disturb another table."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 import socket
 import struct
+import threading
 from typing import Any
 
 import pytest
 import trio
 
 from sarja.protocol import ClientCodec, SessionState
-from sarja.protocol.messages import CreateTable, Hello, ListTables, Pass
+from sarja.protocol.messages import CreateTable, Hello, ListTables, Pass, Ping
 from sarja.server.app import serve
 from sarja.server.config import ServerConfig
 
@@ -75,6 +77,44 @@ async def test_garbage_oversize_and_wrong_state_leave_other_tables_playing(serve
         await stream.send_all(random.Random(1).randbytes(3000))
         await read_until_closed(stream)
     assert outcomes and outcomes[0] is not None
+
+
+def flood(port: int, stop: threading.Event, sent: list[int]) -> None:
+    """A peer in a thread of its own, so its bytes keep arriving whatever the
+    server's loop is doing: pings in bursts, as fast as the socket takes them,
+    and the pongs read back so that it is not dropped as stuck."""
+    hello = frame_as_if_in(SessionState.CONNECTED, Hello(version=1, name="Flood"))
+    burst = frame_as_if_in(SessionState.LOBBY, Ping(n=1)) * 500
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+
+        def drain() -> None:
+            with contextlib.suppress(OSError):
+                while sock.recv(1 << 20):
+                    pass
+
+        threading.Thread(target=drain, daemon=True).start()
+        sock.sendall(hello)
+        with contextlib.suppress(OSError):
+            while not stop.is_set():
+                sock.sendall(burst)
+                sent[0] += 500
+
+
+async def test_a_peer_flooding_valid_messages_holds_up_no_one(server):
+    """Bytes always waiting on one socket must not keep its reader from yielding."""
+    outcomes: list = []
+    stop, sent = threading.Event(), [0]
+    flooder = threading.Thread(target=flood, args=(server.port, stop, sent), daemon=True)
+    flooder.start()
+    try:
+        with trio.fail_after(30):
+            while sent[0] < 5000:  # the flood is on before the game starts
+                await trio.sleep(0.01)
+            await game_meanwhile(server, outcomes)
+        flooding = flooder.is_alive()
+    finally:
+        stop.set()
+    assert outcomes[0].result in ("win", "draw") and flooding
 
 
 async def test_a_client_that_never_reads_is_dropped_and_delays_no_one(server):
