@@ -8,6 +8,8 @@ game is over.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from .actions import Action
@@ -63,16 +65,10 @@ def replay(record: dict[str, Any] | str) -> Game:
     """Replay a record to the identical game; RecordError if it does not."""
     data = _load(record)
     game = initial_game(data)
-    try:
+    with _as_record_error():
         for seat, text in data["actions"]:
             game.apply(seat, Action.parse(text))
         ends_as_recorded = _outcome_of(game) == data["outcome"]
-    except RecordError:
-        raise
-    except EngineError as err:
-        raise RecordError("bad_record", f"The record does not replay: {err.message}") from err
-    except (KeyError, TypeError, ValueError, AttributeError) as err:
-        raise RecordError("bad_record", f"The record is incomplete or malformed: {err!r}") from err
     if len(game.reshuffles) != len(data["reshuffles"]):
         raise RecordError("bad_record", "The record has reshuffles that never happened.")
     if not ends_as_recorded:
@@ -84,7 +80,7 @@ def initial_game(record: dict[str, Any] | str) -> Game:
     """The recorded game before its first action, with the recorded reshuffles
     ready: apply the record's actions to it to step through the game."""
     data = _load(record)
-    try:
+    with _as_record_error():
         if data.get("format") != FORMAT or data.get("version") != FORMAT_VERSION:
             raise RecordError("bad_record", "This is not a Sarja game record of version 1.")
         arrangement = Arrangement.of(
@@ -98,13 +94,20 @@ def initial_game(record: dict[str, Any] | str) -> Game:
         game = Game(arrangement, cut, deck, replay_reshuffles=reshuffles)
         if data.get("first", game.first) != game.first:
             raise RecordError("bad_cut", "The recorded first player does not match the cut.")
+    return game
+
+
+@contextmanager
+def _as_record_error() -> Iterator[None]:
+    """What goes wrong reading or replaying a record, as a RecordError."""
+    try:
+        yield
     except RecordError:
         raise
     except EngineError as err:
         raise RecordError("bad_record", f"The record does not replay: {err.message}") from err
     except (KeyError, TypeError, ValueError, AttributeError) as err:
         raise RecordError("bad_record", f"The record is incomplete or malformed: {err!r}") from err
-    return game
 
 
 def _load(record: dict[str, Any] | str) -> dict[str, Any]:
