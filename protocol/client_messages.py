@@ -1,13 +1,11 @@
 """Messages a client sends (ping and pong go both ways and live here too)."""
 
-from .base import Record, record
+from .base import WireMap, wire
 from .fields import (
-    ONE_EYED,
     TOKEN_RE,
     boolean,
     card,
     cell,
-    fail,
     fives,
     ident,
     integer,
@@ -28,10 +26,11 @@ from .limits import (
 )
 
 _set = object.__setattr__
+Five = tuple[int, int]
 
 
-@record
-class Hello(Record):
+@wire
+class Hello(WireMap):
     """The first message: who we are, which protocol we speak, and how to resume."""
 
     TYPE = "hello"
@@ -39,38 +38,38 @@ class Hello(Record):
     name: str
     resume: str | None = None
 
-    def __post_init__(self) -> None:
+    def validate(self) -> None:
         integer(self.version, "version")
         _set(self, "name", label(self.name, "name", MAX_NAME))
         if self.resume is not None:
             ident(self.resume, "resume", TOKEN_RE)
 
 
-@record
-class Ping(Record):
+@wire
+class Ping(WireMap):
     TYPE = "ping"
     n: int
 
-    def __post_init__(self) -> None:
+    def validate(self) -> None:
         integer(self.n, "n")
 
 
-@record
-class Pong(Record):
+@wire
+class Pong(WireMap):
     TYPE = "pong"
     n: int
 
-    def __post_init__(self) -> None:
+    def validate(self) -> None:
         integer(self.n, "n")
 
 
-@record
-class ListTables(Record):
+@wire
+class ListTables(WireMap):
     TYPE = "list_tables"
 
 
-@record
-class CreateTable(Record):
+@wire
+class CreateTable(WireMap):
     """Arrangement legality (e.g. 5 players) is the engine's call; here only ranges."""
 
     TYPE = "create_table"
@@ -81,7 +80,7 @@ class CreateTable(Record):
     manual_draw: bool = False
     computer_takeover: bool = False
 
-    def __post_init__(self) -> None:
+    def validate(self) -> None:
         _set(self, "name", label(self.name, "name", MAX_TABLE_NAME))
         integer(self.players, "players", MIN_PLAYERS, MAX_PLAYERS)
         integer(self.teams, "teams", MIN_TEAMS, MAX_TEAMS)
@@ -90,111 +89,116 @@ class CreateTable(Record):
         boolean(self.computer_takeover, "computer_takeover")
 
 
-@record
-class Join(Record):
+@wire
+class Join(WireMap):
     TYPE = "join"
     table: str
     seat: int | None = None
     side: int | None = None
 
-    def __post_init__(self) -> None:
+    def validate(self) -> None:
         ident(self.table, "table")
         opt_integer(self.seat, "seat", 0, MAX_SEATS - 1)
         opt_integer(self.side, "side", 0, MAX_TEAMS - 1)
 
 
-@record
-class Spectate(Record):
+@wire
+class Spectate(WireMap):
     TYPE = "spectate"
     table: str
 
-    def __post_init__(self) -> None:
+    def validate(self) -> None:
         ident(self.table, "table")
 
 
-@record
-class Sit(Record):
+@wire
+class Sit(WireMap):
     """Take or change seat; seat i plays for side i % sides."""
 
     TYPE = "sit"
     seat: int
 
-    def __post_init__(self) -> None:
+    def validate(self) -> None:
         integer(self.seat, "seat", 0, MAX_SEATS - 1)
 
 
-@record
-class Ready(Record):
+@wire
+class Ready(WireMap):
     TYPE = "ready"
     ready: bool
 
-    def __post_init__(self) -> None:
+    def validate(self) -> None:
         boolean(self.ready, "ready")
 
 
-@record
-class Leave(Record):
+@wire
+class Leave(WireMap):
     TYPE = "leave"
 
 
-@record
-class Rematch(Record):
+@wire
+class Rematch(WireMap):
     TYPE = "rematch"
 
 
-@record
-class Chat(Record):
+@wire
+class Sync(WireMap):
+    """Ask for a fresh snapshot (after a gap in the updates' versions)."""
+
+    TYPE = "sync"
+
+
+@wire
+class Chat(WireMap):
     TYPE = "chat"
     text: str
 
-    def __post_init__(self) -> None:
+    def validate(self) -> None:
         text(self.text, "text")
 
 
-# Game actions. `id` is the client's idempotency key; `version` the game version it saw.
+# Game actions. `id` names the action for this seat in this game (see docs/protocol.md:
+# the same id always means the same action); `version` is the version the client saw.
+# Which card may do what is the rules' call, not the codec's: a one-eyed jack sent in
+# `play` is refused by the game as `wrong_card`, with the game's sentence.
 
 
-def _action(msg: "Play | Remove | Exchange | Draw | Pass") -> None:
-    integer(msg.id, "id")
-    integer(msg.version, "version")
-
-
-@record
-class Play(Record):
+@wire
+class Play(WireMap):
     """Place a chip: a card on one of its spaces, or a two-eyed jack on any open one."""
 
     TYPE = "play"
     id: int
     version: int
     card: str
-    cell: tuple[int, int]
-    fives: tuple[tuple[int, int, int, int], ...] = ()
+    cell: int
+    fives: tuple[Five, ...] = ()
 
-    def __post_init__(self) -> None:
-        _action(self)
-        if card(self.card, "card") in ONE_EYED:
-            fail("bad_card", "A one-eyed jack removes a chip: send 'remove', not 'play'.")
-        _set(self, "cell", cell(self.cell, "cell"))
+    def validate(self) -> None:
+        integer(self.id, "id")
+        integer(self.version, "version")
+        card(self.card, "card")
+        cell(self.cell, "cell")
         _set(self, "fives", fives(self.fives, "fives", MAX_FIVES))
 
 
-@record
-class Remove(Record):
+@wire
+class Remove(WireMap):
     TYPE = "remove"
     id: int
     version: int
     card: str
-    cell: tuple[int, int]
+    cell: int
 
-    def __post_init__(self) -> None:
-        _action(self)
-        if card(self.card, "card") not in ONE_EYED:
-            fail("bad_card", "Only a one-eyed jack (JS or JH) removes a chip.")
-        _set(self, "cell", cell(self.cell, "cell"))
+    def validate(self) -> None:
+        integer(self.id, "id")
+        integer(self.version, "version")
+        card(self.card, "card")
+        cell(self.cell, "cell")
 
 
-@record
-class Exchange(Record):
+@wire
+class Exchange(WireMap):
     """Trade a dead card (both spaces covered) for a new one, once per turn."""
 
     TYPE = "exchange"
@@ -202,27 +206,33 @@ class Exchange(Record):
     version: int
     card: str
 
-    def __post_init__(self) -> None:
-        _action(self)
-        if card(self.card, "card")[0] == "J":
-            fail("bad_card", "A jack is never dead.")
+    def validate(self) -> None:
+        integer(self.id, "id")
+        integer(self.version, "version")
+        card(self.card, "card")
 
 
-@record
-class Draw(Record):
+@wire
+class Draw(WireMap):
     TYPE = "draw"
     id: int
     version: int
 
-    def __post_init__(self) -> None:
-        _action(self)
+    def validate(self) -> None:
+        integer(self.id, "id")
+        integer(self.version, "version")
 
 
-@record
-class Pass(Record):
+@wire
+class Pass(WireMap):
     TYPE = "pass"
     id: int
     version: int
 
-    def __post_init__(self) -> None:
-        _action(self)
+    def validate(self) -> None:
+        integer(self.id, "id")
+        integer(self.version, "version")
+
+
+Action = Play | Remove | Exchange | Draw | Pass
+ACTION_TYPES = (Play, Remove, Exchange, Draw, Pass)

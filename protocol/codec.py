@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 import msgpack
 
 from .errors import LocalProtocolError, RemoteProtocolError
-from .fast import CLIENT_FAST, SERVER_FAST, Decoder
 from .framing import FrameDecoder, encode_frame, pack_length
 from .limits import (
     CLIENT_DECODE,
@@ -21,11 +20,10 @@ from .limits import (
     SERVER_DECODE,
     SUPPORTED_VERSIONS,
 )
-from .messages import CLIENT_MESSAGES, SERVER_MESSAGES, ClientMessage, Error, ServerMessage
+from .messages import ACTIONS, CLIENT_MESSAGES, SERVER_MESSAGES, ClientMessage, Error, ServerMessage
 from .session import Session, SessionState
 from .wire import Loader, check_shape, unpack_options
 
-_ACTIONS = frozenset({"play", "remove", "exchange", "draw", "pass"})
 
 
 class _Codec:
@@ -33,7 +31,6 @@ class _Codec:
     _peer = ""
     _incoming: dict[str, Any] = {}
     _outgoing: dict[str, Any] = {}
-    _fast: dict[str, Decoder] = {}
 
     def __init__(self, *, max_in: int, max_out: int, decode: dict[str, int]) -> None:
         self._frames = FrameDecoder(max_in)
@@ -67,28 +64,14 @@ class _Codec:
         body = self._frames.next_frame()
         if body is None:
             return None
-        obj = self._loads(body)
-        # The hot messages first (see fast.py): a map that passes every check there is
-        # the message; anything else, valid or not, takes the reference path below.
-        t = obj.get("t") if type(obj) is dict else None
-        if type(t) is str and (fast := self._fast.get(t)) is not None:
-            try:
-                msg = fast(obj)
-            except (KeyError, TypeError):  # a missing key, an unhashable value: not valid
-                msg = None
-            if msg is not None:
-                self._received(msg)
-                return msg
-        return self._decode(obj)
-
-    def _decode(self, obj: Any) -> Any:
-        """The reference path: shape and depth, type, version, then every field."""
-        obj = check_shape(obj, self._max_depth)
+        # In this order: the frame, msgpack, the shape, the type, the version of a
+        # greeting, every field, and last the session state (docs/protocol.md, §7).
+        obj = check_shape(self._loads(body), self._max_depth)
         t = obj["t"]
         cls = self._incoming.get(t)
         if cls is None:
             raise RemoteProtocolError(
-                "unknown_type", f"'{t[:40]}' is not a message a {self._role} accepts."
+                "unknown_type", f"{t[:40]!r} is not a message a {self._role} accepts."
             )
         if t == "hello" or t == "welcome":
             self._check_version(obj.get("version"))
@@ -124,8 +107,8 @@ class _Codec:
         return pack_length(n) + payload
 
     def send_encoded(self, msg: Any, frame: bytes) -> bytes:
-        """Like `send`, for a frame `encode` already made from `msg`: the same
-        checks and state changes, without packing the message again."""
+        """Like `send`, for a frame `encode` already made from `msg` (one update
+        encoded once for every member): the same checks and state changes."""
         if type(msg) not in self._out_types:
             raise LocalProtocolError(
                 "unknown_type", f"A {self._role} cannot send {type(msg).__name__}."
@@ -155,7 +138,6 @@ class ServerCodec(_Codec):
     _role, _peer = "server", "client"
     _incoming = CLIENT_MESSAGES
     _outgoing = SERVER_MESSAGES
-    _fast = CLIENT_FAST
 
     def __init__(self) -> None:
         super().__init__(max_in=MAX_CLIENT_FRAME, max_out=MAX_SERVER_FRAME, decode=CLIENT_DECODE)
@@ -181,7 +163,6 @@ class ClientCodec(_Codec):
     _role, _peer = "client", "server"
     _incoming = SERVER_MESSAGES
     _outgoing = CLIENT_MESSAGES
-    _fast = SERVER_FAST
 
     def __init__(self) -> None:
         super().__init__(max_in=MAX_SERVER_FRAME, max_out=MAX_CLIENT_FRAME, decode=SERVER_DECODE)
@@ -201,7 +182,7 @@ class ClientCodec(_Codec):
 def _action_id(obj: dict[str, Any]) -> int | None:
     """The refused action's id, when it carried a usable one, to echo in the error."""
     i = obj.get("id")
-    if obj["t"] in _ACTIONS and type(i) is int and 0 <= i <= MAX_ID:
+    if obj["t"] in ACTIONS and type(i) is int and 0 <= i <= MAX_ID:
         return i
     return None
 

@@ -7,34 +7,25 @@ turns that into a RemoteProtocolError when the value came from the peer.
 
 import re
 from collections.abc import Sequence
-from itertools import filterfalse
-from typing import Any
+from typing import Any, NoReturn
 
+from .cards import CARDS, CORNER_CODE, CORNERS, LAYOUT_CODES
 from .errors import LocalProtocolError
-from .limits import MAX_ID, MAX_TEXT
-from .notation import ACTION_RE, SIMPLE_ACTIONS
+from .limits import CELLS, MAX_ID, MAX_TEXT
+from .notation import ACTION_RE
 
-Cell = tuple[int, int]
-Five = tuple[int, int, int, int]
+Five = tuple[int, int]  # a five on the wire: its two end cells
 
-RANKS = "23456789TJQKA"
-SUITS = "SHDC"
-CARDS = frozenset(r + s for r in RANKS for s in SUITS)  # set lookups beat a regex here
-ONE_EYED = frozenset({"JS", "JH"})
-TWO_EYED = frozenset({"JD", "JC"})
 _WORD_RE = re.compile(r"[a-z][a-z0-9_]{0,39}")  # error, reason and event codes
 ID_RE = re.compile(r"[A-Za-z0-9_-]{1,32}")  # table and session ids
 TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{32,128}")  # resume tokens: url-safe base64
 # Corners are "*"; every other space is empty or holds a chip (capital when locked).
 BOARD_RE = re.compile(r"\*[.bgrBGR]{8}\*[.bgrBGR]{80}\*[.bgrBGR]{8}\*")
-CORNERS = frozenset({0, 9, 90, 99})  # row-major indexes of the four free corners
-_LAYOUT_CARDS = sorted(r + s for r in RANKS if r != "J" for s in SUITS) * 2
-_LAYOUT_CARDS.sort()
+_LAYOUT_CARDS = sorted(c for c in LAYOUT_CODES if c != CORNER_CODE)
 _LINE_STEPS = frozenset({(0, 4), (4, 0), (4, 4), (4, -4)})
-_IS_SIMPLE = SIMPLE_ACTIONS.__contains__
 
 
-def fail(code: str, message: str) -> Any:
+def fail(code: str, message: str) -> NoReturn:
     raise LocalProtocolError(code, message)
 
 
@@ -76,58 +67,36 @@ def card(v: Any, name: str) -> str:
 
 
 def cards(v: Any, name: str, hi: int) -> tuple[str, ...]:
-    v = sequence(v, name, 0, hi)
-    try:
-        ok = CARDS.issuperset(v)  # one C-level pass over the whole list
-    except TypeError:  # an unhashable item: certainly not a card
-        ok = False
-    if not ok:
-        for x in v:
-            card(x, name)
-    return v
+    return tuple(card(x, name) for x in sequence(v, name, 0, hi))
 
 
-def cell(v: Any, name: str) -> Cell:
-    if type(v) is not tuple:
-        v = tuple(v) if type(v) is list else None
-    if (
-        v is None
-        or len(v) != 2
-        or type(v[0]) is not int
-        or type(v[1]) is not int
-        or not (0 <= v[0] <= 9 and 0 <= v[1] <= 9)
-    ):
-        fail("bad_cell", f"Field '{name}' must be a cell [row, col] with both 0 to 9.")
+def cell(v: Any, name: str) -> int:
+    if type(v) is not int or not 0 <= v < CELLS:
+        fail("bad_cell", f"Field '{name}' must be a cell: row * 10 + column, 0 to 99.")
     return v
 
 
 def five(v: Any, name: str) -> Five:
-    if type(v) is not tuple:
-        v = tuple(v) if type(v) is list else ()
-    if len(v) != 4:
-        fail("bad_five", f"Field '{name}' must hold fives [row1, col1, row2, col2], each 0 to 9.")
-    r1, c1, r2, c2 = v
-    if not (
-        type(r1) is int
-        and type(c1) is int
-        and type(r2) is int
-        and type(c2) is int
-        and 0 <= r1 <= 9
-        and 0 <= c1 <= 9
-        and 0 <= r2 <= 9
-        and 0 <= c2 <= 9
-    ):
-        fail("bad_five", f"Field '{name}' must hold fives [row1, col1, row2, col2], each 0 to 9.")
+    """A five: its two end cells [start, end], in reading order, on one straight line."""
+    if type(v) is list:
+        v = tuple(v)
+    if type(v) is not tuple or len(v) != 2:
+        fail("bad_five", f"Field '{name}' must hold fives [start, end], two cells 0 to 99.")
+    start, end = v
+    if type(start) is not int or type(end) is not int or not 0 <= start < end < CELLS:
+        fail("bad_five", f"Field '{name}' must hold fives [start, end], two cells 0 to 99.")
+    (r1, c1), (r2, c2) = divmod(start, 10), divmod(end, 10)
     if (r2 - r1, c2 - c1) not in _LINE_STEPS:
         fail("bad_five", f"In '{name}', a five's end cells must be 4 steps apart on one line.")
     return v
 
 
 def fives(v: Any, name: str, hi: int) -> tuple[Five, ...]:
-    v = sequence(v, name, 0, hi)
-    if v:
-        v = tuple(five(x, name) for x in v)
-    return v
+    return tuple(five(x, name) for x in sequence(v, name, 0, hi))
+
+
+def cells(v: Any, name: str, hi: int = CELLS) -> tuple[int, ...]:
+    return tuple(cell(x, name) for x in sequence(v, name, 0, hi))
 
 
 def code(v: Any, name: str) -> str:
@@ -174,14 +143,7 @@ def action(v: Any, name: str) -> str:
 
 
 def actions(v: Any, name: str, hi: int) -> tuple[str, ...]:
-    v = sequence(v, name, 0, hi)
-    try:
-        rest = list(filterfalse(_IS_SIMPLE, v))  # nearly every legal action; C speed
-    except TypeError:  # an unhashable item: check them all, in order
-        rest = list(v)
-    for x in rest:  # in order, so the first bad item is the one reported
-        action(x, name)  # the regex: placements naming fives, or a real error
-    return v
+    return tuple(action(x, name) for x in sequence(v, name, 0, hi))
 
 
 def board(v: Any, name: str) -> str:
@@ -198,7 +160,7 @@ def layout(v: Any, name: str) -> tuple[str, ...]:
     if any(type(x) is not str for x in v):
         fail("bad_type", f"Field '{name}' must hold strings.")
     spaces = sorted(x for i, x in enumerate(v) if i not in CORNERS)
-    if spaces != _LAYOUT_CARDS or any(v[i] != "XX" for i in CORNERS):
+    if spaces != _LAYOUT_CARDS or any(v[i] != CORNER_CODE for i in CORNERS):
         fail("bad_format", f"Field '{name}' must be the 96 non-jack cards twice, XX at corners.")
     return v
 

@@ -1,12 +1,12 @@
 """Every bound the protocol enforces, in one place so the docs and tests can cite them."""
 
-PROTOCOL_VERSION = 1
-SUPPORTED_VERSIONS = (1,)
+PROTOCOL_VERSION = 2
+SUPPORTED_VERSIONS = (2,)
 
 # Frames: a 4-byte big-endian length, then that many bytes of msgpack.
 HEADER_SIZE = 4
 MAX_CLIENT_FRAME = 8 * 1024  # what a client may send: small requests only
-MAX_SERVER_FRAME = 256 * 1024  # a seat state with a long legal list fits easily
+MAX_SERVER_FRAME = 256 * 1024  # a snapshot with a long legal list fits easily
 
 # msgpack decoder limits per direction. Strings are counted in bytes here (UTF-8),
 # which caps memory; the per-field limits below count characters.
@@ -14,26 +14,29 @@ CLIENT_DECODE = {"max_str_len": 1024, "max_array_len": 16, "max_map_len": 16, "m
 SERVER_DECODE = {"max_str_len": 1024, "max_array_len": 512, "max_map_len": 32, "max_depth": 8}
 
 # Numbers.
-MAX_ID = 2**31 - 1  # action ids, game versions, ping counters
+MAX_ID = 2**31 - 1  # action ids, versions, ping counters
 MAX_SEATS = 12
 MIN_PLAYERS, MAX_PLAYERS = 2, 12
 MIN_TEAMS, MAX_TEAMS = 2, 3
 MAX_HAND = 10
 DECK_SIZE = 104
 MAX_SPECTATORS = 999
-MAX_TABLES = 100
+MAX_TABLES = 100  # the most one `tables` message lists
 MAX_PASSES = 12
+CELLS = 100  # a cell is row * 10 + column, 0 to 99
 
 # Texts, counted in characters (Unicode code points).
 MAX_NAME = 24  # player names, after stripping surrounding spaces
 MAX_TABLE_NAME = 32
 MAX_SERVER_NAME = 32
-MAX_TEXT = 200  # chat lines, error and event sentences
+MAX_TEXT = 200  # chat lines and error sentences
 MAX_CODE = 40  # snake_case error and reason codes
 
-# Lists in a seat's state.
+# Lists.
 MAX_FIVES = 4  # fives chosen in one play; fives held by one side
-MAX_LEGAL = 300
-MAX_CHOICES = 100
-MAX_OPTIONS = 8
+MAX_LEGAL = 500  # legal actions listed for one seat, every choice of fives included
+MAX_CHOICES = 100  # cells offering a choice of fives
+MAX_OPTIONS = 64  # ways to choose the fives at one cell
 MAX_CUT_ROUNDS = 12
+MAX_CHANGES = 12  # changes in one update
+MAX_ARRANGEMENTS = 16  # the table shapes a server offers

@@ -4,8 +4,10 @@
 from the receiving side's table is refused as `unknown_type`.
 """
 
-from .base import Record
+from .base import WireMap
 from .client_messages import (
+    ACTION_TYPES,
+    Action,
     Chat,
     CreateTable,
     Draw,
@@ -23,18 +25,34 @@ from .client_messages import (
     Remove,
     Sit,
     Spectate,
+    Sync,
 )
-from .records import Choice, Last, Outcome, Player, Rules, Seat, TableInfo
+from .parts import (
+    CHANGE_FIELDS,
+    CHANGE_KINDS,
+    Change,
+    Choice,
+    Last,
+    Player,
+    Result,
+    Rules,
+    Seat,
+    TableShape,
+    TableSummary,
+)
 from .server_messages import (
-    EVENT_KINDS,
+    NOTICE_KINDS,
     Ack,
     Bye,
-    ChatFrom,
+    ChatLine,
     Error,
-    Event,
-    State,
-    Table,
-    Tables,
+    Hand,
+    Legal,
+    Notice,
+    Snapshot,
+    TableList,
+    TableView,
+    Update,
     Welcome,
 )
 
@@ -50,6 +68,7 @@ ClientMessage = (
     | Ready
     | Leave
     | Rematch
+    | Sync
     | Chat
     | Play
     | Remove
@@ -58,74 +77,83 @@ ClientMessage = (
     | Pass
 )
 ServerMessage = (
-    Welcome | Error | Bye | Ping | Pong | Tables | Table | State | Event | ChatFrom | Ack
+    Welcome
+    | Error
+    | Bye
+    | Ping
+    | Pong
+    | TableList
+    | TableView
+    | Notice
+    | ChatLine
+    | Ack
+    | Snapshot
+    | Update
+    | Hand
+    | Legal
 )
 
-CLIENT_MESSAGES: dict[str, type[Record]] = {
-    cls.TYPE: cls
-    for cls in (
-        Hello,
-        Ping,
-        Pong,
-        ListTables,
-        CreateTable,
-        Join,
-        Spectate,
-        Sit,
-        Ready,
-        Leave,
-        Rematch,
-        Chat,
-        Play,
-        Remove,
-        Exchange,
-        Draw,
-        Pass,
-    )
-}
-SERVER_MESSAGES: dict[str, type[Record]] = {
-    cls.TYPE: cls
-    for cls in (Welcome, Error, Bye, Ping, Pong, Tables, Table, State, Event, ChatFrom, Ack)
-}
+_CLIENT: tuple[type[WireMap], ...] = (
+    Hello, Ping, Pong, ListTables, CreateTable, Join, Spectate, Sit, Ready, Leave, Rematch,
+    Sync, Chat, Play, Remove, Exchange, Draw, Pass,
+)  # fmt: skip
+_SERVER: tuple[type[WireMap], ...] = (
+    Welcome, Error, Bye, Ping, Pong, TableList, TableView, Notice, ChatLine, Ack, Snapshot,
+    Update, Hand, Legal,
+)  # fmt: skip
+CLIENT_MESSAGES: dict[str, type[WireMap]] = {cls.TYPE: cls for cls in _CLIENT}
+SERVER_MESSAGES: dict[str, type[WireMap]] = {cls.TYPE: cls for cls in _SERVER}
+ACTIONS = frozenset(cls.TYPE for cls in ACTION_TYPES)
 
 __all__ = [
+    "ACTIONS",
+    "ACTION_TYPES",
+    "CHANGE_FIELDS",
+    "CHANGE_KINDS",
     "CLIENT_MESSAGES",
-    "EVENT_KINDS",
+    "NOTICE_KINDS",
     "SERVER_MESSAGES",
     "Ack",
+    "Action",
     "Bye",
+    "Change",
     "Chat",
-    "ChatFrom",
+    "ChatLine",
     "Choice",
     "ClientMessage",
     "CreateTable",
     "Draw",
     "Error",
-    "Event",
     "Exchange",
+    "Hand",
     "Hello",
     "Join",
     "Last",
     "Leave",
+    "Legal",
     "ListTables",
-    "Outcome",
+    "Notice",
     "Pass",
     "Ping",
     "Play",
     "Player",
     "Pong",
     "Ready",
-    "Record",
     "Rematch",
     "Remove",
+    "Result",
     "Rules",
     "Seat",
     "ServerMessage",
     "Sit",
+    "Snapshot",
     "Spectate",
-    "State",
-    "Table",
-    "TableInfo",
-    "Tables",
+    "Sync",
+    "TableList",
+    "TableShape",
+    "TableSummary",
+    "TableView",
+    "Update",
     "Welcome",
+    "WireMap",
 ]

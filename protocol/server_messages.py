@@ -3,16 +3,15 @@
 from dataclasses import field
 from typing import Any
 
-from .base import Record, record
+from .base import WireMap, wire
 from .fields import (
     TOKEN_RE,
-    action,
     actions,
     board,
     boolean,
     card,
     cards,
-    cell,
+    cells,
     choice_of,
     code,
     fail,
@@ -27,6 +26,8 @@ from .fields import (
 )
 from .limits import (
     DECK_SIZE,
+    MAX_ARRANGEMENTS,
+    MAX_CHANGES,
     MAX_CHOICES,
     MAX_CUT_ROUNDS,
     MAX_FIVES,
@@ -44,58 +45,52 @@ from .limits import (
     MIN_PLAYERS,
     MIN_TEAMS,
 )
-from .records import Choice, Last, Outcome, Player, Rules, Seat, TableInfo, one, records
-
-_set = object.__setattr__
-Five = tuple[int, int, int, int]
-
-# Every kind of event the server reports, in the order a game meets them.
-EVENT_KINDS = (
-    "joined",  # a player took a seat, or a spectator arrived
-    "seated",  # a player changed seat
-    "left",
-    "ready",
-    "unready",
-    "started",
-    "cut",  # a player's cut card
-    "dealt",
-    "played",
-    "removed",
-    "dead_card",
-    "drew",
-    "draw_forfeited",
-    "passed",
-    "sequence",
-    "won",
-    "drawn_game",
-    "away",  # lost the connection; the seat is kept
-    "back",
-    "takeover",  # a computer player took an absent player's seat
-    "rematch",  # a player asked for a rematch
+from .parts import (
+    Change,
+    Choice,
+    Last,
+    Player,
+    Result,
+    Rules,
+    Seat,
+    TableShape,
+    TableSummary,
+    one,
+    parts,
 )
 
+_set = object.__setattr__
+Five = tuple[int, int]
+CutRound = tuple[tuple[int, str], ...]
 
-@record
-class Welcome(Record):
+
+@wire
+class Welcome(WireMap):
     """The answer to `hello`. Keep `resume` to come back after a dropped connection."""
 
     TYPE = "welcome"
     version: int
     session: str
     resume: str
+    server_id: str  # the same across restarts: key remembered seats by it
     layout: tuple[str, ...]  # 100 card codes, row-major, "XX" for the corners
     server: str
+    shapes: tuple[TableShape, ...]  # the tables this server can set up
+    last_id: int | None = None  # the last action id held for a resumed seat's game
 
-    def __post_init__(self) -> None:
+    def validate(self) -> None:
         integer(self.version, "version")
         ident(self.session, "session")
         ident(self.resume, "resume", TOKEN_RE)
+        ident(self.server_id, "server_id")
         _set(self, "layout", layout(self.layout, "layout"))
         _set(self, "server", label(self.server, "server", MAX_SERVER_NAME))
+        _set(self, "shapes", parts(TableShape, self.shapes, "shapes", 1, MAX_ARRANGEMENTS))
+        opt_integer(self.last_id, "last_id")
 
 
-@record
-class Error(Record):
+@wire
+class Error(WireMap):
     """A refusal. `id` echoes the refused action's id; `fatal` means the server closes."""
 
     TYPE = "error"
@@ -104,71 +99,68 @@ class Error(Record):
     id: int | None = None
     fatal: bool = False
 
-    def __post_init__(self) -> None:
+    def validate(self) -> None:
         code(self.code, "code")
         text(self.message, "message")
         opt_integer(self.id, "id")
         boolean(self.fatal, "fatal")
 
 
-@record
-class Bye(Record):
+@wire
+class Bye(WireMap):
     """The server is closing the connection on purpose (e.g. shutting down)."""
 
     TYPE = "bye"
     code: str
     message: str
 
-    def __post_init__(self) -> None:
+    def validate(self) -> None:
         code(self.code, "code")
         text(self.message, "message")
 
 
-@record
-class Ack(Record):
-    """An action was applied; `version` is the game version it produced."""
+@wire
+class Ack(WireMap):
+    """An action was applied; `version` is the version it produced."""
 
     TYPE = "ack"
     id: int
     version: int
 
-    def __post_init__(self) -> None:
+    def validate(self) -> None:
         integer(self.id, "id")
         integer(self.version, "version")
 
 
-@record
-class ChatFrom(Record):
+@wire
+class ChatLine(WireMap):
     """A chat line as everyone at the table sees it; `seat` is nil for a spectator."""
 
     TYPE = "chat"
     sender: str = field(metadata={"wire": "from"})
-    seat: int | None
+    seat: int | None = None
     text: str
 
-    def __post_init__(self) -> None:
+    def validate(self) -> None:
         _set(self, "sender", label(self.sender, "from", MAX_NAME))
         opt_integer(self.seat, "seat", 0, MAX_SEATS - 1)
         text(self.text, "text")
 
 
-@record
-class Tables(Record):
+@wire
+class TableList(WireMap):
     """The lobby's list of tables (also the answer to `leave`)."""
 
     TYPE = "tables"
-    tables: tuple[TableInfo, ...]
+    tables: tuple[TableSummary, ...]
 
-    def __post_init__(self) -> None:
-        _set(self, "tables", records(TableInfo, self.tables, "tables", 0, MAX_TABLES))
-
-    def to_wire(self) -> dict[str, Any]:
-        return {"t": "tables", "tables": [x.to_wire() for x in self.tables]}
+    def validate(self) -> None:
+        _set(self, "tables", parts(TableSummary, self.tables, "tables", 0, MAX_TABLES))
 
 
-@record
-class Table(Record):
-    """The waiting room of the table this session is at; `seat` is ours, nil if watching."""
+@wire
+class TableView(WireMap):
+    """The table this session is at; `seat` is ours, nil if watching."""
 
     TYPE = "table"
     id: str
@@ -180,133 +172,138 @@ class Table(Record):
     started: bool
     rules: Rules
     computer_takeover: bool
-    seat: int | None
+    seat: int | None = None
+    rematch: tuple[int, ...] = ()  # seats that asked for a rematch
 
-    def __post_init__(self) -> None:
+    def validate(self) -> None:
         ident(self.id, "id")
         _set(self, "name", label(self.name, "name", MAX_TABLE_NAME))
         integer(self.players, "players", MIN_PLAYERS, MAX_PLAYERS)
         integer(self.teams, "teams", MIN_TEAMS, MAX_TEAMS)
-        _set(self, "seats", records(Seat, self.seats, "seats", self.players, self.players))
+        _set(self, "seats", parts(Seat, self.seats, "seats", self.players, self.players))
         integer(self.spectators, "spectators", 0, MAX_SPECTATORS)
         boolean(self.started, "started")
         _set(self, "rules", one(Rules, self.rules, "rules"))
         boolean(self.computer_takeover, "computer_takeover")
         opt_integer(self.seat, "seat", 0, self.players - 1)
-
-    def to_wire(self) -> dict[str, Any]:
-        return {
-            "t": "table",
-            "id": self.id,
-            "name": self.name,
-            "players": self.players,
-            "teams": self.teams,
-            "seats": [s.to_wire() for s in self.seats],
-            "spectators": self.spectators,
-            "started": self.started,
-            "rules": self.rules.to_wire(),
-            "computer_takeover": self.computer_takeover,
-            "seat": self.seat,
-        }
+        rematch = sequence(self.rematch, "rematch", 0, self.players)
+        _set(self, "rematch", tuple(integer(s, "rematch", 0, self.players - 1) for s in rematch))
 
 
-@record
-class State(Record):
+# What happens at a table outside the game's own updates.
+NOTICE_KINDS = (
+    "joined",  # a player took a seat
+    "watching",  # a spectator arrived
+    "seated",  # a player changed seat
+    "left",  # a player left a seat that is now free
+    "ready",
+    "unready",
+    "rematch",  # a player asked for a rematch
+    "takeover",  # the computer plays an absent player's seat until they return
+)
+
+
+@wire
+class Notice(WireMap):
+    """Something that happened at the table, as data; the client writes the words."""
+
+    TYPE = "notice"
+    kind: str
+    name: str
+    seat: int | None = None
+
+    def validate(self) -> None:
+        choice_of(self.kind, "kind", NOTICE_KINDS)
+        _set(self, "name", label(self.name, "name", MAX_NAME))
+        opt_integer(self.seat, "seat", 0, MAX_SEATS - 1)
+
+
+def _private(msg: Any) -> None:
+    """The fields of `snapshot` and `hand` that only the seat's own player sees."""
+    _set(msg, "hand", cards(msg.hand, "hand", MAX_HAND))
+    targets = sequence(msg.targets, "targets", len(msg.hand), len(msg.hand))
+    _set(msg, "targets", tuple(cells(t, "targets") for t in targets))
+    _set(msg, "dead", cards(msg.dead, "dead", MAX_HAND))
+
+
+def _legal(msg: Any) -> None:
+    _set(msg, "legal", actions(msg.legal, "legal", MAX_LEGAL))
+    _set(msg, "choices", parts(Choice, msg.choices, "choices", 0, MAX_CHOICES))
+
+
+def _turn(msg: Any, top: int) -> None:
+    """The turn's counters, shared by `snapshot` and `update`."""
+    integer(msg.turn, "turn", 0, top)
+    integer(msg.draw_size, "draw_size", 0, DECK_SIZE)
+    integer(msg.passes, "passes", 0, MAX_PASSES)
+    boolean(msg.exchanged, "exchanged")
+    pending = sequence(msg.pending_draw, "pending_draw", 0, MAX_SEATS)
+    _set(msg, "pending_draw", tuple(integer(s, "pending_draw", 0, top) for s in pending))
+    if msg.result is not None:
+        _set(msg, "result", one(Result, msg.result, "result"))
+
+
+@wire
+class Snapshot(WireMap):
     """Everything one seat (or a spectator) may know about the game, at `version`."""
 
-    TYPE = "state"
+    TYPE = "snapshot"
     table: str
     version: int
     seat: int | None
+    last_id: int | None = None  # the last action id the server holds for this seat
     players: tuple[Player, ...]
     sides: int
     needed: int
-    hand: tuple[str, ...]
-    board: str
-    discard: tuple[str, ...]
-    draw_size: int
-    sequences: tuple[tuple[Five, ...], ...]
-    turn: int
-    first: int
-    cut: tuple[tuple[tuple[int, str], ...], ...]
-    last: Last | None
-    legal: tuple[str, ...]
-    choices: tuple[Choice, ...]
-    exchanged: bool
-    pending_draw: tuple[int, ...]
-    passes: int
     rules: Rules
-    outcome: Outcome | None
+    first: int
+    cut: tuple[CutRound, ...]
+    board: str
+    sequences: tuple[tuple[Five, ...], ...]  # per side
+    discard: tuple[str, ...]  # bottom first
+    last: Last | None = None
+    turn: int
+    draw_size: int
+    passes: int = 0
+    exchanged: bool = False
+    pending_draw: tuple[int, ...] = ()
+    result: Result | None = None
+    hand: tuple[str, ...] = ()
+    targets: tuple[tuple[int, ...], ...] = ()
+    dead: tuple[str, ...] = ()
+    legal: tuple[str, ...] = ()
+    choices: tuple[Choice, ...] = ()
 
-    def __post_init__(self) -> None:
+    def validate(self) -> None:
         ident(self.table, "table")
         integer(self.version, "version")
-        players = records(Player, self.players, "players", MIN_PLAYERS, MAX_PLAYERS)
+        players = parts(Player, self.players, "players", MIN_PLAYERS, MAX_PLAYERS)
         _set(self, "players", players)
         top = len(players) - 1
         opt_integer(self.seat, "seat", 0, top)
+        opt_integer(self.last_id, "last_id")
         sides = integer(self.sides, "sides", MIN_TEAMS, MAX_TEAMS)
-        for p in players:
-            if p.side >= sides:
-                fail("out_of_range", f"A player's side must be below sides ({sides}).")
+        if any(p.side >= sides for p in players):
+            fail("out_of_range", f"A player's side must be below sides ({sides}).")
         integer(self.needed, "needed", 1, 2)
-        _set(self, "hand", cards(self.hand, "hand", MAX_HAND))
-        board(self.board, "board")
-        _set(self, "discard", cards(self.discard, "discard", DECK_SIZE))
-        integer(self.draw_size, "draw_size", 0, DECK_SIZE)
-        seqs = sequence(self.sequences, "sequences", sides, sides)
-        _set(self, "sequences", tuple(fives(s, "sequences", MAX_FIVES) for s in seqs))
-        integer(self.turn, "turn", 0, top)
+        _set(self, "rules", one(Rules, self.rules, "rules"))
         integer(self.first, "first", 0, top)
         _set(self, "cut", _cut(self.cut, top))
+        board(self.board, "board")
+        seqs = sequence(self.sequences, "sequences", sides, sides)
+        _set(self, "sequences", tuple(fives(s, "sequences", MAX_FIVES) for s in seqs))
+        _set(self, "discard", cards(self.discard, "discard", DECK_SIZE))
         if self.last is not None:
             _set(self, "last", one(Last, self.last, "last"))
-        _set(self, "legal", actions(self.legal, "legal", MAX_LEGAL))
-        _set(self, "choices", records(Choice, self.choices, "choices", 0, MAX_CHOICES))
-        boolean(self.exchanged, "exchanged")
-        pending = sequence(self.pending_draw, "pending_draw", 0, MAX_SEATS)
-        for s in pending:
-            integer(s, "pending_draw", 0, top)
-        _set(self, "pending_draw", pending)
-        integer(self.passes, "passes", 0, MAX_PASSES)
-        _set(self, "rules", one(Rules, self.rules, "rules"))
-        if self.outcome is not None:
-            _set(self, "outcome", one(Outcome, self.outcome, "outcome"))
-
-    def to_wire(self) -> dict[str, Any]:
-        last, outcome = self.last, self.outcome
-        return {
-            "t": "state",
-            "table": self.table,
-            "version": self.version,
-            "seat": self.seat,
-            "players": [p.to_wire() for p in self.players],
-            "sides": self.sides,
-            "needed": self.needed,
-            "hand": self.hand,
-            "board": self.board,
-            "discard": self.discard,
-            "draw_size": self.draw_size,
-            "sequences": self.sequences,
-            "turn": self.turn,
-            "first": self.first,
-            "cut": self.cut,
-            "last": None if last is None else last.to_wire(),
-            "legal": self.legal,
-            "choices": [c.to_wire() for c in self.choices],
-            "exchanged": self.exchanged,
-            "pending_draw": self.pending_draw,
-            "passes": self.passes,
-            "rules": self.rules.to_wire(),
-            "outcome": None if outcome is None else outcome.to_wire(),
-        }
+        _turn(self, top)
+        _private(self)
+        _legal(self)
 
 
-def _cut(v: Any, top: int) -> tuple[tuple[tuple[int, str], ...], ...]:
+def _cut(v: Any, top: int) -> tuple[CutRound, ...]:
     """Rounds of the cut for first player: each a list of [seat, card] pairs."""
-    rounds = sequence(v, "cut", 0, MAX_CUT_ROUNDS)
-    out = []
-    for r in rounds:
+    rounds = []
+    for r in sequence(v, "cut", 1, MAX_CUT_ROUNDS):
         pairs = []
         for p in sequence(r, "cut", 1, MAX_SEATS):
             if type(p) is list:
@@ -316,36 +313,59 @@ def _cut(v: Any, top: int) -> tuple[tuple[tuple[int, str], ...], ...]:
             integer(p[0], "cut", 0, top)
             card(p[1], "cut")
             pairs.append(p)
-        out.append(tuple(pairs))
-    return tuple(out)
+        rounds.append(tuple(pairs))
+    return tuple(rounds)
 
 
-@record
-class Event(Record):
-    """Something that happened, as a sentence for the log plus optional details."""
+@wire
+class Update(WireMap):
+    """What one change to the game did, for every member alike: the version it leads to,
+    the changes in order, and the turn's counters after them."""
 
-    TYPE = "event"
+    TYPE = "update"
     version: int
-    kind: str
-    text: str
-    seat: int | None = None
-    side: int | None = None
-    card: str | None = None
-    cell: tuple[int, int] | None = None
-    action: str | None = None
-    fives: tuple[Five, ...] | None = None
+    changes: tuple[Change, ...]
+    turn: int
+    draw_size: int
+    passes: int = 0
+    exchanged: bool = False
+    pending_draw: tuple[int, ...] = ()
+    result: Result | None = None
 
-    def __post_init__(self) -> None:
+    def validate(self) -> None:
         integer(self.version, "version")
-        choice_of(self.kind, "kind", EVENT_KINDS)
-        text(self.text, "text")
-        opt_integer(self.seat, "seat", 0, MAX_SEATS - 1)
-        opt_integer(self.side, "side", 0, MAX_TEAMS - 1)
-        if self.card is not None:
-            card(self.card, "card")
-        if self.cell is not None:
-            _set(self, "cell", cell(self.cell, "cell"))
-        if self.action is not None:
-            action(self.action, "action")
-        if self.fives is not None:
-            _set(self, "fives", fives(self.fives, "fives", MAX_FIVES))
+        _set(self, "changes", parts(Change, self.changes, "changes", 1, MAX_CHANGES))
+        _turn(self, MAX_SEATS - 1)
+
+
+@wire
+class Hand(WireMap):
+    """A seat's own cards and what each could do, sent to that seat alone when they
+    change; `drawn` is the card just drawn, if that is what changed."""
+
+    TYPE = "hand"
+    version: int
+    hand: tuple[str, ...]
+    targets: tuple[tuple[int, ...], ...]
+    dead: tuple[str, ...] = ()
+    drawn: str | None = None
+
+    def validate(self) -> None:
+        integer(self.version, "version")
+        _private(self)
+        if self.drawn is not None and card(self.drawn, "drawn") not in self.hand:
+            fail("bad_card", "Field 'drawn' must be a card in the hand.")
+
+
+@wire
+class Legal(WireMap):
+    """The actions the seat may take now, at `version`, every choice of fives included."""
+
+    TYPE = "legal"
+    version: int
+    legal: tuple[str, ...]
+    choices: tuple[Choice, ...] = ()
+
+    def validate(self) -> None:
+        integer(self.version, "version")
+        _legal(self)

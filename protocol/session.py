@@ -29,11 +29,11 @@ CLIENT_ALLOWED: dict[SessionState, frozenset[str]] = {
     S.CONNECTED: _ALWAYS | {"hello"},
     S.LOBBY: _ALWAYS | {"list_tables", "create_table", "join", "spectate"},
     S.TABLE: _ALWAYS | {"sit", "ready", "leave", "chat"},
-    S.GAME: _ALWAYS | _ACTIONS | {"leave", "chat"},
-    S.ENDED: _ALWAYS | {"rematch", "leave", "chat"},
+    S.GAME: _ALWAYS | _ACTIONS | {"leave", "chat", "sync"},
+    S.ENDED: _ALWAYS | {"rematch", "leave", "chat", "sync"},
 }
 
-_AT_TABLE = frozenset({"table", "tables", "state", "event", "chat", "ack"})
+_AT_TABLE = frozenset({"table", "tables", "snapshot", "notice", "chat", "ack"})
 _SERVER_ALWAYS = _ALWAYS | {"error", "bye"}
 
 # Which server messages each state allows.
@@ -41,7 +41,7 @@ SERVER_ALLOWED: dict[SessionState, frozenset[str]] = {
     S.CONNECTED: _SERVER_ALWAYS | {"welcome"},
     S.LOBBY: _SERVER_ALWAYS | {"tables", "table"},
     S.TABLE: _SERVER_ALWAYS | _AT_TABLE,
-    S.GAME: _SERVER_ALWAYS | _AT_TABLE,
+    S.GAME: _SERVER_ALWAYS | _AT_TABLE | {"update", "hand", "legal"},
     S.ENDED: _SERVER_ALWAYS | _AT_TABLE,
 }
 
@@ -50,26 +50,28 @@ SERVER_ALLOWED: dict[SessionState, frozenset[str]] = {
 TRANSITIONS: dict[tuple[SessionState, str], SessionState] = {
     (S.CONNECTED, "welcome"): S.LOBBY,
     (S.LOBBY, "table:waiting"): S.TABLE,
-    (S.LOBBY, "table:started"): S.TABLE,  # a game is on; its `state` follows
+    (S.LOBBY, "table:started"): S.TABLE,  # a game is on; its `snapshot` follows
     (S.TABLE, "tables"): S.LOBBY,
-    (S.TABLE, "state:playing"): S.GAME,
-    (S.TABLE, "state:over"): S.ENDED,
+    (S.TABLE, "snapshot:playing"): S.GAME,
+    (S.TABLE, "snapshot:over"): S.ENDED,
     (S.GAME, "tables"): S.LOBBY,
-    (S.GAME, "state:over"): S.ENDED,
+    (S.GAME, "update:over"): S.ENDED,
+    (S.GAME, "snapshot:over"): S.ENDED,
     (S.GAME, "table:waiting"): S.TABLE,
     (S.ENDED, "tables"): S.LOBBY,
-    (S.ENDED, "state:playing"): S.GAME,  # the rematch started
+    (S.ENDED, "snapshot:playing"): S.GAME,  # the rematch started
     (S.ENDED, "table:waiting"): S.TABLE,
 }
 
 
 def trigger(msg: Any) -> str:
-    """The transition key of a server message: its type, refined for `table` and `state`."""
+    """The transition key of a server message: its type, refined for `table`,
+    `snapshot` and `update`."""
     t: str = msg.TYPE
     if t == "table":
         return "table:started" if msg.started else "table:waiting"
-    if t == "state":
-        return "state:over" if msg.outcome is not None else "state:playing"
+    if t in ("snapshot", "update"):
+        return f"{t}:over" if msg.result is not None else f"{t}:playing"
     return t
 
 

@@ -29,7 +29,7 @@ def unpack_options(
     return {
         "raw": False,
         "use_list": False,
-        "strict_map_key": True,
+        "strict_map_key": False,  # keys are checked after decoding: not_a_message
         "max_str_len": max_str_len,
         "max_bin_len": 0,
         "max_ext_len": 0,

@@ -1,0 +1,52 @@
+"""Card codes and the standard board: the constants the protocol and the engine share.
+
+A card is written rank then suit ("7H", "TS", "JD"); a cell is an integer, row * 10 +
+column, row 0 at the top; people name cells chess style, column letter then row number
+("A1" is cell 0, "D5" is cell 43).
+
+>>> cell_name(43), parse_cell("D5")
+('D5', 43)
+"""
+
+RANKS = "23456789TJQKA"  # ordered as the cut ranks them: aces high
+SUITS = "SHDC"
+CARD_CODES: tuple[str, ...] = tuple(r + s for r in RANKS for s in SUITS)
+CARDS = frozenset(CARD_CODES)
+ONE_EYED = frozenset({"JS", "JH"})  # remove an opponent's chip
+TWO_EYED = frozenset({"JD", "JC"})  # wild: any open space
+
+# The physical board people own, row 0 at the top. XX marks a free corner; no jack
+# appears on the board.
+LAYOUT_TEXT = """\
+XX 2S 3S 4S 5S 6S 7S 8S 9S XX
+6C 5C 4C 3C 2C AH KH QH TH TS
+7C AS 2D 3D 4D 5D 6D 7D 9H QS
+8C KS 6C 5C 4C 3C 2C 8D 8H KS
+9C QS 7C 6H 5H 4H AH 9D 7H AS
+TC TS 8C 7H 2H 3H KH TD 6H 2D
+QC 9S 9C 8H 9H TH QH QD 5H 3D
+KC 8S TC QC KC AC AD KD 4H 4D
+AC 7S 6S 5S 4S 3S 2S 2H 3H 5D
+XX AD KD QD TD 9D 8D 7D 6D XX
+"""
+LAYOUT_CODES: tuple[str, ...] = tuple(LAYOUT_TEXT.split())
+CORNER_CODE = "XX"
+CORNERS: tuple[int, ...] = tuple(i for i, code in enumerate(LAYOUT_CODES) if code == "XX")
+SIZE = 10
+COLUMNS = "ABCDEFGHIJ"
+
+
+def cell_name(cell: int) -> str:
+    """43 -> "D5"."""
+    return f"{COLUMNS[cell % SIZE]}{cell // SIZE + 1}"
+
+
+_CELL_BY_NAME = {cell_name(c): c for c in range(SIZE * SIZE)}
+
+
+def parse_cell(name: str) -> int:
+    """ "D5" -> 43; ValueError if it is not a cell."""
+    cell = _CELL_BY_NAME.get(name)
+    if cell is None:
+        raise ValueError(f"not a cell: {name!r}")
+    return cell

@@ -1,0 +1,241 @@
+"""Parts nested inside server messages: a seat, a player, the rules, a change, a result."""
+
+from typing import Any, TypeVar
+
+from .base import WireMap, wire
+from .fields import (
+    action,
+    boolean,
+    card,
+    cards,
+    cell,
+    choice_of,
+    fail,
+    fives,
+    ident,
+    integer,
+    label,
+    opt_integer,
+    sequence,
+)
+from .limits import (
+    MAX_FIVES,
+    MAX_HAND,
+    MAX_NAME,
+    MAX_OPTIONS,
+    MAX_PLAYERS,
+    MAX_SEATS,
+    MAX_SPECTATORS,
+    MAX_TABLE_NAME,
+    MAX_TEAMS,
+    MIN_PLAYERS,
+    MIN_TEAMS,
+)
+
+P = TypeVar("P", bound=WireMap)
+Five = tuple[int, int]
+_set = object.__setattr__
+
+
+def parts(cls: type[P], v: Any, name: str, lo: int, hi: int) -> tuple[P, ...]:
+    """An array of lo..hi parts of `cls`, given as parts (ours) or maps (decoded)."""
+    items = sequence(v, name, lo, hi)
+    out = tuple(x if type(x) is cls else _from_map(cls, x, name) for x in items)
+    return out
+
+
+def one(cls: type[P], v: Any, name: str) -> P:
+    return v if type(v) is cls else _from_map(cls, v, name)
+
+
+def _from_map(cls: type[P], v: Any, name: str) -> P:
+    if type(v) is not dict:
+        fail("bad_type", f"Field '{name}' must hold {cls.__name__.lower()} maps.")
+    return cls.from_wire(v)
+
+
+@wire
+class Rules(WireMap):
+    """House rules in force; hand_size is the effective size, never nil here."""
+
+    hand_size: int
+    manual_draw: bool
+
+    def validate(self) -> None:
+        integer(self.hand_size, "hand_size", 1, MAX_HAND)
+        boolean(self.manual_draw, "manual_draw")
+
+
+@wire
+class TableShape(WireMap):
+    """One way a table may be set up: players, teams, and what follows from them."""
+
+    players: int
+    teams: int
+    hand_size: int  # the usual hand for this shape; a table may choose another
+    needed: int  # sequences to win
+
+    def validate(self) -> None:
+        integer(self.players, "players", MIN_PLAYERS, MAX_PLAYERS)
+        integer(self.teams, "teams", MIN_TEAMS, MAX_TEAMS)
+        integer(self.hand_size, "hand_size", 1, MAX_HAND)
+        integer(self.needed, "needed", 1, 2)
+
+
+@wire
+class TableSummary(WireMap):
+    """One line of the lobby's table list."""
+
+    id: str
+    name: str
+    players: int
+    teams: int
+    seated: tuple[str | None, ...]  # a name or nil for each seat
+    spectators: int
+    started: bool
+    rules: Rules
+    computer_takeover: bool
+
+    def validate(self) -> None:
+        ident(self.id, "id")
+        _set(self, "name", label(self.name, "name", MAX_TABLE_NAME))
+        integer(self.players, "players", MIN_PLAYERS, MAX_PLAYERS)
+        integer(self.teams, "teams", MIN_TEAMS, MAX_TEAMS)
+        seated = sequence(self.seated, "seated", self.players, self.players)
+        _set(
+            self,
+            "seated",
+            tuple(None if s is None else label(s, "seated", MAX_NAME) for s in seated),
+        )
+        integer(self.spectators, "spectators", 0, MAX_SPECTATORS)
+        boolean(self.started, "started")
+        _set(self, "rules", one(Rules, self.rules, "rules"))
+        boolean(self.computer_takeover, "computer_takeover")
+
+
+@wire
+class Seat(WireMap):
+    """A seat in the waiting room: who sits there (nil when empty), ready, away."""
+
+    name: str | None
+    ready: bool
+    away: bool
+
+    def validate(self) -> None:
+        if self.name is not None:
+            _set(self, "name", label(self.name, "name", MAX_NAME))
+        boolean(self.ready, "ready")
+        boolean(self.away, "away")
+
+
+@wire
+class Player(WireMap):
+    """A seat during a game, as every seat sees it (the hand's size, never its cards)."""
+
+    name: str
+    side: int
+    away: bool
+    hand_size: int
+
+    def validate(self) -> None:
+        _set(self, "name", label(self.name, "name", MAX_NAME))
+        integer(self.side, "side", 0, MAX_TEAMS - 1)
+        boolean(self.away, "away")
+        integer(self.hand_size, "hand_size", 0, MAX_HAND)
+
+
+@wire
+class Last(WireMap):
+    """The last action taken, in notation (without the fives it chose)."""
+
+    seat: int
+    action: str
+
+    def validate(self) -> None:
+        integer(self.seat, "seat", 0, MAX_SEATS - 1)
+        action(self.action, "action")
+
+
+@wire
+class Choice(WireMap):
+    """A cell where placing a chip makes a real choice of which fives form sequences."""
+
+    cell: int
+    options: tuple[tuple[Five, ...], ...]  # each option: 1..4 fives; the first is the default
+
+    def validate(self) -> None:
+        cell(self.cell, "cell")
+        opts = sequence(self.options, "options", 2, MAX_OPTIONS)
+        _set(self, "options", tuple(fives(o, "options", MAX_FIVES) for o in opts))
+        if not all(self.options):
+            fail("out_of_range", "Each option must hold from 1 to 4 fives.")
+
+
+@wire
+class Result(WireMap):
+    """How the game ended; `hands` reveals every seat's cards, only now it is over."""
+
+    result: str  # "win" or "draw"
+    side: int | None
+    hands: tuple[tuple[str, ...], ...]
+
+    def validate(self) -> None:
+        if choice_of(self.result, "result", ("win", "draw")) == "win":
+            integer(self.side, "side", 0, MAX_TEAMS - 1)
+        elif self.side is not None:
+            fail("bad_type", "Field 'side' must be nil when the game is drawn.")
+        hands = sequence(self.hands, "hands", MIN_PLAYERS, MAX_SEATS)
+        _set(self, "hands", tuple(cards(h, "hands", MAX_HAND) for h in hands))
+
+
+# Every kind of change an update reports, with the fields it carries (all others nil).
+CHANGE_FIELDS: dict[str, frozenset[str]] = {
+    "played": frozenset({"seat", "card", "cell"}),  # a chip placed (a wild jack too)
+    "removed": frozenset({"seat", "card", "cell", "side"}),  # side: whose chip it was
+    "exchanged": frozenset({"seat", "card"}),  # a dead card traded
+    "drew": frozenset({"seat"}),  # a card drawn (what it is, only the seat's hand says)
+    "no_draw": frozenset({"seat"}),  # both piles empty: nothing to draw
+    "reshuffled": frozenset(),  # the discard pile became the draw pile
+    "draw_forfeited": frozenset({"seat"}),  # a manual draw not taken in time
+    "passed": frozenset({"seat"}),
+    "sequence": frozenset({"seat", "side", "fives"}),  # fives locked for the side
+    "won": frozenset({"side"}),
+    "drawn_game": frozenset(),  # a full round of passes
+    "away": frozenset({"seat"}),  # the player is gone; the seat is kept
+    "back": frozenset({"seat"}),
+}
+CHANGE_KINDS = tuple(CHANGE_FIELDS)
+_OPTIONAL = ("seat", "card", "cell", "side", "fives")
+
+
+@wire
+class Change(WireMap):
+    """One thing that changed, as data: the client writes the words."""
+
+    kind: str
+    seat: int | None = None
+    card: str | None = None
+    cell: int | None = None
+    side: int | None = None
+    fives: tuple[Five, ...] | None = None
+
+    def validate(self) -> None:
+        wanted = CHANGE_FIELDS.get(self.kind)
+        if wanted is None:
+            choice_of(self.kind, "kind", CHANGE_KINDS)
+            return
+        for name in _OPTIONAL:
+            given = getattr(self, name) is not None
+            if given != (name in wanted):
+                needs = "needs" if name in wanted else "has no"
+                fail("bad_format", f"A '{self.kind}' change {needs} field '{name}'.")
+        opt_integer(self.seat, "seat", 0, MAX_SEATS - 1)
+        opt_integer(self.side, "side", 0, MAX_TEAMS - 1)
+        if self.card is not None:
+            card(self.card, "card")
+        if self.cell is not None:
+            cell(self.cell, "cell")
+        if self.fives is not None:
+            _set(self, "fives", fives(self.fives, "fives", MAX_FIVES))
+            if not self.fives:
+                fail("out_of_range", "A sequence change holds from 1 to 4 fives.")
