@@ -1,0 +1,224 @@
+"""How well and how fast the computer players play: a round robin of
+baseline, easy, medium and hard.
+
+Run: python bench/bots.py   (under 14 minutes on a two-core machine).
+
+Every pair of levels meets in two-player games and in two teams of two. Each
+deal (a seeded cut and shuffle) is played twice with the sides swapped, so
+neither level gets the luckier cards. ``baseline`` is the logic of the first
+stand-in player (server/bot.py); ``random`` (easy's sparring partner only)
+picks uniformly among the legal actions. It prints each pairing's win rate
+for the first-named level with a 95% (Wilson) interval, draws counting half,
+and the milliseconds each level took per decision (median and 95th
+percentile), timed around ``choose`` only. Games run in parallel, one process
+per core, so hard's times are those of a loaded machine.
+
+The last line is one JSON object of the headline figures. It asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import os
+import platform
+import random
+import statistics
+import time
+from collections import defaultdict
+from collections.abc import Iterator
+
+from sarja.server.bots import DEFAULT_THINK_TIME, make_player
+from sarja.server.engine import Action, Arrangement, Game, SeatView, seat_view
+
+ARRANGEMENTS = {"2p": Arrangement.of(2), "2x2": Arrangement.of(4)}
+ARRANGEMENT_NAMES = {"2p": "two players", "2x2": "two teams of two"}
+# Pairings, first-named level's win rate reported; hard's cost most.
+PAIRINGS = (
+    ("hard", "medium"),
+    ("hard", "baseline"),
+    ("hard", "easy"),
+    ("medium", "baseline"),
+    ("medium", "easy"),
+    ("easy", "baseline"),
+    ("easy", "random"),
+)
+# A game this long is stuck (jacks removing and replacing): call it a draw.
+MAX_ACTIONS = 1500
+
+
+class RandomPlayer:
+    level = "random"
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: SeatView) -> Action:
+        return self.rng.choice(view.legal)
+
+
+def new_player(level: str, seed: int, think_time: float | None, simulations: int | None):
+    if level == "random":
+        return RandomPlayer(seed)
+    return make_player(level, seed=seed, think_time=think_time, simulations=simulations)
+
+
+Task = tuple[str, str, str, int, bool, float | None, int | None]
+
+
+def play(task: Task) -> tuple[Task, float, dict[str, list[float]], int]:
+    """One game; returns the first level's score (1, ½ or 0), the
+    milliseconds per decision by level, and the number of actions."""
+    first, second, key, deal, swapped, think_time, simulations = task
+    arrangement = ARRANGEMENTS[key]
+    levels = (second, first) if swapped else (first, second)
+    players = [
+        new_player(levels[arrangement.side_of(seat)], deal * 100 + seat, think_time, simulations)
+        for seat in range(arrangement.players)
+    ]
+    game = Game.new(arrangement, random.Random(deal))
+    times: dict[str, list[float]] = defaultdict(list)
+    clock = time.perf_counter
+    while game.outcome is None and game.version < MAX_ACTIONS:
+        if game.pending_draw and game.turn not in game.pending_draw:
+            seat = game.pending_draw[0]  # a waiting draw is taken before the next play
+        else:
+            seat = game.turn
+        view = seat_view(game, seat)
+        player = players[seat]
+        t0 = clock()
+        action = player.choose(view)
+        times[player.level].append((clock() - t0) * 1000)
+        game.apply(seat, action)
+    outcome = game.outcome
+    first_side = 1 if swapped else 0
+    if outcome is None or outcome.result == "draw":
+        score = 0.5
+    else:
+        score = 1.0 if outcome.side == first_side else 0.0
+    return task, score, dict(times), game.version
+
+
+def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% interval of a win rate (draws counted as half a win)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = score / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def tasks(deals: dict[tuple[str, str, str], int], think_time: float | None,
+          simulations: int | None) -> Iterator[Task]:
+    # Hard's games first: they are the long ones, so the pool ends evenly.
+    for (first, second, key), n in sorted(deals.items(), key=lambda kv: kv[0][0] != "hard"):
+        for deal in range(n):
+            for swapped in (False, True):
+                yield (first, second, key, deal + 1, swapped, think_time, simulations)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=30,
+                        help="deals per two-player pairing with hard, each played twice"
+                        " (default 30; with teams, half; without hard, ten times)")
+    parser.add_argument("--think-time", type=float, default=DEFAULT_THINK_TIME,
+                        help=f"hard's seconds per decision (default {DEFAULT_THINK_TIME})")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                        help="games played at once (default: one per core)")
+    parser.add_argument("--quick", action="store_true",
+                        help="one deal per pairing, hard on a tiny budget: checks the script runs")
+    parser.add_argument("--only", action="append", default=[], metavar="A-B",
+                        help="play only this pairing (repeatable), e.g. hard-medium")
+    parser.add_argument("--seating", choices=sorted(ARRANGEMENTS), action="append", default=[],
+                        help="play only this seating (repeatable)")
+    args = parser.parse_args()
+
+    think_time: float | None = args.think_time
+    simulations: int | None = None
+    deals: dict[tuple[str, str, str], int] = {}
+    only = {tuple(name.split("-")) for name in args.only}
+    for first, second in PAIRINGS:
+        if only and (first, second) not in only:
+            continue
+        for key in ARRANGEMENTS:
+            if args.seating and key not in args.seating:
+                continue
+            if args.quick:
+                n = 1
+            elif "hard" in (first, second):
+                n = args.games if key == "2p" else max(1, args.games // 2)
+            else:
+                n = args.games * 10 if key == "2p" else args.games * 5
+            deals[(first, second, key)] = n
+    if args.quick:
+        think_time, simulations = None, 2
+
+    print(f"Python {platform.python_version()} ({platform.python_implementation()}),"
+          f" {args.jobs} games at once; hard thinks "
+          + (f"{think_time} s" if think_time else f"{simulations} simulations"))
+    started = time.perf_counter()
+    scores: dict[tuple[str, str, str], list[float]] = defaultdict(list)
+    times: dict[str, list[float]] = defaultdict(list)
+    lengths: list[int] = []
+    all_tasks = list(tasks(deals, think_time, simulations))
+    if args.jobs > 1:
+        with multiprocessing.Pool(args.jobs) as pool:
+            results = list(pool.imap_unordered(play, all_tasks))
+    else:
+        results = [play(task) for task in all_tasks]
+    for task, score, game_times, length in results:
+        first, second, key = task[:3]
+        scores[(first, second, key)].append(score)
+        for level, ms in game_times.items():
+            times[level].extend(ms)
+        lengths.append(length)
+
+    print(f"\n{len(results)} games in {time.perf_counter() - started:.0f} s,"
+          f" {statistics.mean(lengths):.0f} actions per game on average\n")
+    print(f"{'pairing':<20} {'seating':<18} {'games':>5}  {'win rate':>8}  95% interval")
+    rates: dict[tuple[str, str, str], float] = {}
+    for (first, second, key), results_ in scores.items():
+        n, won = len(results_), sum(results_)
+        low, high = wilson(won, n)
+        rates[(first, second, key)] = won / n
+        print(f"{first + ' v ' + second:<20} {ARRANGEMENT_NAMES[key]:<18} {n:>5}"
+              f"  {won / n:>8.1%}  {low:.1%} - {high:.1%}")
+    print(f"\n{'level':<10} {'decisions':>9}  {'median ms':>9}  {'p95 ms':>8}  {'max ms':>8}")
+    for level in ("baseline", "easy", "medium", "hard", "random"):
+        ms = times.get(level)
+        if ms:
+            print(f"{level:<10} {len(ms):>9}  {statistics.median(ms):>9.2f}"
+                  f"  {percentile(ms, 0.95):>8.2f}  {max(ms):>8.2f}")
+    def rate(first: str, second: str, key: str = "2p") -> float | None:
+        found = rates.get((first, second, key))
+        return None if found is None else round(found, 3)
+
+    def p95(level: str) -> float | None:
+        return round(percentile(times[level], 0.95), 2) if times.get(level) else None
+
+    medium_v_easy = rate("medium", "easy")
+    figures = {
+        "hard_vs_medium": rate("hard", "medium"),
+        "hard_vs_baseline": rate("hard", "baseline"),
+        "medium_vs_baseline": rate("medium", "baseline"),
+        "easy_vs_baseline": rate("easy", "baseline"),
+        "hard_ms_p95": p95("hard"),
+        "medium_ms_p95": p95("medium"),
+        "easy_vs_medium": None if medium_v_easy is None else round(1 - medium_v_easy, 3),
+        "easy_vs_random": rate("easy", "random"),
+        "hard_vs_medium_teams": rate("hard", "medium", "2x2"),
+    }
+    print(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,212 @@
+"""The hard computer player: information-set search by sampling worlds.
+
+For each decision it keeps the few actions the one-move judgement rates best,
+then, until its time or simulation budget is spent, it deals a possible world
+(worlds.py: the unseen cards at random), plays every candidate in that same
+world and plays the game on for a few turns with a fast greedy policy, and
+scores where that leaves its side: 1 for a win, 0 for a loss, ½ for a draw, and
+otherwise the board's worth squashed into (0, 1). Every candidate meets the
+same worlds and the same reshuffles (common random numbers), so the
+comparison between them is far less noisy than the results themselves. The
+candidate with the best total is played.
+
+The player reads only the view and a random source fixed by its seed and the
+view: with a number of simulations as the budget, the same view gets the same
+choice whatever the hidden cards really are. A time budget caps wall time in
+play, and then how many simulations fit depends on the machine.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+
+from ..engine.actions import DEAD, DRAW_ACTION, PLACE, REMOVE, Action
+from ..engine.cards import CARD_KIND, WILD
+from ..engine.game import Game
+from ..engine.view import SeatView
+from .judge import DEFENCE, REMOVE_COST, WILD_COST, Judgement
+from .levels import decision_rng, housekeeping, new_seed, playable
+from .windows import CELL_WINDOWS, MARK_INC, Tables, spend, tables, to_win_flags
+from .worlds import WorldMaker
+
+DEFAULT_THINK_TIME = 0.5
+CANDIDATES = 6
+# Turns each player takes in a simulation after the candidate action.
+ROUNDS = 4
+# Board worth that counts as a sure win when a simulation stops early.
+SQUASH = 300.0
+# A play the judgement scores this high wins the game on the spot.
+WINS_NOW = 50000.0
+
+
+class Hard:
+    level = "hard"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        think_time: float | None = None,
+        simulations: int | None = None,
+        *,
+        candidates: int = CANDIDATES,
+        rounds: int = ROUNDS,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        """`think_time` (seconds) caps each decision's wall time;
+        `simulations` caps the worlds dealt. With neither, the default time
+        budget; with only `simulations`, no clock is read and the choice is
+        reproducible."""
+        self.seed = new_seed() if seed is None else seed
+        if think_time is None and simulations is None:
+            think_time = DEFAULT_THINK_TIME
+        self.think_time = think_time
+        self.simulations = simulations
+        self.candidates = candidates
+        self.rounds = rounds
+        self.clock = clock
+        self.last_simulations = 0
+
+    def choose(self, view: SeatView) -> Action:
+        start = self.clock() if self.think_time is not None else 0.0
+        legal = playable(view)
+        early = housekeeping(legal)
+        if early is not None:
+            return early
+        judge = Judgement(view)
+        ranked = judge.ranked(legal)
+        if not ranked:
+            return legal[0]
+        if len(ranked) == 1 or ranked[0][0] >= WINS_NOW:
+            return ranked[0][2]
+        candidates = [action for _, _, action in ranked[: self.candidates]]
+        totals = self._search(view, judge, candidates, start)
+        best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
+        return candidates[best]
+
+    def _search(
+        self, view: SeatView, judge: Judgement, candidates: list[Action], start: float
+    ) -> list[float]:
+        rng = decision_rng(self.seed, view)
+        maker = WorldMaker(view)
+        seat = maker.seat
+        plies = self.rounds * len(view.hand_sizes)
+        deadline = None if self.think_time is None else start + self.think_time
+        totals = [0.0] * len(candidates)
+        done = 0
+        while self.simulations is None or done < self.simulations:
+            # Checked between worlds: every candidate meets the same worlds.
+            if deadline is not None and done and self.clock() >= deadline:
+                break
+            world = maker.deal(rng)
+            reshuffle_seed = rng.getrandbits(32)
+            for i, action in enumerate(candidates):
+                game = world.copy(rng=random.Random(reshuffle_seed))
+                totals[i] += play_out(game, seat, action, judge.packed[:], judge.side, plies)
+            done += 1
+        self.last_simulations = done
+        return totals
+
+
+class _Policy:
+    """The fast greedy player of simulations: the judgement's tables looked up
+    straight from the game, no view built. Tables change only when a side
+    finishes a sequence (its next one may then win)."""
+
+    __slots__ = ("sides", "needed", "tables")
+
+    def __init__(self, game: Game) -> None:
+        self.sides = game.arrangement.sides
+        self.needed = game.needed
+        self.tables: list[Tables] = []
+        self.refresh(game)
+
+    def refresh(self, game: Game) -> None:
+        to_win = to_win_flags(self.needed, game.sequences)
+        self.tables = [tables(side, self.sides, to_win, DEFENCE) for side in range(self.sides)]
+
+    def choose(self, game: Game, seat: int, packed: list[int]) -> Action:
+        legal = game.legal_actions(seat)
+        if len(legal) == 1:
+            return legal[0]
+        mark = game.marks[seat]
+        table = self.tables[mark - 1]
+        place = table.place[mark]
+        remove = table.remove
+        chips = game.chips
+        lookup = packed.__getitem__
+        best = legal[0]
+        best_score = -math.inf
+        for action in legal:
+            kind = action.kind
+            if kind == PLACE:
+                score = sum(map(place.__getitem__, map(lookup, CELL_WINDOWS[action.cell])))
+                if CARD_KIND[action.card] == WILD:
+                    score -= WILD_COST
+            elif kind == REMOVE:
+                delta = remove[chips[action.cell]]
+                score = sum(map(delta.__getitem__, map(lookup, CELL_WINDOWS[action.cell])))
+                score -= REMOVE_COST
+            elif kind == DEAD:
+                return action
+            else:
+                continue
+            if score > best_score:
+                best, best_score = action, score
+        return best
+
+
+def apply_tracked(
+    game: Game, seat: int, action: Action, packed: list[int], policy: _Policy | None
+) -> None:
+    """Apply `action` and keep the packed windows in step with the board."""
+    kind = action.kind
+    if kind == PLACE:
+        mark = game.marks[seat]
+        events = game.apply(seat, action)
+        inc = MARK_INC[mark]
+        for w in CELL_WINDOWS[action.cell]:
+            packed[w] += inc
+        for event in events:
+            if event.kind == "sequence":
+                for five in event.fives:
+                    spend(packed, mark - 1, five)
+                if policy is not None:
+                    policy.refresh(game)
+    elif kind == REMOVE:
+        inc = MARK_INC[game.chips[action.cell]]
+        game.apply(seat, action)
+        for w in CELL_WINDOWS[action.cell]:
+            packed[w] -= inc
+    else:
+        game.apply(seat, action)
+
+
+def play_out(
+    game: Game, seat: int, action: Action, packed: list[int], side: int, plies: int
+) -> float:
+    """Play `action`, then `plies` more turns greedily; how good the result is
+    for `side`, in [0, 1]."""
+    apply_tracked(game, seat, action, packed, None)
+    policy = None
+    for _ in range(plies):
+        if game.outcome is not None:
+            break
+        if policy is None:
+            policy = _Policy(game)
+        while game.pending_draw:
+            game.apply(game.pending_draw[0], DRAW_ACTION)
+        turn = game.turn
+        apply_tracked(game, turn, policy.choose(game, turn, packed), packed, policy)
+    outcome = game.outcome
+    if outcome is not None:
+        if outcome.result == "draw":
+            return 0.5
+        return 1.0 if outcome.side == side else 0.0
+    worth = tables(
+        side, game.arrangement.sides, to_win_flags(game.needed, game.sequences), DEFENCE
+    ).worth
+    total = sum(map(worth.__getitem__, packed))
+    return 1.0 / (1.0 + math.exp(-total / SQUASH))
