@@ -270,11 +270,12 @@ class Game:
             elif CARD_KIND[card] == WILD:
                 if open_flags is None:
                     open_flags = chips.translate(_EMPTY_FLAGS)
-                actions.extend(compress(PLACE_ROWS[card], open_flags))
+                # A jack's row holds an action in every slot the flags pick.
+                actions.extend(compress(PLACE_ROWS[card], open_flags))  # type: ignore[arg-type]
             else:
                 if removable_flags is None:
                     removable_flags = self._removable_flags(seat)
-                actions.extend(compress(REMOVE_ROWS[card], removable_flags))
+                actions.extend(compress(REMOVE_ROWS[card], removable_flags))  # type: ignore[arg-type]
         if dead:
             actions.extend(dead)
         elif not actions:

@@ -57,7 +57,9 @@ def line_options(
         valid = [w for w in windows if _shares_at_most_one(w, existing)]
         if not valid:
             continue
-        pairs = [p for p in combinations(valid, 2) if len(set(p[0]) & set(p[1])) <= 1]
+        pairs: list[LineOption] = [
+            p for p in combinations(valid, 2) if len(set(p[0]) & set(p[1])) <= 1
+        ]
         options: list[LineOption] = pairs if pairs else [(w,) for w in valid]
         options.sort()
         lines.append(options)
