@@ -6,6 +6,7 @@ Typical use::
     actions = game.legal_actions(game.turn)
     events = game.apply(game.turn, actions[0])
     view = seat_view(game, seat=0)
+    targets = hand_targets(game, seat=0)  # per card of view.hand: the cells it could take
 """
 
 from .actions import Action
@@ -13,7 +14,7 @@ from .arrangement import Arrangement, HouseRules
 from .errors import ArrangementError, EngineError, IllegalAction, MalformedAction, RecordError
 from .game import Event, Game, Outcome
 from .record import game_record, record_json, replay
-from .view import SeatView, seat_view
+from .view import SeatView, dead_cards, hand_targets, seat_view
 
 __all__ = [
     "Action",
@@ -28,7 +29,9 @@ __all__ = [
     "Outcome",
     "RecordError",
     "SeatView",
+    "dead_cards",
     "game_record",
+    "hand_targets",
     "record_json",
     "replay",
     "seat_view",
