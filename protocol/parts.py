@@ -146,7 +146,8 @@ class Player(WireMap):
 
 @wire
 class Last(WireMap):
-    """The last action taken, in notation (without the fives it chose)."""
+    """The last action that played, removed, exchanged or passed, in notation (without
+    the fives it chose; manual draws are not counted)."""
 
     seat: int
     action: str

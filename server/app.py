@@ -12,14 +12,14 @@ import logging
 import random
 import secrets
 from functools import partial
+from pathlib import Path
 
 import trio
 
 from sarja.protocol import ServerCodec
+from sarja.protocol.fields import ID_RE
 from sarja.protocol.messages import Bye
 
-from .batching import WriteBatcher
-from .collector import collect_every, collector_on_a_timetable
 from .config import ServerConfig
 from .connection import Connection, serve_connection
 from .lobby import Lobby
@@ -37,14 +37,17 @@ class Server:
         rng = random.Random(config.seed) if config.seed is not None else secrets.SystemRandom()
         self.records = RecordStore(config.data_dir)
         self.lobby = Lobby(
-            config, rng, on_game_over=self._game_over, schedule_autoplay=self._schedule_autoplay
+            config,
+            rng,
+            server_id(config.data_dir),
+            on_game_over=self._game_over,
+            schedule_autoplay=self._schedule_autoplay,
         )
         self._autoplay_due: set[Table] = set()
         self.listeners: list[trio.SocketListener] = []
         self.connections = 0
-        self._batcher = WriteBatcher()
         self._live: set[Connection] = set()
-        self.records_written: list = []
+        self.records_written: list[Path] = []
 
     @property
     def port(self) -> int:
@@ -52,13 +55,13 @@ class Server:
 
     async def handle(self, stream: trio.SocketStream) -> None:
         if self.connections >= self.config.max_connections:
-            goodbye = Bye(code="server_full", message="The server is full; try again later.")
+            goodbye = Bye(code="server_full", message="The server is full; try again later.", _trusted=True)
             with trio.move_on_after(1), contextlib.suppress(trio.BrokenResourceError):
-                await stream.send_all(ServerCodec().send(goodbye))
+                await stream.send_all(ServerCodec().encode(goodbye))
             await trio.aclose_forcefully(stream)
             return
         self.connections += 1
-        connection = Connection(stream, self.lobby, self.config, self._batcher)
+        connection = Connection(stream, self.lobby, self.config)
         self._live.add(connection)
         try:
             await serve_connection(connection)
@@ -113,17 +116,33 @@ async def serve(
     config: ServerConfig, *, task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED
 ) -> None:
     """Listen and serve until cancelled or shut down; `task_status` gets the Server."""
-    timetable = (
-        contextlib.nullcontext() if config.collect_every is None else collector_on_a_timetable()
-    )
-    with timetable:
-        async with trio.open_nursery() as nursery:
-            server = Server(config, nursery)
-            server.listeners = await nursery.start(
-                partial(trio.serve_tcp, server.handle, config.port, host=config.host)
-            )
-            nursery.start_soon(server.heartbeat)
-            if config.collect_every is not None:
-                nursery.start_soon(collect_every, config.collect_every)
-            log.info("listening on port %d", server.port)
-            task_status.started(server)
+    async with trio.open_nursery() as nursery:
+        server = Server(config, nursery)
+        server.listeners = await nursery.start(
+            partial(trio.serve_tcp, server.handle, config.port, host=config.host)
+        )
+        nursery.start_soon(server.heartbeat)
+        log.info("listening on port %d", server.port)
+        task_status.started(server)
+
+
+def server_id(data_dir: Path | None) -> str:
+    """This server's lasting identity: clients key the seats they hold by it, so a
+    seat comes back whatever address the player typed. Kept in the data directory;
+    a server without one gets a new identity each run."""
+    if data_dir is None:
+        return secrets.token_hex(8)
+    path = Path(data_dir) / "server-id"
+    try:
+        text = path.read_text("ascii").strip()
+        if ID_RE.fullmatch(text):
+            return text
+    except (OSError, UnicodeDecodeError):
+        pass
+    text = secrets.token_hex(8)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text + "\n", "ascii")
+    except OSError as err:
+        log.warning("could not keep the server id in %s: %s", path, err.strerror)
+    return text

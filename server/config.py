@@ -19,18 +19,10 @@ class ServerConfig:
     ping_interval: float = 10.0  # the server pings this often...
     idle_timeout: float = 30.0  # ...and drops a peer silent for this long
     send_timeout: float = 10.0  # a peer that takes longer to accept bytes is dropped
-    outgoing_queue: int = 256  # frames queued for one peer before it counts as stuck
+    max_queued_bytes: int = 1024 * 1024  # bytes queued for one peer before it counts as stuck
     max_connections: int = 4096
     max_tables: int = 1000
     chat_burst: int = 5  # chat lines allowed...
     chat_window: float = 10.0  # ...in this many seconds
-    answers_kept: int = 64  # action answers remembered per player, for repeats
     shutdown_grace: float = 1.0  # seconds for goodbyes to reach clients
     takeover_delay: float = 1.0  # the computer's pause before each move it makes
-    # A full collection of reference cycles this often, and none in between (see
-    # collector.py); None leaves Python's automatic collector as it is.
-    collect_every: float | None = 60.0
-
-    def __post_init__(self) -> None:
-        if self.collect_every is not None and not self.collect_every > 0:
-            raise ValueError("collect_every must be a positive number of seconds, or None")

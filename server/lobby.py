@@ -12,22 +12,39 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from sarja.protocol.messages import ChatFrom, Tables, Welcome
+from sarja.protocol.cards import LAYOUT_CODES
+from sarja.protocol.limits import MAX_TABLES, PROTOCOL_VERSION
+from sarja.protocol.messages import (
+    Chat,
+    ChatLine,
+    ClientMessage,
+    CreateTable,
+    Draw,
+    Exchange,
+    Join,
+    Leave,
+    ListTables,
+    Pass,
+    Play,
+    Ready,
+    Rematch,
+    Remove,
+    Sit,
+    Spectate,
+    Sync,
+    TableList,
+    Welcome,
+)
 
 from .config import ServerConfig
 from .engine import Arrangement, ArrangementError, HouseRules
-from .engine.board import LAYOUT_CODES
 from .guest import Guest, Outbox
 from .refusal import Refusal
+from .present import table_shapes
 from .table import Table
 
 log = logging.getLogger("sarja.server")
 
-MAX_LISTED_TABLES = 100
-# Requests after which the lobby's table list may read differently.
-_CHANGES_TABLE_LIST = frozenset(
-    {"create_table", "join", "spectate", "sit", "ready", "leave", "rematch"}
-)  # the most a `tables` message carries: open tables first
 
 
 class Lobby:
@@ -35,11 +52,14 @@ class Lobby:
         self,
         config: ServerConfig,
         rng: random.Random,
+        server_id: str,
         on_game_over: Callable[[Table], None] = lambda table: None,
         schedule_autoplay: Callable[[Table], None] = lambda table: None,
     ) -> None:
         self.config = config
         self.rng = rng
+        self.server_id = server_id
+        self._shapes = table_shapes()
         self.tables: dict[str, Table] = {}
         self.guests: dict[str, Guest] = {}  # by resume token
         self._table_numbers = 0
@@ -64,16 +84,20 @@ class Lobby:
             guest = Guest(name)
             self.guests[guest.token] = guest
         guest.outbox = outbox
+        table = guest.table
         guest.send(
             Welcome(
-                version=1,
+                version=PROTOCOL_VERSION,
                 session=guest.session,
                 resume=guest.token,
+                server_id=self.server_id,
                 layout=LAYOUT_CODES,
                 server=self.config.server_name,
+                shapes=self._shapes,
+                last_id=None if table is None else table.last_id(guest.seat),
+                _trusted=True,
             )
         )
-        table = guest.table
         if table is not None:
             table.welcome_back(guest)
         return guest
@@ -93,19 +117,46 @@ class Lobby:
 
     # ----- requests -------------------------------------------------------
 
-    def handle(self, guest: Guest, msg: Any) -> None:
+    def handle(self, guest: Guest, msg: ClientMessage) -> None:
         """Carry out one request; Refusal or an engine error for what can't be done."""
-        handler = getattr(self, "_on_" + msg.TYPE, None)
-        if handler is None:
-            raise AssertionError(f"no handler for {msg.TYPE}")
-        handler(guest, msg)
-        if msg.TYPE in _CHANGES_TABLE_LIST:
-            self._tell_the_lobby(but=guest)
+        match msg:
+            case ListTables():
+                guest.send(self.table_list())
+                return
+            case CreateTable():
+                self._create_table(guest, msg)
+            case Join():
+                table = self._table(msg.table)
+                if guest not in table.seats:
+                    self._check_no_other_seat(guest)
+                table.join(guest, msg.seat, msg.side)
+            case Spectate():
+                self._table(msg.table).spectate(guest)
+            case Sit():
+                self._at_table(guest).sit(guest, msg.seat)
+            case Ready():
+                self._at_table(guest).set_ready(guest, msg.ready)
+            case Leave():
+                table = self._at_table(guest)
+                table.leave(guest)
+                self._drop_if_empty(table)
+                guest.send(self.table_list())
+            case Rematch():
+                self._at_table(guest).ask_rematch(guest)
+            case Sync():
+                self._at_table(guest).sync(guest)
+                return
+            case Chat():
+                self._chat(guest, msg)
+                return
+            case Play() | Remove() | Exchange() | Draw() | Pass():
+                self._at_table(guest).act(guest, msg)
+                return
+            case _:  # hello, ping and pong are the connection's business
+                raise AssertionError(f"the lobby does not handle {msg.TYPE}")
+        self._tell_the_lobby(but=guest)  # every request above may change the table list
 
-    def _on_list_tables(self, guest: Guest, msg: Any) -> None:
-        guest.send(self.tables_message())
-
-    def _on_create_table(self, guest: Guest, msg: Any) -> None:
+    def _create_table(self, guest: Guest, msg: CreateTable) -> None:
         if len(self.tables) >= self.config.max_tables:
             raise Refusal("too_many_tables", "The server has as many tables as it allows.")
         self._check_no_other_seat(guest)
@@ -124,38 +175,13 @@ class Lobby:
             msg.computer_takeover,
             self.rng,
             self._on_game_over,
-            self.config.answers_kept,
             self._schedule_autoplay,
         )
         self.tables[table_id] = table
         table.join(guest, None, None)
-        log.info("table %s (%s) created by %s", table_id, msg.name, guest.name)
+        log.info("table %s (%r) created by %r", table_id, msg.name, guest.name)
 
-    def _on_join(self, guest: Guest, msg: Any) -> None:
-        table = self._table(msg.table)
-        if guest not in table.seats:
-            self._check_no_other_seat(guest)
-        table.join(guest, msg.seat, msg.side)
-
-    def _on_spectate(self, guest: Guest, msg: Any) -> None:
-        self._table(msg.table).spectate(guest)
-
-    def _on_sit(self, guest: Guest, msg: Any) -> None:
-        self._at_table(guest).sit(guest, msg.seat)
-
-    def _on_ready(self, guest: Guest, msg: Any) -> None:
-        self._at_table(guest).set_ready(guest, msg.ready)
-
-    def _on_leave(self, guest: Guest, msg: Any) -> None:
-        table = self._at_table(guest)
-        table.leave(guest)
-        self._drop_if_empty(table)
-        guest.send(self.tables_message())
-
-    def _on_rematch(self, guest: Guest, msg: Any) -> None:
-        self._at_table(guest).ask_rematch(guest)
-
-    def _on_chat(self, guest: Guest, msg: Any) -> None:
+    def _chat(self, guest: Guest, msg: Chat) -> None:
         table = self._at_table(guest)
         now = time.monotonic()
         times = guest.chat_times
@@ -164,21 +190,16 @@ class Lobby:
         if len(times) >= self.config.chat_burst:
             raise Refusal("chat_too_fast", "Slow down: a few chat lines every few seconds.")
         times.append(now)
-        line = ChatFrom(sender=guest.name, seat=guest.seat, text=msg.text)
+        line = ChatLine(sender=guest.name, seat=guest.seat, text=msg.text, _trusted=True)
         for member in table.members():
             member.send(line)
 
-    def _on_play(self, guest: Guest, msg: Any) -> None:
-        self._at_table(guest).act(guest, msg)
-
-    _on_remove = _on_exchange = _on_draw = _on_pass = _on_play
-
     # ----- helpers ----------------------------------------------------------
 
-    def tables_message(self) -> Tables:
+    def table_list(self) -> TableList:
         # Tables with a free seat first, then games to watch.
         ordered = sorted(self.tables.values(), key=lambda t: t.started or all(t.seats))
-        return Tables(tables=tuple(t.info() for t in ordered[:MAX_LISTED_TABLES]))
+        return TableList(tables=tuple(t.summary() for t in ordered[:MAX_TABLES]), _trusted=True)
 
     def _tell_the_lobby(self, but: Guest | None = None) -> None:
         """Push the table list to everyone in the lobby (not at a table), so new
@@ -186,7 +207,7 @@ class Lobby:
         message = None
         for guest in self.guests.values():
             if guest.table is None and guest.connected and guest is not but:
-                message = message or self.tables_message()
+                message = message or self.table_list()
                 guest.send(message)
 
     def _table(self, table_id: str) -> Table:

@@ -1,223 +1,207 @@
-"""Turning engine values into protocol messages: seat states and events in words.
+"""Turning engine values into protocol 2 messages: snapshots, updates, hands, legal lists.
 
-The engine speaks in integers (cards, cells); the wire speaks in codes and
-[row, col] pairs, and people read sentences. Nothing here decides anything.
+The engine speaks in integers (cards as 0..51, fives as five cells); the wire speaks
+in card codes and fives as their two end cells. Nothing here decides anything, and
+every message is built with `_trusted=True`: the values come from the engine, and
+the receiving codec checks every field anyway.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
+from collections.abc import Iterable, Sequence
 from itertools import product
 
-from sarja.protocol import LocalProtocolError
-from sarja.protocol.messages import Choice, Last, Outcome, Player, Rules, State
-from sarja.protocol.messages import Event as EventMessage
-from sarja.protocol.shared_state import SharedStateEncoder
+from sarja.protocol.limits import MAX_OPTIONS
+from sarja.protocol.messages import (
+    Change,
+    Choice,
+    Hand,
+    Last,
+    Legal,
+    Player,
+    Result,
+    Rules,
+    Snapshot,
+    TableShape,
+    Update,
+)
 
-from .engine.actions import Action
-from .engine.arrangement import SIDE_COLOURS, Arrangement
-from .engine.board import cell_name
-from .engine.cards import card_code, card_label
-from .engine.game import Event, Game
-from .engine.view import NO_SEAT, seat_part, seat_view
+from .engine import Arrangement, Event, Game
+from .engine.actions import DRAW
+from .engine.arrangement import DEFAULT_HAND_SIZE
+from .engine.cards import CARD_CODES
+from .engine.view import SeatView, dead_cards, hand_targets, seat_part, seat_view
 
-# Codes for every card, indexed by card, so views convert with a list lookup.
-_CODES = tuple(card_code(c) for c in range(52))
-
-
-def wire_cell(cell: int) -> tuple[int, int]:
-    return divmod(cell, 10)
+# Engine event kinds whose wire name differs.
+_CHANGE_KIND = {"dead_card": "exchanged"}
 
 
-def wire_five(five: tuple[int, ...]) -> tuple[int, int, int, int]:
-    return (*divmod(five[0], 10), *divmod(five[-1], 10))
+def wire_five(five: Sequence[int]) -> tuple[int, int]:
+    """A five as the wire writes it: its two end cells."""
+    return (five[0], five[-1])
 
 
-@lru_cache(maxsize=64)
 def rules_of(arrangement: Arrangement) -> Rules:
-    return Rules.unchecked(hand_size=arrangement.hand_size, manual_draw=arrangement.manual_draw)
-
-
-@lru_cache(maxsize=1024)
-def wire_cut(cut: tuple[tuple[tuple[int, int], ...], ...]) -> tuple:
-    """A game's cut, as `state` carries it; the same every move of a game."""
-    return tuple(tuple((seat, _CODES[card]) for seat, card in r) for r in cut)
-
-
-# The records' own constructors, positional and without checks: these values come
-# from the engine's views, and the receiving codec checks every field anyway.
-_new_player, _new_last, _new_choice = Player._trusted, Last._trusted, Choice._trusted
-_new_state, _new_event = State._trusted, EventMessage._trusted
-# for_seat passes State's fields by position, in this order.
-assert State._FIELDS == (
-    "table", "version", "seat", "players", "sides", "needed", "hand", "board", "discard",
-    "draw_size", "sequences", "turn", "first", "cut", "last", "legal", "choices", "exchanged",
-    "pending_draw", "passes", "rules", "outcome",
-)  # fmt: skip
-
-
-def side_name(arrangement: Arrangement, side: int, names: list[str]) -> str:
-    """ "Blue" with two players, "Team Blue" with teams."""
-    colour = SIDE_COLOURS[side].capitalize()
-    if arrangement.per_side == 1:
-        return f"{names[side]} ({colour})"
-    return f"Team {colour}"
-
-
-_TEXTS: dict[Action, str] = {}
-
-
-def notation(action: Action) -> str:
-    """An action's notation, remembered: the same few hundred actions recur."""
-    text = _TEXTS.get(action)
-    if text is None:
-        text = _TEXTS[action] = str(action)
-    return text
-
-
-class StateFactory:
-    """Builds every seat's `state` for one version of a game. The public part
-    (the spectator's view) is converted once; each seat adds its own part."""
-
-    def __init__(
-        self,
-        table_id: str,
-        game: Game,
-        names: list[str],
-        away: list[bool],
-        arrangement: Arrangement,
-    ) -> None:
-        self.game = game
-        self._encoder: SharedStateEncoder | None = None
-        view = seat_view(game, None)
-        codes = _CODES
-        outcome, last = view.outcome, view.last
-        # State's fields before `seat`, between `seat` and `hand`, and so on:
-        # for_seat puts each seat's own fields in their places.
-        self._head = (table_id, view.version)
-        self._middle = (
-            tuple(
-                _new_player(names[s], side, away[s], n)
-                for s, (side, n) in enumerate(zip(view.seat_sides, view.hand_sizes, strict=True))
-            ),
-            view.sides,
-            view.needed,
-        )
-        self._after_hand = (
-            view.board,
-            tuple([codes[c] for c in view.discard]),
-            view.draw_size,
-            tuple(tuple(wire_five(f) for f in fives) for fives in view.sequences),
-            view.turn,
-            view.first,
-            wire_cut(view.cut),
-            None if last is None else _new_last(last[0], notation(last[1])),
-        )
-        self._tail = (
-            view.exchanged,
-            view.pending_draw,
-            view.passes,
-            rules_of(arrangement),
-            None
-            if outcome is None
-            else Outcome.unchecked(
-                result=outcome.result,
-                side=outcome.side,
-                hands=tuple(tuple(codes[c] for c in h) for h in view.revealed_hands or ()),
-            ),
-        )
-
-    def encoded(self, seat: int | None) -> tuple[State, bytes | None]:
-        """`seat`'s state and its frame; the fields all seats share are packed
-        once per version, by the first call."""
-        state = self.for_seat(seat)
-        if self._encoder is None:
-            self._encoder = SharedStateEncoder(state)
-        try:
-            return state, self._encoder.frame(state)
-        except LocalProtocolError:  # too large to send: the codec refuses and logs it
-            return state, None
-
-    def for_seat(self, seat: int | None) -> State:
-        hand, legal, choices = NO_SEAT if seat is None else seat_part(self.game, seat)
-        return _new_state(  # type: ignore[no-any-return]
-            *self._head,
-            seat,
-            *self._middle,
-            tuple([_CODES[c] for c in hand]),
-            *self._after_hand,
-            tuple([notation(a) for a in legal]),
-            tuple(
-                _new_choice(
-                    wire_cell(cell),
-                    # One option per combination of the lines' own options.
-                    tuple(
-                        tuple(wire_five(f) for option in combo for f in option)
-                        for combo in product(*lines)
-                    )[:8],
-                )
-                for cell, lines in choices
-            ),
-            *self._tail,
-        )
-
-
-def state_message(
-    table_id: str, game: Game, seat: int | None, names: list[str], away: list[bool],
-    arrangement: Arrangement,
-) -> State:  # fmt: skip
-    """The `state` message for one seat (or a spectator)."""
-    return StateFactory(table_id, game, names, away, arrangement).for_seat(seat)
-
-
-def event_message(
-    version: int, event: Event, names: list[str], arrangement: Arrangement
-) -> EventMessage | None:
-    """An engine event as a sentence for everyone's log (None for events only
-    the engine cares about)."""
-    kind, seat = event.kind, event.seat
-    who = names[seat] if seat is not None else ""
-    card = card_label(event.card) if event.card >= 0 else ""
-    where = cell_name(event.cell) if event.cell >= 0 else ""
-    side = fives = None  # only the events below that name a side (or fives) carry one
-    if kind == "played":
-        text = f"{who} played {card} at {where}"
-    elif kind == "removed":
-        owner = side_name(arrangement, event.side, names)
-        text = f"{who} removed {owner}'s chip at {where} with the {card}"
-        side = event.side
-    elif kind == "dead_card":
-        text = f"{who} exchanged a dead {card}"
-    elif kind == "drew":
-        text = f"{who} drew a card"
-    elif kind == "no_draw":
-        kind, text = "drew", f"{who} could not draw: both piles are empty"
-    elif kind == "reshuffled":
-        kind, text = "drew", "The discard pile was shuffled into a new draw pile"
-    elif kind == "draw_forfeited":
-        text = f"{who} lost their draw"
-    elif kind == "passed":
-        text = f"{who} passed: no playable card"
-    elif kind == "sequence":
-        spans = ", ".join(f"{cell_name(f[0])}–{cell_name(f[-1])}" for f in event.fives)
-        many = "two sequences" if len(event.fives) > 1 else "a sequence"
-        text = f"{side_name(arrangement, event.side, names)} completed {many} ({spans})"
-        side, fives = event.side, tuple(wire_five(f) for f in event.fives)
-    elif kind == "won":
-        text = f"{side_name(arrangement, event.side, names)} wins!"
-        side = event.side
-    elif kind == "drawn_game":
-        text = "A full round of passes: the game is a draw"
-    else:
-        return None
-    return _new_event(  # type: ignore[no-any-return]
-        version,
-        kind,
-        text,
-        seat,
-        side,
-        card_code(event.card) if event.card >= 0 else None,
-        wire_cell(event.cell) if event.cell >= 0 else None,
-        None,  # action: the text and the fields above already say it
-        fives,
+    return Rules(
+        hand_size=arrangement.hand_size, manual_draw=arrangement.manual_draw, _trusted=True
     )
+
+
+def table_shapes() -> tuple[TableShape, ...]:
+    """Every table this server can set up, for the client's new-table form."""
+    shapes = []
+    for players in DEFAULT_HAND_SIZE:
+        for teams in (2, 3) if players > 3 else (players,):
+            if players > 3 and players % teams:
+                continue
+            a = Arrangement.of(players, teams if players > 3 else None)
+            shapes.append(
+                TableShape(
+                    players=players, teams=a.sides, hand_size=a.hand_size, needed=a.needed,
+                    _trusted=True,
+                )  # fmt: skip
+            )
+    return tuple(shapes)
+
+
+def _result(game: Game) -> Result | None:
+    outcome = game.outcome
+    if outcome is None:
+        return None
+    hands = tuple(tuple(CARD_CODES[c] for c in sorted(h)) for h in game.hands)
+    return Result(result=outcome.result, side=outcome.side, hands=hands, _trusted=True)
+
+
+def _choices(view_choices: Iterable[tuple[int, Sequence[Sequence[Sequence[Sequence[int]]]]]]) -> tuple[Choice, ...]:
+    """Every way to choose the fives at each cell that offers a choice: one option per
+    combination of the lines' own options, the default first."""
+    return tuple(
+        Choice(
+            cell=cell,
+            options=tuple(
+                tuple(wire_five(f) for option in combo for f in option)
+                for combo in product(*lines)
+            )[:MAX_OPTIONS],  # never reached in play: a cell has at most four lines
+            _trusted=True,
+        )
+        for cell, lines in view_choices
+    )
+
+
+def legal_message(version: int, game: Game, seat: int) -> Legal | None:
+    """The seat's legal actions now, or None when it has nothing to do."""
+    if not game.legal_actions(seat):  # most seats, most of the time: nothing more to do
+        return None
+    _, legal, choices = seat_part(game, seat)
+    return Legal(
+        version=version, legal=tuple(str(a) for a in legal), choices=_choices(choices), _trusted=True
+    )
+
+
+def hand_part(game: Game, seat: int) -> tuple[tuple[str, ...], tuple[tuple[int, ...], ...], tuple[str, ...]]:
+    """The seat's hand (sorted), what each card could take, and its dead cards."""
+    return (
+        tuple(CARD_CODES[c] for c in sorted(game.hands[seat])),
+        hand_targets(game, seat),
+        tuple(CARD_CODES[c] for c in dead_cards(game, seat)),
+    )
+
+
+def hand_message(
+    version: int,
+    part: tuple[tuple[str, ...], tuple[tuple[int, ...], ...], tuple[str, ...]],
+    drawn: str | None,
+) -> Hand:
+    hand, targets, dead = part
+    return Hand(version=version, hand=hand, targets=targets, dead=dead, drawn=drawn, _trusted=True)
+
+
+def snapshot(
+    table_id: str,
+    version: int,
+    game: Game,
+    seat: int | None,
+    names: Sequence[str],
+    away: Sequence[bool],
+    last_id: int | None,
+) -> Snapshot:
+    """Everything `seat` (None: a spectator) may know, at `version`."""
+    view: SeatView = seat_view(game, seat)
+    last = next((h for h in reversed(game.history) if h[1].kind != DRAW), None)
+    return Snapshot(
+        table=table_id,
+        version=version,
+        seat=seat,
+        last_id=last_id,
+        players=tuple(
+            Player(name=names[s], side=side, away=away[s], hand_size=n, _trusted=True)
+            for s, (side, n) in enumerate(zip(view.seat_sides, view.hand_sizes, strict=True))
+        ),
+        sides=view.sides,
+        needed=view.needed,
+        rules=rules_of(game.arrangement),
+        first=view.first,
+        cut=tuple(tuple((s, CARD_CODES[c]) for s, c in r) for r in view.cut),
+        board=view.board,
+        sequences=tuple(tuple(wire_five(f) for f in fives) for fives in view.sequences),
+        discard=tuple(CARD_CODES[c] for c in view.discard),
+        last=None if last is None else Last(seat=last[0], action=_plain_notation(last[1]), _trusted=True),
+        turn=view.turn,
+        draw_size=view.draw_size,
+        passes=view.passes,
+        exchanged=view.exchanged,
+        pending_draw=view.pending_draw,
+        result=_result(game),
+        hand=tuple(CARD_CODES[c] for c in view.hand),
+        targets=view.targets,
+        dead=tuple(CARD_CODES[c] for c in view.dead),
+        legal=tuple(str(a) for a in view.legal),
+        choices=_choices(view.choices),
+        _trusted=True,
+    )
+
+
+def _plain_notation(action: object) -> str:
+    """An action's notation without the fives it chose: the sequences show those.
+    (`last` skips manual draws: the updates do not tell a draw taken from one made
+    after a play, and the board shows the play.)"""
+    return str(action).split("[", 1)[0]
+
+
+def changes(events: Iterable[Event]) -> tuple[Change, ...]:
+    """The engine's events as the wire's changes (data, no words)."""
+    out = []
+    for e in events:
+        kind = _CHANGE_KIND.get(e.kind, e.kind)
+        out.append(
+            Change(
+                kind=kind,
+                seat=None if kind in ("won", "drawn_game", "reshuffled") else e.seat,
+                card=CARD_CODES[e.card] if e.card >= 0 else None,
+                cell=e.cell if e.cell >= 0 else None,
+                side=e.side if kind in ("removed", "sequence", "won") else None,
+                fives=tuple(wire_five(f) for f in e.fives) if kind == "sequence" else None,
+                _trusted=True,
+            )
+        )
+    return tuple(out)
+
+
+def update(version: int, game: Game, made: tuple[Change, ...]) -> Update:
+    """The public update that leads to `version`, with the turn's counters after it."""
+    return Update(
+        version=version,
+        changes=made,
+        turn=game.turn,
+        draw_size=len(game.draw_pile),
+        passes=game.passes,
+        exchanged=game.exchanged,
+        pending_draw=tuple(game.pending_draw),
+        result=_result(game),
+        _trusted=True,
+    )
+
+
+def seat_change(kind: str, seat: int) -> tuple[Change, ...]:
+    """An `away` or `back` change."""
+    return (Change(kind=kind, seat=seat, _trusted=True),)

@@ -2,43 +2,68 @@
 
 Every method runs to completion without awaiting, so a table changes in one
 step as trio sees it: no locks, and every member sees messages in the same order.
+
+During a game the table keeps a `version` that every change the members see moves
+on by one: each accepted action, and each player going away or coming back. A member
+is sent a snapshot once, then one public update per change; the seat whose hand
+changed gets its `hand`, and each seat with something to do its `legal` list.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
 
-from sarja.protocol.messages import Ack, Error, Seat, TableInfo
-from sarja.protocol.messages import Event as EventMessage
-from sarja.protocol.messages import Table as TableMessage
+from sarja.protocol.messages import (
+    Ack,
+    Action as ActionMessage,
+    Draw,
+    Error,
+    Exchange,
+    Notice,
+    Pass,
+    Play,
+    Remove,
+    Seat,
+    ServerMessage,
+    TableSummary,
+    TableView,
+)
 
 from . import bot
-from .engine import Action, Arrangement, EngineError, Game, seat_view
-from .engine.actions import DEAD, DRAW, PASS, PLACE, REMOVE
+from .engine import Action, Arrangement, Game, seat_view
+from .engine.actions import DEAD_ACTIONS, DRAW_ACTION, PASS_ACTION, REMOVE, PLACE
 from .engine.board import five_between
-from .engine.cards import card_label, parse_card
+from .engine.cards import parse_card
 from .guest import Guest
-from .present import StateFactory, event_message, rules_of, state_message
+from .present import (
+    changes,
+    hand_message,
+    hand_part,
+    legal_message,
+    rules_of,
+    seat_change,
+    snapshot,
+    update,
+)
 from .refusal import Refusal
 
-_ACTION_KINDS = {"play": PLACE, "remove": REMOVE, "exchange": DEAD, "draw": DRAW, "pass": PASS}
+HandPart = tuple[tuple[str, ...], tuple[tuple[int, ...], ...], tuple[str, ...]]
 
 
-def engine_action(msg: Any) -> Action:
+def engine_action(msg: ActionMessage) -> Action:
     """The engine's action for a validated protocol action message."""
-    kind = _ACTION_KINDS[msg.TYPE]
-    if kind in (DRAW, PASS):
-        return Action(kind)
+    if isinstance(msg, Draw):
+        return DRAW_ACTION
+    if isinstance(msg, Pass):
+        return PASS_ACTION
     card = parse_card(msg.card)
-    if kind == DEAD:
-        return Action(kind, card)
-    row, col = msg.cell
-    fives = ()
-    if kind == PLACE and msg.fives:
-        fives = tuple(five_between(r1 * 10 + c1, r2 * 10 + c2) for r1, c1, r2, c2 in msg.fives)
-    return Action(kind, card, row * 10 + col, fives)  # type: ignore[arg-type]
+    if isinstance(msg, Exchange):
+        return DEAD_ACTIONS[card]
+    if isinstance(msg, Remove):
+        return Action(REMOVE, card, msg.cell)
+    fives = tuple(five_between(start, end) for start, end in msg.fives)
+    return Action(PLACE, card, msg.cell, fives)  # type: ignore[arg-type]
 
 
 class Table:
@@ -50,7 +75,6 @@ class Table:
         computer_takeover: bool,
         rng: random.Random,
         on_game_over: Callable[[Table], None],
-        answers_kept: int = 64,
         schedule_autoplay: Callable[[Table], None] = lambda table: None,
     ) -> None:
         self.id = table_id
@@ -65,15 +89,28 @@ class Table:
         self.games_played = 0
         self._rng = rng
         self._on_game_over = on_game_over
-        self._answers_kept = answers_kept
         self._schedule_autoplay = schedule_autoplay
         self.taken_over: set[int] = set()  # seats the computer plays for now
+        self._reset_game_state()
+
+    def _reset_game_state(self) -> None:
+        players = self.arrangement.players
+        self.version = 0  # every change members see during a game moves it on by one
+        self.acted_at = 0  # the version the last accepted action led to
+        # Per seat, the action ids accepted in this game: id -> (action, version).
+        self.accepted: list[dict[int, tuple[Action, int]]] = [{} for _ in range(players)]
+        # Per seat, the hand part last sent, so a hand goes out only when it changed.
+        self._hands_sent: list[HandPart | None] = [None] * players
 
     # ----- who is here ---------------------------------------------------
 
     @property
     def started(self) -> bool:
         return self.game is not None
+
+    @property
+    def in_play(self) -> bool:
+        return self.game is not None and self.game.outcome is None
 
     @property
     def empty(self) -> bool:
@@ -88,6 +125,11 @@ class Table:
             and not any(g is not None and g.connected and g.table is self for g in self.seats)
         )
 
+    def seated_here(self, seat: int) -> Guest | None:
+        """The guest in `seat` if they are at this table and connected now."""
+        g = self.seats[seat]
+        return g if g is not None and g.table is self and g.connected else None
+
     def members(self) -> list[Guest]:
         """Everyone who gets this table's messages now."""
         seated = [g for g in self.seats if g is not None and g.table is self]
@@ -99,8 +141,14 @@ class Table:
     def away(self) -> list[bool]:
         return [g is None or not g.connected or g.table is not self for g in self.seats]
 
-    def info(self) -> TableInfo:
-        return TableInfo(
+    def last_id(self, seat: int | None) -> int | None:
+        """The highest action id accepted for `seat` in this game, if any."""
+        if seat is None or self.game is None or not self.accepted[seat]:
+            return None
+        return max(self.accepted[seat])
+
+    def summary(self) -> TableSummary:
+        return TableSummary(
             id=self.id,
             name=self.name,
             players=self.arrangement.players,
@@ -110,18 +158,22 @@ class Table:
             started=self.started,
             rules=rules_of(self.arrangement),
             computer_takeover=self.computer_takeover,
+            _trusted=True,
         )
 
-    def table_message(self, guest: Guest) -> TableMessage:
+    def view_for(self, guest: Guest) -> TableView:
         away = self.away()
-        return TableMessage(
+        return TableView(
             id=self.id,
             name=self.name,
             players=self.arrangement.players,
             teams=self.arrangement.sides,
             seats=tuple(
                 Seat(
-                    name=g.name if g else None, ready=self.ready[i], away=g is not None and away[i]
+                    name=g.name if g else None,
+                    ready=self.ready[i],
+                    away=g is not None and away[i],
+                    _trusted=True,
                 )
                 for i, g in enumerate(self.seats)
             ),
@@ -130,6 +182,8 @@ class Table:
             rules=rules_of(self.arrangement),
             computer_takeover=self.computer_takeover,
             seat=guest.seat if guest.table is self else None,
+            rematch=tuple(sorted(self.rematch)),
+            _trusted=True,
         )
 
     # ----- the waiting room ----------------------------------------------
@@ -156,15 +210,15 @@ class Table:
         self.seats[free[0]] = guest
         guest.table, guest.seat = self, free[0]
         self.send_table()
-        self._announce("joined", f"{guest.name} sat down at seat {free[0] + 1}", free[0])
+        self._notice("joined", guest, free[0])
 
     def spectate(self, guest: Guest) -> None:
         self.spectators.append(guest)
         guest.table, guest.seat = self, None
         self.send_table()
         if self.game is not None:
-            guest.send(self._state_for(None))
-        self._announce("joined", f"{guest.name} is watching")
+            guest.send(self._snapshot_for(None))
+        self._notice("watching", guest)
 
     def sit(self, guest: Guest, seat: int) -> None:
         if self.started:
@@ -181,7 +235,7 @@ class Table:
         self.seats[seat] = guest
         self.ready[seat] = False
         guest.seat = seat
-        self._announce("seated", f"{guest.name} moved to seat {seat + 1}", seat)
+        self._notice("seated", guest, seat)
         self.send_table()
 
     def set_ready(self, guest: Guest, ready: bool) -> None:
@@ -190,15 +244,10 @@ class Table:
         if self.started:
             raise Refusal("game_started", "The game has started.")
         self.ready[guest.seat] = ready
-        word = "ready" if ready else "unready"
-        self._announce(word, f"{guest.name} is {'ready' if ready else 'not ready'}", guest.seat)
+        self._notice("ready" if ready else "unready", guest, guest.seat)
         self.send_table()
         if all(self.ready) and all(self.seats):
             self._start()
-
-    @property
-    def in_play(self) -> bool:
-        return self.game is not None and self.game.outcome is None
 
     def leave(self, guest: Guest) -> None:
         """The guest goes back to the lobby. During a game their seat, hand and
@@ -213,13 +262,12 @@ class Table:
         if seat is None:
             return
         if self.in_play:
-            self._announce("away", f"{guest.name} left the table; the seat is kept", seat)
+            self._seat_change("away", seat)
             self.send_table()
-            self.send_states()
             return
         self.seats[seat] = None
         self.ready[seat] = False
-        self._announce("left", f"{guest.name} left the table", seat)
+        self._notice("left", guest, seat)
         if self.game is not None:
             # A seat freed after a game: no rematch with the same seats, so the
             # table becomes a waiting room again, open to a new player.
@@ -231,23 +279,21 @@ class Table:
     def went_away(self, guest: Guest) -> None:
         """The guest's connection is gone. A seat in a game is held for them."""
         if guest.seat is not None and self.in_play:
-            self._announce(
-                "away", f"{guest.name} lost the connection; the seat is kept", guest.seat
-            )
+            self._seat_change("away", guest.seat)
             self.send_table()
-            self.send_states()
         else:
             self.leave(guest)
 
     def welcome_back(self, guest: Guest) -> None:
         """A seat holder is back (a new connection, or a `join` from the lobby)."""
         guest.table = self
-        guest.seat = self.seats.index(guest)
-        self.taken_over.discard(guest.seat)
+        seat = guest.seat = self.seats.index(guest)
+        self.taken_over.discard(seat)
+        if self.in_play:
+            self._seat_change("back", seat, but=guest)
         self.send_table()
         if self.game is not None:
-            self.send_states()
-        self._announce("back", f"{guest.name} is back", guest.seat)
+            self._send_snapshot(guest)
 
     # ----- the game -------------------------------------------------------
 
@@ -255,52 +301,54 @@ class Table:
         self.game = Game.new(self.arrangement, self._rng)
         self.rematch.clear()
         self.taken_over.clear()
+        self._reset_game_state()
         self.games_played += 1
-        names = self.names()
-        self._announce("started", f"Game {self.games_played} begins")
-        for number, cut_round in enumerate(self.game.cut):
-            shown = ", ".join(f"{names[s]} {card_label(c)}" for s, c in cut_round)
-            again = " (cut again)" if number else ""
-            self._announce("cut", f"The cut{again}: {shown}")
-        first = self.game.first
-        self._announce("dealt", f"{names[first]} cut lowest and plays first", first)
         self.send_table()
-        self.send_states()
+        for guest in self.members():
+            self._send_snapshot(guest)
+        self._after_change()
 
-    def act(self, guest: Guest, msg: Any) -> None:
-        """A game action: refused if stale, answered once per action id."""
+    def act(self, guest: Guest, msg: ActionMessage) -> None:
+        """A game action: answered once per action id, refused if stale."""
         game = self.game
-        if guest.seat is None:
+        seat = guest.seat
+        if seat is None:
             raise Refusal("not_a_player", "Only a seated player can play; spectators watch.")
         if game is None:
             raise Refusal("no_game", "No game is being played at this table yet.")
-        earlier = guest.earlier_answer(msg.id)
+        action = engine_action(msg)
+        earlier = self.accepted[seat].get(msg.id)
         if earlier is not None:
-            guest.send(earlier)  # the same answer again, nothing applied twice
+            if earlier[0] != action:
+                raise Refusal(
+                    "id_reused",
+                    f"Action id {msg.id} already stands for another action in this game;"
+                    " use a new id.",
+                )
+            guest.send(Ack(id=msg.id, version=earlier[1], _trusted=True))
             return
-        if msg.version != game.version:
-            answer = Error(
-                code="stale_version",
-                message=f"The game has moved on (version {game.version}); here is the"
-                " current state.",
-                id=msg.id,
+        if msg.version > self.version:
+            raise Refusal(
+                "bad_version", f"The game has not reached version {msg.version} (it is at {self.version})."
             )
-            guest.remember_answer(msg.id, answer, self._answers_kept)
-            guest.send(answer)
-            guest.send(self._state_for(guest.seat))
+        if msg.version < self.acted_at:
+            guest.send(
+                Error(
+                    code="stale_version",
+                    message="The game has moved on since; here is where it stands now.",
+                    id=msg.id,
+                    _trusted=True,
+                )
+            )
+            self._send_snapshot(guest)
             return
-        try:
-            events = game.apply(guest.seat, engine_action(msg))
-        except EngineError as refusal:
-            answer = Error(code=refusal.code, message=refusal.message, id=msg.id)
-            guest.remember_answer(msg.id, answer, self._answers_kept)
-            guest.send(answer)
-            return
-        answer = Ack(id=msg.id, version=game.version)
-        guest.remember_answer(msg.id, answer, self._answers_kept)
-        guest.send(answer)
-        self._send_events(events)
-        self.send_states(first=guest)
+        events = game.apply(seat, action)  # refuses (EngineError) before changing anything
+        self.version += 1
+        self.acted_at = self.version
+        self.accepted[seat][msg.id] = (action, self.version)
+        guest.send(Ack(id=msg.id, version=self.version, _trusted=True))
+        self._broadcast(update(self.version, game, changes(events)))
+        self._after_change()
         if game.outcome is not None:
             self._on_game_over(self)
 
@@ -310,88 +358,120 @@ class Table:
         if self.game is None or self.game.outcome is None:
             raise Refusal("game_not_over", "A rematch can be asked for once the game is over.")
         self.rematch.add(guest.seat)
-        wanted = f"{len(self.rematch)} of {self.arrangement.players}"
-        self._announce("rematch", f"{guest.name} wants a rematch ({wanted})", guest.seat)
+        self._notice("rematch", guest, guest.seat)
         if len(self.rematch) == self.arrangement.players and all(self.seats):
             self._start()
-
-    # ----- sending --------------------------------------------------------
-
-    def _state_for(self, seat: int | None) -> Any:
-        return state_message(self.id, self.game, seat, self.names(), self.away(), self.arrangement)
-
-    def send_states(self, first: Guest | None = None) -> None:
-        """Each seat its own view; spectators one shared view with no hand.
-
-        `first`, the player who just acted, gets theirs first and at once: the
-        mover waits for it, the others are not waiting for anything."""
-        if self.game is None:
-            return
-        states = StateFactory(self.id, self.game, self.names(), self.away(), self.arrangement)
-        if first is not None and first.outbox is not None:
-            first.send(states.for_seat(first.seat))
-            first.outbox.flush()
-        others = [
-            guest
-            for guest in self.seats
-            if guest is not None and guest is not first and guest.table is self and guest.connected
-        ]
-        # Packing the shared fields once costs what packing about two whole states
-        # does, so it pays from three states on (measured; see shared_state.py).
-        if len(others) >= 3:
-            for guest in others:
-                guest.send_encoded(*states.encoded(guest.seat))
         else:
-            for guest in others:
-                guest.send(states.for_seat(guest.seat))
-        if self.spectators:
-            self._broadcast(states.for_seat(None), self.spectators)
-        if self.computer_takeover and self._seats_for_computer():
-            self._schedule_autoplay(self)
+            self.send_table()
+
+    def sync(self, guest: Guest) -> None:
+        """A member lost track of the updates: a fresh snapshot."""
+        if self.game is None:
+            raise Refusal("no_game", "No game is being played at this table yet.")
+        self._send_snapshot(guest)
+
+    # ----- the computer --------------------------------------------------
 
     def _seats_for_computer(self) -> list[int]:
         """Absent players' seats that have something to do now."""
-        if not self.in_play:
+        game = self.game
+        if game is None or game.outcome is not None:
             return []
-        away, game = self.away(), self.game
+        away = self.away()
         return [s for s in range(self.arrangement.players) if away[s] and game.legal_actions(s)]
 
     def autoplay(self) -> None:
-        """The computer moves for absent players, when the table allows it."""
-        for seat in self._seats_for_computer() if self.computer_takeover else ():
-            if seat not in self.taken_over:
-                self.taken_over.add(seat)
-                name = self.names()[seat]
-                self._announce("takeover", f"The computer plays for {name} until they return", seat)
-            action = bot.choose(seat_view(self.game, seat), self._rng)
-            events = self.game.apply(seat, action)
-            self._send_events(events)
-            self.send_states()
-            if self.game.outcome is not None:
-                self._on_game_over(self)
-            return  # one move at a time, so people can follow
+        """The computer moves for an absent player, when the table allows it; one
+        move at a time, so people can follow."""
+        game = self.game
+        seats = self._seats_for_computer() if self.computer_takeover else []
+        if game is None or not seats:
+            return
+        seat = seats[0]
+        if seat not in self.taken_over:
+            self.taken_over.add(seat)
+            for member in self.members():
+                member.send(Notice(kind="takeover", name=self.names()[seat], seat=seat, _trusted=True))
+        action = bot.choose(seat_view(game, seat), self._rng)
+        assert action is not None  # the seat has legal actions
+        events = game.apply(seat, action)
+        self.version += 1
+        self.acted_at = self.version
+        self._broadcast(update(self.version, game, changes(events)))
+        self._after_change()
+        if game.outcome is not None:
+            self._on_game_over(self)
+
+    # ----- sending --------------------------------------------------------
+
+    def _snapshot_for(self, seat: int | None) -> ServerMessage:
+        assert self.game is not None
+        return snapshot(
+            self.id, self.version, self.game, seat, self.names(), self.away(), self.last_id(seat)
+        )
+
+    def _send_snapshot(self, guest: Guest) -> None:
+        seat = guest.seat
+        guest.send(self._snapshot_for(seat))
+        if seat is not None and self.game is not None:
+            self._hands_sent[seat] = hand_part(self.game, seat)
+
+    def _after_change(self) -> None:
+        """After the public update: each seat's new hand, if it changed, and the legal
+        actions of every seat that has something to do."""
+        game = self.game
+        assert game is not None
+        if game.outcome is not None:
+            return  # the final update's result shows every hand
+        for seat in range(self.arrangement.players):
+            guest = self.seated_here(seat)
+            if guest is None:
+                self._hands_sent[seat] = None
+                continue
+            part = hand_part(game, seat)
+            before = self._hands_sent[seat]
+            if part != before:
+                self._hands_sent[seat] = part
+                guest.send(hand_message(self.version, part, _drawn(before, part)))
+            legal = legal_message(self.version, game, seat)
+            if legal is not None:
+                guest.send(legal)
+        if self.computer_takeover and self._seats_for_computer():
+            self._schedule_autoplay(self)
+
+    def _seat_change(self, kind: str, seat: int, but: Guest | None = None) -> None:
+        """A player went away or came back: a change like any other, with a version."""
+        assert self.game is not None
+        self.version += 1
+        message = update(self.version, self.game, seat_change(kind, seat))
+        self._broadcast(message, [g for g in self.members() if g is not but])
+        if kind == "away" and self.computer_takeover and self._seats_for_computer():
+            self._schedule_autoplay(self)
 
     def send_table(self) -> None:
         for guest in self.members():
-            guest.send(self.table_message(guest))
+            guest.send(self.view_for(guest))
 
-    def _send_events(self, events: list) -> None:
-        version = self.game.version if self.game else 0
-        names = self.names()
-        for event in events:
-            message = event_message(version, event, names, self.arrangement)
-            if message is not None:
-                self._broadcast(message)
+    def _notice(self, kind: str, guest: Guest, seat: int | None = None) -> None:
+        self._broadcast(Notice(kind=kind, name=guest.name, seat=seat, _trusted=True))
 
-    def _announce(self, kind: str, text: str, seat: int | None = None) -> None:
-        version = self.game.version if self.game else 0
-        self._broadcast(EventMessage(version=version, kind=kind, text=text[:200], seat=seat))
-
-    def _broadcast(self, message: Any, guests: list[Guest] | None = None) -> None:
+    def _broadcast(self, message: ServerMessage, guests: list[Guest] | None = None) -> None:
         """Send one message to many: encoded once, whoever receives it."""
         frame = None
         for guest in self.members() if guests is None else guests:
-            if guest.outbox is not None:
+            outbox = guest.outbox
+            if outbox is not None:
                 if frame is None:
-                    frame = guest.outbox.encode(message)
-                guest.outbox.send_encoded(message, frame)
+                    frame = outbox.encode(message)
+                outbox.send_encoded(message, frame)
+
+
+def _drawn(before: HandPart | None, after: HandPart) -> str | None:
+    """The card that came into the hand, when one did (and only one)."""
+    if before is None:
+        return None
+    rest = list(after[0])
+    for card in before[0]:
+        if card in rest:
+            rest.remove(card)
+    return rest[0] if len(rest) == 1 else None

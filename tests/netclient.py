@@ -9,12 +9,15 @@ from typing import Any
 import trio
 
 from sarja.protocol import ClientCodec
-from sarja.protocol.messages import Hello
+from sarja.protocol.limits import PROTOCOL_VERSION
+from sarja.protocol.messages import Ack, Hand, Hello, Legal, Pong, Snapshot, Sync, Update
+from sarja.protocol.mirror import GameMirror
 from sarja.protocol.moves import action_message
 
 
 class NetClient:
-    """One connection. Keeps every message received, and the latest state."""
+    """One connection. Keeps every message received, and the game as a mirror built
+    from the last snapshot and the updates after it (`state`)."""
 
     def __init__(self, stream: trio.SocketStream, name: str) -> None:
         self.stream = stream
@@ -22,7 +25,8 @@ class NetClient:
         self.codec = ClientCodec()
         self.received: list[Any] = []
         self.frames: list[bytes] = []  # every raw frame, for hidden-information checks
-        self.state: Any = None
+        self.state: GameMirror | None = None
+        self.gaps = 0  # updates that did not follow on, each answered with a sync
         self.table: Any = None
         self.welcome: Any = None
         self._ids = itertools.count(1)
@@ -32,7 +36,7 @@ class NetClient:
     async def connect(cls, port: int, name: str, resume: str | None = None) -> NetClient:
         stream = await trio.open_tcp_stream("127.0.0.1", port)
         client = cls(stream, name)
-        await client.send(Hello(version=1, name=name, resume=resume))
+        await client.send(Hello(version=PROTOCOL_VERSION, name=name, resume=resume))
         client.welcome = await client.expect("welcome")
         return client
 
@@ -42,22 +46,20 @@ class NetClient:
     async def receive(self) -> Any:
         """The next message from the server."""
         while not self._pending:
-            data = await self.stream.receive_some(65536)
-            self.frames.append(data)
-            self.codec.receive_data(data)
-            if not data:
-                raise EOFError("the server closed the connection")
-            while (msg := self.codec.next_message()) is not None:
-                self._pending.append(msg)
+            await self._fill()
         msg = self._pending.pop(0)
         self.received.append(msg)
-        if msg.TYPE == "state":
-            self.state = msg
+        if isinstance(msg, Snapshot):
+            self.state = GameMirror(msg)
+        elif isinstance(msg, Update | Hand | Legal | Ack):
+            if self.state is not None and not self.state.apply(msg):
+                self.gaps += 1
+                await self.send(Sync())
         elif msg.TYPE == "table":
             self.table = msg
+            if not msg.started:
+                self.state = None
         elif msg.TYPE == "ping":
-            from sarja.protocol.messages import Pong
-
             await self.send(Pong(n=msg.n))
         return msg
 
@@ -71,20 +73,61 @@ class NetClient:
                 if msg.TYPE == "error" and kind != "error":
                     raise AssertionError(f"{self.name} got an error: {msg}")
 
-    async def state_at(self, version: int, timeout: float = 5) -> Any:
-        """Read until the state reaches `version`."""
+    async def state_at(self, version: int, timeout: float = 5) -> GameMirror:
+        """Read until the game reaches `version`."""
         with trio.fail_after(timeout):
             while self.state is None or self.state.version < version:
                 await self.receive()
         return self.state
+
+    async def legal_at(self, version: int, timeout: float = 5) -> GameMirror:
+        """Read until this seat's legal actions for `version` have come."""
+        with trio.fail_after(timeout):
+            while self.state is None or self.state.version < version or not self.state.legal:
+                await self.receive()
+        return self.state
+
+    async def check_mirror(self, timeout: float = 5) -> Snapshot:
+        """Ask for a snapshot and check that the mirror, built from updates, says the
+        same. Everything the server sent before the snapshot is read first, in order."""
+        await self.send(Sync())
+        with trio.fail_after(timeout):
+            while True:
+                while not self._pending:
+                    await self._fill()
+                msg = self._pending[0]
+                if isinstance(msg, Snapshot):
+                    assert self.state is not None
+                    mine = self.state.snapshot()
+                    assert mine == msg, _difference(mine, msg)
+                    await self.receive()
+                    return msg
+                await self.receive()
+
+    async def _fill(self) -> None:
+        data = await self.stream.receive_some(65536)
+        self.frames.append(data)
+        self.codec.receive_data(data)
+        if not data:
+            raise EOFError("the server closed the connection")
+        while (msg := self.codec.next_message()) is not None:
+            self._pending.append(msg)
 
     def next_id(self) -> int:
         return next(self._ids)
 
     def action_message(self, notation: str, action_id: int | None = None) -> Any:
         """The protocol message for a legal action in notation, at the current version."""
+        assert self.state is not None
         i = self.next_id() if action_id is None else action_id
         return action_message(notation, i, self.state.version)
 
     async def aclose(self) -> None:
         await self.stream.aclose()
+
+
+def _difference(mine: Snapshot, theirs: Snapshot) -> str:
+    """The fields where the mirror and the snapshot differ, for the assertion."""
+    a, b = mine.to_wire(), theirs.to_wire()
+    keys = sorted(k for k in a.keys() | b.keys() if a.get(k) != b.get(k))
+    return "; ".join(f"{k}: mirror {a.get(k)!r} != snapshot {b.get(k)!r}" for k in keys)

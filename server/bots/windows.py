@@ -137,7 +137,10 @@ class Tables:
         for mark in range(1, 4):
             inc = MARK_INC[mark]
             self.place.append(
-                [worth[p + inc] - worth[p] if p + inc < TABLE_SIZE else 0.0 for p in range(TABLE_SIZE)]
+                [
+                    worth[p + inc] - worth[p] if p + inc < TABLE_SIZE else 0.0
+                    for p in range(TABLE_SIZE)
+                ]
             )
             self.remove.append(
                 [worth[p - inc] - worth[p] if p >= inc else 0.0 for p in range(TABLE_SIZE)]
