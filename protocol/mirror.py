@@ -89,6 +89,10 @@ class GameMirror:
         self.turn, self.draw_size, self.passes = msg.turn, msg.draw_size, msg.passes
         self.exchanged, self.pending_draw = msg.exchanged, msg.pending_draw
         self.result = msg.result
+        if msg.result is not None and self.seat is not None:
+            # Over: no hand message follows; the result shows every hand, ours too.
+            self.hand = msg.result.hands[self.seat]
+            self.targets, self.dead = ((),) * len(self.hand), ()
 
     def _change(self, c: Change) -> None:
         kind, seat = c.kind, c.seat

@@ -8,6 +8,8 @@ from typing import Any
 from sarja.protocol.messages import CreateTable, Join, Ready
 from sarja.server.app import Server
 
+from sarja.protocol.mirror import GameMirror
+
 from .netclient import NetClient
 
 
@@ -34,24 +36,30 @@ async def seat_table(
         await client.send(Ready(ready=True))
     for client in clients:
         await client.state_at(0)
-    return sorted(clients, key=lambda c: c.state.seat)
+    return sorted(clients, key=lambda c: c.state.seat if c.state and c.state.seat is not None else 0)
 
 
 async def play_to_the_end(
-    clients: list[NetClient], rng: random.Random, max_moves: int = 3000
-) -> Any:
-    """Each seat plays a random legal action from its own state until the game
-    ends; every client reads every state. Returns the final state."""
+    clients: list[NetClient], rng: random.Random, max_moves: int = 3000, check_every: int = 1
+) -> GameMirror:
+    """Seats play random legal actions, each from what the server sent it, until the
+    game ends. Every `check_every` versions each client asks for a snapshot and checks
+    that its mirror, built from updates alone, says the same. Returns the final game."""
+    assert clients[0].state is not None
     version = clients[0].state.version
-    for _ in range(max_moves):
+    for move in range(max_moves):
         for client in clients:
             await client.state_at(version)
+            if move % check_every == 0:
+                await client.check_mirror()
         state = clients[0].state
-        if state.outcome is not None:
+        assert state is not None
+        if state.result is not None:
             return state
-        movers = [c for c in clients if c.state.legal]
-        mover = rng.choice(movers)
-        await mover.send(mover.action_message(rng.choice(mover.state.legal)))
+        seat = rng.choice([state.turn, *state.pending_draw])
+        mover = next(c for c in clients if c.state is not None and c.state.seat == seat)
+        mine = await mover.legal_at(version)
+        await mover.send(mover.action_message(rng.choice(mine.legal)))
         ack = await mover.expect("ack")
         version = ack.version
     raise AssertionError("the game did not end")
