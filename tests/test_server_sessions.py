@@ -8,21 +8,41 @@ import random
 import pytest
 import trio
 
+from sarja.protocol.limits import PROTOCOL_VERSION
 from sarja.protocol.messages import (
     Chat,
     CreateTable,
     Hello,
     Join,
     Leave,
+    Legal,
     ListTables,
+    Play,
     Ready,
     Rematch,
 )
+from sarja.protocol.moves import action_message
 from sarja.server.app import serve
 from sarja.server.config import ServerConfig
 
 from .netclient import NetClient
 from .server_helpers import play_to_the_end, seat_table
+
+
+def turn_order(*clients: NetClient) -> tuple[NetClient, NetClient]:
+    """(the client on turn, another one), from what the server sent them."""
+    mover = next(c for c in clients if c.state.seat == c.state.turn)
+    return mover, next(c for c in clients if c is not mover)
+
+
+async def play_alone(client: NetClient, rng: random.Random) -> None:
+    """Play every legal list this client gets until the game ends (the computer
+    plays the other seat)."""
+    with trio.fail_after(20):
+        while client.state is None or client.state.result is None:
+            msg = await client.receive()
+            if isinstance(msg, Legal) and client.state.version == msg.version:
+                await client.send(client.action_message(rng.choice(msg.legal)))
 
 
 @pytest.fixture
@@ -33,28 +53,27 @@ async def server(nursery, tmp_path):
 
 async def test_a_player_drops_mid_turn_and_resumes_with_the_token(server):
     alice, bob = await seat_table(server, 2)
-    mover, other = (alice, bob) if alice.state.legal else (bob, alice)
-    hand, version = mover.state.hand, mover.state.version
+    mover, other = turn_order(alice, bob)
+    hand, version, seat = mover.state.hand, mover.state.version, mover.state.seat
     token = mover.welcome.resume
     await mover.aclose()  # the lid closes mid-turn
-    away = await other.expect("table")
-    while not away.seats[mover.state.seat].away:
-        away = await other.expect("table")
-    state = await other.expect("state")
-    assert state.players[mover.state.seat].away
+    away = await other.state_at(version + 1)  # going away is a change like any other
+    assert away.players[seat].away
 
     back = await NetClient.connect(server.port, mover.name, resume=token)
     assert back.welcome.resume == token  # the same token goes on working
     table = await back.expect("table")
-    assert table.seat == mover.state.seat and table.started
-    state = await back.expect("state")
-    assert (state.hand, state.version, state.turn) == (hand, version, mover.state.seat)
+    assert table.seat == seat and table.started
+    state = await back.expect("snapshot")
+    assert (state.hand, state.version, state.turn) == (hand, version + 2, seat)
     assert not any(p.away for p in state.players)
-    # And the game goes on from where it was.
+    # And the game goes on from where it was: an action made against the version
+    # before the player went away is still good, since no action came between.
     await back.send(back.action_message(state.legal[0]))
     ack = await back.expect("ack")
-    assert ack.version == version + 1
-    await other.state_at(version + 1)
+    assert ack.version == version + 3
+    await other.state_at(version + 3)
+    await other.check_mirror()
 
 
 async def test_others_hear_who_is_away_and_who_is_back(server):
@@ -64,64 +83,74 @@ async def test_others_hear_who_is_away_and_who_is_back(server):
     kinds = []
     with trio.fail_after(5):
         while "away" not in kinds:
-            kinds.append((await alice.expect("event")).kind)
+            kinds += [c.kind for c in (await alice.expect("update")).changes]
     await NetClient.connect(server.port, "P1", resume=token)
     with trio.fail_after(5):
         while "back" not in kinds:
-            kinds.append((await alice.expect("event")).kind)
+            kinds += [c.kind for c in (await alice.expect("update")).changes]
+    assert kinds == ["away", "back"]
+    await alice.check_mirror()
 
 
 async def test_a_wrong_resume_token_is_refused(server):
     stream = await trio.open_tcp_stream("127.0.0.1", server.port)
     client = NetClient(stream, "Mallory")
-    await client.send(Hello(version=1, name="Mallory", resume="x" * 43))
+    await client.send(Hello(version=PROTOCOL_VERSION, name="Mallory", resume="x" * 43))
     error = await client.expect("error")
     assert error.code == "unknown_resume" and "resume" in error.message
     # The connection is still open: a plain hello joins afresh.
-    await client.send(Hello(version=1, name="Mallory"))
+    await client.send(Hello(version=PROTOCOL_VERSION, name="Mallory"))
     welcome = await client.expect("welcome")
     assert welcome.resume != "x" * 43
 
 
-async def test_a_stale_action_gets_the_current_state(server):
+async def test_a_stale_action_gets_the_current_snapshot(server):
     alice, bob = await seat_table(server, 2)
-    mover = alice if alice.state.legal else bob
+    mover, _ = turn_order(alice, bob)
     first = mover.action_message(mover.state.legal[0])
     await mover.send(first)
     await mover.expect("ack")
-    stale = mover.action_message(mover.state.legal[-1])  # made against the old version
+    stale = action_message(mover.state.legal[-1], mover.next_id(), first.version)
     await mover.send(stale)
     error = await mover.expect("error")
     assert error.code == "stale_version" and error.id == stale.id
-    state = await mover.expect("state")
+    state = await mover.expect("snapshot")
     assert state.version == first.version + 1
+    # A version the game has not reached is a different mistake.
+    await mover.send(action_message("pass", mover.next_id(), 99))
+    assert (await mover.expect("error")).code == "bad_version"
 
 
 async def test_a_repeated_action_id_gets_its_first_answer_and_is_not_applied_twice(server):
     alice, bob = await seat_table(server, 2)
-    mover, other = (alice, bob) if alice.state.legal else (bob, alice)
+    mover, other = turn_order(alice, bob)
     action = mover.action_message(mover.state.legal[0])
     await mover.send(action)
     ack = await mover.expect("ack")
-    await other.state_at(ack.version)
+    await other.legal_at(ack.version)
     await mover.send(action)  # the same id again, as after a timeout
     again = await mover.expect("ack")
     assert again == ack
     # Nothing more happened: the other seat's next move is at the next version.
     await other.send(other.action_message(other.state.legal[0]))
     assert (await other.expect("ack")).version == ack.version + 1
-    # A refusal is remembered the same way.
-    bad = other.action_message("pass")
-    bad = type(bad)(id=bad.id, version=ack.version + 1)
-    await mover.send(bad)
-    first_answer = await mover.expect("error")
-    await mover.send(bad)
-    assert await mover.expect("error") == first_answer
+    # The same id for another action is refused with its own code.
+    other_action = action_message("pass", action.id, ack.version + 1)
+    await mover.send(other_action)
+    assert (await mover.expect("error")).code == "id_reused"
+    # A refusal is not remembered: the refused id, corrected, goes through.
+    await mover.legal_at(ack.version + 1)
+    fresh = mover.next_id()
+    await mover.send(action_message("draw", fresh, ack.version + 1))
+    refused = await mover.expect("error")
+    assert refused.id == fresh and refused.code == "nothing_to_draw"
+    await mover.send(action_message(mover.state.legal[0], fresh, ack.version + 1))
+    assert (await mover.expect("ack")).id == fresh
 
 
 async def test_an_illegal_action_is_refused_with_the_rules_sentence(server):
     alice, bob = await seat_table(server, 2)
-    mover, waiting = (alice, bob) if alice.state.legal else (bob, alice)
+    mover, waiting = turn_order(alice, bob)
     assert waiting.state.legal == ()
     await waiting.send(waiting.action_message("pass"))
     error = await waiting.expect("error")
@@ -131,6 +160,9 @@ async def test_an_illegal_action_is_refused_with_the_rules_sentence(server):
     await mover.send(mover.action_message(f"{card}@A1"))
     error = await mover.expect("error")
     assert error.code in ("corner_space", "wrong_card") and error.message.endswith(".")
+    # Which card does what is the rules' call, with the rules' code and sentence.
+    await mover.send(Play(id=mover.next_id(), version=mover.state.version, card="JS", cell=44))
+    assert (await mover.expect("error")).code in ("wrong_card", "card_not_in_hand")
 
 
 async def test_chat_reaches_the_table_and_is_rate_limited(server):
@@ -170,12 +202,12 @@ async def test_a_refused_arrangement_says_why(server):
 async def test_a_rematch_keeps_the_seats(server):
     clients = await seat_table(server, 2)
     final = await play_to_the_end(clients, random.Random(2))
-    assert final.outcome is not None
+    assert final.result is not None
     for client in clients:
         await client.send(Rematch())
     for client in clients:
         with trio.fail_after(5):
-            while client.state.outcome is not None:
+            while client.state is None or client.state.result is not None:
                 await client.receive()
         assert client.state.version == 0 and len(client.state.hand) == 7
     assert [c.state.seat for c in clients] == [0, 1]
@@ -187,18 +219,15 @@ async def test_the_computer_plays_for_an_absent_player_when_the_table_allows(nur
     alice, bob = await seat_table(server, 2, computer_takeover=True)
     await bob.aclose()
     rng = random.Random(4)
-    with trio.fail_after(20):
-        while alice.state.outcome is None:
-            msg = await alice.receive()
-            if msg.TYPE == "state" and msg.legal and msg.outcome is None:
-                await alice.send(alice.action_message(rng.choice(msg.legal)))
-    kinds = {m.kind for m in alice.received if m.TYPE == "event"}
-    assert "takeover" in kinds and alice.state.outcome is not None
+    await play_alone(alice, rng)
+    kinds = {m.kind for m in alice.received if m.TYPE == "notice"}
+    assert "takeover" in kinds and alice.state.result is not None
 
 
 async def test_without_takeover_the_game_waits_for_an_absent_player(server):
     alice, bob = await seat_table(server, 2)
-    if alice.state.legal:  # make it Bob's turn
+    if alice.state.turn == 0:  # make it Bob's turn
+        await alice.legal_at(alice.state.version)
         await alice.send(alice.action_message(alice.state.legal[0]))
         await alice.state_at((await alice.expect("ack")).version)
     await bob.aclose()
@@ -206,9 +235,9 @@ async def test_without_takeover_the_game_waits_for_an_absent_player(server):
     with trio.move_on_after(0.5):
         while True:
             await alice.receive()
-    assert alice.state.version == version and alice.state.turn == 1
+    assert alice.state.version == version + 1 and alice.state.turn == 1  # only "away"
     assert alice.state.players[1].away
-    assert not any(m.TYPE == "event" and m.kind == "takeover" for m in alice.received)
+    assert not any(m.TYPE == "notice" and m.kind == "takeover" for m in alice.received)
 
 
 async def test_the_lobby_hears_of_new_tables_and_taken_seats_at_once(server):
@@ -238,8 +267,8 @@ async def test_after_a_game_a_freed_seat_reopens_the_table(server):
     assert (await newcomer.expect("table")).seat == leaver.state.seat
     for client in (stayer, newcomer):
         await client.send(Ready(ready=True))
-    state = await newcomer.expect("state")
-    assert state.version == 0 and state.outcome is None
+    state = await newcomer.expect("snapshot")
+    assert state.version == 0 and state.result is None
 
 
 async def test_a_finished_table_left_only_to_absent_players_is_forgotten(nursery, tmp_path):
@@ -248,11 +277,7 @@ async def test_a_finished_table_left_only_to_absent_players_is_forgotten(nursery
     alice, bob = await seat_table(server, 2, computer_takeover=True)
     await bob.aclose()  # gone for good; the computer finishes his game
     rng = random.Random(4)
-    with trio.fail_after(20):
-        while alice.state.outcome is None:
-            msg = await alice.receive()
-            if msg.TYPE == "state" and msg.legal and msg.outcome is None:
-                await alice.send(alice.action_message(rng.choice(msg.legal)))
+    await play_alone(alice, rng)
     assert server.lobby.tables  # Bob's seat is still held: he might come back
     await alice.send(Leave())
     await alice.expect("tables")
