@@ -14,9 +14,11 @@ import pytest
 import trio
 
 from sarja.protocol import ClientCodec, SessionState
-from sarja.protocol.messages import CreateTable, Hello, ListTables, Pass, Ping
+from sarja.protocol.limits import PROTOCOL_VERSION
+from sarja.protocol.messages import CreateTable, Hello, Join, Leave, ListTables, Pass, Ping
 from sarja.server.app import serve
 from sarja.server.config import ServerConfig
+from sarja.server.connection import Connection
 
 from .netclient import NetClient
 from .server_helpers import play_to_the_end, seat_table
@@ -25,7 +27,8 @@ from .server_helpers import play_to_the_end, seat_table
 @pytest.fixture
 async def server(nursery, tmp_path):
     config = ServerConfig(
-        host="127.0.0.1", port=0, seed=7, data_dir=tmp_path, outgoing_queue=64, send_timeout=1.0
+        host="127.0.0.1", port=0, seed=7, data_dir=tmp_path, max_queued_bytes=256 * 1024,
+        send_timeout=1.0,
     )
     return await nursery.start(serve, config)
 
@@ -48,7 +51,8 @@ async def read_until_closed(stream: trio.SocketStream) -> bytes:
 async def game_meanwhile(server, outcomes: list) -> None:
     clients = await seat_table(server, 2, name="Bystanders")
     final = await play_to_the_end(clients, random.Random(9))
-    outcomes.append(final.outcome)
+    outcomes.append(final.result)
+    outcomes.append(clients)  # kept open: the test may look at who is connected
 
 
 async def test_garbage_oversize_and_wrong_state_leave_other_tables_playing(server):
@@ -69,7 +73,7 @@ async def test_garbage_oversize_and_wrong_state_leave_other_tables_playing(serve
         await client.stream.send_all(frame_as_if_in(SessionState.GAME, Pass(id=1, version=0)))
         error = await client.expect("error")
         assert error.code == "wrong_state" and error.id == 1
-        await client.send(Hello(version=1, name="Early"))
+        await client.send(Hello(version=PROTOCOL_VERSION, name="Early"))
         await client.expect("welcome")
 
         # Random bytes.
@@ -83,7 +87,7 @@ def flood(port: int, stop: threading.Event, sent: list[int]) -> None:
     """A peer in a thread of its own, so its bytes keep arriving whatever the
     server's loop is doing: pings in bursts, as fast as the socket takes them,
     and the pongs read back so that it is not dropped as stuck."""
-    hello = frame_as_if_in(SessionState.CONNECTED, Hello(version=1, name="Flood"))
+    hello = frame_as_if_in(SessionState.CONNECTED, Hello(version=PROTOCOL_VERSION, name="Flood"))
     burst = frame_as_if_in(SessionState.LOBBY, Ping(n=1)) * 500
     with socket.create_connection(("127.0.0.1", port)) as sock:
 
@@ -119,15 +123,17 @@ async def test_a_peer_flooding_valid_messages_holds_up_no_one(server):
 
 async def test_a_client_that_never_reads_is_dropped_and_delays_no_one(server):
     # Thirty open tables make every `tables` answer a few kilobytes.
+    hosts = []
     for i in range(30):
         host = await NetClient.connect(server.port, f"Host{i}")
+        hosts.append(host)
         await host.send(CreateTable(name=f"Table {i:02}", players=2, teams=2))
         await host.expect("table")
     sock = trio.socket.socket()
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     await sock.connect(("127.0.0.1", server.port))
     sleeper = NetClient(trio.SocketStream(sock), "Sleeper")
-    await sleeper.send(Hello(version=1, name="Sleeper"))
+    await sleeper.send(Hello(version=PROTOCOL_VERSION, name="Sleeper"))
     request = frame_as_if_in(SessionState.LOBBY, ListTables())
     outcomes: list = []
     async with trio.open_nursery() as nursery:
@@ -184,13 +190,65 @@ async def test_a_full_server_says_so(nursery):
     assert bye.code == "server_full"
 
 
-async def test_games_run_where_sockets_cannot_be_duplicated(nursery, monkeypatch):
-    # As on Windows: every write then goes through the writer task's queue.
-    def no_dup(fd: int) -> int:
-        raise OSError("not here")
+async def test_a_slow_reader_gets_every_frame_whole_and_in_order(nursery, monkeypatch):
+    """Backpressure: a peer that reads slowly while the lobby's list keeps changing
+    and it comes and goes at a table receives exactly the bytes the server meant
+    for it, frame after frame, never one frame inside another."""
+    sent: dict[Connection, list[bytes]] = {}
+    enqueue = Connection._enqueue
 
-    monkeypatch.setattr("sarja.server.connection.os.dup", no_dup)
-    server = await nursery.start(serve, ServerConfig(host="127.0.0.1", port=0, seed=2))
-    clients = await seat_table(server, 2)
-    final = await play_to_the_end(clients, random.Random(3))
-    assert final.outcome is not None
+    def recording(self: Connection, frame: bytes) -> None:
+        sent.setdefault(self, []).append(frame)
+        enqueue(self, frame)
+
+    monkeypatch.setattr(Connection, "_enqueue", recording)
+    config = ServerConfig(host="127.0.0.1", port=0, max_queued_bytes=4 * 1024 * 1024)
+    server = await nursery.start(serve, config)
+    hosts = []
+    for i in range(60):  # enough tables that every list is about ten kilobytes
+        host = await NetClient.connect(server.port, f"Host{i:02}")
+        await host.send(CreateTable(name=f"A long table name {i:02}", players=4, teams=2))
+        await host.expect("table")
+        hosts.append(host)
+    table_id = server.lobby.table_list().tables[0].id
+    sock = trio.socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
+    await sock.connect(("127.0.0.1", server.port))
+    slow = trio.SocketStream(sock)
+    await slow.send_all(frame_as_if_in(SessionState.CONNECTED, Hello(version=2, name="Slow")))
+    received = bytearray()
+
+    async def read_slowly(done: trio.Event) -> None:
+        while not done.is_set():
+            data = await slow.receive_some(1500)
+            received.extend(data)
+            await trio.sleep(0.002)
+
+    churner = await NetClient.connect(server.port, "Churner")
+    done = trio.Event()
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(read_slowly, done)
+        for i in range(60):
+            # The slow peer sits down and gets up; another creates and leaves a
+            # table. Every change is pushed to the lobby, the slow peer included.
+            await slow.send_all(frame_as_if_in(SessionState.LOBBY, Join(table=table_id)))
+            await slow.send_all(frame_as_if_in(SessionState.TABLE, Leave()))
+            await churner.send(CreateTable(name=f"Churn {i}", players=2, teams=2))
+            await churner.expect("table")
+            await churner.send(Leave())
+            await churner.expect("tables")
+        ours = next(c for c in sent if c.guest is not None and c.guest.name == "Slow")
+        expected = b"".join(sent[ours])
+        with trio.fail_after(20):
+            while len(received) < len(expected):
+                await trio.sleep(0.01)
+        done.set()
+        nursery.cancel_scope.cancel()
+    codec = ClientCodec()
+    codec.receive_data(bytes(received))
+    kinds = []
+    while (msg := codec.next_message()) is not None:
+        kinds.append(msg.TYPE)
+    assert len(expected) > 300_000, kinds  # the queue really filled up and drained
+    assert bytes(received) == expected
+    assert {"welcome", "tables", "table", "notice"} <= set(kinds)
