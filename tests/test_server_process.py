@@ -51,7 +51,7 @@ async def test_the_real_server_process(tmp_path):
         port = int(match.group(1))
         clients = await seat_table(Started(port), 2)
         final = await play_to_the_end(clients, random.Random(1))
-        assert final.outcome is not None
+        assert final.result is not None
         watcher = await NetClient.connect(port, "Late")
         process.send_signal(signal.SIGTERM)
         bye = await watcher.expect("bye")
