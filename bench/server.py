@@ -1,138 +1,308 @@
-"""Measure the server: action round trips on an idle server, and a LAN party
-of many tables under load. Prints figures; asserts nothing.
+"""Measure the server (protocol 2): CPU and bytes per move under load, move latency,
+and the idle round trip, each next to a bare trio server that sets the floor.
 
-    .venv/bin/python bench/server.py                 # both parts, 500 tables, 30 s
-    .venv/bin/python bench/server.py --tables 50 --seconds 10
+    .venv/bin/python bench/server.py            # the full run, a few minutes
+    .venv/bin/python bench/server.py --quick    # a few seconds, for the test suite
 
-Part 1: the median and p99 time from sending an action to receiving the
-mover's new state, on an otherwise idle `sarja-server` process, next to a bare
-trio echo server that frames msgpack the same way (the floor for one round
-trip through Python on both ends), measured in the same run. The echo runs
-twice: in a process of its own, as sarja-server does (the ratio is taken
-against this one), and inside the measuring process, where a round trip never
-waits for another process to be woken (printed for comparison).
+Every server runs as a process of its own on 127.0.0.1, and its CPU time (user +
+system) is read from /proc, so the bench's own clients never count as the server's.
 
-Part 2: TABLES tables of four scripted clients; each table makes one move a
-second (the seat on turn moves; moves are spread over the second). Reports
-moves per second, the action latency (sent -> mover's new state) p50 and p99,
-and the server process's CPU time per move (from /proc, user + system). Then
-the same load against a bare trio fan-out server in a process of its own (it
-reads each move and writes a state-sized frame to each seat of the table, and
-does nothing else), as the floor that trio and the sockets alone set on this
-machine, with the ratio of the two.
+1. Idle round trips: on an otherwise idle `sarja-server`, an action (sent -> own `ack`
+   and `update` received) and a ping (-> pong); next to a trio echo server that
+   unpacks and packs back a frame of an action's size.
+2. Load, at 4 and at 12 seats: about 2,000 connections (500 tables of 4, 166 of 12),
+   each table one move a second, the seat on turn picking a legal move at random and
+   the whole table asking for a rematch when a game ends. Reported: CPU per move,
+   bytes per move (every byte the server sends for an accepted move: the mover's ack,
+   everyone's update, the hands that changed, the legal list), latency p50/p99.
+3. The same load against a bare trio fan-out server: a reader per connection and a
+   writer draining a channel, as sarja-server has; it reads each move and writes to
+   each seat of the table as many bytes as sarja-server sent per seat per move in
+   part 2, and does nothing else. Its CPU per move is the floor that trio and the
+   sockets set on this machine.
+
+Every client reads from the moment it connects and answers pings, so seating
+hundreds of tables never reaches the server's idle timeout. The last line printed
+is one JSON object of the figures.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import gc
+import json
+import math
 import os
 import random
 import re
-import socket
 import statistics
-import struct
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import msgpack
 import trio
 
-from sarja.protocol import ClientCodec, SessionState
-from sarja.protocol.messages import (
-    CreateTable,
-    Hello,
-    Join,
-    Play,
-    Ready,
-    Rematch,
-)
+from sarja.protocol.framing import FrameDecoder, pack_length
+from sarja.protocol.limits import MAX_SERVER_FRAME, PROTOCOL_VERSION
+from sarja.protocol.messages import CreateTable, Hello, Join, Ping, Play, Pong, Ready, Rematch
 from sarja.protocol.moves import action_message
 
 SERVER = str(Path(sys.executable).parent / "sarja-server")
+CONNECTIONS = 2000  # per load run: 500 tables of 4 seats, 166 of 12
+PARALLEL_SEATING = 8  # tables seated at once
+STEP_TIMEOUT = 60.0  # seconds for one seating step on a slow, busy machine
+MOVE_TIMEOUT = 10.0  # a move not answered by then counts, at this time, as late
+MOVE_BYTES = ("ack", "update", "hand", "legal")  # what the server sends for one move
+TARGET_CPU, TARGET_RTT = 1.5, 2.0
+TARGET_BYTES = {4: 800, 12: 2000}
+
+
+def frame(value: Any) -> bytes:
+    body = msgpack.packb(value)
+    return pack_length(len(body)) + body
 
 
 def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return math.nan
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-class Client:
-    """A scripted player: real TCP and the real codec."""
+def cpu_seconds(pid: int) -> float:
+    """The process's user + system CPU seconds so far (fields 14 and 15 of stat)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def resident_mib(pid: int) -> float:
+    status = Path(f"/proc/{pid}/status").read_text()
+    match = re.search(r"VmRSS:\s+(\d+) kB", status)
+    return int(match.group(1)) / 1024 if match else math.nan
+
+
+# ----- clients ---------------------------------------------------------------------
+
+
+class Reader:
+    """A connection read by its own task from the moment it opens; others wait on it."""
 
     def __init__(self, stream: trio.SocketStream) -> None:
         self.stream = stream
-        self.codec = ClientCodec()
-        self.state = None
-        self.table = None
-        self.ids = 0
-        self.state_arrived = trio.Event()
         self.closed = False
+        self._changed = trio.Event()
+        self._send_lock = trio.Lock()  # the reader answers pings while a player sends
 
-    @classmethod
-    async def connect(cls, port: int, name: str) -> Client:
-        client = cls(await trio.open_tcp_stream("127.0.0.1", port))
-        await client.send(Hello(version=1, name=name))
-        await client.until(lambda m: m.TYPE == "welcome")
-        return client
+    async def send_bytes(self, data: bytes) -> None:
+        async with self._send_lock:
+            await self.stream.send_all(data)
 
-    async def send(self, msg) -> None:
-        await self.stream.send_all(self.codec.send(msg))
-
-    async def pump_once(self) -> list:
-        data = await self.stream.receive_some(262144)
-        if not data:
-            self.closed = True
-            raise EOFError
-        self.codec.receive_data(data)
-        out = []
-        while (msg := self.codec.next_message()) is not None:
-            if msg.TYPE == "state":
-                self.state = msg
-                self.state_arrived.set()
-                self.state_arrived = trio.Event()
-            elif msg.TYPE == "table":
-                self.table = msg
-            out.append(msg)
-        return out
-
-    async def until(self, done) -> None:
-        while True:
-            for msg in await self.pump_once():
-                if done(msg):
-                    return
-
-    async def pump_forever(self) -> None:
+    async def pump(self) -> None:
         try:
-            while True:
-                await self.pump_once()
-        except (EOFError, trio.BrokenResourceError, trio.ClosedResourceError):
-            self.closed = True
+            while data := await self.stream.receive_some(65536):
+                await self.took(data)
+                self._changed.set()
+                self._changed = trio.Event()
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            pass
+        self.closed = True
+        self._changed.set()
 
-    def next_action(self, rng: random.Random):
-        self.ids += 1
-        return action_message(rng.choice(self.state.legal), self.ids, self.state.version)
+    async def took(self, data: bytes) -> None:
+        raise NotImplementedError
+
+    async def wait_for(self, done: Callable[[], bool]) -> None:
+        """Until `done()`; the caller bounds the wait."""
+        while not done():
+            if self.closed:
+                raise ConnectionError("the server closed the connection")
+            await self._changed.wait()
 
 
-async def start_server(extra: list[str] = ()) -> tuple[trio.Process, int]:
-    data_dir = tempfile.mkdtemp(prefix="sarja-bench-")
-    process = await trio.lowlevel.open_process(
-        [SERVER, "--host", "127.0.0.1", "--port", "0", "--seed", "1", "--data-dir", data_dir,
-         *extra],
-        stdout=subprocess.PIPE,
-    )  # fmt: skip
+class Peer(Reader):
+    """A bench player on sarja-server: keeps only what choosing a move needs, and
+    counts the bytes received by message type in `tally` (shared by a run)."""
+
+    def __init__(self, stream: trio.SocketStream, tally: Counter[str]) -> None:
+        super().__init__(stream)
+        self.tally = tally
+        self._frames = FrameDecoder(MAX_SERVER_FRAME)
+        self.welcomed = False
+        self.table_id: str | None = None
+        self.seat: int | None = None
+        self.snapshots = 0
+        self.version = -1
+        self.turn = -1
+        self.legal: list[str] = []
+        self.result: Any = None
+        self.acked = 0
+        self.refused: set[int] = set()
+        self.pong = 0
+        self.frames_in = 0
+        self.next_id = 1
+
+    async def send(self, msg: Any) -> None:
+        await self.send_bytes(frame(msg.to_wire()))
+
+    async def took(self, data: bytes) -> None:
+        self._frames.receive_data(data)
+        while (body := self._frames.next_frame()) is not None:
+            m = msgpack.unpackb(body)
+            t = m["t"]
+            self.tally[t] += len(body) + 4
+            self.frames_in += 1
+            if t == "update":
+                self.version, self.turn, self.legal = m["version"], m["turn"], []
+                self.result = m.get("result")
+            elif t == "legal":
+                if m["version"] == self.version:
+                    self.legal = m["legal"]
+            elif t == "ack":
+                self.acked = max(self.acked, m["id"])
+            elif t == "snapshot":
+                self.version, self.turn = m["version"], m["turn"]
+                self.legal, self.result = m.get("legal", []), m.get("result")
+                self.snapshots += 1
+            elif t == "ping":
+                await self.send(Pong(n=m["n"]))
+            elif t == "pong":
+                self.pong = m["n"]
+            elif t == "table":
+                self.table_id, self.seat = m["id"], m.get("seat")
+            elif t == "welcome":
+                self.welcomed = True
+            elif t == "error":
+                self.tally["error " + m["code"]] += 1
+                if "id" in m:
+                    self.refused.add(m["id"])
+
+    async def play(self, rng: random.Random) -> float | None:
+        """One legal move at random; seconds until our ack and update came (None: late)."""
+        action_id, version = self.next_id, self.version
+        self.next_id += 1
+        data = frame(action_message(rng.choice(self.legal), action_id, version).to_wire())
+        started = time.perf_counter()
+        await self.send_bytes(data)
+        with trio.move_on_after(MOVE_TIMEOUT):
+            await self.wait_for(
+                lambda: (
+                    (self.acked >= action_id and self.version > version)
+                    or action_id in self.refused
+                )
+            )
+            return time.perf_counter() - started
+        return None
+
+
+async def connect(port: int, name: str, tally: Counter[str], nursery: trio.Nursery) -> Peer:
+    peer = Peer(await trio.open_tcp_stream("127.0.0.1", port), tally)
+    nursery.start_soon(peer.pump)
+    await peer.send(Hello(version=PROTOCOL_VERSION, name=name))
+    with trio.fail_after(STEP_TIMEOUT):
+        await peer.wait_for(lambda: peer.welcomed)
+    return peer
+
+
+async def seat_table(
+    port: int, t: int, seats: int, tally: Counter[str], nursery: trio.Nursery
+) -> list[Peer]:
+    """One table of `seats` bench players with its game started. Each connects just
+    before it joins, so hardly anyone sits in the lobby to be sent table lists."""
+    host = await connect(port, f"T{t}P0", tally, nursery)
+    await host.send(CreateTable(name=f"Table {t}", players=seats, teams=2))
+    peers = [host]
+    with trio.fail_after(STEP_TIMEOUT):
+        await host.wait_for(lambda: host.table_id is not None)
+    for i in range(1, seats):
+        peer = await connect(port, f"T{t}P{i}", tally, nursery)
+        await peer.send(Join(table=host.table_id))
+        with trio.fail_after(STEP_TIMEOUT):
+            await peer.wait_for(lambda p=peer: p.table_id is not None)
+        peers.append(peer)
+    for peer in peers:
+        await peer.send(Ready(ready=True))
+    with trio.fail_after(STEP_TIMEOUT):
+        for peer in peers:
+            await peer.wait_for(lambda p=peer: p.snapshots > 0)
+    return sorted(peers, key=lambda p: p.seat)
+
+
+async def seat_tables(
+    port: int, tables: int, seats: int, tally: Counter[str], nursery: trio.Nursery
+) -> list[list[Peer]]:
+    seated: list[list[Peer]] = [[] for _ in range(tables)]
+
+    async def lane(first: int) -> None:
+        for t in range(first, tables, PARALLEL_SEATING):
+            seated[t] = await seat_table(port, t, seats, tally, nursery)
+
+    async with trio.open_nursery() as lanes:
+        for first in range(min(PARALLEL_SEATING, tables)):
+            lanes.start_soon(lane, first)
+    return seated
+
+
+async def rematch(peers: list[Peer]) -> None:
+    before = [p.snapshots for p in peers]
+    for p in peers:
+        await p.send(Rematch())
+    with trio.move_on_after(MOVE_TIMEOUT):
+        for p, n in zip(peers, before, strict=True):
+            await p.wait_for(lambda p=p, n=n: p.snapshots > n)
+
+
+class FloorPeer(Reader):
+    """A bench player on the fan-out server: counts the bytes that come."""
+
+    def __init__(self, stream: trio.SocketStream) -> None:
+        super().__init__(stream)
+        self.received = 0
+
+    async def took(self, data: bytes) -> None:
+        self.received += len(data)
+
+
+# ----- processes ---------------------------------------------------------------------
+
+
+async def read_port(process: trio.Process, pattern: bytes, what: str) -> int:
     buffer = b""
-    while not (match := re.search(rb"sarja-client 127\.0\.0\.1:(\d+)", buffer)):
-        chunk = await process.stdout.receive_some(4096)
-        if not chunk:
-            raise RuntimeError("the server did not start")
-        buffer += chunk
-    return process, int(match.group(1))
+    with trio.fail_after(STEP_TIMEOUT):
+        while not (match := re.search(pattern, buffer)):
+            chunk = await process.stdout.receive_some(4096)
+            if not chunk:
+                raise RuntimeError(f"{what} did not start")
+            buffer += chunk
+    return int(match.group(1))
+
+
+async def start_sarja(data_dir: str) -> tuple[trio.Process, int]:
+    process = await trio.lowlevel.open_process(
+        [SERVER, "--host", "127.0.0.1", "--port", "0", "--seed", "1", "--data-dir", data_dir],
+        stdout=subprocess.PIPE,
+    )
+    return process, await read_port(process, rb"listening on port (\d+)", "sarja-server")
+
+
+async def start_helper(kind: str, reply_bytes: int = 0) -> tuple[trio.Process, int]:
+    """A bare trio server in a process of its own, as sarja-server runs."""
+    process = await trio.lowlevel.open_process(
+        [sys.executable, __file__, "--serve", kind, "--reply-bytes", str(reply_bytes)],
+        stdout=subprocess.PIPE,
+    )
+    return process, await read_port(process, rb"port (\d+)", f"the {kind} server")
+
+
+async def close_all(readers: list[Reader]) -> None:
+    """Our ends first, so the server does not wait for goodbyes to be read."""
+    for reader in readers:
+        await trio.aclose_forcefully(reader.stream)
 
 
 async def stop(process: trio.Process) -> None:
@@ -141,364 +311,396 @@ async def stop(process: trio.Process) -> None:
         await process.wait()
     if process.returncode is None:
         process.kill()
+        await process.wait()
 
 
-async def seat_tables(port: int, tables: int, players: int) -> list[list[Client]]:
-    seated = []
-    for t in range(tables):
-        clients = [await Client.connect(port, f"T{t}P{i}") for i in range(players)]
-        await clients[0].send(CreateTable(name=f"Table {t}", players=players, teams=2 if players
-                                          != 3 else 3))  # fmt: skip
-        await clients[0].until(lambda m: m.TYPE == "table")
-        for c in clients[1:]:
-            await c.send(Join(table=clients[0].table.id))
-            await c.until(lambda m: m.TYPE == "table")
-        for c in clients:
-            await c.send(Ready(ready=True))
-        for c in clients:
-            await c.until(lambda m: m.TYPE == "state")
-        seated.append(clients)
-    return seated
+# ----- the bare trio servers ----------------------------------------------------------
 
 
-# ----- part 1: idle round trips -------------------------------------------------
+def padded_frame(size: int) -> bytes:
+    """A framed msgpack map of `size` bytes (or one more, where a length header grows)."""
+    data = b""
+    for pad in range(max(0, size - 40), size + 1):
+        data = frame({"t": "update", "pad": "x" * pad})
+        if len(data) >= size:
+            break
+    return data
 
 
-async def echo_server(task_status=trio.TASK_STATUS_IGNORED) -> None:
-    """A bare framed-msgpack echo: read a frame, unpack it, pack it, send it."""
+async def echo_server(reply_bytes: int, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+    """Read a frame, unpack it, pack it, send it back."""
 
     async def handle(stream: trio.SocketStream) -> None:
-        buffer = b""
+        frames = FrameDecoder(MAX_SERVER_FRAME)
         async for data in stream:
-            buffer += data
-            while len(buffer) >= 4:
-                (n,) = struct.unpack(">I", buffer[:4])
-                if len(buffer) < 4 + n:
-                    break
-                value = msgpack.unpackb(buffer[4 : 4 + n])
-                body = msgpack.packb(value)
-                buffer = buffer[4 + n :]
-                await stream.send_all(struct.pack(">I", len(body)) + body)
+            frames.receive_data(data)
+            while (body := frames.next_frame()) is not None:
+                await stream.send_all(frame(msgpack.unpackb(body)))
 
     await trio.serve_tcp(handle, 0, host="127.0.0.1", task_status=task_status)
 
 
-async def idle_round_trips(samples: int) -> None:
-    rng = random.Random(1)
-    process, port = await start_server()
-    server_times: list[float] = []
-    try:
-        async with trio.open_nursery() as nursery:
-            game = (await seat_tables(port, 1, 2))[0]
-            while len(server_times) < samples:
-                mover = next((c for c in game if c.state.legal), None)
-                if mover is None or game[0].state.outcome is not None:
-                    for c in game:
-                        await c.send(Rematch())
-                    for c in game:
-                        await c.until(lambda m: m.TYPE == "state" and m.version == 0)
-                    continue
-                version = mover.state.version
-                action = mover.next_action(rng)  # chosen before the clock starts, as
-                started = time.perf_counter()  # the echo's request is made before
-                await mover.send(action)
-                await mover.until(lambda m, v=version: m.TYPE == "state" and m.version > v)
-                server_times.append(time.perf_counter() - started)
-                others = [c for c in game if c is not mover]
-                for c in others:
-                    await c.until(lambda m, v=version: m.TYPE == "state" and m.version > v)
-            listeners = await nursery.start(echo_server)
-            in_process = await echo_round_trips(listeners[0].socket.getsockname()[1], samples)
-            nursery.cancel_scope.cancel()
-    finally:
-        await stop(process)
-    echo_process, echo_port = await start_helper("echo")
-    try:
-        own_process = await echo_round_trips(echo_port, samples)
-    finally:
-        await stop(echo_process)
-    ours, echo = statistics.median(server_times), statistics.median(own_process)
-    print(f"Idle action round trip (sent -> mover's new state), {len(server_times)} actions:")
-    for label, times in (
-        ("sarja-server", server_times),
-        ("bare echo, a process of its own", own_process),
-        ("bare echo, in the measuring process", in_process),
-    ):
-        print(f"  {label:<36} median {statistics.median(times) * 1e6:6.0f} µs"
-              f"   p99 {percentile(times, 0.99) * 1e6:6.0f} µs")  # fmt: skip
-    print(f"  ratio (medians, against the echo in its own process, as sarja-server is)"
-          f" {ours / echo:.2f}x   (target: at most 2x)")  # fmt: skip
-
-
-async def echo_round_trips(port: int, samples: int) -> list[float]:
-    """Round trips of one framed `play` to the echo server at `port`."""
-    stream = await trio.open_tcp_stream("127.0.0.1", port)
-    codec = ClientCodec()
-    codec.session.state = SessionState.GAME
-    request = codec.send(Play(id=1, version=12, card="7H", cell=(4, 8)))
-    times = []
-    for _ in range(samples):
-        started = time.perf_counter()
-        await stream.send_all(request)
-        got = b""
-        while len(got) < len(request):
-            got += await stream.receive_some(65536)
-        times.append(time.perf_counter() - started)
-    await stream.aclose()
-    return times
-
-
-# ----- part 2: load -----------------------------------------------------------------
-
-
-def frame(value: object) -> bytes:
-    body = msgpack.packb(value)
-    return struct.pack(">I", len(body)) + body
-
-
-# What the floor server answers a move with: about the size of a seat's state mid-game.
-FLOOR_REPLY = frame({"t": "state", "pad": "x" * 980})
-
-
-async def fanout_server(task_status=trio.TASK_STATUS_IGNORED) -> None:
-    """The floor under part 2: a bare trio server that does only the I/O of a move.
-
-    A connection's first frame names its table; every later frame from it is
-    unpacked and answered with one state-sized frame to each member of that
-    table, written straight to the socket as sarja-server writes when it can.
-    No lobby, no rules, no validation: what is left is trio and the sockets.
-    """
-    tables: dict[str, list[socket.socket]] = {}
+async def fanout_server(reply_bytes: int, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+    """The floor: a connection's first frame names its table (answered with one reply,
+    so the client knows it is in); each later frame is unpacked and answered with
+    `reply_bytes` to every member of that table. Nothing else."""
+    reply = padded_frame(reply_bytes)
+    tables: dict[str, list[trio.MemorySendChannel[bytes]]] = {}
 
     async def handle(stream: trio.SocketStream) -> None:
-        raw = socket.socket(fileno=os.dup(stream.socket.fileno()))
-        buffer, members = b"", None
+        outgoing, queue = trio.open_memory_channel[bytes](math.inf)
+        members: list[trio.MemorySendChannel[bytes]] | None = None
+
+        async def write_all() -> None:
+            async for data in queue:
+                await stream.send_all(data)
+
+        frames = FrameDecoder(MAX_SERVER_FRAME)
         try:
-            async for data in stream:
-                buffer += data
-                while len(buffer) >= 4 and len(buffer) >= 4 + (
-                    n := struct.unpack_from(">I", buffer)[0]
-                ):
-                    value, buffer = msgpack.unpackb(buffer[4 : 4 + n]), buffer[4 + n :]
-                    if members is None:
-                        members = tables.setdefault(value, [])
-                        members.append(raw)
-                        continue
-                    for member in members:
-                        with contextlib.suppress(OSError):  # gone, or not reading
-                            member.send(FLOOR_REPLY)
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(write_all)
+                async for data in stream:
+                    frames.receive_data(data)
+                    while (body := frames.next_frame()) is not None:
+                        value = msgpack.unpackb(body)
+                        if members is None:
+                            members = tables.setdefault(value, [])
+                            members.append(outgoing)
+                            outgoing.send_nowait(reply)
+                            continue
+                        for member in members:  # a closed one has left `members`
+                            member.send_nowait(reply)
+                nursery.cancel_scope.cancel()
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            pass
         finally:
+            outgoing.close()
             if members is not None:
-                members.remove(raw)
-            raw.close()
+                members.remove(outgoing)
 
     await trio.serve_tcp(handle, 0, host="127.0.0.1", task_status=task_status)
 
 
-HELPER_SERVERS = {"echo": lambda: echo_server, "fanout": lambda: fanout_server}
+HELPERS = {"echo": echo_server, "fanout": fanout_server}
 
 
-def serve_helper(kind: str) -> None:
-    """Run one of HELPER_SERVERS in this process (bench's own subprocess), printing its port."""
-
+def serve_helper(kind: str, reply_bytes: int) -> None:
     async def run() -> None:
         async with trio.open_nursery() as nursery:
-            listeners = await nursery.start(HELPER_SERVERS[kind]())
+            listeners = await nursery.start(HELPERS[kind], reply_bytes)
             print(f"port {listeners[0].socket.getsockname()[1]}", flush=True)
 
     trio.run(run)
 
 
-async def start_helper(kind: str) -> tuple[trio.Process, int]:
-    """One of HELPER_SERVERS in a process of its own, as sarja-server runs: so its
-    CPU time is its own, and a round trip crosses the same process boundary."""
-    process = await trio.lowlevel.open_process(
-        [sys.executable, __file__, "--serve", kind], stdout=subprocess.PIPE
-    )
-    buffer = b""
-    while not (match := re.search(rb"port (\d+)", buffer)):
-        chunk = await process.stdout.receive_some(4096)
-        if not chunk:
-            raise RuntimeError(f"the {kind} server did not start")
-        buffer += chunk
-    return process, int(match.group(1))
+# ----- part 1: idle round trips --------------------------------------------------------
 
 
-async def fanout_floor(tables: int, seconds: float) -> float:
-    """Part 2's load against `fanout_server`, in a process of its own."""
-    process, port = await start_helper("fanout")
-    play = frame({"t": "play", "id": 1, "version": 1, "card": "7H", "cell": [4, 8]})
-    latencies: list[float] = []
+async def idle_round_trips(samples: int) -> dict[str, list[float]]:
+    times: dict[str, list[float]] = {"action": [], "ping": [], "echo": []}
+    rng = random.Random(1)
+    with tempfile.TemporaryDirectory(prefix="sarja-bench-") as data_dir:
+        process, port = await start_sarja(data_dir)
+        try:
+            async with trio.open_nursery() as nursery:
+                peers = await seat_table(port, 0, 2, Counter(), nursery)
+                with trio.fail_after(STEP_TIMEOUT + samples):
+                    for n in range(1, samples + 1):
+                        mover = peers[peers[0].turn]
+                        await mover.wait_for(lambda m=mover: bool(m.legal) or m.result)
+                        if mover.result is not None:
+                            await rematch(peers)
+                            mover = peers[peers[0].turn]
+                            await mover.wait_for(lambda m=mover: bool(m.legal))
+                        took = await mover.play(rng)
+                        if took is not None:
+                            times["action"].append(took)
+                        for p in peers:
+                            await p.wait_for(lambda p=p, v=mover.version: p.version >= v)
+                        started = time.perf_counter()
+                        await peers[0].send(Ping(n=n))
+                        await peers[0].wait_for(lambda n=n: peers[0].pong >= n)
+                        times["ping"].append(time.perf_counter() - started)
+                nursery.cancel_scope.cancel()
+            await close_all(peers)
+        finally:
+            await stop(process)
+    process, port = await start_helper("echo")
+    try:
+        async with trio.open_nursery() as nursery:
+            echo = Peer(await trio.open_tcp_stream("127.0.0.1", port), Counter())
+            nursery.start_soon(echo.pump)
+            request = frame(Play(id=1, version=12, card="7H", cell=48).to_wire())
+            with trio.fail_after(STEP_TIMEOUT + samples):
+                for _ in range(samples):
+                    before = echo.frames_in
+                    started = time.perf_counter()
+                    await echo.send_bytes(request)
+                    await echo.wait_for(lambda b=before: echo.frames_in > b)
+                    times["echo"].append(time.perf_counter() - started)
+            nursery.cancel_scope.cancel()
+        await close_all([echo])
+    finally:
+        await stop(process)
+    return times
 
-    async def seat(t: int) -> list[tuple[trio.SocketStream, list[trio.Event]]]:
-        seats = []
-        for _ in range(4):
-            stream = await trio.open_tcp_stream("127.0.0.1", port)
-            await stream.send_all(frame(f"table {t}"))
-            seats.append((stream, [trio.Event()]))
-        return seats
 
-    async def pump(stream: trio.SocketStream, arrived: list[trio.Event]) -> None:
-        got = 0
-        async for data in stream:
-            got += len(data)
-            while got >= len(FLOOR_REPLY):
-                got -= len(FLOOR_REPLY)
-                arrived[0].set()
-                arrived[0] = trio.Event()
+# ----- parts 2 and 3: load ----------------------------------------------------------
 
-    async def table_loop(seats, rng: random.Random, until: float) -> None:
+
+class Window:
+    """The figures of one load run, from the moment `open` is called to `close`."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.measuring = False
+        self.latencies: list[float] = []
+        self.moves = 0
+        self.late = 0
+
+    def open(self, tally: Counter[str]) -> None:
+        self.tally_before = Counter(tally)
+        self.cpu_before, self.wall_before = cpu_seconds(self.pid), time.perf_counter()
+        self.measuring = True
+
+    def close(self, tally: Counter[str]) -> None:
+        self.measuring = False
+        self.cpu = cpu_seconds(self.pid) - self.cpu_before
+        self.wall = time.perf_counter() - self.wall_before
+        self.tally = tally - self.tally_before
+        self.memory = resident_mib(self.pid)
+
+    def add(self, took: float | None) -> None:
+        if not self.measuring:
+            return
+        self.moves += 1
+        if took is None:
+            self.late += 1
+            took = MOVE_TIMEOUT
+        self.latencies.append(took)
+
+    @property
+    def cpu_us(self) -> float:
+        return self.cpu * 1e6 / max(self.moves, 1)
+
+
+async def drive(
+    games: list[Any],
+    move: Callable[..., Any],
+    window: Window,
+    tally: Counter[str],
+    warmup: float,
+    seconds: float,
+) -> None:
+    """Each table makes one move a second, the tables' moves spread over the second;
+    figures are taken over the last `seconds`."""
+
+    async def table_loop(game: Any, rng: random.Random) -> None:
         await trio.sleep(rng.random())
-        while trio.current_time() < until:
+        while True:  # until the window closes
             next_tick = trio.current_time() + 1.0
-            stream, arrived = seats[rng.randrange(4)]
-            waiting = arrived[0]
-            started = time.perf_counter()
-            await stream.send_all(play)
-            with trio.move_on_after(5):
-                await waiting.wait()
-            latencies.append(time.perf_counter() - started)
+            await move(game, rng, window)
             await trio.sleep_until(next_tick)
 
-    try:
-        seated = [await seat(t) for t in range(tables)]
-        await trio.sleep(0.5)  # every name frame read before the clock starts
-        with no_collector_pauses():
+    gc.collect()
+    gc.freeze()  # thousands of clients' objects: no collector pass walks them mid-run
+    async with trio.open_nursery() as nursery:
+        for i, game in enumerate(games):
+            nursery.start_soon(table_loop, game, random.Random(i))
+        await trio.sleep(warmup)
+        window.open(tally)
+        await trio.sleep(seconds)
+        window.close(tally)
+        nursery.cancel_scope.cancel()
+    gc.unfreeze()
+
+
+async def sarja_move(peers: list[Peer], rng: random.Random, window: Window) -> None:
+    if any(p.result is not None for p in peers):
+        await rematch(peers)
+        return
+    mover = next((p for p in peers if p.legal), None)
+    if mover is not None:
+        window.add(await mover.play(rng))
+
+
+async def load_sarja(seats: int, tables: int, warmup: float, seconds: float) -> dict[str, Any]:
+    tally: Counter[str] = Counter()
+    with tempfile.TemporaryDirectory(prefix="sarja-bench-") as data_dir:
+        process, port = await start_sarja(data_dir)
+        try:
             async with trio.open_nursery() as nursery:
-                for seats in seated:
-                    for stream, arrived in seats:
-                        nursery.start_soon(pump, stream, arrived)
-                cpu_before = cpu_seconds(process.pid)
-                wall_before = time.perf_counter()
-                until = trio.current_time() + seconds
-                async with trio.open_nursery() as players:
-                    for i, seats in enumerate(seated):
-                        players.start_soon(table_loop, seats, random.Random(i), until)
-                wall = time.perf_counter() - wall_before
-                cpu_after = cpu_seconds(process.pid)
-                nursery.cancel_scope.cancel()
-    finally:
-        await stop(process)
-    user, system = (b - a for a, b in zip(cpu_before, cpu_after, strict=True))
-    report("Floor: a bare trio fan-out server, the same load, each move answered with a"
-           f" {len(FLOOR_REPLY)}-byte frame to each of the 4 seats:", latencies, wall, user,
-           system)  # fmt: skip
-    return (user + system) / max(len(latencies), 1)
-
-
-@contextlib.contextmanager
-def no_collector_pauses() -> Iterator[None]:
-    """The measuring side's own collector pauses are not the server's latency: none
-    while measuring (with 2,000 clients' states alive, one took tens of ms)."""
-    gc.freeze()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
-        gc.unfreeze()
-
-
-def report(title: str, latencies: list[float], wall: float, user: float, system: float) -> None:
-    moves = len(latencies)
-    print(title)
-    print(f"  moves per second        {moves / wall:8.1f}")
-    print(f"  action latency p50      {percentile(latencies, 0.5) * 1e3:8.2f} ms")
-    print(f"  action latency p99      {percentile(latencies, 0.99) * 1e3:8.2f} ms"
-          "   (target: under 10 ms)")  # fmt: skip
-    per_move = 1e6 / max(moves, 1)
-    print(f"  server CPU per move     {(user + system) * per_move:8.0f} µs"
-          f"   (user {user * per_move:.0f} + system {system * per_move:.0f};"
-          " target: at most 150 µs)")  # fmt: skip
-
-
-def resident_mib(pid: int) -> float:
-    """The process's resident memory, in MiB (from /proc)."""
-    status = Path(f"/proc/{pid}/status").read_text()
-    return int(re.search(r"VmRSS:\s+(\d+) kB", status).group(1)) / 1024
-
-
-def cpu_seconds(pid: int) -> tuple[float, float]:
-    """The process's (user, system) CPU seconds so far."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    tick = os.sysconf("SC_CLK_TCK")
-    return int(fields[11]) / tick, int(fields[12]) / tick
-
-
-async def table_loop(game: list[Client], rng: random.Random, latencies: list, until: float):
-    """One move a second at this table, whoever is on turn."""
-    await trio.sleep(rng.random())
-    while trio.current_time() < until:
-        next_tick = trio.current_time() + 1.0
-        if game[0].state.outcome is not None:
-            for c in game:
-                await c.send(Rematch())
-        else:
-            mover = next((c for c in game if c.state.legal), None)
-            if mover is not None:
-                version = mover.state.version
-                action = mover.next_action(rng)
                 started = time.perf_counter()
-                await mover.send(action)
-                with trio.move_on_after(5):
-                    while mover.state.version <= version and not mover.closed:
-                        await mover.state_arrived.wait()
-                latencies.append(time.perf_counter() - started)
-        await trio.sleep_until(next_tick)
-
-
-async def load(tables: int, seconds: float) -> float:
-    process, port = await start_server()
-    try:
-        setup_started = time.perf_counter()
-        seated = await seat_tables(port, tables, 4)
-        setup = time.perf_counter() - setup_started
-        latencies: list[float] = []
-        with no_collector_pauses():
-            async with trio.open_nursery() as nursery:
-                for game in seated:
-                    for c in game:
-                        nursery.start_soon(c.pump_forever)
-                cpu_before = cpu_seconds(process.pid)
-                wall_before = time.perf_counter()
-                until = trio.current_time() + seconds
-                async with trio.open_nursery() as players:
-                    for i, game in enumerate(seated):
-                        players.start_soon(table_loop, game, random.Random(i), latencies, until)
-                wall = time.perf_counter() - wall_before
-                cpu_after = cpu_seconds(process.pid)
-                memory = resident_mib(process.pid)
-                user, system = (b - a for a, b in zip(cpu_before, cpu_after, strict=True))
+                games = await seat_tables(port, tables, seats, tally, nursery)
+                seated = time.perf_counter() - started
+                window = Window(process.pid)
+                await drive(games, sarja_move, window, tally, warmup, seconds)
                 nursery.cancel_scope.cancel()
+            await close_all([p for game in games for p in game])
+        finally:
+            await stop(process)
+    return {"window": window, "seated": seated, "tally": window.tally}
+
+
+async def load_floor(
+    seats: int, tables: int, reply_bytes: int, warmup: float, seconds: float
+) -> dict[str, Any]:
+    process, port = await start_helper("fanout", reply_bytes)
+    reply = len(padded_frame(reply_bytes))  # also the answer to joining a table
+    move_frame = frame(Play(id=1, version=12, card="7H", cell=48).to_wire())
+    try:
+        async with trio.open_nursery() as nursery:
+            games: list[list[FloorPeer]] = []
+            for t in range(tables):
+                game = []
+                for _ in range(seats):
+                    peer = FloorPeer(await trio.open_tcp_stream("127.0.0.1", port))
+                    nursery.start_soon(peer.pump)
+                    await peer.send_bytes(frame(f"table {t}"))
+                    game.append(peer)
+                with trio.fail_after(STEP_TIMEOUT):
+                    for peer in game:
+                        await peer.wait_for(lambda p=peer: p.received >= reply)
+                games.append(game)
+
+            async def floor_move(game: list[FloorPeer], rng: random.Random, w: Window) -> None:
+                mover = game[rng.randrange(seats)]
+                target = mover.received + reply
+                started = time.perf_counter()
+                await mover.send_bytes(move_frame)
+                with trio.move_on_after(MOVE_TIMEOUT):
+                    await mover.wait_for(lambda: mover.received >= target)
+                    w.add(time.perf_counter() - started)
+                    return
+                w.add(None)
+
+            window = Window(process.pid)
+            await drive(games, floor_move, window, Counter(), warmup, seconds)
+            nursery.cancel_scope.cancel()
+        await close_all([p for game in games for p in game])
     finally:
         await stop(process)
-    report(f"Load: {tables} tables x 4 clients ({tables * 4} connections, seated in "
-           f"{setup:.1f} s), one move a second per table, {wall:.1f} s:", latencies, wall,
-           user, system)  # fmt: skip
-    print(f"  server memory (resident) {memory:7.0f} MiB")
-    return (user + system) / max(len(latencies), 1)
+    return {"window": window, "reply": reply}
+
+
+# ----- the report ---------------------------------------------------------------------
+
+
+def us(seconds: float) -> float:
+    return round(seconds * 1e6, 1)
+
+
+def verdict(ratio: float, target: float) -> str:
+    if math.isnan(ratio):
+        return "n/a (too few CPU ticks in a short run)"
+    return f"{ratio:.2f}x, target at most {target}x: {'met' if ratio <= target else 'MISSED'}"
+
+
+def report_load(label: str, w: Window) -> None:
+    print(f"  {label}")
+    print(f"    moves {w.moves} in {w.wall:.1f} s ({w.moves / w.wall:.0f}/s), late {w.late}")
+    print(
+        f"    latency p50 {percentile(w.latencies, 0.5) * 1e3:7.2f} ms"
+        f"   p99 {percentile(w.latencies, 0.99) * 1e3:7.2f} ms"
+    )
+    print(f"    server CPU per move {w.cpu_us:8.1f} µs   (resident {w.memory:.0f} MiB)")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tables", type=int, default=500)
-    parser.add_argument("--seconds", type=float, default=30)
-    parser.add_argument("--samples", type=int, default=2000)
-    parser.add_argument("--part", choices=["idle", "load", "both"], default="both")
-    parser.add_argument("--serve", choices=sorted(HELPER_SERVERS), help=argparse.SUPPRESS)
+    parser.add_argument("--quick", action="store_true", help="a few seconds, for the tests")
+    parser.add_argument("--serve", choices=sorted(HELPERS), help=argparse.SUPPRESS)
+    parser.add_argument("--reply-bytes", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        serve_helper(args.serve)
+        serve_helper(args.serve, args.reply_bytes)
         return
-    print(f"Python {sys.version.split()[0]}, trio {trio.__version__}, {os.cpu_count()} CPUs")
-    if args.part in ("idle", "both"):
-        trio.run(idle_round_trips, args.samples)
-    if args.part in ("load", "both"):
-        ours = trio.run(load, args.tables, args.seconds)
-        floor = trio.run(fanout_floor, args.tables, args.seconds)
-        if floor > 0:  # CPU time comes in clock ticks: a very short run may show none
-            print(f"  sarja-server CPU per move / floor: {ours / floor:.2f}x;"
-                  f" the floor alone is {floor * 1e6 / 150:.2f}x the 150 µs target")  # fmt: skip
+    if args.quick:
+        samples, connections, warmup, seconds = 20, 24, 0.2, 1.0
+    else:
+        samples, connections, warmup, seconds = 2000, CONNECTIONS, 5.0, 45.0
+    began = time.perf_counter()
+    print(
+        f"Python {sys.version.split()[0]}, trio {trio.__version__}, {os.cpu_count()} CPUs,"
+        f" load average {os.getloadavg()[0]:.2f}",
+        flush=True,
+    )
+
+    rtt = trio.run(idle_round_trips, samples)
+    medians = {k: statistics.median(v) if v else math.nan for k, v in rtt.items()}
+    print(f"Idle round trips, {samples} each (median, p99):")
+    for key, label in (
+        ("action", "action on sarja-server (-> own ack + update)"),
+        ("ping", "ping on sarja-server (-> pong)"),
+        ("echo", "trio echo, a process of its own"),
+    ):
+        print(
+            f"  {label:<46} {medians[key] * 1e6:7.0f} µs {percentile(rtt[key], 0.99) * 1e6:7.0f} µs"
+        )
+    rtt_ratio = medians["action"] / medians["echo"]
+    print(f"  action / echo: {verdict(rtt_ratio, TARGET_RTT)}")
+    print(f"  ping / echo:   {medians['ping'] / medians['echo']:.2f}x", flush=True)
+
+    figures: dict[str, Any] = {}
+    for seats in (4, 12):
+        tables = max(2, connections // seats)
+        real = trio.run(load_sarja, seats, tables, warmup, seconds)
+        w: Window = real["window"]
+        moves = max(w.moves, 1)
+        per_type = {t: real["tally"][t] / moves for t in MOVE_BYTES}
+        move_bytes = sum(per_type.values())
+        everything = sum(n for t, n in real["tally"].items() if not t.startswith("error")) / moves
+        errors = {t: n for t, n in real["tally"].items() if t.startswith("error")}
+        print(
+            f"Load, {seats} seats: {tables} tables, {tables * seats} connections (seated in"
+            f" {real['seated']:.1f} s), one move a second per table, {seconds:g} s measured"
+        )
+        report_load("sarja-server", w)
+        print(
+            f"    bytes per move {move_bytes:6.0f}  ("
+            + ", ".join(f"{t} {n:.0f}" for t, n in per_type.items())
+            + f"); with snapshots, tables, notices and pings {everything:.0f}"
+        )
+        if errors:
+            print(f"    errors received: {errors}")
+        reply = max(1, round(move_bytes / seats))
+        floor = trio.run(load_floor, seats, tables, reply, warmup, seconds)
+        f: Window = floor["window"]
+        report_load(
+            f"floor: a bare trio fan-out server, {floor['reply']} bytes to each seat per move", f
+        )
+        cpu_ratio = w.cpu_us / f.cpu_us if f.cpu > 0 and w.cpu > 0 else math.nan
+        print(f"  CPU per move / floor: {verdict(cpu_ratio, TARGET_CPU)}")
+        print(
+            f"  bytes per move {move_bytes:.0f}, target at most {TARGET_BYTES[seats]}:"
+            f" {'met' if move_bytes <= TARGET_BYTES[seats] else 'MISSED'}",
+            flush=True,
+        )
+        figures |= {
+            f"cpu_us_{seats}": round(w.cpu_us, 1),
+            f"floor_us_{seats}": round(f.cpu_us, 1),
+            f"bytes_{seats}": round(move_bytes),
+            f"cpu_ratio_{seats}": round(cpu_ratio, 2),
+            f"p50_us_{seats}": us(percentile(w.latencies, 0.5)),
+            f"p99_us_{seats}": us(percentile(w.latencies, 0.99)),
+            f"floor_p50_us_{seats}": us(percentile(f.latencies, 0.5)),
+            f"floor_p99_us_{seats}": us(percentile(f.latencies, 0.99)),
+            f"moves_{seats}": w.moves,
+            f"late_{seats}": w.late + f.late,
+        }
+    figures |= {
+        "rtt_us": us(medians["action"]),
+        "echo_us": us(medians["echo"]),
+        "ping_us": us(medians["ping"]),
+        "rtt_ratio": round(rtt_ratio, 2),
+        "seconds": round(time.perf_counter() - began),
+    }
+    print(f"Finished in {figures['seconds']} s.")
+    print(
+        json.dumps(
+            {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in figures.items()}
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
         ("engine.py", ["--seconds", "0.05", "--samples", "30"], "games/s"),
         ("protocol.py", [], "ratio"),
         ("client.py", ["--games", "1"], "median"),
-        ("server.py", ["--tables", "2", "--seconds", "1", "--samples", "20"], "CPU per move"),
+        ("server.py", ["--quick"], "CPU per move"),
     ],
 )
 def test_a_bench_script_runs(script, args, expect):
