@@ -51,7 +51,8 @@ class Server:
 
     @property
     def port(self) -> int:
-        return self.listeners[0].socket.getsockname()[1]
+        port: int = self.listeners[0].socket.getsockname()[1]
+        return port
 
     async def handle(self, stream: trio.SocketStream) -> None:
         if self.connections >= self.config.max_connections:

@@ -55,6 +55,7 @@ def choose(view: SeatView, rng: random.Random) -> Action | None:
         return by_kind[DRAW][0]
     if DEAD in by_kind:
         return by_kind[DEAD][0]
+    assert view.seat is not None  # a spectator has no legal actions
     own = _MINE[view.seat_sides[view.seat]]
     scored: list[tuple[float, Action]] = []
     for action in by_kind.get(PLACE, ()):

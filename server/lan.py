@@ -31,7 +31,7 @@ def lan_addresses() -> list[str]:
     if not found:
         with contextlib.suppress(OSError):
             found = [
-                info[4][0]
+                str(info[4][0])
                 for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
             ]
     usable = [a for a in dict.fromkeys(found) if not a.startswith("127.")]
