@@ -88,7 +88,9 @@ def _plain(v: Any) -> Any:
     return v
 
 
-@dataclass_transform(frozen_default=True, kw_only_default=True, field_specifiers=(dataclasses.field,))
+@dataclass_transform(
+    frozen_default=True, kw_only_default=True, field_specifiers=(dataclasses.field,)
+)
 def wire(cls: type[W]) -> type[W]:
     """Make `cls` a frozen, slotted, keyword-only dataclass and record its wire keys.
 
@@ -97,8 +99,7 @@ def wire(cls: type[W]) -> type[W]:
     """
     cls = dataclasses.dataclass(frozen=True, slots=True, kw_only=True)(cls)
     spec = tuple(
-        (f.metadata.get("wire", f.name), f.name, f.default)
-        for f in dataclasses.fields(cls)  # type: ignore[arg-type]
+        (f.metadata.get("wire", f.name), f.name, f.default) for f in dataclasses.fields(cls)
     )
     typed = {"t"} if cls.TYPE else set()
     cls._SPEC = spec

@@ -25,7 +25,6 @@ from .session import Session, SessionState
 from .wire import Loader, check_shape, unpack_options
 
 
-
 class _Codec:
     _role = ""
     _peer = ""
@@ -100,7 +99,7 @@ class _Codec:
     def encode(self, msg: Any) -> bytes:
         """The frame for `msg`, touching no session state: to encode a message once
         and hand it to many connections with `send_encoded`."""
-        payload = self._pack(msg.to_wire())
+        payload: bytes = self._pack(msg.to_wire())
         n = len(payload)
         if not 0 < n <= self._max_out:
             encode_frame(payload, self._max_out)  # raises the framing error

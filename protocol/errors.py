@@ -29,30 +29,38 @@ class LocalProtocolError(ProtocolError):
     """We broke the protocol (a bug on our side); nothing was sent."""
 
 
-# Every code the protocol layer itself raises, with what it means. docs/protocol.md
-# lists the same codes (a test checks). Game rule refusals (e.g. not_your_turn) come
-# from the server's engine and are documented with the rules.
+# Every code of the protocol itself, with what it means: those the codec raises for a
+# frame, and the three of the action id and version rules, which the server enforces
+# because only it knows a game's versions. Each can reach the wire in an `error` from
+# the server. docs/protocol.md lists the same codes with the same words (a test checks).
+# The server's own refusals are in server/refusal.py, the rules' in docs/rules.md.
 CODES: dict[str, str] = {
-    "frame_too_large": "A length prefix is over the limit for its direction (fatal).",
-    "empty_frame": "A length prefix is 0 (fatal).",
-    "truncated_frame": "The connection closed in the middle of a frame (fatal).",
+    "frame_too_large": "A length prefix is over the limit for its direction.",
+    "empty_frame": "A length prefix is 0.",
+    "truncated_frame": "The stream ended in the middle of a frame.",
     "malformed_msgpack": "A frame body is not exactly one valid msgpack value.",
     "value_too_large": "A string, array or map in a frame is over the decoder limit.",
     "unsupported_type": "A frame holds binary or extension data (timestamps included).",
-    "too_deep": "A frame nests arrays and maps deeper than the limit.",
-    "not_a_message": 'A frame is not a map with string keys and a string "t".',
+    "not_a_message": 'The value is not a map with only string keys and a string "t".',
+    "too_deep": "Arrays and maps nest deeper than the limit.",
     "unknown_type": 'The "t" names no message this side may receive.',
-    "missing_field": "A required field is absent.",
+    "incompatible_version": "A greeting names a protocol version this side does not speak.",
     "unknown_field": "A field the message type does not define is present.",
-    "bad_type": "A field has the wrong type (bool is never an integer).",
-    "out_of_range": "A number, or the length of a list, is outside its range.",
-    "bad_card": "A card code is malformed or not allowed in that field.",
-    "bad_cell": "A cell is not [row, col] with both 0 to 9.",
-    "bad_five": "A five is not two end cells 4 steps apart on one line, in reading order.",
-    "bad_text": "A name, chat line or sentence is empty, too long or not printable.",
-    "bad_notation": "An action in notation does not follow the grammar.",
-    "bad_format": "An identifier, token, board or layout string has the wrong form.",
+    "missing_field": "A required field is absent.",
+    "bad_type": "A field has the wrong type (a boolean is never an integer).",
+    "out_of_range": "A number, or the length of an array, is outside its range.",
+    "bad_card": "A card is not a card code.",
+    "bad_cell": "A cell is not an integer from 0 to 99.",
+    "bad_five": "A five is not [start, end]: two cells 4 steps apart on one line, start first.",
+    "bad_text": "A name or text is empty, too long or not printable.",
+    "bad_format": "A string or value does not have its documented form.",
     "wrong_state": "The message is not allowed in the session's current state.",
-    "incompatible_version": "The peer speaks a protocol version we do not (fatal).",
-    "stale_version": "An action names a game version older than the current one.",
+    "id_reused": "An action id already accepted in this game names a different action.",
+    "bad_version": "An action names a game version the game has not reached.",
+    "stale_version": "An action names a version older than the last accepted action's.",
 }
+
+# The codes after which the stream cannot be trusted: the connection closes.
+FATAL_CODES = frozenset(
+    {"frame_too_large", "empty_frame", "truncated_frame", "incompatible_version"}
+)

@@ -1,9 +1,18 @@
-"""One representative message of every type, in each direction it travels.
+"""One representative message of every type, in each direction it travels (protocol 2).
 
-The golden-bytes tests, docs/protocol.md and the bench all use these, so the bytes in the
-document are the bytes the code writes.
+The golden-bytes tests and docs/protocol.md use these, so the bytes in the document are
+the bytes the code writes. Every one is built through its class's validating constructor.
+
+The game messages tell one moment of one game, and agree with each other (a test
+checks them against the engine): Aino (seat 0, blue) and Bertil (seat 1, green) have
+made six moves each; at version 12 it is Aino's turn. Her 5♥ on E5 would make six blue
+chips in a row, so she chooses which five form the sequence: B5-F5. The server answers
+with `ack`, one `update` for everyone and her new `hand`.
 """
 
+from __future__ import annotations
+
+from .cards import LAYOUT_CODES
 from .client_messages import (
     Chat,
     CreateTable,
@@ -22,78 +31,160 @@ from .client_messages import (
     Remove,
     Sit,
     Spectate,
+    Sync,
 )
-from .records import Choice, Last, Outcome, Player, Rules, Seat, TableInfo
-from .server_messages import Ack, Bye, ChatFrom, Error, Event, State, Table, Tables, Welcome
-
-# The standard board, row-major, "XX" for the free corners (the server sends its own).
-_LAYOUT_ROWS = (
-    "XX 2S 3S 4S 5S 6S 7S 8S 9S XX",
-    "6C 5C 4C 3C 2C AH KH QH TH TS",
-    "7C AS 2D 3D 4D 5D 6D 7D 9H QS",
-    "8C KS 6C 5C 4C 3C 2C 8D 8H KS",
-    "9C QS 7C 6H 5H 4H AH 9D 7H AS",
-    "TC TS 8C 7H 2H 3H KH TD 6H 2D",
-    "QC 9S 9C 8H 9H TH QH QD 5H 3D",
-    "KC 8S TC QC KC AC AD KD 4H 4D",
-    "AC 7S 6S 5S 4S 3S 2S 2H 3H 5D",
-    "XX AD KD QD TD 9D 8D 7D 6D XX",
+from .parts import (
+    Change,
+    Choice,
+    Last,
+    Player,
+    Result,
+    Rules,
+    Seat,
+    TableShape,
+    TableSummary,
 )
-STANDARD_LAYOUT = tuple(card for row in _LAYOUT_ROWS for card in row.split())
+from .server_messages import (
+    Ack,
+    Bye,
+    ChatLine,
+    Error,
+    Hand,
+    Legal,
+    Notice,
+    Snapshot,
+    TableList,
+    TableView,
+    Update,
+    Welcome,
+)
 
 RESUME = "q2v9X0c3T7mZpW1yK8rB4nE6dF5gH_aJ-sL0uVxYz"
 RULES = Rules(hand_size=7, manual_draw=False)
-_BOARD = "".join(
+
+# Every table shape a server offers (the server's own list; a test compares).
+SHAPES = tuple(
+    TableShape(players=p, teams=t, hand_size=h, needed=n)
+    for p, t, h, n in (
+        (2, 2, 7, 2), (3, 3, 6, 1), (4, 2, 6, 2), (6, 2, 5, 2), (6, 3, 5, 1),
+        (8, 2, 4, 2), (9, 3, 4, 1), (10, 2, 3, 2), (12, 2, 3, 2), (12, 3, 3, 1),
+    )
+)  # fmt: skip
+
+# The board at version 12: blue on A5 B5 C5 D5 F5, green on C3 H4 E6 G7 H8 (Bertil's
+# one-eyed jack took Aino's chip off J2 at version 5).
+BOARD = "".join(
     (
         "*........*",
         "..........",
-        "..........",
-        ".......g..",  # H4: Bertil's 8D
-        "bbbb.b....",  # E5 would make six in a row: a real choice of five
-        "g.........",
-        "..........",
-        "..........",
+        "..g.......",
+        ".......g..",
+        "bbbb.b....",
+        "....g.....",
+        "......g...",
+        ".......g..",
         "..........",
         "*........*",
     )
 )
+# The cards played, in order: 9C@A5 8D@H4 QS@B5 2H@E6 TS@J2 JHxJ2 7C@C5 2D@C3 6H@D5
+# QH@G7 4H@F5 KD@H8.
+DISCARD = ("9C", "8D", "QS", "2H", "TS", "JH", "7C", "2D", "6H", "QH", "4H", "KD")
+HAND = ("2C", "5H", "7H", "9S", "JS", "QS", "AD")  # sorted as the server sorts: rank, then suit
+TARGETS = ((14, 36), (44, 68), (48, 53), (8, 61), (22, 37, 54, 66, 77), (29,), (76, 91))
+LEGAL = (
+    "2C@E2", "2C@G4", "5H@E5", "5H@I7", "7H@I5", "7H@D6", "9S@I1", "9S@B7",
+    "JSxC3", "JSxH4", "JSxE6", "JSxG7", "JSxH8", "QS@J3", "AD@G8", "AD@B10",
+)  # fmt: skip
+# E5 (cell 44) makes six in a row: A5-E5 (the default) or B5-F5.
+CHOICES = (Choice(cell=44, options=(((40, 44),), ((41, 45),))),)
+PLAYERS = (
+    Player(name="Aino", side=0, away=False, hand_size=7),
+    Player(name="Bertil", side=1, away=False, hand_size=7),
+)
+
+SNAPSHOT = Snapshot(
+    table="t1",
+    version=12,
+    seat=0,
+    last_id=6,
+    players=PLAYERS,
+    sides=2,
+    needed=2,
+    rules=RULES,
+    first=0,
+    # A tie for lowest (two fives) is cut again; Aino's 3♣ is then lowest.
+    cut=(((0, "5S"), (1, "5D")), ((0, "3C"), (1, "KD"))),
+    board=BOARD,
+    sequences=((), ()),
+    discard=DISCARD,
+    last=Last(seat=1, action="KD@H8"),
+    turn=0,
+    draw_size=78,  # 104 - 14 dealt - 12 drawn
+    hand=HAND,
+    targets=TARGETS,
+    legal=LEGAL,
+    choices=CHOICES,
+)
+
+PLAY = Play(id=7, version=12, card="5H", cell=44, fives=((41, 45),))
+ACK = Ack(id=7, version=13)
+UPDATE = Update(
+    version=13,
+    changes=(
+        Change(kind="played", seat=0, card="5H", cell=44),
+        Change(kind="sequence", seat=0, side=0, fives=((41, 45),)),
+        Change(kind="drew", seat=0),
+    ),
+    turn=1,
+    draw_size=77,
+)
+HAND_UPDATE = Hand(
+    version=13,
+    hand=("2C", "7H", "8S", "9S", "JS", "QS", "AD"),
+    targets=((14, 36), (48, 53), (7, 71), (8, 61), (22, 37, 54, 66, 77), (29,), (76, 91)),
+    drawn="8S",
+)
+LEGAL_LIST = Legal(version=12, legal=LEGAL, choices=CHOICES)
 
 CLIENT_EXAMPLES = (
-    Hello(version=1, name="Aino", resume=None),
+    Hello(version=2, name="Aino"),
     Ping(n=7),
-    Pong(n=7),
+    Pong(n=8),  # answers the server's ping 8
     ListTables(),
-    CreateTable(
-        name="Friday",
-        players=2,
-        teams=2,
-        hand_size=None,
-        manual_draw=False,
-        computer_takeover=False,
-    ),
-    Join(table="t1", seat=0, side=None),
+    CreateTable(name="Friday", players=2, teams=2),
+    Join(table="t1", seat=1),
     Spectate(table="t1"),
     Sit(seat=1),
     Ready(ready=True),
     Leave(),
     Rematch(),
+    Sync(),
     Chat(text="Good luck!"),
-    Play(id=3, version=12, card="5H", cell=(4, 4), fives=((4, 0, 4, 4),)),
-    Remove(id=4, version=13, card="JS", cell=(5, 0)),
-    Exchange(id=5, version=14, card="9C"),
-    Draw(id=6, version=15),
-    Pass(id=7, version=16),
+    PLAY,
+    Remove(id=8, version=14, card="JS", cell=37),
+    Exchange(id=9, version=16, card="9C"),
+    Draw(id=10, version=18),
+    Pass(id=11, version=20),
 )
 
 SERVER_EXAMPLES = (
-    Welcome(version=1, session="s1", resume=RESUME, layout=STANDARD_LAYOUT, server="Sarja"),
-    Error(code="not_your_turn", message="It is Bertil's turn.", id=3, fatal=False),
+    Welcome(
+        version=2,
+        session="5f2a9c1e7b3d4a60",
+        resume=RESUME,
+        server_id="8c1d4e7a2b9f3a61",
+        layout=LAYOUT_CODES,
+        server="Sarja",
+        shapes=SHAPES,
+    ),
+    Error(code="not_your_turn", message="It is not your turn.", id=8),
     Bye(code="shutdown", message="The server is shutting down."),
     Ping(n=8),
-    Pong(n=8),
-    Tables(
+    Pong(n=7),  # answers the client's ping 7
+    TableList(
         tables=(
-            TableInfo(
+            TableSummary(
                 id="t1",
                 name="Friday",
                 players=2,
@@ -106,59 +197,55 @@ SERVER_EXAMPLES = (
             ),
         )
     ),
-    Table(
+    TableView(
         id="t1",
         name="Friday",
         players=2,
         teams=2,
-        seats=(Seat(name="Aino", ready=True, away=False), Seat(name=None, ready=False, away=False)),
+        seats=(
+            Seat(name="Aino", ready=True, away=False),
+            Seat(name="Bertil", ready=False, away=False),
+        ),
         spectators=0,
         started=False,
         rules=RULES,
         computer_takeover=False,
         seat=0,
     ),
-    State(
-        table="t1",
-        version=12,
-        seat=0,
-        players=(
-            Player(name="Aino", side=0, away=False, hand_size=7),
-            Player(name="Bertil", side=1, away=False, hand_size=7),
-        ),
-        sides=2,
-        needed=2,
-        hand=("5H", "7H", "JD", "QS", "2C", "AD", "9S"),
-        board=_BOARD,
-        discard=("2H", "3H", "4H", "AC", "6H", "8D"),
-        draw_size=84,
-        sequences=((), ()),
-        turn=0,
-        first=0,
-        cut=(((0, "3C"), (1, "KD")),),
-        last=Last(seat=1, action="8D@H4"),
-        legal=("5H@E5", "7H@I5", "7H@D6", "JD@B1", "QS@J3", "2C@E2", "AD@G8"),
-        choices=(Choice(cell=(4, 4), options=(((4, 0, 4, 4),), ((4, 1, 4, 5),))),),
-        exchanged=False,
-        pending_draw=(),
-        passes=0,
-        rules=RULES,
-        outcome=None,
-    ),
-    Event(
-        version=12,
-        kind="played",
-        text="Bertil played 8♦ at H4.",
-        seat=1,
-        side=1,
-        card="8D",
-        cell=(3, 5),
-        action="8D@F4",
-        fives=None,
-    ),
-    ChatFrom(sender="Bertil", seat=1, text="Good luck!"),
-    Ack(id=3, version=13),
+    Notice(kind="joined", name="Bertil", seat=1),
+    ChatLine(sender="Bertil", seat=1, text="Good luck!"),
+    ACK,
+    SNAPSHOT,
+    UPDATE,
+    HAND_UPDATE,
+    LEGAL_LIST,
 )
 
-# A finished game's state differs only in `outcome`; shown too because it reveals hands.
-OUTCOME = Outcome(result="win", side=0, hands=(("QS", "2C"), ("KD", "4H")))
+# How a game ends: Aino's 8♠ on B8 makes B5-B9, her second sequence (it shares B5 with
+# the first, as it may). Nobody draws after the winning play; every hand is shown.
+RESULT = Result(
+    result="win",
+    side=0,
+    hands=(("2C", "7H", "9S", "JS", "QS", "AD"), ("3D", "4S", "6C", "8H", "TH", "KC", "KS")),
+)
+FINAL_UPDATE = Update(
+    version=27,
+    changes=(
+        Change(kind="played", seat=0, card="8S", cell=71),
+        Change(kind="sequence", seat=0, side=0, fives=((41, 81),)),
+        Change(kind="won", side=0),
+    ),
+    turn=0,
+    draw_size=70,
+    result=RESULT,
+)
+
+# A version-1 client's greeting, as version 1 wrote it (every field, nil included),
+# and the server's fatal answer, which a version-1 client can read: `error` kept its
+# shape across the versions.
+V1_HELLO = {"t": "hello", "version": 1, "name": "Aino", "resume": None}
+INCOMPATIBLE = Error(
+    code="incompatible_version",
+    message="This server speaks protocol version 2 only; the client sent 1.",
+    fatal=True,
+)

@@ -49,13 +49,16 @@ def boolean(v: Any, name: str) -> bool:
 
 def sequence(v: Any, name: str, lo: int, hi: int) -> tuple[Any, ...]:
     """An array of lo..hi items (kept as a tuple; items are checked by the caller)."""
-    if type(v) is not tuple:
-        if type(v) is not list:
-            fail("bad_type", f"Field '{name}' must be an array.")
-        v = tuple(v)
-    if not lo <= len(v) <= hi:
+    items: tuple[Any, ...]
+    if type(v) is tuple:
+        items = v
+    elif type(v) is list:
+        items = tuple(v)
+    else:
+        fail("bad_type", f"Field '{name}' must be an array.")
+    if not lo <= len(items) <= hi:
         fail("out_of_range", f"Field '{name}' must hold from {lo} to {hi} items.")
-    return v
+    return items
 
 
 def card(v: Any, name: str) -> str:
@@ -138,7 +141,7 @@ def action(v: Any, name: str) -> str:
     if type(v) is not str:
         fail("bad_type", f"Field '{name}' must be a string.")
     if not ACTION_RE.fullmatch(v):
-        fail("bad_notation", f"Field '{name}' is not an action in the documented notation.")
+        fail("bad_format", f"Field '{name}' is not an action in the documented notation.")
     return v
 
 
@@ -156,13 +159,13 @@ def board(v: Any, name: str) -> str:
 
 def layout(v: Any, name: str) -> tuple[str, ...]:
     """The board's cards: 100 codes, "XX" at the corners, each non-jack card twice."""
-    v = sequence(v, name, 100, 100)
-    if any(type(x) is not str for x in v):
+    codes = sequence(v, name, 100, 100)
+    if any(type(x) is not str for x in codes):
         fail("bad_type", f"Field '{name}' must hold strings.")
-    spaces = sorted(x for i, x in enumerate(v) if i not in CORNERS)
-    if spaces != _LAYOUT_CARDS or any(v[i] != CORNER_CODE for i in CORNERS):
+    spaces = sorted(x for i, x in enumerate(codes) if i not in CORNERS)
+    if spaces != _LAYOUT_CARDS or any(codes[i] != CORNER_CODE for i in CORNERS):
         fail("bad_format", f"Field '{name}' must be the 96 non-jack cards twice, XX at corners.")
-    return v
+    return codes
 
 
 def choice_of(v: Any, name: str, allowed: Sequence[str]) -> str:

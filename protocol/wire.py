@@ -19,7 +19,8 @@ def _refuse_ext(code: int, data: bytes) -> NoReturn:
 
 
 def pack(obj: Any) -> bytes:
-    return msgpack.packb(obj, use_bin_type=True)
+    packed: bytes = msgpack.packb(obj, use_bin_type=True)
+    return packed
 
 
 def unpack_options(
@@ -43,6 +44,10 @@ def loads(body: bytes, options: dict[str, Any]) -> Any:
     """One msgpack value, decoded under `options` (see `unpack_options`), or a refusal."""
     try:
         return msgpack.unpackb(body, **options)
+    except TypeError:  # a map key that is a map: Python cannot hash it, and no key may be one
+        raise RemoteProtocolError(
+            "not_a_message", "Every key in a message must be a string."
+        ) from None
     except ValueError as exc:  # msgpack reports limits, bad bytes and extra data this way
         text = str(exc)
         if "max_bin_len" in text or "max_ext_len" in text:
