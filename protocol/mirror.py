@@ -13,10 +13,12 @@ only as the server's changes say.
 from __future__ import annotations
 
 import dataclasses
+
 from .cards import cell_name
-from .messages import Ack, Change, Hand, Last, Legal, Player, Snapshot, Update
+from .messages import Ack, Change, Hand, Last, Legal, Snapshot, Update
 
 _CHIP = "bgr"
+_SEAT_ONLY = frozenset({"away", "back"})
 _FIVE_STEP = {(0, 4): 1, (4, 0): 10, (4, 4): 11, (4, -4): 9}
 
 
@@ -83,7 +85,10 @@ class GameMirror:
 
     def _update(self, msg: Update) -> None:
         self.version = msg.version
-        self.legal, self.choices = (), ()  # a `legal` for the new version follows if any
+        if any(c.kind not in _SEAT_ONLY for c in msg.changes):
+            self.legal, self.choices = (), ()  # a `legal` for the new version follows if any
+        # A player going away or coming back changes no one's legal actions, and the
+        # server sends no `legal` after it: the list in hand still holds.
         for change in msg.changes:
             self._change(change)
         self.turn, self.draw_size, self.passes = msg.turn, msg.draw_size, msg.passes

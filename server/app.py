@@ -56,7 +56,9 @@ class Server:
 
     async def handle(self, stream: trio.SocketStream) -> None:
         if self.connections >= self.config.max_connections:
-            goodbye = Bye(code="server_full", message="The server is full; try again later.", _trusted=True)
+            goodbye = Bye(
+                code="server_full", message="The server is full; try again later.", _trusted=True
+            )
             with trio.move_on_after(1), contextlib.suppress(trio.BrokenResourceError):
                 await stream.send_all(ServerCodec().encode(goodbye))
             await trio.aclose_forcefully(stream)

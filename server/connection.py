@@ -201,7 +201,9 @@ class Connection:
                 assert self.guest is not None  # the codec allows nothing else before hello
                 self.lobby.handle(self.guest, msg)
         except (Refusal, EngineError) as refusal:
-            self.send(Error(code=refusal.code, message=refusal.message, id=action_id, _trusted=True))
+            self.send(
+                Error(code=refusal.code, message=refusal.message, id=action_id, _trusted=True)
+            )
         except Exception:
             # A bug: this connection ends, the server and every other table go on.
             log.exception("handling %s from %s failed", msg.TYPE, self._who())

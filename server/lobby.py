@@ -10,7 +10,6 @@ import logging
 import random
 import time
 from collections.abc import Callable
-from typing import Any
 
 from sarja.protocol.cards import LAYOUT_CODES
 from sarja.protocol.limits import MAX_TABLES, PROTOCOL_VERSION
@@ -39,12 +38,11 @@ from sarja.protocol.messages import (
 from .config import ServerConfig
 from .engine import Arrangement, ArrangementError, HouseRules
 from .guest import Guest, Outbox
-from .refusal import Refusal
 from .present import table_shapes
+from .refusal import Refusal
 from .table import Table
 
 log = logging.getLogger("sarja.server")
-
 
 
 class Lobby:

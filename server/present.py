@@ -57,7 +57,10 @@ def table_shapes() -> tuple[TableShape, ...]:
             a = Arrangement.of(players, teams if players > 3 else None)
             shapes.append(
                 TableShape(
-                    players=players, teams=a.sides, hand_size=a.hand_size, needed=a.needed,
+                    players=players,
+                    teams=a.sides,
+                    hand_size=a.hand_size,
+                    needed=a.needed,
                     _trusted=True,
                 )  # fmt: skip
             )
@@ -72,15 +75,16 @@ def _result(game: Game) -> Result | None:
     return Result(result=outcome.result, side=outcome.side, hands=hands, _trusted=True)
 
 
-def _choices(view_choices: Iterable[tuple[int, Sequence[Sequence[Sequence[Sequence[int]]]]]]) -> tuple[Choice, ...]:
+def _choices(
+    view_choices: Iterable[tuple[int, Sequence[Sequence[Sequence[Sequence[int]]]]]],
+) -> tuple[Choice, ...]:
     """Every way to choose the fives at each cell that offers a choice: one option per
     combination of the lines' own options, the default first."""
     return tuple(
         Choice(
             cell=cell,
             options=tuple(
-                tuple(wire_five(f) for option in combo for f in option)
-                for combo in product(*lines)
+                tuple(wire_five(f) for option in combo for f in option) for combo in product(*lines)
             )[:MAX_OPTIONS],  # never reached in play: a cell has at most four lines
             _trusted=True,
         )
@@ -94,11 +98,16 @@ def legal_message(version: int, game: Game, seat: int) -> Legal | None:
         return None
     _, legal, choices = seat_part(game, seat)
     return Legal(
-        version=version, legal=tuple(str(a) for a in legal), choices=_choices(choices), _trusted=True
+        version=version,
+        legal=tuple(str(a) for a in legal),
+        choices=_choices(choices),
+        _trusted=True,
     )
 
 
-def hand_part(game: Game, seat: int) -> tuple[tuple[str, ...], tuple[tuple[int, ...], ...], tuple[str, ...]]:
+def hand_part(
+    game: Game, seat: int
+) -> tuple[tuple[str, ...], tuple[tuple[int, ...], ...], tuple[str, ...]]:
     """The seat's hand (sorted), what each card could take, and its dead cards."""
     return (
         tuple(CARD_CODES[c] for c in sorted(game.hands[seat])),
@@ -145,7 +154,9 @@ def snapshot(
         board=view.board,
         sequences=tuple(tuple(wire_five(f) for f in fives) for fives in view.sequences),
         discard=tuple(CARD_CODES[c] for c in view.discard),
-        last=None if last is None else Last(seat=last[0], action=_plain_notation(last[1]), _trusted=True),
+        last=None
+        if last is None
+        else Last(seat=last[0], action=_plain_notation(last[1]), _trusted=True),
         turn=view.turn,
         draw_size=view.draw_size,
         passes=view.passes,

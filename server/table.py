@@ -16,23 +16,24 @@ from collections.abc import Callable
 
 from sarja.protocol.messages import (
     Ack,
-    Action as ActionMessage,
     Draw,
     Error,
     Exchange,
     Notice,
     Pass,
-    Play,
     Remove,
     Seat,
     ServerMessage,
     TableSummary,
     TableView,
 )
+from sarja.protocol.messages import (
+    Action as ActionMessage,
+)
 
 from . import bot
 from .engine import Action, Arrangement, Game, seat_view
-from .engine.actions import DEAD_ACTIONS, DRAW_ACTION, PASS_ACTION, REMOVE, PLACE
+from .engine.actions import DEAD_ACTIONS, DRAW_ACTION, PASS_ACTION, PLACE, REMOVE
 from .engine.board import five_between
 from .engine.cards import parse_card
 from .guest import Guest
@@ -329,7 +330,8 @@ class Table:
             return
         if msg.version > self.version:
             raise Refusal(
-                "bad_version", f"The game has not reached version {msg.version} (it is at {self.version})."
+                "bad_version",
+                f"The game has not reached version {msg.version} (it is at {self.version}).",
             )
         if msg.version < self.acted_at:
             guest.send(
@@ -391,7 +393,9 @@ class Table:
         if seat not in self.taken_over:
             self.taken_over.add(seat)
             for member in self.members():
-                member.send(Notice(kind="takeover", name=self.names()[seat], seat=seat, _trusted=True))
+                member.send(
+                    Notice(kind="takeover", name=self.names()[seat], seat=seat, _trusted=True)
+                )
         action = bot.choose(seat_view(game, seat), self._rng)
         assert action is not None  # the seat has legal actions
         events = game.apply(seat, action)

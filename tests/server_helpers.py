@@ -6,9 +6,8 @@ import random
 from typing import Any
 
 from sarja.protocol.messages import CreateTable, Join, Ready
-from sarja.server.app import Server
-
 from sarja.protocol.mirror import GameMirror
+from sarja.server.app import Server
 
 from .netclient import NetClient
 
@@ -36,7 +35,9 @@ async def seat_table(
         await client.send(Ready(ready=True))
     for client in clients:
         await client.state_at(0)
-    return sorted(clients, key=lambda c: c.state.seat if c.state and c.state.seat is not None else 0)
+    return sorted(
+        clients, key=lambda c: c.state.seat if c.state and c.state.seat is not None else 0
+    )
 
 
 async def play_to_the_end(
