@@ -25,8 +25,8 @@ from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.output import ColorDepth, Output
 from prompt_toolkit.styles import Style
 
-from sarja.protocol import SessionState
-from sarja.protocol.messages import Hello, ListTables
+from sarja.protocol import PROTOCOL_VERSION, SessionState
+from sarja.protocol.messages import Hello, ListTables, ServerMessage, Welcome
 
 from . import model as m
 from .intents import Command, Intent, intent_for, perform, screen
@@ -183,7 +183,8 @@ class ClientApp:
     def do(self, intent: Intent) -> None:
         for effect in perform(self.model, intent):
             if effect is Command.QUIT:
-                if self.app.is_running and not self.app.future.done():
+                future = self.app.future
+                if self.app.is_running and future is not None and not future.done():
                     self.app.exit()
             elif effect is Command.RETRY:
                 self.link.retry_now()
@@ -203,11 +204,12 @@ class ClientApp:
         if model.resume is None:
             # A fresh start: the token an earlier run kept for this server and name.
             model.resume = self._recall_resume(model.address, model.name)
-        return Hello(version=1, name=model.name, resume=model.resume)
+        return Hello(version=PROTOCOL_VERSION, name=model.name, resume=model.resume)
 
-    def _message(self, msg: Any) -> None:
-        m.apply(self.model, msg)
-        if msg.TYPE == "welcome":
+    def _message(self, msg: ServerMessage, state: SessionState) -> None:
+        for reply in m.apply(self.model, msg, state):
+            self.link.send(reply)
+        if isinstance(msg, Welcome):
             # Kept across runs: closing the client mid-game and starting it again
             # takes the player back to their seat.
             self._remember_resume(self.model.address, self.model.name, msg.resume)

@@ -9,12 +9,16 @@ greet). Nothing here sends or draws, so every key's meaning is tested without a 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from sarja.protocol.cards import ONE_EYED
+from sarja.protocol.limits import MAX_HAND, MAX_NAME, MAX_TABLE_NAME, MAX_TEXT
 from sarja.protocol.messages import (
     Chat,
+    ClientMessage,
     CreateTable,
     Draw,
     Exchange,
@@ -28,13 +32,11 @@ from sarja.protocol.messages import (
     Remove,
     Sit,
     Spectate,
+    TableSummary,
 )
 from sarja.protocol.session import SessionState
 
 from .model import (
-    ONE_EYED,
-    PLAYER_COUNTS,
-    Cell,
     CreateForm,
     Model,
     card_label,
@@ -43,10 +45,6 @@ from .model import (
     playable,
     targets,
 )
-
-MAX_NAME = 24
-MAX_CHAT = 200
-MAX_TABLE_NAME = 32
 
 
 class Command(Enum):
@@ -61,16 +59,16 @@ class Intent:
     arg: Any = None
 
 
-Effect = Any  # a client protocol message, or a Command
+Effect = ClientMessage | Command
 
 
 def screen(model: Model) -> str:
     """Which screen is up: connect, name, lobby, table or game (which includes the end)."""
-    if model.welcome is None and model.link != "online" and model.state is None:
+    if model.welcome is None and model.link != "online" and model.game is None:
         return "connect"
     if not model.named:
         return "name"
-    if model.state is not None:
+    if model.game is not None:
         return "game"
     if model.table is not None:
         return "table"
@@ -180,28 +178,29 @@ def perform(model: Model, intent: Intent) -> list[Effect]:
     return handler(model, intent.arg) or []
 
 
-def _action_fields(model: Model) -> dict[str, int]:
-    assert model.state is not None
+def _ids(model: Model) -> tuple[int, int]:
+    """A fresh action id (see model.next_id) and the version the action is made at."""
+    assert model.game is not None
     i = model.next_id
     model.next_id += 1
-    return {"id": i, "version": model.state.version}
+    return i, model.game.version
 
 
 def _in_game(model: Model) -> bool:
-    if model.state is None or model.state.outcome is not None:
+    if model.game is None or model.game.result is not None:
         return False
-    if model.state.seat is None:
+    if model.game.seat is None:
         model.status = "Spectators watch; only seated players play."
         return False
     return True
 
 
 def _move(model: Model, delta: tuple[int, int]) -> None:
-    r, c = model.cursor
-    model.cursor = ((r + delta[0]) % 10, (c + delta[1]) % 10)
+    r, c = divmod(model.cursor, 10)
+    model.cursor = (r + delta[0]) % 10 * 10 + (c + delta[1]) % 10
 
 
-def _goto(model: Model, cell: Cell) -> list[Effect]:
+def _goto(model: Model, cell: int) -> list[Effect]:
     """A click on a space: move there, and play the picked card if it can go there."""
     model.cursor = cell
     if model.picked is not None and cell in targets(model, model.picked):
@@ -209,9 +208,9 @@ def _goto(model: Model, cell: Cell) -> list[Effect]:
     return []
 
 
-def _nearest(model: Model, cells: frozenset[Cell]) -> Cell | None:
-    r, c = model.cursor
-    return min(cells, key=lambda x: (abs(x[0] - r) + abs(x[1] - c), x), default=None)
+def _nearest(model: Model, cells: frozenset[int]) -> int | None:
+    r, c = divmod(model.cursor, 10)
+    return min(cells, key=lambda x: (abs(x // 10 - r) + abs(x % 10 - c), x), default=None)
 
 
 def _pick(model: Model, index: int) -> None:
@@ -279,13 +278,15 @@ def _play(model: Model, arg: Any) -> list[Effect]:
     if cell not in spaces and len(spaces) == 1:
         cell = model.cursor = next(iter(spaces))  # one place to go: no need to aim
     if card in ONE_EYED:
-        return [Remove(card=card, cell=cell, **_action_fields(model))]
+        i, version = _ids(model)
+        return [Remove(id=i, version=version, card=card, cell=cell)]
     options = choice_options(model, cell) if cell in spaces else ()
     if len(options) > 1:
         model.overlay, model.fives_cell, model.fives_index = "fives", cell, 0
         model.status = "This placement can form its sequence more than one way: choose."
         return []
-    return [Play(card=card, cell=cell, fives=(), **_action_fields(model))]
+    i, version = _ids(model)
+    return [Play(id=i, version=version, card=card, cell=cell)]
 
 
 def _fives_move(model: Model, step: int) -> None:
@@ -310,7 +311,8 @@ def _fives_confirm(model: Model, arg: Any) -> list[Effect]:
         return []
     options = choice_options(model, cell)
     fives = options[model.fives_index] if model.fives_index < len(options) else ()
-    return [Play(card=card, cell=cell, fives=fives, **_action_fields(model))]
+    i, version = _ids(model)
+    return [Play(id=i, version=version, card=card, cell=cell, fives=fives)]
 
 
 def _exchange(model: Model, arg: Any) -> list[Effect]:
@@ -322,15 +324,25 @@ def _exchange(model: Model, arg: Any) -> list[Effect]:
     if card is None:
         model.status = "You hold no dead card (one with both spaces covered)."
         return []
-    return [Exchange(card=card, **_action_fields(model))]
+    if not is_dead(model, card):
+        model.status = f"{card_label(card)} is not dead: it still has an open space."
+        return []
+    i, version = _ids(model)
+    return [Exchange(id=i, version=version, card=card)]
 
 
 def _pass(model: Model, arg: Any) -> list[Effect]:
-    return [Pass(**_action_fields(model))] if _in_game(model) else []
+    if not _in_game(model):
+        return []
+    i, version = _ids(model)
+    return [Pass(id=i, version=version)]
 
 
 def _draw(model: Model, arg: Any) -> list[Effect]:
-    return [Draw(**_action_fields(model))] if _in_game(model) else []
+    if not _in_game(model):
+        return []
+    i, version = _ids(model)
+    return [Draw(id=i, version=version)]
 
 
 def _cancel(model: Model, arg: Any) -> None:
@@ -346,17 +358,20 @@ def _rematch(model: Model, arg: Any) -> list[Effect]:
     return [Rematch()]
 
 
+def _playing(model: Model) -> bool:
+    g = model.game
+    return g is not None and g.result is None and g.seat is not None
+
+
 def _quit(model: Model, arg: Any) -> list[Effect]:
-    s = model.state
-    if s is not None and s.outcome is None and s.seat is not None:
+    if _playing(model):
         model.overlay = "quit"  # leaving a game in progress deserves a second thought
         return []
     return [Command.QUIT]
 
 
 def _leave(model: Model, arg: Any) -> list[Effect]:
-    s = model.state
-    if s is not None and s.outcome is None and s.seat is not None:
+    if _playing(model):
         model.overlay = "leave"
         return []
     return [Leave()]
@@ -390,7 +405,7 @@ def _chat_open(model: Model, arg: Any) -> None:
 
 def _type(model: Model, ch: str) -> None:
     if model.overlay == "chat":
-        if len(model.chat_draft) < MAX_CHAT:
+        if len(model.chat_draft) < MAX_TEXT:
             model.chat_draft += ch
     elif model.overlay == "create":
         form = model.form
@@ -435,7 +450,7 @@ def _lobby_move(model: Model, step: int) -> None:
         model.lobby_row = (model.lobby_row + step) % len(model.tables)
 
 
-def _chosen_table(model: Model) -> Any:
+def _chosen_table(model: Model) -> TableSummary | None:
     if not model.tables:
         model.status = "There are no tables yet: press n to create one."
         return None
@@ -470,26 +485,41 @@ def _form_change(model: Model, step: int) -> None:
     form = model.form
     name = CreateForm.FIELDS[form.field]
     if name == "players":
-        i = PLAYER_COUNTS.index(form.players) if form.players in PLAYER_COUNTS else 0
-        form.players = PLAYER_COUNTS[(i + step) % len(PLAYER_COUNTS)]
-        form.teams = team_choices(form.players)[0]
+        counts = player_counts(model)
+        i = counts.index(form.players) if form.players in counts else 0
+        form.players = counts[(i + step) % len(counts)]
+        form.teams = team_choices(model, form.players)[0]
     elif name == "teams":
-        options = team_choices(form.players)
-        form.teams = options[(options.index(form.teams) + step) % len(options)]
+        options = team_choices(model, form.players)
+        i = options.index(form.teams) if form.teams in options else 0
+        form.teams = options[(i + step) % len(options)]
     elif name == "hand_size":
-        sizes: list[int | None] = [None, *range(1, 11)]
+        sizes: list[int | None] = [None, *range(1, MAX_HAND + 1)]
         form.hand_size = sizes[(sizes.index(form.hand_size) + step) % len(sizes)]
-    elif name in ("manual_draw", "computer_takeover"):
-        setattr(form, name, not getattr(form, name))
+    elif name == "manual_draw":
+        form.manual_draw = not form.manual_draw
+    elif name == "computer_takeover":
+        form.computer_takeover = not form.computer_takeover
 
 
-def team_choices(players: int) -> tuple[int, ...]:
-    """The sides a table of this size may have (the server has the last word)."""
-    if players == 3 or players == 9:
-        return (3,)
-    if players in (6, 12):
-        return (2, 3)
-    return (2,)
+def player_counts(model: Model) -> tuple[int, ...]:
+    """The table sizes the server offers (its `welcome` lists every shape)."""
+    counts = sorted({shape.players for shape in model.shapes})
+    return tuple(counts) or (model.form.players,)
+
+
+def team_choices(model: Model, players: int) -> tuple[int, ...]:
+    """The numbers of sides the server offers for a table of this size."""
+    teams = sorted({shape.teams for shape in model.shapes if shape.players == players})
+    return tuple(teams) or (model.form.teams,)
+
+
+def usual_hand(model: Model, players: int, teams: int) -> int | None:
+    """The hand size the server deals to this shape unless told otherwise."""
+    for shape in model.shapes:
+        if (shape.players, shape.teams) == (players, teams):
+            return shape.hand_size
+    return None
 
 
 def _create(model: Model) -> list[Effect]:
@@ -553,7 +583,7 @@ def _click_table(model: Model, row: int) -> list[Effect]:
     return []
 
 
-_PERFORM = {
+_PERFORM: dict[str, Callable[[Model, Any], list[Effect] | None]] = {
     "move": _move,
     "goto": _goto,
     "pick": _pick,

@@ -1,31 +1,52 @@
 """Everything the client shows, in one plain object, and how server messages change it.
 
-The client is thin: it keeps the last `welcome`, `tables`, `table` and `state` the
-server sent and derives the rest (which spaces a card may go to, which cards are dead)
-from those messages alone. Nothing here does I/O or knows about prompt_toolkit, so the
-tests feed it messages and look at the result.
+The game is a `GameMirror` (protocol/mirror.py): built from the snapshot and moved on by
+each update, hand, legal list and ack, the way every client reads the game. Which spaces
+a card can take, which cards are dead and which actions are legal all come from the
+server (`targets`, `dead`, `legal`, `choices`): nothing here knows the rules. What the
+client does write itself is the log, one sentence per change and notice, from their
+data. Nothing here does I/O or knows about prompt_toolkit, so the tests feed it messages
+and look at the result.
 """
 
 from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
 
-from sarja.protocol.messages import State, Table, TableInfo, Welcome
-from sarja.protocol.notation import cell_name, parse_cell
-from sarja.protocol.session import TRANSITIONS, SessionState, trigger
+from sarja.protocol.cards import CORNER_CODE, cell_name
+from sarja.protocol.messages import (
+    Ack,
+    Bye,
+    Change,
+    ChatLine,
+    Choice,
+    ClientMessage,
+    Error,
+    Hand,
+    Last,
+    Legal,
+    Notice,
+    ServerMessage,
+    Snapshot,
+    Sync,
+    TableList,
+    TableShape,
+    TableSummary,
+    TableView,
+    Update,
+    Welcome,
+)
+from sarja.protocol.mirror import GameMirror, five_cells
+from sarja.protocol.session import SessionState
 
-Cell = tuple[int, int]
-Five = tuple[int, int, int, int]
+Five = tuple[int, int]  # a five as the wire gives it: its two end cells
 
 SIDE_NAMES = ("Blue", "Green", "Red")
 SIDE_LETTERS = "BGR"
-ONE_EYED = frozenset({"JS", "JH"})
-TWO_EYED = frozenset({"JD", "JC"})
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 LOG_KEPT = 300
-PLAYER_COUNTS = (2, 3, 4, 6, 8, 9, 10, 12)
+CENTRE = 44  # where the cursor starts: E5
 
 
 def card_label(card: str) -> str:
@@ -36,9 +57,14 @@ def card_label(card: str) -> str:
 
 def arrangement_label(players: int, teams: int) -> str:
     """ "2 players", "2 teams of 3": the table's shape as the lobby shows it."""
-    if players <= 3:
+    if players == teams:
         return f"{players} players"
     return f"{teams} teams of {players // teams}"
+
+
+def five_label(five: Five) -> str:
+    """(0, 4) -> "A1–E1"."""
+    return f"{cell_name(five[0])}–{cell_name(five[1])}"
 
 
 @dataclass
@@ -48,7 +74,7 @@ class CreateForm:
     name: str = ""
     players: int = 2
     teams: int = 2
-    hand_size: int | None = None  # None: the table's default for its size
+    hand_size: int | None = None  # None: the usual for the table's shape
     manual_draw: bool = False
     computer_takeover: bool = False
     field: int = 0  # which line of the form the cursor is on
@@ -58,7 +84,7 @@ class CreateForm:
 
 @dataclass
 class LogLine:
-    kind: str  # an event kind, "chat", "info" or "error"
+    kind: str  # a change or notice kind, "chat", "info" or "error"
     text: str
 
 
@@ -71,24 +97,26 @@ class Model:
     # The connection, as the network layer reports it.
     link: str = "connecting"  # connecting | unreachable | online | reconnecting | closed
     link_text: str = ""
+    # The session's state as the connection's codec keeps it, passed in with each message.
     phase: SessionState = SessionState.CONNECTED
     welcome: Welcome | None = None
     resume: str | None = None
-    tables: tuple[TableInfo, ...] = ()
+    tables: tuple[TableSummary, ...] = ()
     lobby_row: int = 0
-    table: Table | None = None
+    table: TableView | None = None
     seat_row: int = 0
-    state: State | None = None
+    game: GameMirror | None = None
+    syncing: bool = False  # a gap in the versions: a snapshot is asked for, not yet here
     log: deque[LogLine] = field(default_factory=lambda: deque(maxlen=LOG_KEPT))
     status: str = ""
-    cursor: Cell = (4, 4)
-    picked: str | None = None  # the picked card's code; kept across states by code
-    overlay: str | None = None  # help | quit | chat | create | fives
+    cursor: int = CENTRE
+    picked: str | None = None  # the picked card's code; kept across changes by code
+    overlay: str | None = None  # help | quit | leave | chat | create | fives
     chat_draft: str = ""
     form: CreateForm = field(default_factory=CreateForm)
-    fives_cell: Cell | None = None
+    fives_cell: int | None = None
     fives_index: int = 0
-    next_id: int = 1
+    next_id: int = 1  # the next action id, never at or below one the server holds
     size: tuple[int, int] = (80, 24)  # columns, rows: set by the app before drawing
 
     @property
@@ -96,124 +124,152 @@ class Model:
         return self.welcome.layout if self.welcome else ()
 
     @property
+    def shapes(self) -> tuple[TableShape, ...]:
+        return self.welcome.shapes if self.welcome else ()
+
+    @property
     def my_seat(self) -> int | None:
-        if self.state is not None:
-            return self.state.seat
+        if self.game is not None:
+            return self.game.seat
         return self.table.seat if self.table else None
 
     @property
     def my_side(self) -> int | None:
-        s, seat = self.state, self.my_seat
-        if s is None or seat is None:
+        g, seat = self.game, self.my_seat
+        if g is None or seat is None:
             return None
-        return s.players[seat].side
+        return g.players[seat].side
 
     @property
     def my_turn(self) -> bool:
-        s = self.state
-        return s is not None and s.outcome is None and s.seat == s.turn and bool(s.legal)
+        g = self.game
+        return g is not None and g.result is None and g.seat == g.turn and bool(g.legal)
 
     @property
     def hand(self) -> tuple[str, ...]:
-        return self.state.hand if self.state else ()
+        g = self.game
+        return g.hand if g is not None and g.result is None else ()
 
 
 # ----- turning server messages into the model ----------------------------------------
 
 
-def apply(model: Model, msg: Any) -> None:
-    """Take in one message from the server."""
-    phase = TRANSITIONS.get((model.phase, trigger(msg)), model.phase)
+def apply(model: Model, msg: ServerMessage, phase: SessionState) -> list[ClientMessage]:
+    """Take in one message from the server, in the session state it led to; returns
+    what to send back (a `sync` when the updates skipped a version)."""
     if phase != model.phase:
         model.status = ""  # a line about the last screen means nothing on the next
     model.phase = phase
-    handler = _HANDLERS.get(msg.TYPE)
-    if handler is not None:
-        handler(model, msg)
+    match msg:
+        case Welcome():
+            model.welcome = msg
+            model.resume = msg.resume
+            model.status = ""
+            _ids_above(model, msg.last_id)
+        case TableList():
+            _tables(model, msg)
+        case TableView():
+            _table(model, msg)
+        case Snapshot():
+            _snapshot(model, msg)
+        case Update() | Hand() | Legal():
+            return _game_message(model, msg)
+        case Ack():
+            if model.game is not None:
+                model.game.apply(msg)
+            _ids_above(model, msg.id)
+            model.status = ""
+            model.picked = None
+        case Notice():
+            _notice(model, msg)
+        case ChatLine():
+            note(model, "chat", f"{msg.sender}: {msg.text}")
+        case Error():
+            # The server's sentence is the whole explanation: show it as it is.
+            model.status = msg.message
+            if msg.fatal:
+                note(model, "error", msg.message)
+        case Bye():
+            model.status = msg.message
+            note(model, "error", msg.message)
+    return []
 
 
-def _welcome(model: Model, msg: Welcome) -> None:
-    model.welcome = msg
-    model.resume = msg.resume
-    model.status = ""
+def _ids_above(model: Model, last_id: int | None) -> None:
+    """Action ids go on above the last one the server holds for our seat, so a client
+    started afresh never sends an id that already names an earlier action."""
+    if last_id is not None:
+        model.next_id = max(model.next_id, last_id + 1)
 
 
-def _tables(model: Model, msg: Any) -> None:
+def _tables(model: Model, msg: TableList) -> None:
     if model.table is not None:
         note(model, "info", f"You left table {model.table.name}.")
     model.tables = msg.tables
     model.table = None
-    model.state = None
+    model.game = None
+    model.syncing = False
     model.picked = None
-    model.overlay = None if model.overlay in ("quit", "fives", "chat") else model.overlay
+    model.overlay = None if model.overlay in ("quit", "leave", "fives", "chat") else model.overlay
     model.lobby_row = min(model.lobby_row, max(0, len(msg.tables) - 1))
 
 
-def _table(model: Model, msg: Table) -> None:
+def _table(model: Model, msg: TableView) -> None:
     if model.table is None or model.table.id != msg.id:
         model.seat_row = msg.seat or 0
         if model.overlay == "create":
             model.overlay = None
     model.table = msg
     if not msg.started:
-        model.state = None
+        model.game = None
+        model.syncing = False
 
 
-def _state(model: Model, msg: State) -> None:
-    first = model.state is None or model.state.version > msg.version
-    model.state = msg
-    if model.picked is not None and model.picked not in msg.hand:
+def _snapshot(model: Model, msg: Snapshot) -> None:
+    fresh = model.game is None or model.game.table != msg.table or model.game.version > msg.version
+    if model.game is None:
+        model.game = GameMirror(msg)
+    else:
+        model.game.reset(msg)
+    model.syncing = False
+    _ids_above(model, msg.last_id)
+    if fresh and msg.seat is not None:
+        model.cursor = CENTRE
+    _settle(model)
+
+
+def _game_message(model: Model, msg: Update | Hand | Legal) -> list[ClientMessage]:
+    game = model.game
+    if game is None or model.syncing:
+        return []  # a snapshot is on its way and says it all
+    follows = isinstance(msg, Update) and msg.version == game.version + 1
+    if follows:
+        assert isinstance(msg, Update)
+        for change in msg.changes:
+            text = change_text(model, game, change)
+            if text:
+                note(model, change.kind, text)
+    if not game.apply(msg):
+        model.syncing = True
+        return [Sync()]
+    if isinstance(msg, Hand) and msg.drawn is not None and game.rules.manual_draw:
+        note(model, "drew", f"You drew {card_label(msg.drawn)}.")
+    _settle(model)
+    return []
+
+
+def _settle(model: Model) -> None:
+    """What the screen holds that a new picture of the game may have made pointless."""
+    game = model.game
+    assert game is not None
+    if model.picked is not None and model.picked not in model.hand:
         model.picked = None
     if model.overlay == "fives" and not model.my_turn:
         model.overlay = model.fives_cell = None
-    if msg.outcome is not None:
+    if game.result is not None:
         model.picked = None
-        if model.overlay == "quit":
+        if model.overlay in ("quit", "leave"):
             model.overlay = None
-    elif first and msg.seat is not None:
-        model.cursor = (4, 4)
-
-
-def _event(model: Model, msg: Any) -> None:
-    manual = model.state is not None and model.state.rules.manual_draw
-    if msg.kind == "drew" and msg.text.endswith(" drew a card") and not manual:
-        return  # the server draws for everyone after every move: not news
-    text = msg.text if msg.text.endswith((".", "!", "?")) else msg.text + "."
-    note(model, msg.kind, text)
-
-
-def _chat(model: Model, msg: Any) -> None:
-    note(model, "chat", f"{msg.sender}: {msg.text}")
-
-
-def _error(model: Model, msg: Any) -> None:
-    # The server's sentence is the whole explanation: show it as it is.
-    model.status = msg.message
-    if msg.fatal:
-        note(model, "error", msg.message)
-
-
-def _ack(model: Model, msg: Any) -> None:
-    model.status = ""
-    model.picked = None
-
-
-def _bye(model: Model, msg: Any) -> None:
-    model.status = msg.message
-    note(model, "error", msg.message)
-
-
-_HANDLERS = {
-    "welcome": _welcome,
-    "tables": _tables,
-    "table": _table,
-    "state": _state,
-    "event": _event,
-    "chat": _chat,
-    "error": _error,
-    "ack": _ack,
-    "bye": _bye,
-}
 
 
 def note(model: Model, kind: str, text: str) -> None:
@@ -229,133 +285,202 @@ def set_link(model: Model, link: str, text: str = "") -> None:
         note(model, "info", "Connected again.")
     model.link, model.link_text = link, text
     if link != "online":
-        # What the server said no longer holds; on resume it resends it all.
+        # A new connection starts a new session; on resume the server resends it all.
         model.phase = SessionState.CONNECTED
+        model.syncing = False
 
 
-# ----- what the state means for drawing and for keys --------------------------------
+# ----- the log, written from data ----------------------------------------------------
 
 
-def parse_action(action: str) -> tuple[str, str, Cell | None]:
-    """(kind, card, cell) of an action in notation: kind is place, remove, dead, draw or pass."""
-    if action in ("draw", "pass"):
-        return action, "", None
-    if action.startswith("dead:"):
-        return "dead", action[5:], None
-    card, rest = action[:2], action[3:]
-    cell = parse_cell(rest.split("[", 1)[0])
-    return ("remove" if action[2] == "x" else "place"), card, cell
+def _who(model: Model, game: GameMirror, seat: int | None) -> str:
+    if seat is None:
+        return "Someone"
+    if seat == game.seat:
+        return "You"
+    return game.players[seat].name if seat < len(game.players) else f"Seat {seat + 1}"
 
 
-def targets(model: Model, card: str | None) -> frozenset[Cell]:
-    """The spaces `card` can go to (or, for a one-eyed jack, the chips it can take).
+def side_name(game: GameMirror, side: int) -> str:
+    """ "Blue" when one player makes the side, "Team Blue" when several do."""
+    colour = SIDE_NAMES[side]
+    return colour if _alone(game, side) else f"Team {colour}"
 
-    On our turn the server's legal list says exactly; otherwise the board and layout
-    give the same picture (open spaces, or opponents' unlocked chips), so a player can
-    plan while waiting.
-    """
-    s = model.state
-    if s is None or card is None:
-        return frozenset()
-    if s.legal:
-        found = set()
-        for action in s.legal:
-            kind, c, cell = parse_action(action)
-            if c == card and cell is not None:
-                found.add(cell)
-        return frozenset(found)
-    if s.outcome is not None:
-        return frozenset()
-    board, layout = s.board, model.layout
-    if card in TWO_EYED:
-        wanted = {i for i in range(100) if board[i] == "."}
-    elif card in ONE_EYED:
-        mine = SIDE_LETTERS[model.my_side].lower() if model.my_side is not None else ""
-        wanted = {i for i in range(100) if board[i] in "bgr" and board[i] != mine}
+
+def _alone(game: GameMirror, side: int) -> bool:
+    return sum(p.side == side for p in game.players) == 1
+
+
+def change_text(model: Model, game: GameMirror, c: Change) -> str:
+    """One change of an update as a sentence for the log ("" for nothing worth saying)."""
+    kind = c.kind
+    who = _who(model, game, c.seat)
+    you = c.seat is not None and c.seat == game.seat
+    card = card_label(c.card) if c.card is not None else ""
+    where = cell_name(c.cell) if c.cell is not None else ""
+    if kind == "played":
+        return f"{who} played {card} at {where}."
+    if kind == "removed":
+        assert c.side is not None
+        mine = c.side == model.my_side and _alone(game, c.side)
+        whose = "your" if mine else f"{side_name(game, c.side)}'s"
+        return f"{who} removed {whose} chip at {where} with the {card}."
+    if kind == "exchanged":
+        return f"{who} exchanged a dead {card}."
+    if kind == "drew":
+        # After every play the server draws for the player: news only when drawing is
+        # a choice (manual draw), and our own draw is told with its card (see `hand`).
+        if not game.rules.manual_draw or you:
+            return ""
+        return f"{who} drew a card."
+    if kind == "no_draw":
+        return f"{who} could not draw: both piles are empty."
+    if kind == "reshuffled":
+        return "The discard pile was shuffled into a new draw pile."
+    if kind == "draw_forfeited":
+        return "You lost your draw." if you else f"{who} lost their draw."
+    if kind == "passed":
+        return f"{who} passed: no playable card."
+    if kind == "sequence":
+        assert c.side is not None and c.fives is not None
+        many = "two sequences" if len(c.fives) > 1 else "a sequence"
+        spans = ", ".join(five_label(f) for f in c.fives)
+        team = who if _alone(game, c.side) else side_name(game, c.side)
+        return f"{team} completed {many} ({spans})."
+    if kind == "won":
+        assert c.side is not None
+        if _alone(game, c.side):
+            winner = next(s for s, p in enumerate(game.players) if p.side == c.side)
+            return "You win!" if winner == game.seat else f"{game.players[winner].name} wins!"
+        return f"{side_name(game, c.side)} wins!"
+    if kind == "drawn_game":
+        return "A full round of passes: the game is a draw."
+    if kind == "away":
+        return f"{who} is away; the seat is kept."
+    if kind == "back":
+        return f"{who} is back."
+    return ""
+
+
+def _notice(model: Model, msg: Notice) -> None:
+    table = model.table
+    mine = msg.seat is not None and table is not None and msg.seat == table.seat
+    who = "You" if mine else msg.name
+    where = ""
+    if msg.seat is not None and table is not None:
+        where = f"seat {msg.seat + 1} ({SIDE_NAMES[msg.seat % table.teams]})"
+    kind = msg.kind
+    if kind == "joined":
+        text = f"{who} sat down at {where}." if where else f"{who} sat down."
+    elif kind == "watching":
+        text = f"{msg.name} is watching."
+    elif kind == "seated":
+        text = f"{who} moved to {where}." if where else f"{who} changed seats."
+    elif kind == "left":
+        text = f"{who} left the table."
+    elif kind == "ready":
+        text = "You are ready." if mine else f"{who} is ready."
+    elif kind == "unready":
+        text = "You are not ready." if mine else f"{who} is not ready."
+    elif kind == "rematch":
+        text = "You asked for a rematch." if mine else f"{who} wants a rematch."
+    elif kind == "takeover":
+        text = f"The computer plays for {msg.name} until they return."
     else:
-        wanted = {i for i in range(100) if layout and layout[i] == card and board[i] == "."}
-    return frozenset(divmod(i, 10) for i in wanted)
+        text = f"{msg.name}: {kind}."
+    note(model, kind, text)
+
+
+# ----- what the game means for drawing and for keys --------------------------------
+
+
+def targets(model: Model, card: str | None) -> frozenset[int]:
+    """The spaces `card` can take (for a one-eyed jack, the chips it can remove), as the
+    server lists them for each card in the hand, on turn or off."""
+    g = model.game
+    if g is None or card is None or g.result is not None or card not in g.hand:
+        return frozenset()
+    return frozenset(g.targets[g.hand.index(card)])
 
 
 def is_dead(model: Model, card: str) -> bool:
-    """A card with both spaces covered; the server's `dead:` action says so on our turn."""
-    s = model.state
-    if s is None or card[0] == "J":
-        return False
-    if s.legal:
-        return f"dead:{card}" in s.legal
-    layout, board = model.layout, s.board
-    spaces = [i for i, c in enumerate(layout) if c == card]
-    return bool(spaces) and all(board[i] != "." for i in spaces)
+    """A card with both its spaces covered, as the server says."""
+    g = model.game
+    return g is not None and g.result is None and card in g.dead
 
 
 def playable(model: Model, card: str) -> bool:
     return bool(targets(model, card))
 
 
-def choice_options(model: Model, cell: Cell) -> tuple[tuple[Five, ...], ...]:
+def choice_options(model: Model, cell: int) -> tuple[tuple[Five, ...], ...]:
     """The ways a placement at `cell` can form its sequences, when the choice is real."""
-    s = model.state
-    if s is None:
+    g = model.game
+    if g is None:
         return ()
-    for choice in s.choices:
-        if tuple(choice.cell) == cell:
-            return choice.options
-    return ()
+    choice: Choice | None = next((c for c in g.choices if c.cell == cell), None)
+    return choice.options if choice is not None else ()
 
 
-def five_cells(five: Five) -> list[Cell]:
-    r1, c1, r2, c2 = five
-    dr, dc = (r2 - r1) // 4, (c2 - c1) // 4
-    return [(r1 + dr * i, c1 + dc * i) for i in range(5)]
-
-
-def sequence_cells(model: Model, side: int | None = None) -> frozenset[Cell]:
+def sequence_cells(model: Model, side: int | None = None) -> frozenset[int]:
     """Cells of completed sequences (of one side, or of all)."""
-    s = model.state
-    if s is None:
+    g = model.game
+    if g is None:
         return frozenset()
-    cells: set[Cell] = set()
-    for i, fives in enumerate(s.sequences):
+    cells: set[int] = set()
+    for i, fives in enumerate(g.sequences):
         if side is None or i == side:
             for five in fives:
                 cells.update(five_cells(five))
     return frozenset(cells)
 
 
-def side_label(model: Model, side: int) -> str:
+def side_label(side: int) -> str:
     return f"{SIDE_NAMES[side]} ({SIDE_LETTERS[side]})"
 
 
 def turn_text(model: Model) -> str:
     """Whose turn, in words; the title bar shows it."""
-    s = model.state
-    if s is None:
+    g = model.game
+    if g is None:
         return ""
-    if s.outcome is not None:
-        if s.outcome.result == "draw" or s.outcome.side is None:
+    if g.result is not None:
+        if g.result.result == "draw" or g.result.side is None:
             return "The game is a draw"
-        winners = [p.name for p in s.players if p.side == s.outcome.side]
-        return f"{SIDE_NAMES[s.outcome.side]} wins: {', '.join(winners)}"
+        winners = [p.name for p in g.players if p.side == g.result.side]
+        return f"{SIDE_NAMES[g.result.side]} wins: {', '.join(winners)}"
     if model.my_turn:
         return "YOUR TURN"
-    return f"{s.players[s.turn].name}'s turn"
+    return f"{g.players[g.turn].name}'s turn"
 
 
-def describe_cell(model: Model, cell: Cell) -> str:
+def last_text(game: GameMirror, last: Last) -> str:
+    """The last action in words, as the log writes it: "Aino 7♥ at D5"."""
+    who = "You" if last.seat == game.seat else game.players[last.seat].name
+    action = last.action
+    if action == "pass":
+        return f"{who} passed"
+    if action.startswith("dead:"):
+        return f"{who} dead {card_label(action[5:])}"
+    card, sign, cell = action[:2], action[2], action[3:]
+    if sign == "x":
+        return f"{who} {card_label(card)} took {cell}"
+    return f"{who} {card_label(card)} at {cell}"
+
+
+def describe_cell(model: Model, cell: int) -> str:
     """What is under the cursor, in words (a chip hides its card on the board)."""
-    i = cell[0] * 10 + cell[1]
-    name = cell_name(*cell)
+    name = cell_name(cell)
     layout = model.layout
     if not layout:
         return name
-    card = layout[i]
-    if card == "XX":
+    card = layout[cell]
+    if card == CORNER_CODE:
         return f"{name}: free corner, counts for every side"
     text = f"{name}: {card_label(card)}"
-    s = model.state
-    if s is not None:
-        chip = s.board[i]
+    g = model.game
+    if g is not None:
+        chip = g.board[cell]
         if chip.lower() in "bgr":
             side = "bgr".index(chip.lower())
             text += f", {SIDE_NAMES[side]} chip" + (" (in a sequence)" if chip.isupper() else "")

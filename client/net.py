@@ -7,8 +7,12 @@ from the asyncio side into trio (`send`, `retry_now`, `greet`) go through the ru
 `TrioToken.run_sync_soon`, the one entry point trio allows from outside its tasks.
 
 A dropped connection is retried with growing pauses; the `hello` then carries the
-resume token from the last `welcome`, and the server answers with the table and the
-state, which redraw the screen from scratch.
+resume token from the last `welcome`, and the server answers with the table and a
+snapshot of the game, which redraw the screen from scratch.
+
+Each connection has its own codec, and so its own session state: every message is
+handed on with the state it led to, and the model keeps no second copy of the table of
+transitions.
 """
 
 from __future__ import annotations
@@ -21,8 +25,8 @@ from typing import Any
 
 import trio
 
-from sarja.protocol import ClientCodec, LocalProtocolError, ProtocolError
-from sarja.protocol.messages import Hello, Pong
+from sarja.protocol import ClientCodec, LocalProtocolError, ProtocolError, SessionState
+from sarja.protocol.messages import Bye, ClientMessage, Error, Hello, Ping, Pong, ServerMessage
 
 BACKOFF = (0.5, 1.0, 2.0, 4.0, 8.0)  # seconds between attempts; the last one repeats
 CONNECT_TIMEOUT = 5.0
@@ -49,8 +53,9 @@ class Link:
     """One player's connection. Runs (and reconnects) until cancelled or told to stop.
 
     `hello()` returns the greeting to send, or None until the player has a name;
-    `on_message(msg)` gets every server message; `on_link(kind, text)` hears about the
-    connection: connecting, unreachable, online, reconnecting or closed.
+    `on_message(msg, state)` gets every server message and the session state it led
+    to; `on_link(kind, text)` hears about the connection: connecting, unreachable,
+    online, reconnecting or closed.
     """
 
     def __init__(
@@ -59,7 +64,7 @@ class Link:
         port: int,
         *,
         hello: Callable[[], Hello | None],
-        on_message: Callable[[Any], None],
+        on_message: Callable[[ServerMessage, SessionState], None],
         on_link: Callable[[str, str], None],
         backoff: tuple[float, ...] = BACKOFF,
     ) -> None:
@@ -69,7 +74,7 @@ class Link:
         self._on_link = on_link
         self._backoff = backoff
         self._token: trio.lowlevel.TrioToken | None = None
-        self._outgoing: trio.MemorySendChannel[Any] | None = None
+        self._outgoing: trio.MemorySendChannel[ClientMessage] | None = None
         self._wake = trio.Event()
         self._stream: trio.SocketStream | None = None
         self._stop_reason: str | None = None
@@ -77,7 +82,7 @@ class Link:
 
     # ----- called from anywhere in the thread (the app's key handlers) -------------
 
-    def send(self, msg: Any) -> None:
+    def send(self, msg: ClientMessage) -> None:
         """Queue a message for the server; dropped (with a note) while disconnected."""
         self._soon(self._send_now, msg)
 
@@ -99,7 +104,7 @@ class Link:
 
     # ----- inside trio --------------------------------------------------------------
 
-    def _send_now(self, msg: Any) -> None:
+    def _send_now(self, msg: ClientMessage) -> None:
         if self._outgoing is None:
             return  # not connected: the screen already says so
         with contextlib.suppress(trio.WouldBlock, trio.ClosedResourceError):
@@ -160,7 +165,7 @@ class Link:
     async def _serve(self, stream: trio.SocketStream) -> bool:
         """Run one connection to its end; True if it got as far as the hello."""
         codec = ClientCodec()
-        send, receive = trio.open_memory_channel[Any](256)
+        send, receive = trio.open_memory_channel[ClientMessage](256)
         self._stream = stream
         hello_sent = False
         try:
@@ -192,7 +197,12 @@ class Link:
             self._stream = None
         return hello_sent
 
-    async def _write_all(self, stream: trio.SocketStream, codec: ClientCodec, queue: Any) -> None:
+    async def _write_all(
+        self,
+        stream: trio.SocketStream,
+        codec: ClientCodec,
+        queue: trio.MemoryReceiveChannel[ClientMessage],
+    ) -> None:
         async for msg in queue:
             try:
                 data = codec.send(msg)
@@ -222,30 +232,29 @@ class Link:
                     continue
                 if msg is None:
                     break
-                if not self._handle(msg):
+                if not self._handle(msg, codec.state):
                     return
             if not data:
                 return
 
-    def _handle(self, msg: Any) -> bool:
+    def _handle(self, msg: ServerMessage, state: SessionState) -> bool:
         """Deal with what is the link's business, pass the rest on; False to hang up."""
-        kind = msg.TYPE
-        if kind == "ping":
+        if isinstance(msg, Ping):
             self._send_now(Pong(n=msg.n))
             return True
-        if kind == "pong":
+        if isinstance(msg, Pong):
             return True
-        if kind == "error" and msg.code == "unknown_resume":
+        if isinstance(msg, Error) and msg.code == "unknown_resume":
             # The server no longer knows us (it restarted, or we held no seat): start over.
             hello = self._hello()
             if hello is not None:
                 self._send_now(Hello(version=hello.version, name=hello.name, resume=None))
             return True
-        self._on_message(msg)
-        if kind == "bye" and msg.code in ("replaced", "shutdown"):
+        self._on_message(msg, state)
+        if isinstance(msg, Bye) and msg.code in ("replaced", "shutdown"):
             self._stop_reason = msg.message
             return False
-        return not (kind == "error" and msg.fatal)
+        return not (isinstance(msg, Error) and msg.fatal)
 
 
 async def _close_when_eof(stream: trio.SocketStream, scope: trio.CancelScope) -> None:

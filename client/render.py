@@ -12,22 +12,22 @@ from __future__ import annotations
 
 import textwrap
 
-from sarja.protocol.notation import COLUMNS, cell_name
+from sarja.protocol.cards import COLUMNS, CORNER_CODE, ONE_EYED, TWO_EYED, cell_name
+from sarja.protocol.mirror import five_cells
 
-from .intents import Intent, screen
+from .intents import Intent, screen, team_choices, usual_hand
 from .model import (
-    ONE_EYED,
     SIDE_LETTERS,
     SIDE_NAMES,
-    TWO_EYED,
     CreateForm,
     Model,
     arrangement_label,
     card_label,
     choice_options,
     describe_cell,
-    five_cells,
+    five_label,
     is_dead,
+    last_text,
     sequence_cells,
     side_label,
     targets,
@@ -226,11 +226,16 @@ def _lobby(model: Model, width: int, height: int) -> list[Line]:
 
 def _create_form(model: Model, width: int) -> list[Line]:
     form = model.form
+    usual = usual_hand(model, form.players, form.teams)
     values = {
         "name": form.name,
         "players": f"◀ {form.players} ▶  ({arrangement_label(form.players, form.teams)})",
-        "teams": f"◀ {form.teams} ▶" if form.players in (6, 12) else f"{form.teams}",
-        "hand_size": f"◀ {form.hand_size or 'the usual for this size'} ▶",
+        "teams": (
+            f"◀ {form.teams} ▶"
+            if len(team_choices(model, form.players)) > 1
+            else f"{form.teams}"
+        ),
+        "hand_size": f"◀ {form.hand_size or f'{usual}, the usual for this size'} ▶",
         "manual_draw": "on" if form.manual_draw else "off",
         "computer_takeover": "on" if form.computer_takeover else "off",
     }
@@ -279,7 +284,7 @@ def _table(model: Model, width: int, height: int) -> list[Line]:
         state = "away" if seat.away else "ready" if seat.ready else "not ready" if seat.name else ""
         line: Line = [
             ("class:selected" if chosen else "", f" {'▶' if chosen else ' '} {i + 1:>2}  "),
-            (f"class:side.{SIDE_LETTERS[side].lower()}", f"{side_label(model, side):<10}"),
+            (f"class:side.{SIDE_LETTERS[side].lower()}", f"{side_label(side):<10}"),
             ("class:selected" if chosen else "", f"  {who:<30} {state}"),
         ]
         lines.append(_pad(line, width))
@@ -299,7 +304,7 @@ def _table(model: Model, width: int, height: int) -> list[Line]:
 
 
 def _game(model: Model, width: int, height: int) -> list[Line]:
-    s = model.state
+    s = model.game
     assert s is not None
     board = _board(model, _cell_width(width))
     panel_w = width - _width(board[0]) - 3
@@ -309,7 +314,7 @@ def _game(model: Model, width: int, height: int) -> list[Line]:
         side = panel[i] if i < len(panel) else []
         lines.append([*row, ("class:rule", " │ "), *_pad(side, panel_w)])
     lines.append(_pad([("class:info", " " + describe_cell(model, model.cursor))], width))
-    if s.outcome is not None:
+    if s.result is not None:
         lines += _end(model, width)
         keys = "r rematch · L leave the table · c chat · arrows look around · q quit"
     else:
@@ -322,19 +327,19 @@ def _game(model: Model, width: int, height: int) -> list[Line]:
 
 
 def _game_title(model: Model, width: int) -> Line:
-    s = model.state
+    s = model.game
     assert s is not None
     seat = s.seat
     if seat is None:
         who = "watching"
     else:
-        who = f"{s.players[seat].name}, {side_label(model, s.players[seat].side)}"
+        who = f"{s.players[seat].name}, {side_label(s.players[seat].side)}"
     table = model.table.name if model.table else s.table
     left: Line = [("class:title", f" Sarja · {table} · {who}")]
     turn = turn_text(model)
     if model.my_turn:
         right: Line = [("class:myturn", f" ▶ {turn} ◀ ")]
-    elif s.outcome is not None:
+    elif s.result is not None:
         right = [("class:myturn", f" {turn} ")]
     else:
         right = [("class:title", f"{turn} ")]
@@ -347,19 +352,19 @@ def _cell_width(width: int) -> int:
 
 
 def _board(model: Model, w: int) -> list[Line]:
-    s = model.state
+    s = model.game
     assert s is not None
     layout, board = model.layout, s.board
     shown = targets(model, model.picked)
-    chosen: set[tuple[int, int]] = set()
+    chosen: set[int] = set()
     if model.overlay == "fives" and model.fives_cell is not None:
         options = choice_options(model, model.fives_cell)
         if model.fives_index < len(options):
             for five in options[model.fives_index]:
                 chosen.update(five_cells(five))
     winning = (
-        sequence_cells(model, s.outcome.side)
-        if s.outcome is not None and s.outcome.side is not None
+        sequence_cells(model, s.result.side)
+        if s.result is not None and s.result.side is not None
         else frozenset()
     )
     pad_l = (w - 5) // 2
@@ -371,7 +376,7 @@ def _board(model: Model, w: int) -> list[Line]:
             i = r * 10 + c
             card = layout[i] if layout else "??"
             chip = board[i]
-            if card == "XX":
+            if card == CORNER_CODE:
                 inner, style = " ★ ", "class:corner"
             elif chip in "bgrBGR":
                 letter = chip.upper()
@@ -381,7 +386,7 @@ def _board(model: Model, w: int) -> list[Line]:
                 inner = card_label(card).rjust(3)
                 style = "class:card.red" if card[1] in "HD" else "class:card.black"
             left = right = " "
-            cell = (r, c)
+            cell = i
             if cell in winning:
                 left, right, style = "*", "*", style + " class:winning"
             if cell in chosen:
@@ -397,7 +402,7 @@ def _board(model: Model, w: int) -> list[Line]:
 
 def _panel(model: Model, width: int) -> list[Line]:
     """Sides and players, whose turn, the piles, the last move."""
-    s = model.state
+    s = model.game
     assert s is not None
     lines: list[Line] = []
     for side in range(s.sides):
@@ -412,18 +417,21 @@ def _panel(model: Model, width: int) -> list[Line]:
         for seat, p in enumerate(s.players):
             if p.side != side:
                 continue
-            turn = seat == s.turn and s.outcome is None
+            turn = seat == s.turn and s.result is None
             mark = "▶" if turn else " "
-            name = p.name + (" (you)" if seat == s.seat else "") + (" (away)" if p.away else "")
-            room = width - 12
-            text = f" {mark} {name[:room]:<{room}}{p.hand_size:>2} cards"
+            tag = (" (you)" if seat == s.seat else "") + (" (away)" if p.away else "")
+            room = width - 3 - 8  # the mark, then the name and its tags, then the cards
+            name = p.name
+            if len(name) + len(tag) > room:  # shorten the name, never the tags
+                name = name[: max(0, room - len(tag) - 1)] + "…"
+            cards = f"{p.hand_size} card" + ("" if p.hand_size == 1 else "s")
+            text = f" {mark} {name + tag:<{room}}{cards:>8}"
             style = "class:turn" if turn else "class:dim" if p.away else ""
             lines.append([(style, text)])
     top = card_label(s.discard[-1]) if s.discard else "—"
     lines.append([("", f"Discard {top}  Draw pile {s.draw_size}")])
     if s.last is not None:
-        who = s.players[s.last.seat].name if s.last.seat < len(s.players) else "?"
-        lines.append([("class:dim", f"Last: {who} {s.last.action}")])
+        lines.append([("class:dim", f"Last: {last_text(s, s.last)}")])
     if s.pending_draw and s.seat in s.pending_draw:
         lines.append([("class:myturn", "You have a card to draw: d")])
     return lines
@@ -454,7 +462,7 @@ HAND_LABEL = " Hand "
 
 
 def _hand(model: Model, width: int) -> Line:
-    s = model.state
+    s = model.game
     assert s is not None
     if s.seat is None:
         return [("class:dim", " You are watching: hands are hidden.")]
@@ -480,11 +488,11 @@ def hit(model: Model, width: int, height: int, x: int, y: int) -> Intent | None:
         row = y - LOBBY_TOP
         if 0 <= row < min(len(model.tables), height - 14):
             return Intent("click_table", row)
-    elif where == "game" and model.state is not None:
+    elif where == "game" and model.game is not None:
         w = _cell_width(width)
         if BOARD_TOP <= y < BOARD_TOP + 10 and 3 <= x < 3 + 10 * w:
-            return Intent("goto", (y - BOARD_TOP, (x - 3) // w))
-        if y == HAND_ROW and model.state.outcome is None:
+            return Intent("goto", (y - BOARD_TOP) * 10 + (x - 3) // w)
+        if y == HAND_ROW and model.game.result is None:
             start = len(HAND_LABEL)
             for i, (_, text) in enumerate(_hand_items(model)):
                 start += 1
@@ -500,10 +508,10 @@ def _fives(model: Model, width: int) -> list[Line]:
         return []
     options = choice_options(model, cell)
     lines: list[Line] = [
-        [("class:ask", f" Which five make the sequence at {cell_name(*cell)}? ↑↓, Enter")]
+        [("class:ask", f" Which five make the sequence at {cell_name(cell)}? ↑↓, Enter")]
     ]
     for i, option in enumerate(options):
-        spans = ", ".join(f"{cell_name(*f[:2])}–{cell_name(*f[2:])}" for f in option)
+        spans = ", ".join(five_label(f) for f in option)
         mark = "▶" if i == model.fives_index else " "
         style = "class:selected" if i == model.fives_index else ""
         lines.append(_pad([(style, f"  {mark} {i + 1}) {spans}")], width))
@@ -512,12 +520,12 @@ def _fives(model: Model, width: int) -> list[Line]:
 
 def _end(model: Model, width: int) -> list[Line]:
     """Every hand revealed, and the sequences that won."""
-    s = model.state
-    assert s is not None and s.outcome is not None
-    out = s.outcome
+    s = model.game
+    assert s is not None and s.result is not None
+    out = s.result
     lines: list[Line] = [[("class:myturn", f" Game over: {turn_text(model)}. ")]]
     if out.side is not None:
-        spans = ", ".join(f"{cell_name(*f[:2])}–{cell_name(*f[2:])}" for f in s.sequences[out.side])
+        spans = ", ".join(five_label(f) for f in s.sequences[out.side])
         lines.append([("", f" Winning sequences (marked * on the board): {spans}")])
     for seat, hand in enumerate(out.hands):
         name = s.players[seat].name if seat < len(s.players) else f"Seat {seat + 1}"

@@ -64,7 +64,8 @@ def load_resume(address: str, name: str, path: Path | None = None) -> str | None
 
 def save_resume(address: str, name: str, token: str, path: Path | None = None) -> None:
     data = _load(path)
-    tokens = data.get("resume") if isinstance(data.get("resume"), dict) else {}
+    kept = data.get("resume")
+    tokens: dict[str, Any] = kept if isinstance(kept, dict) else {}
     tokens[_token_key(address, name)] = token
     data["resume"] = tokens
     _save(data, path)

@@ -1,16 +1,22 @@
-"""Running real clients against a real server, headless, in one thread.
+"""Protocol 2 messages for the client's pure tests, and real clients against a real
+server, headless, in one thread.
 
-One asyncio loop (pytest's test is a plain function that calls `asyncio.run`) carries
-the prompt_toolkit applications, each with a pipe for its keyboard and a dummy output of
-80×24; one trio guest run on that loop carries the server on 127.0.0.1 port 0 and every
-client's network link. The tests type keys into the pipes and look at each client's
-model and at its screen as text.
+The messages are built here (not taken from protocol/examples.py) and reach the model
+the way they do in the client: encoded to bytes and decoded by a `ClientCodec`, whose
+session state goes with each one.
+
+For the real-server tests, one asyncio loop (pytest's test is a plain function that
+calls `asyncio.run`) carries the prompt_toolkit applications, each with a pipe for its
+keyboard and a dummy output of 80×24; one trio guest run on that loop carries the server
+on 127.0.0.1 port 0 and every client's network link. The tests type keys into the pipes
+and look at each client's model and at its screen as text.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -21,10 +27,216 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from sarja.client.app import ClientApp, GuestRun
-from sarja.client.model import Model, choice_options, parse_action
+from sarja.client.model import Model, apply, choice_options
 from sarja.client.render import plain_text, screen_lines
+from sarja.protocol import ClientCodec, ServerCodec
+from sarja.protocol.cards import LAYOUT_CODES, ONE_EYED, TWO_EYED, cell_name
+from sarja.protocol.messages import (
+    Choice,
+    ClientMessage,
+    Draw,
+    Exchange,
+    Last,
+    Play,
+    Remove,
+    Result,
+    Rules,
+    Seat,
+    ServerMessage,
+    Snapshot,
+    TableList,
+    TableShape,
+    TableSummary,
+    TableView,
+    Welcome,
+)
+from sarja.protocol.messages import (
+    Player as GamePlayer,
+)
+from sarja.protocol.moves import action_message
 from sarja.server.app import serve
 from sarja.server.config import ServerConfig
+
+# ----- messages, as a server would send them ------------------------------------------
+
+RESUME = "q2v9X0c3T7mZpW1yK8rB4nE6dF5gH_aJ-sL0uVxYz"
+RULES = Rules(hand_size=7, manual_draw=False)
+SHAPES = tuple(
+    TableShape(players=p, teams=t, hand_size=h, needed=n)
+    for p, t, h, n in (
+        (2, 2, 7, 2), (3, 3, 6, 2), (4, 2, 6, 2), (6, 2, 5, 1), (6, 3, 5, 1),
+        (8, 2, 4, 1), (9, 3, 4, 1), (10, 2, 3, 1), (12, 2, 3, 1), (12, 3, 3, 1),
+    )
+)  # fmt: skip
+WELCOME = Welcome(
+    version=2,
+    session="s1",
+    resume=RESUME,
+    server_id="srv1",
+    layout=LAYOUT_CODES,
+    server="Sarja",
+    shapes=SHAPES,
+)
+TABLES = TableList(
+    tables=(
+        TableSummary(
+            id="t1",
+            name="Friday",
+            players=2,
+            teams=2,
+            seated=("Aino", None),
+            spectators=0,
+            started=False,
+            rules=RULES,
+            computer_takeover=False,
+        ),
+    )
+)
+TABLE = TableView(
+    id="t1",
+    name="Friday",
+    players=2,
+    teams=2,
+    seats=(Seat(name="Aino", ready=True, away=False), Seat(name=None, ready=False, away=False)),
+    spectators=0,
+    started=False,
+    rules=RULES,
+    computer_takeover=False,
+    seat=0,
+)
+STARTED = dataclasses.replace(
+    TABLE,
+    seats=(Seat(name="Aino", ready=True, away=False), Seat(name="Bertil", ready=True, away=False)),
+    started=True,
+)
+BOARD = "".join(
+    (
+        "*........*",
+        "..........",
+        "..........",
+        ".......g..",  # H4: Bertil's 8♦
+        "bbbb.b....",  # 5♥ at E5 makes six in a row: a real choice of five
+        "g.........",  # A6
+        "..........",
+        "..........",
+        "..........",
+        "*........*",
+    )
+)
+HAND = ("2C", "5H", "7H", "9S", "JD", "QS", "AD")  # sorted as the server sorts: by rank
+CHOICE_CELL = 44  # E5
+CHOICE_OPTIONS = (((40, 44),), ((41, 45),))  # A5–E5 or B5–F5
+
+
+def spaces(board: str, card: str, side: int) -> tuple[int, ...]:
+    """The cells `card` could take on `board` for `side`: what the server would list in
+    `targets` (worked out here only to make consistent test messages)."""
+    if card in TWO_EYED:
+        return tuple(i for i, x in enumerate(board) if x == ".")
+    if card in ONE_EYED:
+        mine = "bgr"[side]
+        return tuple(i for i, x in enumerate(board) if x in "bgr" and x != mine)
+    return tuple(i for i, code in enumerate(LAYOUT_CODES) if code == card and board[i] == ".")
+
+
+def legal_for(hand: tuple[str, ...], board: str, dead: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """Side 0's legal actions, in notation, with every choice of fives at E5."""
+    out: list[str] = []
+    for card in hand:
+        for cell in spaces(board, card, 0):
+            if card in ONE_EYED:
+                out.append(f"{card}x{cell_name(cell)}")
+            elif cell == CHOICE_CELL and board == BOARD:
+                for option in CHOICE_OPTIONS:
+                    fives = ",".join(f"{cell_name(a)}-{cell_name(b)}" for a, b in option)
+                    out.append(f"{card}@{cell_name(cell)}[{fives}]")
+            else:
+                out.append(f"{card}@{cell_name(cell)}")
+    out += [f"dead:{card}" for card in dead]
+    return tuple(dict.fromkeys(out))
+
+
+def snapshot(
+    hand: tuple[str, ...] = HAND,
+    board: str = BOARD,
+    dead: tuple[str, ...] = (),
+    turn: int = 0,
+    **fields: Any,
+) -> Snapshot:
+    """Aino's snapshot at version 12 of a two-player game (her turn unless `turn`)."""
+    mine = turn == 0 and fields.get("result") is None
+    values: dict[str, Any] = dict(
+        table="t1",
+        version=12,
+        seat=0,
+        players=(
+            GamePlayer(name="Aino", side=0, away=False, hand_size=len(hand)),
+            GamePlayer(name="Bertil", side=1, away=False, hand_size=7),
+        ),
+        sides=2,
+        needed=2,
+        rules=RULES,
+        first=0,
+        cut=(((0, "3C"), (1, "KD")),),
+        board=board,
+        sequences=((), ()),
+        discard=("2H", "3H", "4H", "AC", "6H", "8D"),
+        last=Last(seat=1, action="8D@H4"),
+        turn=turn,
+        draw_size=84,
+        hand=hand,
+        targets=tuple(spaces(board, card, 0) for card in hand),
+        dead=dead,
+        legal=legal_for(hand, board, dead) if mine else (),
+        choices=(
+            (Choice(cell=CHOICE_CELL, options=CHOICE_OPTIONS),)
+            if mine and board == BOARD and board[CHOICE_CELL] == "."
+            else ()
+        ),
+    )
+    values.update(fields)
+    return Snapshot(**values)
+
+
+SNAPSHOT = snapshot()
+RESULT = Result(result="win", side=0, hands=(("2C", "QS"), ("4H", "KD")))
+
+
+class Wire:
+    """A model fed server messages as the client is: each one encoded to bytes,
+    decoded by a `ClientCodec`, and applied with the session state it led to."""
+
+    def __init__(self, model: Model) -> None:
+        self.model = model
+        self.codec = ClientCodec()
+        self._encode = ServerCodec().encode  # no session: the messages are ours to choose
+        self.sent: list[ClientMessage] = []  # what the model asked to send back
+
+    def feed(self, *messages: ServerMessage) -> list[ClientMessage]:
+        replies: list[ClientMessage] = []
+        for msg in messages:
+            self.codec.receive_data(self._encode(msg))
+            got = self.codec.next_message()
+            assert got is not None
+            replies += apply(self.model, got, self.codec.state)
+        self.sent += replies
+        return replies
+
+
+def fed(*messages: ServerMessage, welcome: Welcome = WELCOME) -> Wire:
+    """A named, online model that has had the welcome and then `messages`."""
+    wire = Wire(Model(address="host:7474", name="Aino", named=True, link="online"))
+    wire.feed(welcome, *messages)
+    return wire
+
+
+def model_at(*messages: ServerMessage) -> Model:
+    return fed(*messages).model
+
+
+def text(model: Model, width: int = 80, height: int = 24) -> str:
+    return plain_text(screen_lines(model, width, height))
+
 
 KEYS = {
     "up": "\x1b[A", "down": "\x1b[B", "right": "\x1b[C", "left": "\x1b[D",
@@ -130,7 +342,7 @@ class Player:
 
     async def wait_version(self, version: int) -> None:
         await self.wait(
-            lambda: self.model.state is not None and self.model.state.version >= version,
+            lambda: self.model.game is not None and self.model.game.version >= version,
             f"version {version}",
         )
 
@@ -180,10 +392,23 @@ async def harness(data_dir: Path, seed: int = 1) -> AsyncIterator[Harness]:
 # ----- what a person at the keyboard would do -----------------------------------------
 
 
-def keys_to(model: Model, cell: tuple[int, int]) -> list[str]:
+def parse_action(notation: str) -> tuple[str, str, int | None]:
+    """(kind, card, cell) of an action in notation, read through the protocol's own
+    notation-to-message function: kind is place, remove, dead, draw or pass."""
+    msg = action_message(notation, 1, 0)
+    if isinstance(msg, Play):
+        return "place", msg.card, msg.cell
+    if isinstance(msg, Remove):
+        return "remove", msg.card, msg.cell
+    if isinstance(msg, Exchange):
+        return "dead", msg.card, None
+    return ("draw" if isinstance(msg, Draw) else "pass"), "", None
+
+
+def keys_to(model: Model, cell: int) -> list[str]:
     """Arrow presses that move the cursor from where it is to `cell`."""
-    r, c = model.cursor
-    dr, dc = cell[0] - r, cell[1] - c
+    r, c = divmod(model.cursor, 10)
+    dr, dc = cell // 10 - r, cell % 10 - c
     return (["down"] * dr if dr > 0 else ["up"] * -dr) + (
         ["right"] * dc if dc > 0 else ["left"] * -dc
     )
@@ -204,21 +429,26 @@ def keys_for(model: Model, action: str) -> list[str]:
     # Picking moves the cursor to the nearest space; aim from there.
     from sarja.client.intents import Intent, perform
 
-    probe = Model(address="", welcome=model.welcome, state=model.state, cursor=model.cursor)
+    probe = Model(address="", welcome=model.welcome, game=model.game, cursor=model.cursor)
     perform(probe, Intent("pick", index))
     keys = [pick, *keys_to(probe, cell), "enter"]
-    if len(choice_options(model, cell)) > 1:
-        keys.append("2")  # the chooser opens: take the second way, to see it matter
+    options = choice_options(model, cell)
+    if len(options) > 1:
+        # The chooser opens: take the way the action names.
+        chosen = action_message(action, 1, 0)
+        assert isinstance(chosen, Play)
+        keys.append(str(options.index(chosen.fives) + 1) if chosen.fives in options else "1")
     return keys
 
 
-def line_score(board: str, cell: tuple[int, int], mine: str) -> int:
+def line_score(board: str, cell: int, mine: str) -> int:
     """How much a chip at `cell` helps `mine` (a side letter): the best count of own
     chips and corners in any five through it that no opponent blocks."""
     best = 0
+    row, col = divmod(cell, 10)
     for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
         for back in range(5):
-            r0, c0 = cell[0] - dr * back, cell[1] - dc * back
+            r0, c0 = row - dr * back, col - dc * back
             cells = [(r0 + dr * i, c0 + dc * i) for i in range(5)]
             if not all(0 <= r < 10 and 0 <= c < 10 for r, c in cells):
                 continue
@@ -232,21 +462,23 @@ def line_score(board: str, cell: tuple[int, int], mine: str) -> int:
 def greedy_action(model: Model, prefer: tuple[str, ...] = ()) -> str:
     """A sensible legal action: any kind in `prefer` first (e.g. "remove", "dead"),
     then the placement that builds the longest line."""
-    state = model.state
-    assert state is not None and state.legal
+    game = model.game
+    assert game is not None and game.legal and game.seat is not None
     for kind in prefer:
-        for action in state.legal:
+        for action in game.legal:
             if parse_action(action)[0] == kind:
                 return action
-    mine = "bgr"[state.players[state.seat].side]
-    placements = [a for a in state.legal if parse_action(a)[0] == "place"]
+    mine = "bgr"[game.players[game.seat].side]
+    placements = [a for a in game.legal if parse_action(a)[0] == "place"]
     if not placements:
-        return state.legal[0]
+        return game.legal[0]
+    board = "".join(game.board)
 
     def score(action: str) -> tuple[int, int]:
         _, card, cell = parse_action(action)
         assert cell is not None
-        wild = card in ("JD", "JC")
-        return (line_score(state.board, cell, mine) - (2 if wild else 0), -cell[0])
+        wild = card in TWO_EYED
+        return (line_score(board, cell, mine) - (2 if wild else 0), -(cell // 10))
 
     return max(placements, key=score)
+

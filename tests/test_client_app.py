@@ -12,11 +12,10 @@ import socket
 
 from prompt_toolkit.input import create_pipe_input
 
-from sarja.client.model import parse_action
 from sarja.server.app import serve
 from sarja.server.config import ServerConfig
 
-from .client_helpers import Player, TrioHost, greedy_action, harness, keys_for
+from .client_helpers import Player, TrioHost, greedy_action, harness, keys_for, parse_action
 
 
 async def seat_two(h) -> tuple[Player, Player]:
@@ -36,19 +35,19 @@ async def seat_two(h) -> tuple[Player, Player]:
     a.press("r")
     b.press("r")
     for p in (a, b):
-        await p.wait(lambda p=p: p.model.state is not None, "the game")
+        await p.wait(lambda p=p: p.model.game is not None, "the game")
     return a, b
 
 
 async def take_turn(players: list[Player], prefer: tuple[str, ...] = ()) -> str:
     """Whoever's turn it is chooses an action and types its keys; all see the result."""
     mover = next(p for p in players if p.model.my_turn)
-    version = mover.model.state.version
+    version = mover.model.game.version
     action = greedy_action(mover.model, prefer)
     keys = keys_for(mover.model, action)
     mover.press(*keys)
     await mover.wait(
-        lambda: mover.model.state.version > version, f"{action} typed as {' '.join(keys)}"
+        lambda: mover.model.game.version > version, f"{action} typed as {' '.join(keys)}"
     )
     for p in players:
         await p.wait_version(version + 1)
@@ -74,30 +73,30 @@ async def _whole_games(tmp_path):
         done: set[str] = set()
         games = 0
         while games < 6:
-            while a.model.state.outcome is None:
+            while a.model.game.result is None:
                 prefer = tuple(k for k in ("remove", "dead") if k not in done)
                 mover = next(p for p in players if p.model.my_turn)
-                choices = mover.model.state.choices
+                choices = mover.model.game.choices
                 action = await take_turn(players, prefer)
                 kind, _, cell = parse_action(action)
                 done.add(kind)
-                if any(tuple(c.cell) == cell and len(c.options) > 1 for c in choices):
+                if any(c.cell == cell and len(c.options) > 1 for c in choices):
                     done.add("fives")
             games += 1
-            winner = a.model.state.outcome.side
-            assert a.model.state.outcome.result == "win"
+            winner = a.model.game.result.side
+            assert a.model.game.result.result == "win"
             for p in players:
                 screen = p.screen()
                 assert "Game over" in screen and "wins" in screen
                 assert f"{a.name:<16} held:" in screen and f"{b.name:<16} held:" in screen
                 assert "*[" in screen  # the winning sequences, marked on the board
-            assert len(a.model.state.sequences[winner]) >= 2
+            assert len(a.model.game.sequences[winner]) >= 2
             if {"remove", "dead", "fives"} <= done:
                 break
             a.press("r")
             b.press("r")
             for p in players:
-                await p.wait(lambda p=p: p.model.state.outcome is None, "the rematch")
+                await p.wait(lambda p=p: p.model.game.result is None, "the rematch")
         assert {"place", "remove", "dead", "fives"} <= done, done
         log = [line.text for line in a.model.log]
         assert any("removed" in t for t in log) and any("exchanged a dead" in t for t in log)
@@ -115,27 +114,29 @@ async def _chat_mouse_resume(tmp_path):
 
         # A click on a card picks it; a click on one of its spaces plays it there.
         mover = next(p for p in (a, b) if p.model.my_turn)
-        version = mover.model.state.version
+        version = mover.model.game.version
         action = greedy_action(mover.model)
         _, card, cell = parse_action(action)
         index = mover.model.hand.index(card)
         column = mover.screen().splitlines()[13].index(f"[{index + 1}]") + 1
         mover.press(f"\x1b[<0;{column};14M\x1b[<0;{column};14m")
         await mover.wait(lambda: mover.model.picked == card, "the clicked card")
-        x, y = 3 + cell[1] * 5 + 2 + 1, cell[0] + 3
+        x, y = 3 + cell % 10 * 5 + 2 + 1, cell // 10 + 3
         mover.press(f"\x1b[<0;{x};{y}M\x1b[<0;{x};{y}m")
-        await mover.wait(lambda: mover.model.state.version > version, "the clicked move")
+        await mover.wait(lambda: mover.model.game.version > version, "the clicked move")
 
         # Bertil's connection drops: his screen says so, and he comes back to his seat.
         connections = b.client.link.connections
         b.client.link.drop()
         await b.wait(lambda: b.model.link == "reconnecting", "reconnecting")
         assert "reconnecting…" in b.screen()
-        await a.wait(lambda: a.model.state.players[1].away, "Bertil away on Aino's screen")
+        await a.wait(lambda: a.model.game.players[1].away, "Bertil away on Aino's screen")
+        assert "Bertil is away; the seat is kept." in a.screen()
         await b.wait(lambda: b.model.link == "online" and b.model.phase.value == "game", "resume")
         assert b.client.link.connections == connections + 1
-        await a.wait(lambda: not a.model.state.players[1].away, "Bertil back")
-        assert b.model.state.seat == 1 and b.model.table.seat == 1
+        await a.wait(lambda: not a.model.game.players[1].away, "Bertil back")
+        assert "Bertil is back." in a.screen()
+        assert b.model.game.seat == 1 and b.model.table.seat == 1
         # The game goes on from the server's state, by keys, on both screens.
         for _ in range(2):
             await take_turn([a, b])
@@ -146,7 +147,11 @@ async def _chat_mouse_resume(tmp_path):
         # remembered takes him back to his seat, and the old window is told why it closed.
         assert b.tokens and b.tokens[-1] == (b.model.address, b.model.resume)
         again = await h.player("Bertil", resume=b.tokens[-1][1])
-        assert again.model.state.seat == 1 and again.model.state.hand == b.model.state.hand
+        assert again.model.game.seat == 1 and again.model.game.hand == b.model.game.hand
+        # Its action ids go on above those the server holds for the seat (Bertil has
+        # moved), so its first move is not taken for one of the old window's.
+        last = again.model.game.last_id
+        assert last is not None and again.model.next_id == last + 1
         await b.wait(lambda: b.model.link != "online", "the old window closed")
         await take_turn([a, again])
 

@@ -18,9 +18,20 @@ from sarja.protocol.messages import (
     Remove,
     Sit,
     Spectate,
+    TableShape,
 )
 
-from .test_client_model import STATE, TABLE, TABLES, model_at
+from .client_helpers import (
+    SNAPSHOT,
+    STARTED,
+    TABLE,
+    TABLES,
+    WELCOME,
+    fed,
+    model_at,
+    snapshot,
+    text,
+)
 
 
 def press(model: m.Model, *keys: str) -> list:
@@ -34,88 +45,98 @@ def press(model: m.Model, *keys: str) -> list:
 
 
 def test_arrows_and_hjkl_move_the_cursor_and_wrap():
-    model = model_at(TABLE, STATE)
-    model.cursor = (0, 0)
+    model = model_at(STARTED, SNAPSHOT)
+    model.cursor = 0
     press(model, "down", "j", "right", "l", "l")
-    assert model.cursor == (2, 3)
+    assert model.cursor == 23
     press(model, "up", "k", "k", "h")
-    assert model.cursor == (9, 2)
+    assert model.cursor == 92
 
 
 def test_picking_a_card_aims_at_its_nearest_space_and_enter_plays_it():
-    model = model_at(TABLE, STATE)
-    model.cursor = (5, 0)
-    assert press(model, "2") == []  # 7♥: spaces I5 and D6
-    assert model.picked == "7H" and model.cursor == (5, 3)
+    model = model_at(STARTED, SNAPSHOT)
+    model.cursor = 50
+    assert press(model, "3") == []  # 7♥: spaces I5 and D6
+    assert model.picked == "7H" and model.cursor == 53
     assert "2 open spaces" in model.status
     press(model, "n")
-    assert model.cursor == (4, 8)
+    assert model.cursor == 48
     [play] = press(model, "enter")
-    assert play == Play(id=1, version=12, card="7H", cell=(4, 8), fives=())
-    [again] = press(model, "2", "enter")
+    assert play == Play(id=1, version=12, card="7H", cell=48)
+    [again] = press(model, "3", "enter")
     assert again.id == 2  # every action a fresh id
 
 
+def test_ids_continue_above_what_the_server_holds():
+    model = model_at(STARTED, snapshot(last_id=9))
+    [play] = press(model, "3", "enter")
+    assert play.id == 10
+
+
 def test_a_card_with_one_space_plays_there_at_once():
-    model = model_at(TABLE, STATE)
-    model.cursor = (9, 9)
-    [play] = press(model, "4", "left", "enter")  # Q♠'s only open space is J3
-    assert play.card == "QS" and play.cell == (2, 9)
+    model = model_at(STARTED, SNAPSHOT)
+    model.cursor = 99
+    [play] = press(model, "6", "left", "enter")  # Q♠'s only open space is J3 (B5 is taken)
+    assert play.card == "QS" and play.cell == 29
 
 
 def test_tab_picks_the_next_playable_card():
-    model = model_at(TABLE, STATE)
+    model = model_at(STARTED, snapshot(dead=("9S",), targets=((14,), (44,), (), (), (1,), (), ())))
     press(model, "tab")
-    assert model.picked == "5H"
+    assert model.picked == "2C"
     press(model, "tab", "tab")
+    assert model.picked == "9S"  # dead: worth picking, to exchange it
+    press(model, "tab")
     assert model.picked == "JD"
     press(model, "s-tab")
-    assert model.picked == "7H"
+    assert model.picked == "9S"
     press(model, "escape")
     assert model.picked is None
 
 
 def test_a_real_choice_of_fives_is_asked_for():
-    model = model_at(TABLE, STATE)
-    assert press(model, "1", "enter") == []  # 5♥ at E5 makes six in a row
+    model = model_at(STARTED, SNAPSHOT)
+    assert press(model, "2", "enter") == []  # 5♥ at E5 makes six in a row
     assert model.overlay == "fives" and screen(model) == "game"
+    assert "1) A5–E5" in text(model) and "2) B5–F5" in text(model)
     [play] = press(model, "down", "enter")
-    assert play.cell == (4, 4) and play.fives == ((4, 1, 4, 5),)
+    assert play.cell == 44 and play.fives == ((41, 45),)
     assert model.overlay is None
-    press(model, "1", "enter")
+    press(model, "2", "enter")
     [play] = press(model, "1")  # a number picks the option directly
-    assert play.fives == ((4, 0, 4, 4),)
+    assert play.fives == ((40, 44),)
 
 
 def test_one_eyed_jack_removes_and_dead_cards_are_exchanged():
-    hand = ("JS", "9S", "2C")
-    state = dataclasses.replace(STATE, hand=hand, legal=("JSxH4", "dead:9S", "2C@E2"), choices=())
-    model = model_at(TABLE, state)
-    [remove] = press(model, "1", "enter")
-    assert remove == Remove(id=1, version=12, card="JS", cell=(3, 7))
-    [exchange] = press(model, "x")  # nothing picked: the first dead card
+    hand = ("2C", "9S", "JS")
+    state = snapshot(hand=hand, dead=("9S",))
+    model = model_at(STARTED, state)
+    [remove] = press(model, "3", "enter")
+    assert remove == Remove(id=1, version=12, card="JS", cell=37)  # H4, Bertil's chip
+    [exchange] = press(model, "escape", "x")  # nothing picked: the first dead card
     assert exchange == Exchange(id=2, version=12, card="9S")
     [exchange] = press(model, "2", "x")
     assert exchange.card == "9S"
+    assert press(model, "1", "x") == [] and "not dead" in model.status
     assert isinstance(press(model, "p")[0], Pass) and isinstance(press(model, "d")[0], Draw)
 
 
 def test_playing_off_turn_still_asks_the_server_which_answers_in_words():
-    model = model_at(TABLE, dataclasses.replace(STATE, turn=1, legal=(), choices=()))
-    [play] = press(model, "2", "enter")
+    model = model_at(STARTED, snapshot(turn=1))
+    [play] = press(model, "3", "enter")
     assert play.card == "7H"  # sent: the refusal comes back as the server's sentence
 
 
 def test_enter_without_a_card_explains_and_spectators_cannot_play():
-    model = model_at(TABLE, STATE)
+    model = model_at(STARTED, SNAPSHOT)
     assert press(model, "enter") == [] and "Pick a card first" in model.status
-    watching = dataclasses.replace(STATE, seat=None, hand=(), legal=())
-    model = model_at(dataclasses.replace(TABLE, seat=None), watching)
+    watching = dataclasses.replace(SNAPSHOT, seat=None, hand=(), targets=(), legal=(), choices=())
+    model = model_at(dataclasses.replace(STARTED, seat=None), watching)
     assert press(model, "1", "enter") == []
 
 
 def test_quit_and_leave_ask_first_during_a_game():
-    model = model_at(TABLE, STATE)
+    model = model_at(STARTED, SNAPSHOT)
     assert press(model, "q") == [] and model.overlay == "quit"
     assert press(model, "n") == [] and model.overlay is None
     assert press(model, "q", "y") == [Command.QUIT]
@@ -126,7 +147,7 @@ def test_quit_and_leave_ask_first_during_a_game():
 
 
 def test_help_opens_and_closes():
-    model = model_at(TABLE, STATE)
+    model = model_at(STARTED, SNAPSHOT)
     press(model, "?")
     assert model.overlay == "help"
     assert press(model, "1") == [] and model.picked is None  # keys go to the help
@@ -135,7 +156,7 @@ def test_help_opens_and_closes():
 
 
 def test_chat_is_typed_and_sent():
-    model = model_at(TABLE, STATE)
+    model = model_at(STARTED, SNAPSHOT)
     assert press(model, "c", "h", "i", "x", "backspace", "!", "enter") == [Chat(text="hi!")]
     assert model.overlay is None and model.chat_draft == ""
 
@@ -147,7 +168,7 @@ def test_the_name_is_typed_then_the_hello_can_go():
     assert model.name == "Ain" and model.named
 
 
-def test_lobby_join_spectate_and_create_with_every_option():
+def test_lobby_join_spectate_and_create_from_the_servers_shapes():
     model = model_at(TABLES)
     assert press(model, "enter") == [Join(table="t1")]
     assert press(model, "s") == [Spectate(table="t1")]
@@ -165,8 +186,23 @@ def test_lobby_join_spectate_and_create_with_every_option():
     )
 
 
+def test_the_form_offers_what_the_server_offers():
+    shapes = (
+        TableShape(players=2, teams=2, hand_size=7, needed=2),
+        TableShape(players=4, teams=2, hand_size=6, needed=2),
+    )
+    model = fed(welcome=dataclasses.replace(WELCOME, shapes=shapes)).model
+    press(model, "n", "down")
+    seen = []
+    for _ in range(3):
+        press(model, "right")
+        seen.append((model.form.players, model.form.teams))
+    assert seen == [(4, 2), (2, 2), (4, 2)]
+    assert "6, the usual for this size" in text(model)
+
+
 def test_waiting_room_sit_and_ready():
     model = model_at(TABLE)
     assert press(model, "2") == [Sit(seat=1)]
-    assert press(model, "down", "enter") == []  # seat 1 again: the server still has us there
+    assert press(model, "up", "enter") == []  # seat 1 again: the server still has us there
     assert press(model, "r") == [Ready(ready=False)]  # seat 1 is ready: take it back

@@ -8,26 +8,35 @@ from prompt_toolkit.output import ColorDepth, DummyOutput
 
 from sarja.client import model as m
 from sarja.client.app import ClientApp
-from sarja.client.render import plain_text, screen_lines
-from sarja.protocol.examples import OUTCOME, SERVER_EXAMPLES
-from sarja.protocol.messages import ChatFrom, Error, Event, State, Table, Tables, Welcome
+from sarja.protocol.messages import (
+    Ack,
+    Change,
+    ChatLine,
+    Error,
+    Hand,
+    Legal,
+    Notice,
+    Rules,
+    Sync,
+    Update,
+)
 
-EXAMPLE = {type(msg).__name__: msg for msg in SERVER_EXAMPLES}
-WELCOME: Welcome = EXAMPLE["Welcome"]
-TABLES: Tables = EXAMPLE["Tables"]
-TABLE: Table = EXAMPLE["Table"]
-STATE: State = EXAMPLE["State"]
+from .client_helpers import (
+    RESULT,
+    SNAPSHOT,
+    STARTED,
+    TABLE,
+    TABLES,
+    WELCOME,
+    fed,
+    model_at,
+    snapshot,
+    text,
+)
 
 
-def model_at(*messages) -> m.Model:
-    model = m.Model(address="host:7474", name="Aino", named=True, link="online")
-    for msg in (WELCOME, *messages):
-        m.apply(model, msg)
-    return model
-
-
-def text(model: m.Model, width: int = 80, height: int = 24) -> str:
-    return plain_text(screen_lines(model, width, height))
+def update(version: int, *changes: Change, turn: int = 1, **fields) -> Update:
+    return Update(version=version, changes=changes, turn=turn, draw_size=83, **fields)
 
 
 def test_welcome_opens_the_lobby_and_keeps_the_token():
@@ -51,39 +60,176 @@ def test_the_waiting_room_shows_seats_sides_and_readiness():
     assert "Green (G)" in screen and "— free —" in screen
 
 
-def test_a_state_gives_the_turn_targets_and_dead_cards_from_legal_actions():
-    model = model_at(TABLE, STATE)
+def test_the_phase_is_the_codecs_session_state():
+    wire = fed(STARTED, SNAPSHOT)
+    assert wire.model.phase == wire.codec.state == "game"
+    wire.feed(dataclasses.replace(SNAPSHOT, version=13, legal=(), choices=(), result=RESULT))
+    assert wire.model.phase == wire.codec.state == "ended"
+
+
+def test_targets_dead_cards_and_choices_are_the_servers():
+    model = model_at(STARTED, SNAPSHOT)
     assert model.phase == "game" and model.my_turn
     assert m.turn_text(model) == "YOUR TURN"
-    assert m.targets(model, "7H") == {(4, 8), (5, 3)}  # I5 and D6, from `legal`
-    assert m.targets(model, "JD") == {(0, 1)}
+    assert m.targets(model, "7H") == {48, 53}  # I5 and D6, from `targets`
     assert not m.is_dead(model, "9S")
-    dead = dataclasses.replace(STATE, legal=(*STATE.legal, "dead:9S"))
-    m.apply(model, dead)
-    assert m.is_dead(model, "9S")
-    assert m.choice_options(model, (4, 4)) == (((4, 0, 4, 4),), ((4, 1, 4, 5),))
+    assert m.choice_options(model, 44) == (((40, 44),), ((41, 45),))
+    # Whatever the server says goes, even where the board would say otherwise: the
+    # client never works it out for itself.
+    said = dataclasses.replace(SNAPSHOT, targets=((3,),) * 7, dead=("9S",))
+    model = model_at(STARTED, said)
+    assert m.targets(model, "7H") == {3} and m.targets(model, "JD") == {3}
+    assert m.is_dead(model, "9S") and not m.is_dead(model, "7H")
 
 
-def test_off_turn_targets_come_from_the_board_and_layout():
-    board = list(STATE.board)
-    board[4 * 10 + 8] = "g"  # cover I5: one 7♥ space left
-    for i, card in enumerate(WELCOME.layout):
-        if card == "9S":
-            board[i] = "G"  # both 9♠ spaces covered: 9♠ is dead
-    waiting = dataclasses.replace(STATE, turn=1, legal=(), choices=(), board="".join(board))
-    model = model_at(TABLE, waiting)
+def test_off_turn_the_server_still_says_what_each_card_could_take():
+    model = model_at(STARTED, snapshot(turn=1))
     assert not model.my_turn and m.turn_text(model) == "Bertil's turn"
-    assert m.targets(model, "7H") == {(5, 3)}
-    assert m.is_dead(model, "9S") and not m.is_dead(model, "JD")
-    assert len(m.targets(model, "JD")) == waiting.board.count(".")
-    # A one-eyed jack: opponents' chips only, never our own, locked ones included as
-    # the board shows them (the server refuses a locked one with its reason).
-    removable = m.targets(model, "JS")
-    assert (3, 7) in removable and (4, 0) not in removable
+    assert m.targets(model, "7H") == {48, 53}
+    assert m.targets(model, "QS") == set(SNAPSHOT.targets[5])
+
+
+def test_updates_move_the_game_on_and_the_log_says_what_happened():
+    wire = fed(STARTED, SNAPSHOT)
+    model = wire.model
+    assert wire.feed(Ack(id=3, version=13)) == []
+    assert model.next_id == 4
+    wire.feed(
+        update(13, Change(kind="played", seat=0, card="7H", cell=48), Change(kind="drew", seat=0)),
+        Hand(version=13, hand=("2C", "4S", "5H", "9S", "JD", "QS", "AD"), targets=((),) * 7,
+             drawn="4S"),  # fmt: skip
+        update(14, Change(kind="played", seat=1, card="2C", cell=14), turn=0),
+        Legal(version=14, legal=("2C@G4",)),
+    )
+    game = model.game
+    assert game is not None and game.version == 14 and game.board[48] == "b"
+    assert game.board[14] == "g" and model.my_turn and game.legal == ("2C@G4",)
+    log = [line.text for line in model.log]
+    # Routine draws are not news; moves are written out, our own as "You".
+    assert log == ["You played 7♥ at I5.", "Bertil played 2♣ at E2."]
+    screen = text(model)
+    assert "Bertil played 2♣ at E2." in screen and "Last: Bertil 2♣ at E2" in screen
+
+
+def test_every_change_in_words():
+    wire = fed(STARTED, SNAPSHOT)
+    changes = [
+        Change(kind="removed", seat=1, card="JS", cell=40, side=0),
+        Change(kind="removed", seat=0, card="JH", cell=37, side=1),
+        Change(kind="exchanged", seat=1, card="9S"),
+        Change(kind="no_draw", seat=1),
+        Change(kind="reshuffled"),
+        Change(kind="draw_forfeited", seat=1),
+        Change(kind="draw_forfeited", seat=0),
+        Change(kind="passed", seat=1),
+        Change(kind="sequence", seat=0, side=0, fives=((40, 44),)),
+        Change(kind="sequence", seat=1, side=1, fives=((0, 4), (10, 14))),
+        Change(kind="away", seat=1),
+        Change(kind="back", seat=1),
+    ]
+    for version, change in enumerate(changes, start=13):
+        wire.feed(update(version, change))
+    assert [line.text for line in wire.model.log] == [
+        "Bertil removed your chip at A5 with the J♠.",
+        "You removed Green's chip at H4 with the J♥.",
+        "Bertil exchanged a dead 9♠.",
+        "Bertil could not draw: both piles are empty.",
+        "The discard pile was shuffled into a new draw pile.",
+        "Bertil lost their draw.",
+        "You lost your draw.",
+        "Bertil passed: no playable card.",
+        "You completed a sequence (A5–E5).",
+        "Bertil completed two sequences (A1–E1, A2–E2).",
+        "Bertil is away; the seat is kept.",
+        "Bertil is back.",
+    ]
+    assert wire.sent == []
+
+
+def test_teams_are_named_as_teams_and_the_end_in_words():
+    players = tuple(
+        dataclasses.replace(p, name=name, side=i % 2)
+        for i, (p, name) in enumerate(zip(SNAPSHOT.players * 2, ("Aino", "Bertil", "Cecilia",
+                                                                 "Daniel"), strict=True))
+    )  # fmt: skip
+    wire = fed(STARTED, snapshot(players=players))
+    wire.feed(
+        update(13, Change(kind="removed", seat=1, card="JS", cell=40, side=0)),
+        update(14, Change(kind="sequence", seat=2, side=0, fives=((40, 44),))),
+        update(15, Change(kind="won", side=0), result=RESULT),
+    )
+    assert [line.text for line in wire.model.log] == [
+        "Bertil removed Team Blue's chip at A5 with the J♠.",
+        "Team Blue completed a sequence (A5–E5).",
+        "Team Blue wins!",
+    ]
+    assert wire.model.phase == "ended"
+
+
+def test_manual_draw_shows_draws_and_the_card_we_drew():
+    manual = Rules(hand_size=7, manual_draw=True)
+    wire = fed(STARTED, snapshot(rules=manual))
+    wire.feed(
+        update(13, Change(kind="played", seat=0, card="7H", cell=48), pending_draw=(0,)),
+        update(14, Change(kind="drew", seat=0)),
+        Hand(version=14, hand=("2C", "4S", "5H", "9S", "JD", "QS", "AD"), targets=((),) * 7,
+             drawn="4S"),  # fmt: skip
+        update(15, Change(kind="drew", seat=1), turn=0),
+    )
+    assert [line.text for line in wire.model.log][1:] == ["You drew 4♠.", "Bertil drew a card."]
+
+
+def test_notices_in_words():
+    wire = fed(TABLE)
+    for kind, name, seat in (
+        ("joined", "Bertil", 1), ("ready", "Bertil", 1), ("unready", "Aino", 0),
+        ("seated", "Bertil", 0), ("watching", "Cecilia", None), ("left", "Bertil", 1),
+        ("rematch", "Aino", 0), ("takeover", "Bertil", 1),
+    ):  # fmt: skip
+        wire.feed(Notice(kind=kind, name=name, seat=seat))
+    assert [line.text for line in wire.model.log] == [
+        "Bertil sat down at seat 2 (Green).",
+        "Bertil is ready.",
+        "You are not ready.",
+        "You moved to seat 1 (Blue).",
+        "Cecilia is watching.",
+        "Bertil left the table.",
+        "You asked for a rematch.",
+        "The computer plays for Bertil until they return.",
+    ]
+
+
+def test_a_gap_in_the_versions_asks_for_a_snapshot_once():
+    wire = fed(STARTED, SNAPSHOT)
+    played = Change(kind="played", seat=1, card="2C", cell=14)
+    assert wire.feed(update(14, played)) == [Sync()]  # 13 never came
+    assert wire.model.syncing and wire.model.game.version == 12
+    assert wire.feed(update(15, played), Legal(version=15, legal=("pass",))) == []
+    assert wire.model.game.legal == SNAPSHOT.legal  # nothing half-applied meanwhile
+    wire.feed(dataclasses.replace(SNAPSHOT, version=15, turn=1, legal=(), choices=()))
+    assert not wire.model.syncing and wire.model.game.version == 15
+    assert wire.feed(update(16, played, turn=0)) == []
+
+
+def test_someone_going_away_keeps_our_turn():
+    wire = fed(STARTED, SNAPSHOT)
+    wire.feed(update(13, Change(kind="away", seat=1), turn=0))
+    model = wire.model
+    assert model.game.players[1].away and model.my_turn and model.game.legal == SNAPSHOT.legal
+    assert "Bertil (away)" in text(model)
+
+
+def test_action_ids_go_on_above_the_last_the_server_holds():
+    model = fed(welcome=dataclasses.replace(WELCOME, last_id=41)).model
+    assert model.next_id == 42
+    wire = fed(STARTED, dataclasses.replace(SNAPSHOT, last_id=57))
+    assert wire.model.next_id == 58
+    wire.feed(dataclasses.replace(SNAPSHOT, last_id=3, version=13))  # never back down
+    assert wire.model.next_id == 58
 
 
 def test_the_game_screen_fits_80_by_24_and_shows_everything():
-    model = model_at(TABLE, STATE)
+    model = model_at(STARTED, SNAPSHOT)
     model.picked = "7H"
     lines = text(model).splitlines()
     assert len(lines) <= 24 and all(len(line) <= 80 for line in lines)
@@ -92,55 +238,63 @@ def test_the_game_screen_fits_80_by_24_and_shows_everything():
     assert "★" in screen and "(B)" in screen and "(G)" in screen
     assert "› 7♥‹" in screen  # both spaces of the picked card are marked
     assert "YOUR TURN" in screen and "▶ Aino (you)" in screen
-    assert "[1]5♥" in screen and "J♦ wild" in screen
+    assert "[2]5♥" in screen and "J♦ wild" in screen
     assert "Discard 8♦" in screen and "Draw pile 84" in screen
-    assert "sequences 0/2" in screen
+    assert "sequences 0/2" in screen and "Last: Bertil 8♦ at H4" in screen
+
+
+def test_dead_cards_are_marked_in_the_hand():
+    screen = text(model_at(STARTED, snapshot(dead=("9S",))))
+    assert "[4]9♠ dead" in screen
 
 
 def test_locked_chips_and_the_end_screen():
-    board = STATE.board.replace("bbbb.b", "BBBBBb")
-    over = dataclasses.replace(
-        STATE,
+    board = SNAPSHOT.board.replace("bbbb.b", "BBBBBB")
+    over = snapshot(
         board=board,
-        legal=(),
-        choices=(),
-        sequences=(((4, 0, 4, 4), (4, 1, 4, 5)), ()),
-        outcome=OUTCOME,
+        sequences=(((40, 44), (41, 45)), ()),
+        result=RESULT,
     )
-    model = model_at(TABLE, over)
+    model = model_at(STARTED, over)
     assert model.phase == "ended"
     screen = text(model)
     assert "*[B]*" in screen  # winning sequences marked on the board
-    assert "Blue wins: Aino" in screen
-    assert "Aino             held: Q♠ 2♣" in screen and "Bertil           held: K♦ 4♥" in screen
+    assert "Blue wins: Aino" in screen and "A5–E5, B5–F5" in screen
+    assert "Aino             held: 2♣ Q♠" in screen and "Bertil           held: 4♥ K♦" in screen
     assert "r rematch" in screen
 
 
-def test_events_chat_and_refusals_in_words():
-    model = model_at(TABLE, STATE)
-    m.apply(model, Event(version=13, kind="sequence", text="Blue completed a sequence (A5–E5)"))
-    m.apply(model, ChatFrom(sender="Bertil", seat=1, text="Nice one"))
-    m.apply(model, Error(code="not_your_turn", message="It is Bertil's turn.", id=3))
-    screen = text(model)
-    assert "Blue completed a sequence (A5–E5)." in screen
+def test_chat_and_refusals_in_words():
+    wire = fed(STARTED, SNAPSHOT)
+    wire.feed(
+        ChatLine(sender="Bertil", seat=1, text="Nice one"),
+        Error(code="not_your_turn", message="It is Bertil's turn.", id=3),
+    )
+    screen = text(wire.model)
     assert "Bertil: Nice one" in screen
-    assert model.status == "It is Bertil's turn." and "It is Bertil's turn." in screen
+    assert wire.model.status == "It is Bertil's turn." and "It is Bertil's turn." in screen
 
 
 def test_leaving_returns_to_the_lobby_and_a_drop_shows_reconnecting():
-    model = model_at(TABLE, STATE)
+    wire = fed(STARTED, SNAPSHOT)
+    model = wire.model
     m.set_link(model, "reconnecting", "")
-    assert "reconnecting…" in text(model)  # the last state stays on screen meanwhile
+    assert "reconnecting…" in text(model)  # the last picture stays on screen meanwhile
+    assert model.phase == "connected"
     m.set_link(model, "online")
-    m.apply(model, WELCOME)
-    m.apply(model, TABLES)
-    assert model.phase == "lobby" and model.state is None and model.table is None
-    assert "Friday" in text(model)
+    wire = fed(TABLES)
+    assert wire.model.phase == "lobby" and wire.model.game is None
+    assert "Friday" in text(wire.model)
+    back = fed(STARTED, SNAPSHOT, TABLES)
+    assert back.model.game is None and back.model.table is None
+    assert "You left table Friday." in text(back.model)
 
 
 def test_a_spectator_sees_no_hand():
-    watching = dataclasses.replace(STATE, seat=None, hand=(), legal=(), choices=())
-    screen = text(model_at(dataclasses.replace(TABLE, seat=None), watching))
+    watching = dataclasses.replace(
+        SNAPSHOT, seat=None, hand=(), targets=(), legal=(), choices=()
+    )
+    screen = text(model_at(dataclasses.replace(STARTED, seat=None), watching))
     assert "watching" in screen and "hands are hidden" in screen
 
 
@@ -149,15 +303,15 @@ def test_every_screen_fits_80_columns():
 
     lobby = model_at(TABLES)
     perform(lobby, intent_for(lobby, "n"))
-    helped = model_at(TABLE, STATE)
+    helped = model_at(STARTED, SNAPSHOT)
     helped.overlay = "help"
-    for model in (lobby, helped, model_at(TABLE), model_at(TABLE, STATE)):
+    for model in (lobby, helped, model_at(TABLE), model_at(STARTED, SNAPSHOT)):
         lines = text(model).splitlines()
         assert len(lines) <= 24 and max(len(line) for line in lines) <= 80
 
 
 def test_too_small_a_terminal_says_how_big_it_must_be():
-    screen = text(model_at(TABLE, STATE), 60, 20)
+    screen = text(model_at(STARTED, SNAPSHOT), 60, 20)
     assert "at least 80×24" in screen and "60×20" in screen
 
 
@@ -177,9 +331,9 @@ def test_no_color_is_respected(monkeypatch):
 def test_a_click_means_what_the_keys_for_that_thing_mean():
     from sarja.client.render import hit
 
-    model = model_at(TABLE, STATE)
+    model = model_at(STARTED, SNAPSHOT)
     lines = text(model).splitlines()
-    assert hit(model, 80, 24, 3 + 3 * 5 + 2, 2 + 4).arg == (4, 3)  # D5 on the board
+    assert hit(model, 80, 24, 3 + 3 * 5 + 2, 2 + 4).arg == 43  # D5 on the board
     column = lines[13].index("[3]")
     assert hit(model, 80, 24, column, 13).name == "click_card"
     assert hit(model, 80, 24, column, 13).arg == 2
@@ -187,7 +341,7 @@ def test_a_click_means_what_the_keys_for_that_thing_mean():
 
 
 def test_a_status_line_does_not_outlive_its_screen():
-    model = model_at()
-    model.status = "There are no tables yet: press n to create one."
-    m.apply(model, dataclasses.replace(TABLE, started=False))
-    assert model.status == ""
+    wire = fed()
+    wire.model.status = "There are no tables yet: press n to create one."
+    wire.feed(TABLE)
+    assert wire.model.status == ""
