@@ -12,29 +12,19 @@ top-left corner, ``D5`` is row 4, column 3.
 
 from __future__ import annotations
 
+from sarja.protocol import cards as protocol_cards
+
+# The layout and cell names are the protocol's, shared (re-exported for the engine).
+from sarja.protocol.cards import LAYOUT_CODES as LAYOUT_CODES
+from sarja.protocol.cards import cell_name as cell_name
+
 from .cards import RANKS, SUITS, parse_card
 from .errors import MalformedAction
-
-# The physical board people own, row 0 at the top (shared/board-layout.txt).
-# XX marks a free corner; no jack appears on the board.
-LAYOUT_TEXT = """\
-XX 2S 3S 4S 5S 6S 7S 8S 9S XX
-6C 5C 4C 3C 2C AH KH QH TH TS
-7C AS 2D 3D 4D 5D 6D 7D 9H QS
-8C KS 6C 5C 4C 3C 2C 8D 8H KS
-9C QS 7C 6H 5H 4H AH 9D 7H AS
-TC TS 8C 7H 2H 3H KH TD 6H 2D
-QC 9S 9C 8H 9H TH QH QD 5H 3D
-KC 8S TC QC KC AC AD KD 4H 4D
-AC 7S 6S 5S 4S 3S 2S 2H 3H 5D
-XX AD KD QD TD 9D 8D 7D 6D XX
-"""
 
 SIZE = 10
 CELLS = range(SIZE * SIZE)
 CORNER = -1
 
-LAYOUT_CODES: tuple[str, ...] = tuple(LAYOUT_TEXT.split())
 # The card shown on each cell, or CORNER.
 LAYOUT: tuple[int, ...] = tuple(
     CORNER if code == "XX" else parse_card(code) for code in LAYOUT_CODES
@@ -58,23 +48,14 @@ def _check_layout() -> None:
 
 _check_layout()
 
-COLUMN_LETTERS = "ABCDEFGHIJ"
-
-
-def cell_name(cell: int) -> str:
-    return f"{COLUMN_LETTERS[cell % SIZE]}{cell // SIZE + 1}"
-
-
-_CELL_BY_NAME = {cell_name(c): c for c in CELLS}
-
 
 def parse_cell(text: str) -> int:
-    cell = _CELL_BY_NAME.get(text)
-    if cell is None:
+    try:
+        return protocol_cards.parse_cell(text)
+    except ValueError:
         raise MalformedAction(
             "bad_cell", f"{text!r} is not a space; write column A-J then row 1-10, like D5."
-        )
-    return cell
+        ) from None
 
 
 # The four directions a sequence can run: across, down, and the two diagonals.

@@ -15,10 +15,12 @@ True
 
 from __future__ import annotations
 
+from sarja.protocol.cards import CARD_CODES, RANKS, SUITS
+
 from .errors import MalformedAction
 
-RANKS = "23456789TJQKA"
-SUITS = "SHDC"
+__all__ = ["CARD_CODES", "RANKS", "SUITS"]
+
 SUIT_SYMBOLS = "♠♥♦♣"
 JACK_RANK = RANKS.index("J")
 
@@ -30,7 +32,6 @@ def card_of(rank: str, suit: str) -> int:
     return RANKS.index(rank) * 4 + SUITS.index(suit)
 
 
-CARD_CODES: tuple[str, ...] = tuple(r + s for r in RANKS for s in SUITS)
 _CARD_BY_CODE = {code: card for card, code in enumerate(CARD_CODES)}
 
 JS, JH, JD, JC = (card_of("J", s) for s in SUITS)
