@@ -10,6 +10,8 @@ from pathlib import Path
 
 import trio
 
+from sarja.protocol.limits import MAX_SERVER_NAME
+
 from .app import serve
 from .config import DEFAULT_PORT, ServerConfig
 from .lan import lan_addresses
@@ -83,7 +85,7 @@ def main(argv: list[str] | None = None) -> None:
         port=args.port,
         data_dir=args.data_dir or default_data_dir(),
         seed=args.seed,
-        server_name=args.name[:32],
+        server_name=args.name.strip()[:MAX_SERVER_NAME] or "Sarja",
     )
     try:
         trio.run(run, config)
