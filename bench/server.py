@@ -461,12 +461,16 @@ class Window:
     def open(self, tally: Counter[str]) -> None:
         self.tally_before = Counter(tally)
         self.cpu_before, self.wall_before = cpu_seconds(self.pid), time.perf_counter()
+        self.own_before = cpu_seconds(os.getpid())
         self.measuring = True
 
     def close(self, tally: Counter[str]) -> None:
         self.measuring = False
         self.cpu = cpu_seconds(self.pid) - self.cpu_before
         self.wall = time.perf_counter() - self.wall_before
+        # The clients' side: near a whole core, and latency is theirs as much as the server's.
+        self.own_share = (cpu_seconds(os.getpid()) - self.own_before) / self.wall
+        self.load = os.getloadavg()[0]
         self.tally = tally - self.tally_before
         self.memory = resident_mib(self.pid)
 
@@ -528,18 +532,20 @@ async def load_sarja(seats: int, tables: int, warmup: float, seconds: float) -> 
     tally: Counter[str] = Counter()
     with tempfile.TemporaryDirectory(prefix="sarja-bench-") as data_dir:
         process, port = await start_sarja(data_dir)
+        print(f"  sarja-server pid {process.pid}: seating {tables} tables", flush=True)
         try:
             async with trio.open_nursery() as nursery:
                 started = time.perf_counter()
                 games = await seat_tables(port, tables, seats, tally, nursery)
                 seated = time.perf_counter() - started
+                print(f"  seated in {seated:.1f} s; playing", flush=True)
                 window = Window(process.pid)
                 await drive(games, sarja_move, window, tally, warmup, seconds)
                 nursery.cancel_scope.cancel()
             await close_all([p for game in games for p in game])
         finally:
             await stop(process)
-    return {"window": window, "seated": seated, "tally": window.tally}
+    return {"window": window, "tally": window.tally}
 
 
 async def load_floor(
@@ -604,6 +610,7 @@ def report_load(label: str, w: Window) -> None:
         f"   p99 {percentile(w.latencies, 0.99) * 1e3:7.2f} ms"
     )
     print(f"    server CPU per move {w.cpu_us:8.1f} µs   (resident {w.memory:.0f} MiB)")
+    print(f"    the bench's clients used {w.own_share:.0%} of a core; load average {w.load:.2f}")
 
 
 def main() -> None:
@@ -644,6 +651,11 @@ def main() -> None:
     figures: dict[str, Any] = {}
     for seats in (4, 12):
         tables = max(2, connections // seats)
+        print(
+            f"Load, {seats} seats: {tables} tables, {tables * seats} connections,"
+            f" one move a second per table, {seconds:g} s measured after {warmup:g} s",
+            flush=True,
+        )
         real = trio.run(load_sarja, seats, tables, warmup, seconds)
         w: Window = real["window"]
         moves = max(w.moves, 1)
@@ -651,10 +663,6 @@ def main() -> None:
         move_bytes = sum(per_type.values())
         everything = sum(n for t, n in real["tally"].items() if not t.startswith("error")) / moves
         errors = {t: n for t, n in real["tally"].items() if t.startswith("error")}
-        print(
-            f"Load, {seats} seats: {tables} tables, {tables * seats} connections (seated in"
-            f" {real['seated']:.1f} s), one move a second per table, {seconds:g} s measured"
-        )
         report_load("sarja-server", w)
         print(
             f"    bytes per move {move_bytes:6.0f}  ("
