@@ -35,6 +35,7 @@ from .render import hit, screen_lines
 from .settings import load_resume, save_name, save_resume
 
 LOBBY_REFRESH = 3.0  # seconds: the server does not push the lobby list, so ask again
+RESUME_WAIT = 0.5  # seconds after a resumed welcome for the table to come, if any
 
 STYLE = Style.from_dict(
     {
@@ -213,8 +214,17 @@ class ClientApp:
             # Kept across runs: closing the client mid-game and starting it again
             # takes the player back to their seat.
             self._remember_resume(self.model.address, self.model.name, msg.resume)
-            self.link.send(ListTables())  # refused quietly if the table follows at once
+            if self.link.resumed:
+                # Back at a table, the server sends it next; asking for the lobby's list
+                # would be refused there. Only if no table comes is the list wanted.
+                asyncio.get_running_loop().call_later(RESUME_WAIT, self._list_in_lobby)
+            else:
+                self.link.send(ListTables())
         self.app.invalidate()
+
+    def _list_in_lobby(self) -> None:
+        if self.model.phase == SessionState.LOBBY:
+            self.link.send(ListTables())
 
     def _on_link(self, kind: str, text: str) -> None:
         m.set_link(self.model, kind, text)

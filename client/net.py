@@ -79,6 +79,7 @@ class Link:
         self._stream: trio.SocketStream | None = None
         self._stop_reason: str | None = None
         self.connections = 0  # how many times a connection was made (tests look)
+        self.resumed = False  # the last hello carried a resume token
 
     # ----- called from anywhere in the thread (the app's key handlers) -------------
 
@@ -184,6 +185,7 @@ class Link:
                     if hello is None:
                         return False
                 await stream.send_all(codec.send(hello))
+                self.resumed = hello.resume is not None
                 hello_sent = True
                 async with trio.open_nursery() as nursery:
                     self._outgoing = send
@@ -248,6 +250,7 @@ class Link:
             # The server no longer knows us (it restarted, or we held no seat): start over.
             hello = self._hello()
             if hello is not None:
+                self.resumed = False
                 self._send_now(Hello(version=hello.version, name=hello.name, resume=None))
             return True
         self._on_message(msg, state)

@@ -206,3 +206,86 @@ def test_two_people_play_a_game_in_real_terminals(server, tmp_path):
     finally:
         aino.close()
         bertil.close()
+
+
+def take_turn(*people: Terminal) -> Terminal:
+    """Whoever's screen says it is their turn makes one move by keys (as in
+    `play_to_the_end`); returns once the next player's screen says it is theirs."""
+    deadline = time.monotonic() + 15
+    while len(movers := [p for p in people if TURN in p.text()]) != 1:
+        assert time.monotonic() < deadline, "\n\n".join(p.text() for p in people)
+        time.sleep(0.005)
+    mover = movers[0]
+    mover.type("\t")
+    status = mover.wait_for_status(re.compile(r": \d|is dead|cannot"))
+    mover.type("x" if "is dead" in status else "p" if "cannot" in status else "\r")
+    if "Which five" in mover.wait_for(re.compile(r"Which five|Hand ")):
+        mover.type("\r")
+    others = [p for p in people if p is not mover]
+    deadline = time.monotonic() + 15
+    while TURN in mover.text() or not any(TURN in p.text() for p in others):
+        assert time.monotonic() < deadline, "\n\n".join(p.text() for p in people)
+        time.sleep(0.005)
+    return mover
+
+
+def test_a_player_who_quits_or_is_killed_comes_back_and_moves_at_once(server, tmp_path):
+    """Issue 9's restart case: the client started again resumes the seat, and its first
+    move goes through (its action ids go on above those the server holds)."""
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    client = [*command("sarja-client"), server]
+    aino = Terminal(client, env)
+    bertil = Terminal([*client, "--name", "Bertil"], env)
+    try:
+        aino.wait_for("What is your name?")
+        aino.type("Aino\r")
+        aino.wait_for("No tables yet")
+        aino.type("n")
+        aino.wait_for("New table")
+        aino.type("\r")
+        aino.wait_for("Aino (you)")
+        bertil.type("r")
+        bertil.wait_for("Aino's table")
+        bertil.type("\r")
+        bertil.wait_for("Bertil (you)")
+        aino.type("r")
+        bertil.type("r")
+        for person in (aino, bertil):
+            person.wait_for("Hand ")
+
+        for how in ("quit", "kill"):
+            # Mid-game, with moves by both behind them, and Aino to play.
+            moved = {"Aino": 0, "Bertil": 0}
+            while min(moved.values()) < 2 or TURN not in aino.text():
+                mover = take_turn(aino, bertil)
+                moved["Aino" if mover is aino else "Bertil"] += 1
+            if how == "quit":
+                aino.type("q")
+                aino.wait_for("Quit in the middle of the game?")
+                aino.type("y")
+                assert aino.proc.wait(10) == 0
+            else:
+                os.kill(aino.proc.pid, signal.SIGKILL)
+                aino.proc.wait(10)
+            bertil.wait_for("Aino (away)")
+            aino.close()
+
+            # Started again as before: the remembered name, then straight back to the seat.
+            aino = Terminal(client, env)
+            aino.wait_for("Name: Aino")
+            aino.type("\r")
+            screen = aino.wait_for(TURN)
+            assert "Aino (you)" in screen and "Hand " in screen
+            back = bertil.wait_for("Aino is back.")
+            assert "Aino (away)" not in back
+
+            # The first move goes through: acknowledged, on both boards and in both logs.
+            take_turn(aino, bertil)
+            mine = re.search(r"You played (\S+) at ([A-J]\d+)\.", aino.text())
+            assert mine, aino.text()
+            card, cell = mine.groups()
+            bertil.wait_for(f"Aino played {card} at {cell}.")
+            assert "Action id" not in aino.text()  # no refusal of an id the server holds
+    finally:
+        aino.close()
+        bertil.close()
