@@ -64,7 +64,7 @@ class _Codec:
         if body is None:
             return None
         # In this order: the frame, msgpack, the shape, the type, the version of a
-        # greeting, every field, and last the session state (docs/protocol.md, §7).
+        # greeting, every field, and last the session state (docs/protocol.md, §4).
         obj = check_shape(self._loads(body), self._max_depth)
         t = obj["t"]
         cls = self._incoming.get(t)
