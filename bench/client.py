@@ -1,22 +1,26 @@
-"""How long the client takes from a `state` frame's bytes to a finished screen.
+"""How long the client takes from an update's bytes to a finished screen.
 
-Run: python bench/client.py   (a few seconds).
+Run: python bench/client.py   (well under a minute; --quick or --games 1 for a glance).
 
-The states are real: random two-player games played by the rules engine and turned into
-each seat's `state` message by the server's own presenter, then framed by the server's
-codec. For every state the clock covers what the client does when one arrives: the
-client codec decodes the frame, the model takes the message in, and prompt_toolkit
-renders the whole 80×24 screen (layout, styles, and the escape codes for what changed)
-into an in-memory terminal. Half the time a card is picked, so its spaces are
-highlighted too. Sockets and the event loop's wake-up are not included.
+The games are real: random two-player games played by the rules engine and turned into
+one seat's protocol 2 messages by the server's own presenter (a snapshot, then per move
+the public `update` and, when they apply, this seat's `hand` and `legal`), framed by the
+server's codec. For every move the clock covers what the client does when they arrive:
+the client codec decodes the frames, the model takes them in (the game mirror moves on,
+the log gets its sentences), and prompt_toolkit renders the whole screen (layout,
+styles, and the escape codes for what changed) into an in-memory terminal. Half the
+time a card is picked, so its spaces are highlighted too. Sockets and the event loop's
+wake-up are not included.
 
-It prints figures only; it asserts nothing about speed.
+It prints figures only and asserts nothing about speed; its last line is one JSON
+object: {"render_ms_80x24": median ms, "render_ms_160x50": median ms}.
 """
 
 from __future__ import annotations
 
 import argparse
 import io
+import json
 import platform
 import random
 import statistics
@@ -29,37 +33,64 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 
 from sarja.client import model as m
 from sarja.client.app import ClientApp
-from sarja.protocol import ClientCodec, ServerCodec
-from sarja.protocol.messages import Rules, Seat, Table, Welcome
+from sarja.protocol import PROTOCOL_VERSION, ClientCodec, ServerCodec
+from sarja.protocol.messages import Seat, TableView, Welcome
 from sarja.server.engine import Arrangement, Game
 from sarja.server.engine.board import LAYOUT_CODES
-from sarja.server.present import state_message
+from sarja.server.present import (
+    changes,
+    hand_message,
+    hand_part,
+    legal_message,
+    rules_of,
+    snapshot,
+    table_shapes,
+    update,
+)
 
 TARGET_MS = 10.0
+NAMES = ["Aino", "Bertil"]
 
 
-def game_frames(rng: random.Random, seat: int) -> list[bytes]:
-    """Every `state` frame one seat receives over a random game, after the welcome and
-    the table (so both codecs are in the right session state)."""
+def game_frames(rng: random.Random, seat: int) -> list[list[bytes]]:
+    """The frames one seat receives over a random game, grouped as they come: the
+    welcome, the table and the snapshot first, then one group per move."""
     arrangement = Arrangement.of(2)
     server = ServerCodec()
-    rules = Rules(hand_size=arrangement.hand_size, manual_draw=False)
-    frames = [
-        server.send(Welcome(version=1, session="s1", resume="x" * 43, layout=LAYOUT_CODES,
-                            server="Bench")),
-        server.send(Table(id="t1", name="Bench", players=2, teams=2,
-                          seats=(Seat(name="Aino", ready=True, away=False),
-                                 Seat(name="Bertil", ready=True, away=False)),
-                          spectators=0, started=True, rules=rules, computer_takeover=False,
-                          seat=seat)),
-    ]  # fmt: skip
+    seats = tuple(Seat(name=n, ready=True, away=False) for n in NAMES)
+    welcome = Welcome(
+        version=PROTOCOL_VERSION, session="s1", resume="x" * 43, server_id="bench",
+        layout=LAYOUT_CODES, server="Bench", shapes=table_shapes(),
+    )  # fmt: skip
+    table = TableView(
+        id="t1", name="Bench", players=2, teams=2, seats=seats, spectators=0, started=True,
+        rules=rules_of(arrangement), computer_takeover=False, seat=seat,
+    )  # fmt: skip
     game = Game.new(arrangement, rng)
-    names, away = ["Aino", "Bertil"], [False, False]
-    while True:
-        frames.append(server.send(state_message("t1", game, seat, names, away, arrangement)))
-        if game.outcome is not None:
-            return frames
-        game.apply(game.turn, rng.choice(game.legal_actions(game.turn)))
+    away = [False, False]
+    first = [
+        server.send(welcome),
+        server.send(table),
+        server.send(snapshot("t1", 0, game, seat, NAMES, away, None)),
+    ]
+    groups = [first]
+    held = hand_part(game, seat)
+    version = 0
+    while game.outcome is None:
+        mover = game.turn
+        events = game.apply(mover, rng.choice(game.legal_actions(mover)))
+        version += 1
+        group = [server.send(update(version, game, changes(events)))]
+        if game.outcome is None:
+            part = hand_part(game, seat)
+            if part != held:
+                group.append(server.send(hand_message(version, part, None)))
+                held = part
+            legal = legal_message(version, game, seat)
+            if legal is not None:
+                group.append(server.send(legal))
+        groups.append(group)
+    return groups
 
 
 class Terminal(io.StringIO):
@@ -71,7 +102,7 @@ class Terminal(io.StringIO):
         return True
 
 
-def measure(frames: list[bytes], rng: random.Random, columns: int, rows: int) -> list[float]:
+def measure(groups: list[list[bytes]], rng: random.Random, columns: int, rows: int) -> list[float]:
     model = m.Model(address="bench:7474", name="Aino", named=True, link="online")
     terminal = Terminal()
     output = Vt100_Output(terminal, lambda: Size(rows=rows, columns=columns), term="xterm-256color")
@@ -80,43 +111,51 @@ def measure(frames: list[bytes], rng: random.Random, columns: int, rows: int) ->
     codec = ClientCodec()
     times: list[float] = []
     with set_app(app):
-        for i, frame in enumerate(frames):
-            if i >= 2 and model.hand and rng.random() < 0.5:
+        for i, group in enumerate(groups):
+            if i and model.hand and rng.random() < 0.5:
                 model.picked = rng.choice(model.hand)
             start = time.perf_counter()
-            codec.receive_data(frame)
-            msg = codec.next_message()
-            m.apply(model, msg)
+            for frame in group:
+                codec.receive_data(frame)
+                msg = codec.next_message()
+                assert msg is not None
+                assert not m.apply(model, msg, codec.state), "no gap in a bench game"
             app.render_counter += 1  # as Application._redraw does: no cached fragments
             app.renderer.render(app, app.layout)
             elapsed = time.perf_counter() - start
-            if i >= 2:  # the welcome and the table are not state updates
+            if i:  # the first group is the welcome, the table and the snapshot
                 times.append(elapsed)
             terminal.seek(0)
             terminal.truncate()
-    assert client.renders == len(frames), "every state must be drawn afresh"
+    assert client.renders == len(groups), "every move must be drawn afresh"
+    assert model.game is not None and model.game.result is not None
     return times
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=6, help="random games to draw (default 6)")
+    parser.add_argument("--quick", action="store_true", help="one game: the test suite's run")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    games = 1 if args.quick else args.games
     rng = random.Random(args.seed)
     print(f"Python {platform.python_version()} on {platform.machine()}")
+    figures: dict[str, float] = {}
     for columns, rows in ((80, 24), (160, 50)):
         times: list[float] = []
-        for g in range(args.games):
+        for g in range(games):
             times += measure(game_frames(rng, g % 2), rng, columns, rows)
         times.sort()
         median = statistics.median(times) * 1000
         p95 = times[int(len(times) * 0.95)] * 1000
         print(
-            f"{columns}×{rows}: state received → screen rendered, over {len(times)} states:"
+            f"{columns}×{rows}: update received → screen rendered, over {len(times)} moves:"
             f" median {median:.2f} ms, 95th percentile {p95:.2f} ms"
             f" (target ≤ {TARGET_MS:.0f} ms median)"
         )
+        figures[f"render_ms_{columns}x{rows}"] = round(median, 3)
+    print(json.dumps(figures))
 
 
 if __name__ == "__main__":
