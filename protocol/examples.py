@@ -226,7 +226,7 @@ SERVER_EXAMPLES = (
 RESULT = Result(
     result="win",
     side=0,
-    hands=(("2C", "7H", "9S", "JS", "QS", "AD"), ("3D", "4S", "6C", "8H", "TH", "KC", "KS")),
+    hands=(("2C", "7H", "9S", "JS", "QS", "AD"), ("3D", "4S", "6C", "8H", "TH", "KS", "KC")),
 )
 FINAL_UPDATE = Update(
     version=27,

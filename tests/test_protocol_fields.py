@@ -13,13 +13,14 @@ from sarja.protocol import (
     ServerCodec,
     SessionState,
 )
-from sarja.protocol.examples import CLIENT_EXAMPLES, SERVER_EXAMPLES
-from sarja.protocol.messages import Record
+from sarja.protocol.examples import CLIENT_EXAMPLES, INCOMPATIBLE, SERVER_EXAMPLES, V1_HELLO
+from sarja.protocol.messages import Change, Hello, Ping, WireMap
 from sarja.protocol.session import CLIENT_ALLOWED, SERVER_ALLOWED
 
 CLIENT = {m.TYPE: m for m in CLIENT_EXAMPLES}
 SERVER = {m.TYPE: m for m in SERVER_EXAMPLES}
-BOARD = SERVER["state"].board
+SNAP = SERVER["snapshot"]
+BOARD = SNAP.board
 
 
 def frame(obj: Any) -> bytes:
@@ -36,11 +37,13 @@ def deliver(codec: ClientCodec | ServerCodec, obj: Any) -> Any:
     return codec.next_message()
 
 
-def with_field(example: Record, key: str, value: Any) -> dict[str, Any]:
+def with_field(example: WireMap, key: str, value: Any) -> dict[str, Any]:
     wire = example.to_wire()
     wire[key] = value
     return wire
 
+
+PLAYED = {"kind": "played", "seat": 0, "card": "5H", "cell": 44}
 
 # (direction, type, wire key, bad value, code)
 BAD_FIELDS = [
@@ -52,11 +55,13 @@ BAD_FIELDS = [
     ("client", "hello", "name", "Ai\x00no", "bad_text"),
     ("client", "hello", "resume", "too-short", "bad_format"),
     ("client", "hello", "resume", "x" * 40 + "=", "bad_format"),
+    ("client", "hello", "resume", 7, "bad_type"),
     ("client", "ping", "n", -1, "out_of_range"),
     ("client", "ping", "n", 2**31, "out_of_range"),
     ("client", "ping", "n", True, "bad_type"),
     ("client", "ping", "n", 1.5, "bad_type"),
     ("client", "ping", "n", None, "bad_type"),
+    ("client", "pong", "n", "8", "bad_type"),
     ("client", "create_table", "name", "x" * 33, "bad_text"),
     ("client", "create_table", "players", 1, "out_of_range"),
     ("client", "create_table", "players", 13, "out_of_range"),
@@ -84,80 +89,154 @@ BAD_FIELDS = [
     ("client", "play", "card", "1H", "bad_card"),
     ("client", "play", "card", "7h", "bad_card"),
     ("client", "play", "card", "10H", "bad_card"),
-    ("client", "play", "card", "JS", "bad_card"),
+    ("client", "play", "card", "XX", "bad_card"),
     ("client", "play", "card", ["7H"], "bad_type"),
-    ("client", "play", "cell", [10, 0], "bad_cell"),
-    ("client", "play", "cell", [0, -1], "bad_cell"),
-    ("client", "play", "cell", [0], "bad_cell"),
-    ("client", "play", "cell", [0, 0, 0], "bad_cell"),
-    ("client", "play", "cell", "A1", "bad_cell"),
-    ("client", "play", "cell", [True, 0], "bad_cell"),
-    ("client", "play", "fives", [[0, 0, 0, 4]] * 5, "out_of_range"),
-    ("client", "play", "fives", [[0, 0, 0, 3]], "bad_five"),
-    ("client", "play", "fives", [[0, 4, 0, 0]], "bad_five"),
-    ("client", "play", "fives", [[0, 0, 4, 1]], "bad_five"),
-    ("client", "play", "fives", [[6, 0, 10, 4]], "bad_five"),
-    ("client", "play", "fives", [[0, 0, 0]], "bad_five"),
+    ("client", "play", "cell", 100, "bad_cell"),
+    ("client", "play", "cell", -1, "bad_cell"),
+    ("client", "play", "cell", [4, 4], "bad_cell"),
+    ("client", "play", "cell", "E5", "bad_cell"),
+    ("client", "play", "cell", True, "bad_cell"),
+    ("client", "play", "cell", 44.0, "bad_cell"),
+    ("client", "play", "fives", [[0, 4]] * 5, "out_of_range"),
+    ("client", "play", "fives", [[0, 3]], "bad_five"),  # four cells
+    ("client", "play", "fives", [[4, 0]], "bad_five"),  # end first
+    ("client", "play", "fives", [[0, 41]], "bad_five"),  # not a line
+    ("client", "play", "fives", [[6, 50]], "bad_five"),  # wraps round a row
+    ("client", "play", "fives", [[60, 100]], "bad_five"),  # off the board
+    ("client", "play", "fives", [[0, 4, 8]], "bad_five"),
+    ("client", "play", "fives", [[0, True]], "bad_five"),
     ("client", "play", "fives", [4], "bad_five"),
     ("client", "play", "fives", 4, "bad_type"),
-    ("client", "remove", "card", "7H", "bad_card"),
-    ("client", "remove", "card", "JD", "bad_card"),
-    ("client", "exchange", "card", "JC", "bad_card"),
-    ("client", "exchange", "card", "XX", "bad_card"),
+    ("client", "remove", "card", "JX", "bad_card"),
+    ("client", "remove", "cell", 100, "bad_cell"),
+    ("client", "exchange", "card", None, "bad_type"),
     ("client", "draw", "version", -5, "out_of_range"),
     ("client", "pass", "id", 2.0, "bad_type"),
     ("server", "welcome", "layout", ["XX"] * 100, "bad_format"),
     ("server", "welcome", "layout", ["XX"] * 99, "out_of_range"),
+    ("server", "welcome", "layout", [1] * 100, "bad_type"),
     ("server", "welcome", "resume", "short", "bad_format"),
     ("server", "welcome", "session", "", "bad_format"),
+    ("server", "welcome", "server_id", "a b", "bad_format"),
     ("server", "welcome", "server", "", "bad_text"),
+    ("server", "welcome", "shapes", [], "out_of_range"),
+    ("server", "welcome", "shapes", [{"players": 2, "teams": 2, "hand_size": 7}], "missing_field"),
+    (
+        "server",
+        "welcome",
+        "shapes",
+        [{"players": 2, "teams": 2, "hand_size": 7, "needed": 3}],
+        "out_of_range",
+    ),
+    ("server", "welcome", "last_id", -1, "out_of_range"),
     ("server", "error", "code", "Not Your Turn", "bad_format"),
+    ("server", "error", "code", 7, "bad_type"),
     ("server", "error", "message", "x" * 201, "bad_text"),
     ("server", "error", "fatal", "no", "bad_type"),
     ("server", "bye", "code", "", "bad_format"),
     ("server", "tables", "tables", [{"id": "t1"}], "missing_field"),
     ("server", "tables", "tables", [5], "bad_type"),
+    (
+        "server",
+        "tables",
+        "tables",
+        [{**SERVER["tables"].tables[0].to_wire(), 1: 2}],
+        "unknown_field",
+    ),
     ("server", "table", "seats", [], "out_of_range"),
+    ("server", "table", "seats", [{"name": None, "ready": False}] * 2, "missing_field"),
     ("server", "table", "seat", 2, "out_of_range"),
+    ("server", "table", "rematch", [0, 2], "out_of_range"),
     ("server", "table", "rules", {"hand_size": 0, "manual_draw": False}, "out_of_range"),
-    ("server", "state", "board", BOARD[:-1], "bad_format"),
-    ("server", "state", "board", "." + BOARD[1:], "bad_format"),
-    ("server", "state", "board", BOARD[:50] + "*" + BOARD[51:], "bad_format"),
-    ("server", "state", "board", BOARD[:50] + "y" + BOARD[51:], "bad_format"),
-    ("server", "state", "hand", ["7H"] * 11, "out_of_range"),
-    ("server", "state", "hand", ["7H", 7], "bad_type"),
-    ("server", "state", "discard", ["7H", "ZZ"], "bad_card"),
-    ("server", "state", "legal", ["7H@K1"], "bad_notation"),
-    ("server", "state", "legal", ["JS@A1"], "bad_notation"),
-    ("server", "state", "legal", ["7HxA1"], "bad_notation"),
-    ("server", "state", "legal", ["dead:JD"], "bad_notation"),
-    ("server", "state", "legal", ["pass\n"], "bad_notation"),
-    ("server", "state", "legal", ["pass"] * 301, "out_of_range"),
-    ("server", "state", "legal", [["pass"]], "bad_type"),
-    ("server", "state", "sequences", [[], [], []], "out_of_range"),
-    ("server", "state", "sequences", [[[0, 0, 0, 4]] * 5, []], "out_of_range"),
-    ("server", "state", "turn", 2, "out_of_range"),
-    ("server", "state", "seat", 2, "out_of_range"),
-    ("server", "state", "players", [SERVER["state"].players[0].to_wire()], "out_of_range"),
-    ("server", "state", "needed", 3, "out_of_range"),
-    ("server", "state", "sides", 4, "out_of_range"),
-    ("server", "state", "cut", [[[0, "3C", 1]]], "bad_type"),
-    ("server", "state", "cut", [[[5, "3C"]]], "out_of_range"),
-    ("server", "state", "cut", [[]], "out_of_range"),
-    ("server", "state", "last", {"seat": 0, "action": "nope"}, "bad_notation"),
-    ("server", "state", "last", {"seat": 0}, "missing_field"),
-    ("server", "state", "choices", [{"cell": [4, 4], "options": []}], "out_of_range"),
-    ("server", "state", "choices", [{"cell": [4, 4], "options": [[]]}], "out_of_range"),
-    ("server", "state", "pending_draw", [7], "out_of_range"),
-    ("server", "state", "passes", 13, "out_of_range"),
-    ("server", "state", "outcome", {"result": "lose", "side": 0, "hands": []}, "bad_format"),
-    ("server", "state", "outcome", {"result": "draw", "side": 0, "hands": []}, "bad_type"),
-    ("server", "state", "outcome", {"result": "win", "side": None, "hands": []}, "bad_type"),
-    ("server", "event", "kind", "exploded", "bad_format"),
-    ("server", "event", "text", "", "bad_text"),
-    ("server", "event", "action", "7H@", "bad_notation"),
+    ("server", "table", "rules", {"hand_size": 7}, "missing_field"),
+    ("server", "notice", "kind", "exploded", "bad_format"),
+    ("server", "notice", "name", "", "bad_text"),
+    ("server", "notice", "seat", 12, "out_of_range"),
     ("server", "chat", "from", "", "bad_text"),
+    ("server", "chat", "seat", -1, "out_of_range"),
     ("server", "ack", "version", -1, "out_of_range"),
+    ("server", "snapshot", "board", BOARD[:-1], "bad_format"),
+    ("server", "snapshot", "board", "." + BOARD[1:], "bad_format"),
+    ("server", "snapshot", "board", BOARD[:50] + "*" + BOARD[51:], "bad_format"),
+    ("server", "snapshot", "board", BOARD[:50] + "y" + BOARD[51:], "bad_format"),
+    ("server", "snapshot", "hand", ["7H"] * 11, "out_of_range"),
+    ("server", "snapshot", "hand", ["7H", 7], "bad_type"),
+    ("server", "snapshot", "targets", [[14, 36]], "out_of_range"),  # one per card
+    ("server", "snapshot", "targets", [[100]] * 7, "bad_cell"),
+    ("server", "snapshot", "dead", ["ZZ"], "bad_card"),
+    ("server", "snapshot", "discard", ["7H", "ZZ"], "bad_card"),
+    ("server", "snapshot", "legal", ["7H@K1"], "bad_format"),
+    ("server", "snapshot", "legal", ["JS@A1"], "bad_format"),
+    ("server", "snapshot", "legal", ["7HxA1"], "bad_format"),
+    ("server", "snapshot", "legal", ["dead:JD"], "bad_format"),
+    ("server", "snapshot", "legal", ["pass\n"], "bad_format"),
+    ("server", "snapshot", "legal", [["pass"]], "bad_type"),
+    ("server", "snapshot", "sequences", [[], [], []], "out_of_range"),
+    ("server", "snapshot", "sequences", [[[0, 4]] * 5, []], "out_of_range"),
+    ("server", "snapshot", "sequences", [[[0, 5]], []], "bad_five"),
+    ("server", "snapshot", "turn", 2, "out_of_range"),
+    ("server", "snapshot", "seat", 2, "out_of_range"),
+    ("server", "snapshot", "first", 2, "out_of_range"),
+    ("server", "snapshot", "last_id", "6", "bad_type"),
+    ("server", "snapshot", "players", [SNAP.players[0].to_wire()], "out_of_range"),
+    (
+        "server",
+        "snapshot",
+        "players",
+        [p.to_wire() | {"side": 2} for p in SNAP.players],
+        "out_of_range",
+    ),
+    ("server", "snapshot", "needed", 3, "out_of_range"),
+    ("server", "snapshot", "sides", 4, "out_of_range"),
+    ("server", "snapshot", "cut", [[[0, "3C", 1]]], "bad_type"),
+    ("server", "snapshot", "cut", [[[5, "3C"]]], "out_of_range"),
+    ("server", "snapshot", "cut", [[[0, "3X"]]], "bad_card"),
+    ("server", "snapshot", "cut", [[]], "out_of_range"),
+    ("server", "snapshot", "cut", [], "out_of_range"),
+    ("server", "snapshot", "last", {"seat": 0, "action": "nope"}, "bad_format"),
+    ("server", "snapshot", "last", {"seat": 0}, "missing_field"),
+    ("server", "snapshot", "last", {"seat": 0, "action": "pass", "x": 1}, "unknown_field"),
+    ("server", "snapshot", "choices", [{"cell": 44, "options": []}], "out_of_range"),
+    ("server", "snapshot", "choices", [{"cell": 44, "options": [[], [[0, 4]]]}], "out_of_range"),
+    ("server", "snapshot", "choices", [{"cell": 44, "options": [[[0, 4]]] * 65}], "out_of_range"),
+    ("server", "snapshot", "choices", [{"cell": [4, 4], "options": [[[0, 4]]] * 2}], "bad_cell"),
+    ("server", "snapshot", "pending_draw", [7], "out_of_range"),
+    ("server", "snapshot", "passes", 13, "out_of_range"),
+    ("server", "snapshot", "draw_size", 105, "out_of_range"),
+    ("server", "snapshot", "result", {"result": "lose", "side": 0, "hands": []}, "bad_format"),
+    ("server", "snapshot", "result", {"result": "draw", "side": 0, "hands": []}, "bad_type"),
+    ("server", "snapshot", "result", {"result": "win", "side": None, "hands": []}, "bad_type"),
+    (
+        "server",
+        "snapshot",
+        "result",
+        {"result": "draw", "side": None, "hands": [[]]},
+        "out_of_range",
+    ),
+    ("server", "update", "changes", [], "out_of_range"),
+    ("server", "update", "changes", [PLAYED] * 13, "out_of_range"),
+    ("server", "update", "changes", [{"kind": "exploded"}], "bad_format"),
+    ("server", "update", "changes", [{"kind": "played", "seat": 0}], "bad_format"),
+    ("server", "update", "changes", [{**PLAYED, "side": 0}], "bad_format"),
+    ("server", "update", "changes", [{**PLAYED, "card": "ZZ"}], "bad_card"),
+    ("server", "update", "changes", [{**PLAYED, "cell": 100}], "bad_cell"),
+    ("server", "update", "changes", [{**PLAYED, "seat": 12}], "out_of_range"),
+    (
+        "server",
+        "update",
+        "changes",
+        [{"kind": "sequence", "seat": 0, "side": 0, "fives": []}],
+        "out_of_range",
+    ),
+    ("server", "update", "changes", [{"kind": "reshuffled", "seat": 0}], "bad_format"),
+    ("server", "update", "turn", 12, "out_of_range"),
+    ("server", "hand", "drawn", "KS", "bad_card"),  # not in the hand
+    ("server", "hand", "targets", [], "out_of_range"),
+    ("server", "hand", "dead", "7H", "bad_type"),
+    ("server", "legal", "legal", ["pass"] * 501, "out_of_range"),
+    ("server", "legal", "legal", ["pass"] * 513, "value_too_large"),
+    ("server", "legal", "legal", ["7H@D5[A5-E5,A5-E5,A5-E5,A5-E5,A5-E5]"], "bad_format"),
+    ("server", "legal", "choices", [{"cell": 44}], "missing_field"),
 ]
 
 
@@ -177,26 +256,47 @@ def test_bad_field_is_refused_with_its_code(
     assert remote.value.code == code
     assert not remote.value.fatal
     assert 0 < len(remote.value.message) <= 200
+    if code == "value_too_large":
+        return  # the decoder's limit: a message built here is not decoded
     # Building the same message ourselves is our own error, with the same code.
     attr = "sender" if key == "from" else key
-    kwargs = {n: getattr(example, n) for n in type(example).__dataclass_fields__}
+    kwargs = {a: getattr(example, a) for _, a, _ in type(example)._SPEC}
     kwargs[attr] = value
     with pytest.raises(LocalProtocolError) as local:
         type(example)(**kwargs)
     assert local.value.code == code
 
 
-def test_building_a_bad_hello_is_a_local_error() -> None:
-    # On the wire a bad version is `incompatible_version` (tested below); built locally it
-    # is just a bad field.
-    with pytest.raises(LocalProtocolError, match="bad_type"):
-        CLIENT["hello"].__class__(version="1", name="Aino")
+def test_a_trusted_message_is_not_checked_but_the_receiver_checks_it() -> None:
+    bad = Ping(n=-1, _trusted=True)  # the server's own, built without checks
+    server = ServerCodec()
+    client = ClientCodec()
+    client.receive_data(server.send(bad))
+    with pytest.raises(RemoteProtocolError, match="out_of_range"):
+        client.next_message()
+
+
+def test_a_change_carries_only_its_kind_s_fields() -> None:
+    assert Change(kind="won", side=1).to_wire() == {"kind": "won", "side": 1}
+    with pytest.raises(LocalProtocolError, match="bad_format"):
+        Change(kind="won", side=1, seat=0)
 
 
 def test_refusal_echoes_the_action_id() -> None:
     with pytest.raises(RemoteProtocolError) as err:
-        deliver(ServerCodec(), with_field(CLIENT["play"], "card", "JS"))
-    assert err.value.id == 3
+        deliver(ServerCodec(), with_field(CLIENT["play"], "card", "ZZ"))
+    assert err.value.id == CLIENT["play"].id
+    with pytest.raises(RemoteProtocolError) as err:
+        deliver(ServerCodec(), with_field(CLIENT["play"], "id", -1))
+    assert err.value.id is None  # no usable id to echo
+
+
+def test_card_semantics_are_the_game_s_not_the_codec_s() -> None:
+    """A one-eyed jack in `play`, a seven in `remove` and a jack in `exchange` are
+    well formed: the rules refuse them (wrong_card, card_not_dead), not the codec."""
+    for t, card in (("play", "JS"), ("remove", "7H"), ("exchange", "JD")):
+        msg = deliver(ServerCodec(), with_field(CLIENT[t], "card", card))
+        assert msg.card == card
 
 
 def test_unknown_and_missing_fields() -> None:
@@ -206,13 +306,31 @@ def test_unknown_and_missing_fields() -> None:
     del hello["name"]
     with pytest.raises(RemoteProtocolError, match="missing_field"):
         deliver(ServerCodec(), hello)
+    # Unknown keys are reported before missing ones.
+    with pytest.raises(RemoteProtocolError, match="unknown_field"):
+        deliver(ServerCodec(), {"t": "hello", "version": 2, "colour": "blue"})
 
 
-def test_optional_fields_may_be_left_out() -> None:
-    msg = deliver(ServerCodec(), {"t": "hello", "version": 1, "name": "  Aino "})
+def test_optional_fields_may_be_left_out_or_sent_as_their_default() -> None:
+    msg = deliver(ServerCodec(), {"t": "hello", "version": 2, "name": "  Aino "})
     assert msg == CLIENT["hello"]  # the name is stripped
+    msg = deliver(ServerCodec(), {"t": "hello", "version": 2, "name": "Aino", "resume": None})
+    assert msg == CLIENT["hello"]
     msg = deliver(ServerCodec(), {"t": "create_table", "name": "x", "players": 2, "teams": 2})
     assert (msg.hand_size, msg.manual_draw, msg.computer_takeover) == (None, False, False)
+    wire = {**SERVER["error"].to_wire(), "fatal": False}
+    assert deliver(ClientCodec(), wire) == SERVER["error"]
+
+
+def test_defaults_are_left_out_on_the_wire() -> None:
+    assert CLIENT["create_table"].to_wire() == {
+        "t": "create_table", "name": "Friday", "players": 2, "teams": 2,
+    }  # fmt: skip
+    assert "fatal" not in SERVER["error"].to_wire()
+    assert "seat" in SERVER["snapshot"].to_wire()  # required, even when nil
+    spectator = SERVER["snapshot"].to_wire() | {"seat": None, "last_id": None}
+    spectator |= {"hand": [], "targets": [], "legal": [], "choices": []}
+    assert deliver(ClientCodec(), spectator).seat is None
 
 
 def test_unknown_types_are_refused_per_direction() -> None:
@@ -226,15 +344,35 @@ def test_unknown_types_are_refused_per_direction() -> None:
         ServerCodec().send(CLIENT["hello"])  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("version", [0, 2, "1", True, None])
-def test_incompatible_version_is_fatal(version: Any) -> None:
+def test_a_version_1_hello_is_refused_as_fatal_incompatible_version() -> None:
+    codec = ServerCodec()
+    codec.receive_data(frame(V1_HELLO))
+    with pytest.raises(RemoteProtocolError) as err:
+        codec.next_message()
+    assert err.value.code == "incompatible_version" and err.value.fatal
+    assert err.value.message == INCOMPATIBLE.message
+
+
+@pytest.mark.parametrize("version", [0, 1, 3, "2", True, 2.0, None, [2]])
+def test_any_other_version_is_fatal_whatever_else_the_hello_holds(version: Any) -> None:
     codec = ServerCodec()
     with pytest.raises(RemoteProtocolError) as err:
-        deliver(codec, {"t": "hello", "version": version, "name": "Aino", "extra": 1})
+        deliver(codec, {"t": "hello", "version": version, "name": "", "extra": 1})
     assert err.value.code == "incompatible_version" and err.value.fatal
-    assert "1" in err.value.message
+    assert "2" in err.value.message
+    without = ServerCodec()
     with pytest.raises(RemoteProtocolError, match="incompatible_version"):
-        deliver(ClientCodec(), with_field(SERVER["welcome"], "version", 2))
+        deliver(without, {"t": "hello", "name": "Aino"})
+    with pytest.raises(RemoteProtocolError) as err:
+        deliver(ClientCodec(), with_field(SERVER["welcome"], "version", 1))
+    assert err.value.code == "incompatible_version" and err.value.fatal
+
+
+def test_building_a_hello_of_another_version_is_allowed() -> None:
+    # Only the receiving codec speaks for a version; a bad type is still our error.
+    assert Hello(version=1, name="Aino").version == 1
+    with pytest.raises(LocalProtocolError, match="bad_type"):
+        Hello(version="2", name="Aino")  # type: ignore[arg-type]
 
 
 # --- the msgpack layer: limits, types and shape -------------------------------------
@@ -264,6 +402,13 @@ def body_frame(body: bytes) -> bytes:
         (msgpack.packb("ping"), "not_a_message"),
         (msgpack.packb({"n": 1}), "not_a_message"),
         (msgpack.packb({"t": 1}), "not_a_message"),
+        (msgpack.packb({1: "ping"}), "not_a_message"),
+        (msgpack.packb({"t": "ping", "n": 1, 5: 1}), "not_a_message"),  # an integer key
+        (msgpack.packb({"t": "ping", "n": 1, None: 1}), "not_a_message"),
+        (msgpack.packb({"t": "ping", "n": 1, 1.5: 1}), "not_a_message"),
+        (msgpack.packb({"t": "ping", "n": 1, (1, 2): 1}), "not_a_message"),
+        (b"\x82\xa1t\xa4ping\x80\x01", "not_a_message"),  # a map as a key
+        (b"\x82\xa1t\xa4ping\xa1n\x81\x80\x01", "not_a_message"),  # ... at any depth
         (b"\x82\xa1t\xa4ping\xc4\x00\x01", "not_a_message"),  # an empty-bin key
         (msgpack.packb({"t": "ping", "n": 1.0}), "bad_type"),
         (msgpack.packb({"t": "ping", "n": 2**64 - 1}), "out_of_range"),
@@ -279,14 +424,48 @@ def test_decoder_limits_and_shapes(body: bytes, code: str) -> None:
     assert not err.value.fatal
     # Not fatal: the connection reads on.
     codec.receive_data(frame({"t": "ping", "n": 1}))
-    assert codec.next_message() == CLIENT["ping"].__class__(n=1)
+    assert codec.next_message() == Ping(n=1)
+
+
+def test_a_map_with_an_integer_key_is_not_a_message() -> None:
+    for obj in ({"t": "hello", "version": 2, "name": "Aino", 0: 1}, {0: "hello"}):
+        codec = ServerCodec()
+        codec.receive_data(frame(obj))
+        with pytest.raises(RemoteProtocolError) as err:
+            codec.next_message()
+        assert err.value.code == "not_a_message" and not err.value.fatal
+
+
+def test_the_order_of_checks() -> None:
+    """The first failing check decides: shape before depth, type before version,
+    version before fields, keys before values, fields before the session state."""
+    cases = [
+        ({"t": 5, "x": [[[[[0]]]]]}, "not_a_message"),
+        ({"t": "nope", "x": [[[[0]]]]}, "too_deep"),
+        ({"t": "nope", "version": 1}, "unknown_type"),
+        ({"t": "hello", "version": 1, "colour": 1}, "incompatible_version"),
+        ({"t": "hello", "version": 2, "name": 5, "colour": 1}, "unknown_field"),
+        ({"t": "play", "id": 1, "card": "ZZ"}, "missing_field"),
+        ({"t": "play", "id": -1, "version": 0, "card": "ZZ", "cell": 0}, "out_of_range"),
+        ({"t": "play", "id": 1, "version": 0, "card": "ZZ", "cell": 100}, "bad_card"),
+    ]
+    for obj, code in cases:
+        codec = ServerCodec()  # in `connected`: every play would be wrong_state
+        codec.receive_data(frame(obj))
+        with pytest.raises(RemoteProtocolError) as err:
+            codec.next_message()
+        assert err.value.code == code, obj
+    codec = ServerCodec()
+    codec.receive_data(frame(CLIENT["play"].to_wire()))
+    with pytest.raises(RemoteProtocolError, match="wrong_state"):
+        codec.next_message()
 
 
 def test_nesting_limit_is_per_direction() -> None:
-    deep = {"t": "event", "x": [[[[[[[0]]]]]]]}  # depth 8: fine for a server frame
+    deep = {"t": "update", "x": [[[[[[[0]]]]]]]}  # depth 8: fine for a server frame
     with pytest.raises(RemoteProtocolError, match="unknown_field"):
         deliver(ClientCodec(), deep)
     with pytest.raises(RemoteProtocolError, match="too_deep"):
-        deliver(ClientCodec(), {"t": "event", "x": [[[[[[[[0]]]]]]]]})
+        deliver(ClientCodec(), {"t": "update", "x": [[[[[[[[0]]]]]]]]})
     with pytest.raises(RemoteProtocolError, match="too_deep"):
         deliver(ServerCodec(), {"t": "ping", "x": [[[[0]]]]})
