@@ -233,9 +233,27 @@ def _snapshot(model: Model, msg: Snapshot) -> None:
         model.game.reset(msg)
     model.syncing = False
     _ids_above(model, msg.last_id)
-    if fresh and msg.seat is not None:
-        model.cursor = CENTRE
+    if fresh:
+        table = model.table.name if model.table is not None else msg.table
+        note(model, "info", _arrival(model.game, table))
+        if msg.seat is not None:
+            model.cursor = CENTRE
     _settle(model)
+
+
+def _arrival(game: GameMirror, table: str) -> str:
+    """A line for the log when a game comes on screen: a new one, or one joined late."""
+    if game.version == 0:
+        cut = "; then ".join(
+            ", ".join(f"{game.players[s].name} {card_label(c)}" for s, c in cut_round)
+            for cut_round in game.cut
+        )
+        if game.first == game.seat:
+            return f"The game begins. The cut: {cut}. You play first."
+        return f"The game begins. The cut: {cut}. {game.players[game.first].name} plays first."
+    if game.seat is None:
+        return f"You are watching the game at {table}."
+    return f"You are back in the game at {table}."
 
 
 def _game_message(model: Model, msg: Update | Hand | Legal) -> list[ClientMessage]:

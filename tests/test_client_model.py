@@ -39,6 +39,11 @@ def update(version: int, *changes: Change, turn: int = 1, **fields) -> Update:
     return Update(version=version, changes=changes, turn=turn, draw_size=83, **fields)
 
 
+def said(model: m.Model) -> list[str]:
+    """The log's lines about the game and the table (not the client's own notes)."""
+    return [line.text for line in model.log if line.kind != "info"]
+
+
 def test_welcome_opens_the_lobby_and_keeps_the_token():
     model = model_at()
     assert model.phase == "lobby" and model.resume == WELCOME.resume
@@ -104,7 +109,7 @@ def test_updates_move_the_game_on_and_the_log_says_what_happened():
     game = model.game
     assert game is not None and game.version == 14 and game.board[48] == "b"
     assert game.board[14] == "g" and model.my_turn and game.legal == ("2C@G4",)
-    log = [line.text for line in model.log]
+    log = said(model)
     # Routine draws are not news; moves are written out, our own as "You".
     assert log == ["You played 7♥ at I5.", "Bertil played 2♣ at E2."]
     screen = text(model)
@@ -129,7 +134,7 @@ def test_every_change_in_words():
     ]
     for version, change in enumerate(changes, start=13):
         wire.feed(update(version, change))
-    assert [line.text for line in wire.model.log] == [
+    assert said(wire.model) == [
         "Bertil removed your chip at A5 with the J♠.",
         "You removed Green's chip at H4 with the J♥.",
         "Bertil exchanged a dead 9♠.",
@@ -158,7 +163,7 @@ def test_teams_are_named_as_teams_and_the_end_in_words():
         update(14, Change(kind="sequence", seat=2, side=0, fives=((40, 44),))),
         update(15, Change(kind="won", side=0), result=RESULT),
     )
-    assert [line.text for line in wire.model.log] == [
+    assert said(wire.model) == [
         "Bertil removed Team Blue's chip at A5 with the J♠.",
         "Team Blue completed a sequence (A5–E5).",
         "Team Blue wins!",
@@ -176,7 +181,17 @@ def test_manual_draw_shows_draws_and_the_card_we_drew():
              drawn="4S"),  # fmt: skip
         update(15, Change(kind="drew", seat=1), turn=0),
     )
-    assert [line.text for line in wire.model.log][1:] == ["You drew 4♠.", "Bertil drew a card."]
+    assert said(wire.model)[1:] == ["You drew 4♠.", "Bertil drew a card."]
+
+
+def test_a_game_coming_on_screen_is_announced():
+    wire = fed(STARTED, snapshot(version=0, turn=1, first=1))
+    assert [line.text for line in wire.model.log] == [
+        "The game begins. The cut: Aino 3♣, Bertil K♦. Bertil plays first."
+    ]
+    wire.feed(dataclasses.replace(SNAPSHOT, version=1))  # a sync: nothing to announce
+    assert len(wire.model.log) == 1
+    assert model_at(STARTED, SNAPSHOT).log[-1].text == "You are back in the game at Friday."
 
 
 def test_notices_in_words():
