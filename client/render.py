@@ -429,9 +429,11 @@ def _panel(model: Model, width: int) -> list[Line]:
             style = "class:turn" if turn else "class:dim" if p.away else ""
             lines.append([(style, text)])
     top = card_label(s.discard[-1]) if s.discard else "—"
-    lines.append([("", f"Discard {top}  Draw pile {s.draw_size}")])
+    piles = f"Discard {top}  Draw pile {s.draw_size}"
+    lines.append([("", piles if len(piles) <= width else piles.replace("  ", " "))])
     if s.last is not None:
-        lines.append([("class:dim", f"Last: {last_text(s, s.last)}")])
+        last = last_text(s, s.last)
+        lines.append([("class:dim", last if len(last) + 6 > width else f"Last: {last}")])
     if s.pending_draw and s.seat in s.pending_draw:
         lines.append([("class:myturn", "You have a card to draw: d")])
     return lines

@@ -360,3 +360,14 @@ def test_a_status_line_does_not_outlive_its_screen():
     wire.model.status = "There are no tables yet: press n to create one."
     wire.feed(TABLE)
     assert wire.model.status == ""
+
+
+def test_the_side_panel_is_never_cut_at_80_columns():
+    long = (
+        dataclasses.replace(SNAPSHOT.players[0], name="Aino Aleksandra Karlsson"),
+        dataclasses.replace(SNAPSHOT.players[1], away=True),
+    )
+    model = model_at(STARTED, snapshot(discard=("TC",), draw_size=74, players=long))
+    screen = text(model)
+    assert "Discard 10♣ Draw pile 74" in screen
+    assert "Aino A… (you) 7 cards" in screen and "Bertil (away) 7 cards" in screen
