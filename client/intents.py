@@ -319,13 +319,10 @@ def _exchange(model: Model, arg: Any) -> list[Effect]:
     if not _in_game(model):
         return []
     card = model.picked
-    if card is None or card[0] == "J":  # a jack is never dead: take the first dead card
+    if card is None or not is_dead(model, card):  # the picked card if dead, else the first
         card = next((c for c in model.hand if is_dead(model, c)), None)
     if card is None:
         model.status = "You hold no dead card (one with both spaces covered)."
-        return []
-    if not is_dead(model, card):
-        model.status = f"{card_label(card)} is not dead: it still has an open space."
         return []
     i, version = _ids(model)
     return [Exchange(id=i, version=version, card=card)]

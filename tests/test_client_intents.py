@@ -117,7 +117,10 @@ def test_one_eyed_jack_removes_and_dead_cards_are_exchanged():
     assert exchange == Exchange(id=2, version=12, card="9S")
     [exchange] = press(model, "2", "x")
     assert exchange.card == "9S"
-    assert press(model, "1", "x") == [] and "not dead" in model.status
+    [exchange] = press(model, "1", "x")  # 2♣ is not dead: the dead card goes
+    assert exchange.card == "9S"
+    none = model_at(STARTED, SNAPSHOT)
+    assert press(none, "x") == [] and "no dead card" in none.status
     assert isinstance(press(model, "p")[0], Pass) and isinstance(press(model, "d")[0], Draw)
 
 
