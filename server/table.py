@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from sarja.protocol.limits import MAX_SPECTATORS
 from sarja.protocol.messages import (
     Ack,
     Draw,
@@ -27,6 +28,7 @@ from sarja.protocol.messages import (
     TableSummary,
     TableView,
 )
+from sarja.protocol.limits import MAX_SPECTATORS
 from sarja.protocol.messages import (
     Action as ActionMessage,
 )
@@ -214,6 +216,10 @@ class Table:
         self._notice("joined", guest, free[0])
 
     def spectate(self, guest: Guest) -> None:
+        if len(self.spectators) >= MAX_SPECTATORS:
+            raise Refusal(
+                "too_many_spectators", f"This table already has {MAX_SPECTATORS} spectators."
+            )
         self.spectators.append(guest)
         guest.table, guest.seat = self, None
         self.send_table()
@@ -315,8 +321,8 @@ class Table:
         seat = guest.seat
         if seat is None:
             raise Refusal("not_a_player", "Only a seated player can play; spectators watch.")
-        if game is None:
-            raise Refusal("no_game", "No game is being played at this table yet.")
+        # The session allows actions only while the table's game is on or just over.
+        assert game is not None
         action = engine_action(msg)
         earlier = self.accepted[seat].get(msg.id)
         if earlier is not None:
@@ -357,8 +363,8 @@ class Table:
     def ask_rematch(self, guest: Guest) -> None:
         if guest.seat is None:
             raise Refusal("not_a_player", "Only a seated player can ask for a rematch.")
-        if self.game is None or self.game.outcome is None:
-            raise Refusal("game_not_over", "A rematch can be asked for once the game is over.")
+        # The session allows a rematch only once the table's game is over.
+        assert self.game is not None and self.game.outcome is not None
         self.rematch.add(guest.seat)
         self._notice("rematch", guest, guest.seat)
         if len(self.rematch) == self.arrangement.players and all(self.seats):
@@ -368,8 +374,8 @@ class Table:
 
     def sync(self, guest: Guest) -> None:
         """A member lost track of the updates: a fresh snapshot."""
-        if self.game is None:
-            raise Refusal("no_game", "No game is being played at this table yet.")
+        # The session allows `sync` only while the table has a game.
+        assert self.game is not None
         self._send_snapshot(guest)
 
     # ----- the computer --------------------------------------------------

@@ -573,8 +573,6 @@ def test_every_notice_kind_is_documented() -> None:
 # always refuses first. They are not in the document; their owners may remove them.
 NEVER_SENT = {
     "game_over": "an action after the end is refused as wrong_state: the session is ended",
-    "no_game": "actions and sync are allowed only in the game and ended states",
-    "game_not_over": "rematch is allowed only in the ended state",
     "team_count_needed": "create_table always names the teams",
     "malformed_action": "the codec checks every field of an action before the engine sees it",
 }

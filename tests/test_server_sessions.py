@@ -20,6 +20,7 @@ from sarja.protocol.messages import (
     Play,
     Ready,
     Rematch,
+    Spectate,
 )
 from sarja.protocol.moves import action_message
 from sarja.server.app import serve
@@ -283,3 +284,16 @@ async def test_a_finished_table_left_only_to_absent_players_is_forgotten(nursery
     await alice.expect("tables")
     assert server.lobby.tables == {}
     assert bob.welcome.resume not in server.lobby.guests
+
+
+async def test_a_table_refuses_spectators_past_the_limit(server, monkeypatch):
+    monkeypatch.setattr("sarja.server.table.MAX_SPECTATORS", 2)  # 999 in the protocol
+    clients = await seat_table(server, 2)
+    table_id = clients[0].table.id
+    watchers = [await NetClient.connect(server.port, f"W{i}") for i in range(3)]
+    for watcher in watchers[:2]:
+        await watcher.send(Spectate(table=table_id))
+        await watcher.expect("snapshot")
+    await watchers[2].send(Spectate(table=table_id))
+    error = await watchers[2].expect("error")
+    assert error.code == "too_many_spectators" and "2 spectators" in error.message
