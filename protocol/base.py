@@ -36,6 +36,7 @@ class WireMap:
     _SPEC: ClassVar[tuple[tuple[str, str, Any], ...]] = ()
     _ALLOWED: ClassVar[frozenset[str]] = frozenset()
     _REQUIRED: ClassVar[frozenset[str]] = frozenset()
+    _ATTRS: ClassVar[dict[str, str]] = {}  # wire key -> attribute
 
     def __post_init__(self, _trusted: bool) -> None:
         if not _trusted:
@@ -71,7 +72,7 @@ class WireMap:
         if not keys >= cls._REQUIRED:
             missing = sorted(cls._REQUIRED - keys)
             fail("missing_field", f"Field '{missing[0]}' is missing from {cls._what()}.")
-        names = {key: attr for key, attr, _ in cls._SPEC}
+        names = cls._ATTRS
         return {names[k]: v for k, v in d.items() if k != "t"}
 
     @classmethod
@@ -105,4 +106,5 @@ def wire(cls: type[W]) -> type[W]:
     cls._SPEC = spec
     cls._ALLOWED = frozenset(k for k, _, _ in spec) | typed
     cls._REQUIRED = frozenset(k for k, _, d in spec if d is _MISSING) | typed
+    cls._ATTRS = {key: attr for key, attr, _ in spec}
     return cls
