@@ -28,7 +28,6 @@ from sarja.protocol.messages import (
     TableSummary,
     TableView,
 )
-from sarja.protocol.limits import MAX_SPECTATORS
 from sarja.protocol.messages import (
     Action as ActionMessage,
 )
