@@ -46,6 +46,18 @@ class Hello(WireMap):
 
 
 @wire
+class Resume(WireMap):
+    """Take back the seat a token holds, from the lobby: a client that keys its tokens
+    by the server's `server_id` learns which token to use only from `welcome`."""
+
+    TYPE = "resume"
+    token: str
+
+    def validate(self) -> None:
+        ident(self.token, "token", TOKEN_RE)
+
+
+@wire
 class Ping(WireMap):
     TYPE = "ping"
     n: int

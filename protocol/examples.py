@@ -29,6 +29,7 @@ from .client_messages import (
     Ready,
     Rematch,
     Remove,
+    Resume,
     Sit,
     Spectate,
     Sync,
@@ -149,6 +150,7 @@ LEGAL_LIST = Legal(version=12, legal=LEGAL, choices=CHOICES)
 
 CLIENT_EXAMPLES = (
     Hello(version=2, name="Aino"),
+    Resume(token=RESUME),
     Ping(n=7),
     Pong(n=8),  # answers the server's ping 8
     ListTables(),

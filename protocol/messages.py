@@ -23,6 +23,7 @@ from .client_messages import (
     Ready,
     Rematch,
     Remove,
+    Resume,
     Sit,
     Spectate,
     Sync,
@@ -58,6 +59,7 @@ from .server_messages import (
 
 ClientMessage = (
     Hello
+    | Resume
     | Ping
     | Pong
     | ListTables
@@ -94,7 +96,7 @@ ServerMessage = (
 )
 
 _CLIENT: tuple[type[WireMap], ...] = (
-    Hello, Ping, Pong, ListTables, CreateTable, Join, Spectate, Sit, Ready, Leave, Rematch,
+    Hello, Resume, Ping, Pong, ListTables, CreateTable, Join, Spectate, Sit, Ready, Leave, Rematch,
     Sync, Chat, Play, Remove, Exchange, Draw, Pass,
 )  # fmt: skip
 _SERVER: tuple[type[WireMap], ...] = (
@@ -142,6 +144,7 @@ __all__ = [
     "Rematch",
     "Remove",
     "Result",
+    "Resume",
     "Rules",
     "Seat",
     "ServerMessage",

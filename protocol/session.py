@@ -27,7 +27,7 @@ _ACTIONS = frozenset({"play", "remove", "exchange", "draw", "pass"})
 # Which client messages each state allows.
 CLIENT_ALLOWED: dict[SessionState, frozenset[str]] = {
     S.CONNECTED: _ALWAYS | {"hello"},
-    S.LOBBY: _ALWAYS | {"list_tables", "create_table", "join", "spectate"},
+    S.LOBBY: _ALWAYS | {"list_tables", "create_table", "join", "spectate", "resume"},
     S.TABLE: _ALWAYS | {"sit", "ready", "leave", "chat"},
     S.GAME: _ALWAYS | _ACTIONS | {"leave", "chat", "sync"},
     S.ENDED: _ALWAYS | {"rematch", "leave", "chat", "sync"},
@@ -39,7 +39,7 @@ _SERVER_ALWAYS = _ALWAYS | {"error", "bye"}
 # Which server messages each state allows.
 SERVER_ALLOWED: dict[SessionState, frozenset[str]] = {
     S.CONNECTED: _SERVER_ALWAYS | {"welcome"},
-    S.LOBBY: _SERVER_ALWAYS | {"tables", "table"},
+    S.LOBBY: _SERVER_ALWAYS | {"tables", "table", "welcome"},
     S.TABLE: _SERVER_ALWAYS | _AT_TABLE,
     S.GAME: _SERVER_ALWAYS | _AT_TABLE | {"update", "hand", "legal"},
     S.ENDED: _SERVER_ALWAYS | _AT_TABLE,

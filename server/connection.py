@@ -27,6 +27,7 @@ from sarja.protocol.messages import (
     Hello,
     Ping,
     Pong,
+    Resume,
     ServerMessage,
 )
 
@@ -197,6 +198,9 @@ class Connection:
         try:
             if isinstance(msg, Hello):
                 self.guest = self.lobby.hello(msg.name, msg.resume, self)
+            elif isinstance(msg, Resume):
+                assert self.guest is not None  # the codec allows it only after hello
+                self.guest = self.lobby.resume(self.guest, msg.token, self)
             else:
                 assert self.guest is not None  # the codec allows nothing else before hello
                 self.lobby.handle(self.guest, msg)

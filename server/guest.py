@@ -27,13 +27,17 @@ class Guest:
 
     def __init__(self, name: str) -> None:
         self.session = secrets.token_hex(8)
-        # Unguessable, shown to no one else: it alone restores a seat.
-        self.token = secrets.token_urlsafe(32)
+        self.token = ""
+        self.new_token()
         self.name = name
         self.outbox: Outbox | None = None  # None while disconnected
         self.table: Table | None = None  # the table this guest is at (or holds a seat in)
         self.seat: int | None = None  # None: spectating, or at no table
         self.chat_times: deque[float] = deque()
+
+    def new_token(self) -> None:
+        # Unguessable, shown to no one else: it alone restores a seat.
+        self.token = secrets.token_urlsafe(32)
 
     @property
     def connected(self) -> bool:

@@ -69,19 +69,43 @@ class Lobby:
     def hello(self, name: str, resume: str | None, outbox: Outbox) -> Guest:
         """Greet a connection: a new guest, or one coming back with its token."""
         if resume is not None:
-            guest = self.guests.get(resume)
-            if guest is None:
-                raise Refusal(
-                    "unknown_resume",
-                    "That resume token is not known here; say hello without one to join afresh.",
-                )
-            if guest.outbox is not None:
-                guest.outbox.close("replaced", "You connected again from somewhere else.")
+            guest = self._take_back(resume, outbox)
             guest.name = name
         else:
             guest = Guest(name)
             self.guests[guest.token] = guest
+            guest.outbox = outbox
+        self._welcome(guest)
+        return guest
+
+    def resume(self, current: Guest, token: str, outbox: Outbox) -> Guest:
+        """A greeted connection takes back the guest its token names (and its seat);
+        the guest it was until now is forgotten, unless it holds a seat."""
+        guest = self._take_back(token, outbox)
+        if guest is not current:
+            current.outbox = None
+            if not self._holds_seat(current):
+                self.guests.pop(current.token, None)
+        self._welcome(guest)
+        return guest
+
+    def _take_back(self, token: str, outbox: Outbox) -> Guest:
+        guest = self.guests.get(token)
+        if guest is None:
+            raise Refusal(
+                "unknown_resume",
+                "That resume token is not known here; say hello without one to join afresh.",
+            )
+        if guest.outbox is not None and guest.outbox is not outbox:
+            guest.outbox.close("replaced", "You connected again from somewhere else.")
+        # A token works once: the welcome carries the next one.
+        del self.guests[token]
+        guest.new_token()
+        self.guests[guest.token] = guest
         guest.outbox = outbox
+        return guest
+
+    def _welcome(self, guest: Guest) -> None:
         table = guest.table
         guest.send(
             Welcome(
@@ -98,7 +122,6 @@ class Lobby:
         )
         if table is not None:
             table.welcome_back(guest)
-        return guest
 
     def disconnected(self, guest: Guest, outbox: Outbox) -> None:
         if guest.outbox is not outbox:
@@ -150,7 +173,7 @@ class Lobby:
             case Play() | Remove() | Exchange() | Draw() | Pass():
                 self._at_table(guest).act(guest, msg)
                 return
-            case _:  # hello, ping and pong are the connection's business
+            case _:  # hello, resume, ping and pong are the connection's business
                 raise AssertionError(f"the lobby does not handle {msg.TYPE}")
         self._tell_the_lobby(but=guest)  # every request above may change the table list
 

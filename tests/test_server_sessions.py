@@ -20,6 +20,7 @@ from sarja.protocol.messages import (
     Play,
     Ready,
     Rematch,
+    Resume,
     Spectate,
 )
 from sarja.protocol.moves import action_message
@@ -62,7 +63,7 @@ async def test_a_player_drops_mid_turn_and_resumes_with_the_token(server):
     assert away.players[seat].away
 
     back = await NetClient.connect(server.port, mover.name, resume=token)
-    assert back.welcome.resume == token  # the same token goes on working
+    assert back.welcome.resume != token  # a token works once; the welcome has the next
     table = await back.expect("table")
     assert table.seat == seat and table.started
     state = await back.expect("snapshot")
@@ -297,3 +298,24 @@ async def test_a_table_refuses_spectators_past_the_limit(server, monkeypatch):
     await watchers[2].send(Spectate(table=table_id))
     error = await watchers[2].expect("error")
     assert error.code == "too_many_spectators" and "2 spectators" in error.message
+
+
+async def test_a_greeted_player_takes_back_a_seat_from_the_lobby(server):
+    """A client that keys its tokens by the server's id learns which one to use from
+    `welcome`, and then resumes from the lobby."""
+    alice, bob = await seat_table(server, 2)
+    token, seat = bob.welcome.resume, bob.state.seat
+    await bob.aclose()
+    await alice.state_at(alice.state.version + 1)  # Bob is away
+    again = await NetClient.connect(server.port, "Bob")
+    assert again.welcome.server_id == bob.welcome.server_id
+    await again.send(Resume(token=token))
+    welcome = await again.expect("welcome")
+    assert welcome.resume not in (token, again.welcome.resume)
+    assert (await again.expect("table")).seat == seat
+    snapshot = await again.expect("snapshot")
+    assert snapshot.seat == seat and not snapshot.players[seat].away
+    # The used token is spent.
+    other = await NetClient.connect(server.port, "Mallory")
+    await other.send(Resume(token=token))
+    assert (await other.expect("error")).code == "unknown_resume"
