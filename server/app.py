@@ -22,6 +22,8 @@ from sarja.protocol.messages import Bye
 
 from .config import ServerConfig
 from .connection import Connection, serve_connection
+from .journal import FILE_NAME as JOURNAL_FILE
+from .journal import Journal
 from .lobby import Lobby
 from .records import RecordStore
 from .table import Table
@@ -36,18 +38,26 @@ class Server:
         # Shuffles: reproducible with a seed (tests), unpredictable otherwise.
         rng = random.Random(config.seed) if config.seed is not None else secrets.SystemRandom()
         self.records = RecordStore(config.data_dir)
+        # Opening and reading the journal refuses (JournalError) a file it cannot trust:
+        # the server never starts empty over games it could not read.
+        path = None if config.data_dir is None else Path(config.data_dir) / JOURNAL_FILE
+        self.journal = Journal(path, config.durability)
+        self.journal.on_failure = self._journal_failed
         self.lobby = Lobby(
             config,
             rng,
             server_id(config.data_dir),
+            self.journal,
             on_game_over=self._game_over,
             schedule_autoplay=self._schedule_autoplay,
         )
+        self.lobby.restore(self.journal.load())
         self._autoplay_due: set[Table] = set()
         self.listeners: list[trio.SocketListener] = []
         self.connections = 0
         self._live: set[Connection] = set()
         self.records_written: list[Path] = []
+        self.failure: str | None = None  # why the server stopped by itself, if it did
 
     @property
     def port(self) -> int:
@@ -106,6 +116,10 @@ class Server:
         except Exception:
             log.exception("the computer player at table %s failed", table.id)
 
+    def _journal_failed(self, message: str) -> None:
+        self.failure = message
+        self._nursery.start_soon(self.shutdown, "The server cannot save games; it stops.")
+
     async def shutdown(self, message: str = "The server is shutting down.") -> None:
         """Tell every client, give the goodbyes a moment to leave, then stop."""
         self.lobby.shutdown(message)
@@ -121,12 +135,17 @@ async def serve(
     """Listen and serve until cancelled or shut down; `task_status` gets the Server."""
     async with trio.open_nursery() as nursery:
         server = Server(config, nursery)
-        server.listeners = await nursery.start(
-            partial(trio.serve_tcp, server.handle, config.port, host=config.host)
-        )
-        nursery.start_soon(server.heartbeat)
-        log.info("listening on port %d", server.port)
-        task_status.started(server)
+        try:
+            nursery.start_soon(server.journal.run)
+            server.listeners = await nursery.start(
+                partial(trio.serve_tcp, server.handle, config.port, host=config.host)
+            )
+            nursery.start_soon(server.heartbeat)
+            log.info("listening on port %d", server.port)
+            task_status.started(server)
+            await trio.sleep_forever()
+        finally:
+            server.journal.close()
 
 
 def server_id(data_dir: Path | None) -> str:

@@ -12,7 +12,8 @@ DEFAULT_PORT = 7474
 class ServerConfig:
     host: str | None = None  # None: every interface (IPv4 and IPv6)
     port: int = DEFAULT_PORT
-    data_dir: Path | None = None  # where finished games' records go; None: not kept
+    data_dir: Path | None = None  # the journal, records and server id; None: nothing kept
+    durability: str = "normal"  # "full" also survives a power cut (journal.py)
     seed: int | None = None  # reproducible shuffles, for tests only
     server_name: str = "Sarja"
     handshake_timeout: float = 10.0  # seconds to send `hello` after connecting

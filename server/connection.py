@@ -4,6 +4,7 @@ task that drains this connection's queue of frames, as trio-websocket does.
 Sending never waits: a frame joins the queue, and the writer writes it. The queue is
 bounded in bytes, so a peer that stops reading is dropped instead of holding memory or
 stalling anyone. Only the writer writes, so frames reach the socket whole and in order.
+Each frame waits in the queue until the journal holds what it tells of (journal.py).
 
 Everything a peer sends goes through the protocol codec first; nothing from the
 network reaches the lobby unvalidated. A protocol violation gets an error frame, and a
@@ -64,8 +65,10 @@ class Connection:
         self.config = config
         self.codec = ServerCodec()
         self.guest: Guest | None = None
+        self.journal = lobby.journal
         # Unbounded as a channel; bounded by `queued` bytes, checked on every send.
-        self._outgoing, self._queue = trio.open_memory_channel[bytes](math.inf)
+        # Each frame goes with the journal epoch it must wait for.
+        self._outgoing, self._queue = trio.open_memory_channel[tuple[bytes, int]](math.inf)
         self.queued = 0  # bytes waiting for the writer
         self._closing = False
         self._pings = 0
@@ -106,7 +109,7 @@ class Connection:
             self._queue.close()  # the writer stops at once; nothing more goes out
             return
         self.queued += len(frame)
-        self._outgoing.send_nowait(frame)
+        self._outgoing.send_nowait((frame, self.journal.epoch))
 
     def close(self, code: str, message: str) -> None:
         """Say goodbye; the writer sends what is queued, then the connection ends."""
@@ -131,15 +134,18 @@ class Connection:
         """Write queued frames in order until the queue is closed and empty, then end
         the connection (the reader may still be waiting for bytes)."""
         try:
-            async for frame in self._queue:
+            async for frame, epoch in self._queue:
                 # Everything queued goes out in one write: a move sends a peer
                 # several frames, and a system call per frame adds up.
                 batch = [frame]
                 while True:
                     try:
-                        batch.append(self._queue.receive_nowait())
+                        frame, epoch = self._queue.receive_nowait()
                     except (trio.WouldBlock, trio.EndOfChannel):
                         break
+                    batch.append(frame)
+                if not await self.journal.durable(epoch):
+                    break  # the journal failed: what it could not keep must not be told
                 data = b"".join(batch)
                 with trio.move_on_after(self.config.send_timeout) as too_slow:
                     await self.stream.send_all(data)

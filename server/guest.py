@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Protocol
 
 from sarja.protocol.messages import ServerMessage
 
+from .journal import token_hash
+
 if TYPE_CHECKING:
     from .table import Table
 
@@ -23,12 +25,21 @@ class Outbox(Protocol):
 
 
 class Guest:
-    __slots__ = ("session", "token", "name", "outbox", "table", "seat", "chat_times")
+    __slots__ = (
+        "id", "session", "token", "key", "name", "outbox", "table", "seat", "chat_times",
+    )  # fmt: skip
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, guest_id: str | None = None, key: str | None = None) -> None:
+        """A new guest, or (with `guest_id` and `key`) one brought back from the journal,
+        whose token is known only by its hash until the player resumes."""
+        self.id = guest_id or secrets.token_hex(8)  # lasting: the journal knows it by this
         self.session = secrets.token_hex(8)
         self.token = ""
-        self.new_token()
+        self.key = ""  # how the lobby finds this guest: its token's hash
+        if key is None:
+            self.new_token()
+        else:
+            self.key = key
         self.name = name
         self.outbox: Outbox | None = None  # None while disconnected
         self.table: Table | None = None  # the table this guest is at (or holds a seat in)
@@ -38,6 +49,7 @@ class Guest:
     def new_token(self) -> None:
         # Unguessable, shown to no one else: it alone restores a seat.
         self.token = secrets.token_urlsafe(32)
+        self.key = token_hash(self.token)
 
     @property
     def connected(self) -> bool:

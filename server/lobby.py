@@ -36,8 +36,9 @@ from sarja.protocol.messages import (
 )
 
 from .config import ServerConfig
-from .engine import Arrangement, ArrangementError, HouseRules
+from .engine import Arrangement, ArrangementError, EngineError, HouseRules
 from .guest import Guest, Outbox
+from .journal import Journal, JournalError, SavedTable, token_hash
 from .present import table_shapes
 from .refusal import Refusal
 from .table import Table
@@ -51,18 +52,62 @@ class Lobby:
         config: ServerConfig,
         rng: random.Random,
         server_id: str,
+        journal: Journal,
         on_game_over: Callable[[Table], None] = lambda table: None,
         schedule_autoplay: Callable[[Table], None] = lambda table: None,
     ) -> None:
         self.config = config
         self.rng = rng
         self.server_id = server_id
+        self.journal = journal
         self._shapes = table_shapes()
         self.tables: dict[str, Table] = {}
-        self.guests: dict[str, Guest] = {}  # by resume token
+        self.guests: dict[str, Guest] = {}  # by the hash of their resume token
         self._table_numbers = 0
         self._on_game_over = on_game_over
         self._schedule_autoplay = schedule_autoplay
+
+    def restore(self, saved: list[SavedTable]) -> None:
+        """Bring back the tables the journal kept, their players away until they resume."""
+        guests: dict[str, Guest] = {}
+        for kept in saved:
+            for held in kept.seats:
+                if held is not None and held[0] not in guests:
+                    guest_id, name, key = held
+                    guests[guest_id] = self.guests[key] = Guest(name, guest_id, key)
+        for kept in saved:
+            try:
+                arrangement = Arrangement.of(
+                    kept.players, kept.teams, HouseRules(kept.hand_size, kept.manual_draw)
+                )
+                table = self._new_table(
+                    kept.id, kept.name, arrangement, kept.computer_takeover, journal=False
+                )
+                table.restore(kept, guests)
+            except EngineError as err:
+                raise JournalError(
+                    f"table {kept.id} in the journal {self.journal.path} does not replay:"
+                    f" {err.message}"
+                ) from None
+            self._table_numbers = max(self._table_numbers, kept.number)
+        if saved:
+            log.info("brought back %d tables from the journal", len(saved))
+
+    def _new_table(
+        self, table_id: str, name: str, arrangement: Arrangement, computer_takeover: bool,
+        journal: bool = True,
+    ) -> Table:  # fmt: skip
+        table = Table(
+            table_id, name, arrangement, computer_takeover, self.rng, self.journal,
+            self._on_game_over, self._schedule_autoplay,
+        )  # fmt: skip
+        self.tables[table_id] = table
+        if journal:
+            self.journal.table_opened(
+                table_id, self._table_numbers, name, arrangement.players, arrangement.sides,
+                arrangement.hand_size, arrangement.manual_draw, computer_takeover,
+            )  # fmt: skip
+        return table
 
     # ----- connections ----------------------------------------------------
 
@@ -73,7 +118,7 @@ class Lobby:
             guest.name = name
         else:
             guest = Guest(name)
-            self.guests[guest.token] = guest
+            self.guests[guest.key] = guest
             guest.outbox = outbox
         self._welcome(guest)
         return guest
@@ -85,12 +130,12 @@ class Lobby:
         if guest is not current:
             current.outbox = None
             if not self._holds_seat(current):
-                self.guests.pop(current.token, None)
+                self.guests.pop(current.key, None)
         self._welcome(guest)
         return guest
 
     def _take_back(self, token: str, outbox: Outbox) -> Guest:
-        guest = self.guests.get(token)
+        guest = self.guests.get(token_hash(token))
         if guest is None:
             raise Refusal(
                 "unknown_resume",
@@ -99,10 +144,12 @@ class Lobby:
         if guest.outbox is not None and guest.outbox is not outbox:
             guest.outbox.close("replaced", "You connected again from somewhere else.")
         # A token works once: the welcome carries the next one.
-        del self.guests[token]
+        del self.guests[guest.key]
         guest.new_token()
-        self.guests[guest.token] = guest
+        self.guests[guest.key] = guest
         guest.outbox = outbox
+        if self._holds_seat(guest):
+            self.journal.guest(guest.id, guest.name, guest.key)
         return guest
 
     def _welcome(self, guest: Guest) -> None:
@@ -134,7 +181,7 @@ class Lobby:
             self._tell_the_lobby()
         if not self._holds_seat(guest):
             # Nothing to come back to: forget the guest and its token.
-            self.guests.pop(guest.token, None)
+            self.guests.pop(guest.key, None)
 
     # ----- requests -------------------------------------------------------
 
@@ -189,16 +236,7 @@ class Lobby:
             raise Refusal(err.code, err.message) from None
         self._table_numbers += 1
         table_id = f"t{self._table_numbers}"
-        table = Table(
-            table_id,
-            msg.name,
-            arrangement,
-            msg.computer_takeover,
-            self.rng,
-            self._on_game_over,
-            self._schedule_autoplay,
-        )
-        self.tables[table_id] = table
+        table = self._new_table(table_id, msg.name, arrangement, msg.computer_takeover)
         table.join(guest, None, None)
         log.info("table %s (%r) created by %r", table_id, msg.name, guest.name)
 
@@ -260,11 +298,12 @@ class Lobby:
             return
         if table.empty or table.abandoned:
             del self.tables[table.id]
+            self.journal.table_closed(table.id)
             for guest in table.seats:
                 if guest is not None and guest.table is table:
                     guest.table = guest.seat = None
                 if guest is not None and not guest.connected and not self._holds_seat(guest):
-                    self.guests.pop(guest.token, None)
+                    self.guests.pop(guest.key, None)
 
     def shutdown(self, message: str) -> None:
         for guest in list(self.guests.values()):

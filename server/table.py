@@ -33,11 +33,12 @@ from sarja.protocol.messages import (
 )
 
 from . import bot
-from .engine import Action, Arrangement, Game, seat_view
+from .engine import Action, Arrangement, Event, Game, seat_view
 from .engine.actions import DEAD_ACTIONS, DRAW_ACTION, PASS_ACTION, PLACE, REMOVE
 from .engine.board import five_between
 from .engine.cards import parse_card
 from .guest import Guest
+from .journal import Journal, SavedTable
 from .present import (
     changes,
     hand_message,
@@ -76,10 +77,12 @@ class Table:
         arrangement: Arrangement,
         computer_takeover: bool,
         rng: random.Random,
+        journal: Journal,
         on_game_over: Callable[[Table], None],
         schedule_autoplay: Callable[[Table], None] = lambda table: None,
     ) -> None:
         self.id = table_id
+        self.journal = journal
         self.name = name
         self.arrangement = arrangement
         self.computer_takeover = computer_takeover
@@ -103,6 +106,35 @@ class Table:
         self.accepted: list[dict[int, tuple[Action, int]]] = [{} for _ in range(players)]
         # Per seat, the hand part last sent, so a hand goes out only when it changed.
         self._hands_sent: list[HandPart | None] = [None] * players
+
+    def restore(self, saved: SavedTable, guests: dict[str, Guest]) -> None:
+        """Bring the table back as the journal kept it: its seats (every player away
+        until they resume) and its latest game, replayed action by action."""
+        if saved.game is not None:
+            self._replay(saved)
+        for seat, held in enumerate(saved.seats):
+            if held is not None:
+                guest = self.seats[seat] = guests[held[0]]
+                # A guest comes back to the game in play, if it holds a seat in one.
+                if guest.table is None or self.in_play:
+                    guest.table, guest.seat = self, seat
+
+    def _replay(self, saved: SavedTable) -> None:
+        kept = saved.game
+        assert kept is not None
+        cut = tuple(tuple((s, c) for s, c in r) for r in kept.cut)
+        reshuffles = [tuple(order) for a in kept.actions for order in a.reshuffles]
+        game = Game(self.arrangement, cut, kept.deck, rng=self._rng, replay_reshuffles=reshuffles)
+        self.game, self.games_played = game, kept.number
+        for a in kept.actions:
+            action = Action.parse(a.action)
+            game.apply(a.seat, action)
+            self.acted_at = a.version
+            if a.action_id is not None:
+                self.accepted[a.seat][a.action_id] = (action, a.version)
+        # Everyone is away now: a change like any other, so versions only grow.
+        self.version = max(saved.version, self.acted_at) + 1
+        self.journal.table_version(self.id, self.version)
 
     # ----- who is here ---------------------------------------------------
 
@@ -209,10 +241,16 @@ class Table:
             free = [seat]
         if not free:
             raise Refusal("table_full", "Every seat at this table is taken.")
-        self.seats[free[0]] = guest
+        self._set_seat(free[0], guest)
         guest.table, guest.seat = self, free[0]
         self.send_table()
         self._notice("joined", guest, free[0])
+
+    def _set_seat(self, seat: int, guest: Guest | None) -> None:
+        self.seats[seat] = guest
+        if guest is not None:
+            self.journal.guest(guest.id, guest.name, guest.key)
+        self.journal.seat(self.id, seat, None if guest is None else guest.id)
 
     def spectate(self, guest: Guest) -> None:
         if len(self.spectators) >= MAX_SPECTATORS:
@@ -234,11 +272,11 @@ class Table:
         if self.seats[seat] is not None and self.seats[seat] is not guest:
             raise Refusal("seat_taken", f"Seat {seat + 1} is taken.")
         if guest.seat is not None:
-            self.seats[guest.seat] = None
+            self._set_seat(guest.seat, None)
             self.ready[guest.seat] = False
         elif guest in self.spectators:
             self.spectators.remove(guest)
-        self.seats[seat] = guest
+        self._set_seat(seat, guest)
         self.ready[seat] = False
         guest.seat = seat
         self._notice("seated", guest, seat)
@@ -271,7 +309,7 @@ class Table:
             self._seat_change("away", seat)
             self.send_table()
             return
-        self.seats[seat] = None
+        self._set_seat(seat, None)
         self.ready[seat] = False
         self._notice("left", guest, seat)
         if self.game is not None:
@@ -309,6 +347,7 @@ class Table:
         self.taken_over.clear()
         self._reset_game_state()
         self.games_played += 1
+        self.journal.game_started(self.id, self.games_played, self.game.cut, self.game.deck)
         self.send_table()
         for guest in self.members():
             self._send_snapshot(guest)
@@ -349,15 +388,9 @@ class Table:
             )
             self._send_snapshot(guest)
             return
-        events = game.apply(seat, action)  # refuses (EngineError) before changing anything
-        self.version += 1
-        self.acted_at = self.version
-        self.accepted[seat][msg.id] = (action, self.version)
+        events = self._apply(seat, action, msg.id)
         guest.send(Ack(id=msg.id, version=self.version, _trusted=True))
-        self._broadcast(update(self.version, game, changes(events)))
-        self._after_change()
-        if game.outcome is not None:
-            self._on_game_over(self)
+        self._publish(events)
 
     def ask_rematch(self, guest: Guest) -> None:
         if guest.seat is None:
@@ -403,9 +436,31 @@ class Table:
                 )
         action = bot.choose(seat_view(game, seat), self._rng)
         assert action is not None  # the seat has legal actions
+        self._publish(self._apply(seat, action, None))
+
+    def _apply(self, seat: int, action: Action, action_id: int | None) -> list[Event]:
+        """Apply an action to the game and write it to the journal; refused
+        (EngineError) before anything changes."""
+        game = self.game
+        assert game is not None
+        reshuffled = len(game.reshuffles)
         events = game.apply(seat, action)
         self.version += 1
         self.acted_at = self.version
+        if action_id is not None:
+            self.accepted[seat][action_id] = (action, self.version)
+        self.journal.action(
+            self.id, self.games_played, game.version, seat, str(action), action_id,
+            self.version, game.reshuffles[reshuffled:],
+        )  # fmt: skip
+        if game.outcome is not None:
+            self.journal.game_finished(self.id, self.games_played)
+        return events
+
+    def _publish(self, events: list[Event]) -> None:
+        """Tell everyone what the action just applied did."""
+        game = self.game
+        assert game is not None
         self._broadcast(update(self.version, game, changes(events)))
         self._after_change()
         if game.outcome is not None:
@@ -452,6 +507,7 @@ class Table:
         """A player went away or came back: a change like any other, with a version."""
         assert self.game is not None
         self.version += 1
+        self.journal.table_version(self.id, self.version)
         message = update(self.version, self.game, seat_change(kind, seat))
         self._broadcast(message, [g for g in self.members() if g is not but])
         if kind == "away" and self.computer_takeover and self._seats_for_computer():

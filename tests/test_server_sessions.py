@@ -26,6 +26,7 @@ from sarja.protocol.messages import (
 from sarja.protocol.moves import action_message
 from sarja.server.app import serve
 from sarja.server.config import ServerConfig
+from sarja.server.journal import token_hash
 
 from .netclient import NetClient
 from .server_helpers import play_to_the_end, seat_table
@@ -284,7 +285,7 @@ async def test_a_finished_table_left_only_to_absent_players_is_forgotten(nursery
     await alice.send(Leave())
     await alice.expect("tables")
     assert server.lobby.tables == {}
-    assert bob.welcome.resume not in server.lobby.guests
+    assert token_hash(bob.welcome.resume) not in server.lobby.guests
 
 
 async def test_a_table_refuses_spectators_past_the_limit(server, monkeypatch):

@@ -1,0 +1,394 @@
+"""The journal: every table, seat, game set-up and accepted action, in SQLite, made
+durable before anyone hears of it, so a restarted server resumes every game.
+
+Writes are appended to a batch and committed together by one task (group commit), at
+the latest one scheduling round later. Every frame the server sends is tagged with the
+journal's `epoch` when it was queued, and a connection's writer holds it until that
+epoch is committed: an acknowledgement or update never leaves before what it tells of
+is on disk. Frames that tell of nothing new (pings, chat) wait for nothing.
+
+Durability: "normal" (the default) commits in WAL mode without a sync, which survives
+the server process being killed at any moment; "full" also syncs every commit to the
+disk (and survives a power cut), in a worker thread so no table waits for the disk.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+import trio
+
+log = logging.getLogger("sarja.server")
+
+_T = TypeVar("_T")
+
+SCHEMA_VERSION = 1
+FILE_NAME = "journal.sqlite3"
+DURABILITY = ("normal", "full")
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    number INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    players INTEGER NOT NULL,
+    teams INTEGER NOT NULL,
+    hand_size INTEGER NOT NULL,
+    manual_draw INTEGER NOT NULL,
+    computer_takeover INTEGER NOT NULL,
+    version INTEGER NOT NULL DEFAULT 0,
+    closed INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS guests (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    token_hash TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS seats (
+    table_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    guest_id TEXT,
+    PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS games (
+    table_id TEXT NOT NULL,
+    number INTEGER NOT NULL,
+    cut TEXT NOT NULL,
+    deck TEXT NOT NULL,
+    finished INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (table_id, number)
+);
+CREATE TABLE IF NOT EXISTS actions (
+    table_id TEXT NOT NULL,
+    game INTEGER NOT NULL,
+    n INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    action_id INTEGER,
+    version INTEGER NOT NULL,
+    reshuffles TEXT,
+    PRIMARY KEY (table_id, game, n)
+);
+"""
+
+
+class JournalError(Exception):
+    """The journal cannot be used; the message names the file and says what to do."""
+
+
+def token_hash(token: str) -> str:
+    """What the journal keeps of a resume token: enough to recognise it, not to use it."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class SavedAction:
+    seat: int
+    action: str  # notation
+    action_id: int | None
+    version: int
+    reshuffles: list[list[int]]  # reshuffles this action caused, each a deck order
+
+
+@dataclass
+class SavedGame:
+    number: int
+    cut: list[list[list[int]]]  # rounds of [seat, card]
+    deck: list[int]
+    actions: list[SavedAction] = field(default_factory=list)
+
+
+@dataclass
+class SavedTable:
+    id: str
+    number: int
+    name: str
+    players: int
+    teams: int
+    hand_size: int
+    manual_draw: bool
+    computer_takeover: bool
+    version: int
+    seats: list[tuple[str, str, str] | None]  # (guest id, name, token hash) per seat
+    game: SavedGame | None
+
+
+class Journal:
+    """One SQLite file in the data directory; see the module's docstring."""
+
+    def __init__(self, path: Path | None, durability: str = "normal") -> None:
+        """A journal in the file `path`; None keeps it in memory (a server without a
+        data directory), so the same code runs, with nothing kept."""
+        if durability not in DURABILITY:
+            raise ValueError(f"durability must be one of {DURABILITY}")
+        self.path = path
+        self.full = durability == "full"
+        self.epoch = 0  # moves on with every write
+        self.committed = 0  # the last epoch on disk
+        self.failed: str | None = None  # why the journal stopped, once it has
+        self.on_failure: Callable[[str], None] = lambda message: None
+        self._pending: list[tuple[str, tuple[Any, ...]]] = []
+        self._work = trio.Event()
+        self._done = trio.Event()
+        self._db = self._open()
+
+    # ----- opening ----------------------------------------------------------
+
+    def _open(self) -> sqlite3.Connection:
+        where = str(self.path or ":memory:")
+        try:
+            if self.path is not None:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            db = sqlite3.connect(where, check_same_thread=False, isolation_level=None)
+        except (OSError, sqlite3.Error) as err:
+            raise JournalError(f"cannot open the journal {where}: {_why(err)}") from None
+        try:
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise JournalError(
+                    f"the journal {where} was written by a newer sarja-server (journal"
+                    f" version {version}; this one reads version {SCHEMA_VERSION}). Run the"
+                    " newer server, or start this one with another --data-dir."
+                )
+            check = db.execute("PRAGMA quick_check").fetchone()[0]
+            if check != "ok":
+                raise JournalError(_corrupt(where, str(check)))
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute(f"PRAGMA synchronous={'FULL' if self.full else 'NORMAL'}")
+            if version < SCHEMA_VERSION:
+                db.executescript(_SCHEMA)
+                db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        except JournalError:
+            db.close()
+            raise
+        except sqlite3.DatabaseError as err:
+            db.close()
+            text = _why(err)
+            if "readonly" in text or "unable to open" in text or "disk" in text:
+                raise JournalError(f"cannot write the journal {where}: {text}") from None
+            raise JournalError(_corrupt(where, text)) from None
+        return db
+
+    def close(self) -> None:
+        """Commit what is left, then close the file: a clean stop keeps everything."""
+        batch, self._pending = self._pending, []
+        if batch and self.failed is None:
+            try:
+                self._commit(batch)
+                self.committed = self.epoch
+            except sqlite3.Error as err:
+                log.critical("cannot write the journal %s: %s", self.path, _why(err))
+        self._db.close()
+
+    # ----- writing ----------------------------------------------------------
+
+    def _write(self, sql: str, *params: Any) -> None:
+        self._pending.append((sql, params))
+        self.epoch += 1
+        self._work.set()
+
+    def table_opened(
+        self, table_id: str, number: int, name: str, players: int, teams: int,
+        hand_size: int, manual_draw: bool, computer_takeover: bool,
+    ) -> None:  # fmt: skip
+        self._write(
+            "INSERT OR REPLACE INTO tables (id, number, name, players, teams, hand_size,"
+            " manual_draw, computer_takeover) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            table_id, number, name, players, teams, hand_size, manual_draw, computer_takeover,
+        )  # fmt: skip
+
+    def table_closed(self, table_id: str) -> None:
+        self._write("UPDATE tables SET closed = 1 WHERE id = ?", table_id)
+
+    def table_version(self, table_id: str, version: int) -> None:
+        self._write("UPDATE tables SET version = ? WHERE id = ?", version, table_id)
+
+    def guest(self, guest_id: str, name: str, token: str) -> None:
+        """A guest's name and (the hash of) its current token."""
+        self._write(
+            "INSERT OR REPLACE INTO guests (id, name, token_hash) VALUES (?, ?, ?)",
+            guest_id, name, token_hash(token),
+        )  # fmt: skip
+
+    def seat(self, table_id: str, seat: int, guest_id: str | None) -> None:
+        self._write(
+            "INSERT OR REPLACE INTO seats (table_id, seat, guest_id) VALUES (?, ?, ?)",
+            table_id, seat, guest_id,
+        )  # fmt: skip
+
+    def game_started(
+        self, table_id: str, number: int, cut: tuple[tuple[tuple[int, int], ...], ...],
+        deck: tuple[int, ...],
+    ) -> None:  # fmt: skip
+        self._write(
+            "INSERT OR REPLACE INTO games (table_id, number, cut, deck) VALUES (?, ?, ?, ?)",
+            table_id, number, json.dumps(cut), json.dumps(deck),
+        )  # fmt: skip
+        self._write("DELETE FROM actions WHERE table_id = ? AND game = ?", table_id, number)
+
+    def action(
+        self, table_id: str, game: int, n: int, seat: int, notation: str,
+        action_id: int | None, version: int, reshuffles: list[tuple[int, ...]],
+    ) -> None:  # fmt: skip
+        self._write(
+            "INSERT INTO actions (table_id, game, n, seat, action, action_id, version,"
+            " reshuffles) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            table_id, game, n, seat, notation, action_id, version,
+            json.dumps(reshuffles) if reshuffles else None,
+        )  # fmt: skip
+        self.table_version(table_id, version)
+
+    def game_finished(self, table_id: str, number: int) -> None:
+        self._write(
+            "UPDATE games SET finished = 1 WHERE table_id = ? AND number = ?", table_id, number
+        )
+
+    # ----- committing -------------------------------------------------------
+
+    async def run(self) -> None:
+        """Commit what was written, batch after batch, until cancelled."""
+        while self.failed is None:
+            await self._work.wait()
+            self._work = trio.Event()
+            batch, self._pending = self._pending, []
+            epoch = self.epoch
+            try:
+                if self.full:
+                    await trio.to_thread.run_sync(self._commit, batch)
+                else:
+                    self._commit(batch)
+            except sqlite3.Error as err:
+                self.failed = f"cannot write the journal {self.path}: {_why(err)}"
+                log.critical("%s; stopping, so that no move is lost", self.failed)
+                self.on_failure(self.failed)
+            else:
+                self.committed = epoch
+            done, self._done = self._done, trio.Event()
+            done.set()
+
+    def _commit(self, batch: list[tuple[str, tuple[Any, ...]]]) -> None:
+        with self._transaction():
+            for sql, params in batch:
+                self._db.execute(sql, params)
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        self._db.execute("BEGIN")
+        try:
+            yield
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
+    async def durable(self, epoch: int) -> bool:
+        """Wait until everything written by `epoch` is committed; False if it never
+        will be (the journal failed: what depends on it must not be sent)."""
+        while self.committed < epoch:
+            if self.failed is not None:
+                return False
+            await self._done.wait()
+        return True
+
+    # ----- reading ----------------------------------------------------------
+
+    def load(self) -> list[SavedTable]:
+        """Every table not closed, with its seats and its latest game."""
+        return self._read(
+            lambda: [
+                self._table(row, None)
+                for row in self._db.execute(f"{_TABLES} WHERE closed = 0 ORDER BY number")
+            ]
+        )
+
+    def games(self) -> list[tuple[str, int, str, bool]]:
+        """(table id, game number, table name, finished) of every game kept, oldest first."""
+        return self._read(
+            lambda: [
+                (table_id, number, name, bool(finished))
+                for table_id, number, name, finished in self._db.execute(
+                    "SELECT g.table_id, g.number, t.name, g.finished FROM games g"
+                    " JOIN tables t ON t.id = g.table_id ORDER BY t.number, g.number"
+                )
+            ]
+        )
+
+    def table(self, table_id: str, game: int | None = None) -> SavedTable | None:
+        """One table, closed or not, with game `game` (None: its latest)."""
+        row = self._read(
+            lambda: self._db.execute(f"{_TABLES} WHERE id = ?", (table_id,)).fetchone()
+        )
+        return None if row is None else self._read(lambda: self._table(row, game))
+
+    def _read(self, fn: Callable[[], _T]) -> _T:
+        try:
+            return fn()
+        except (sqlite3.Error, ValueError, TypeError, KeyError) as err:
+            raise JournalError(_corrupt(str(self.path), _why(err))) from None
+
+    def _table(self, row: tuple[Any, ...], game: int | None) -> SavedTable:
+        table_id, number, name, players, teams, hand, manual, takeover, version = row
+        seats: list[tuple[str, str, str] | None] = [None] * players
+        for seat, gid, gname, token in self._db.execute(
+            "SELECT s.seat, g.id, g.name, g.token_hash FROM seats s JOIN guests g"
+            " ON g.id = s.guest_id WHERE s.table_id = ?",
+            (table_id,),
+        ):
+            if 0 <= seat < players:
+                seats[seat] = (gid, gname, token)
+        return SavedTable(
+            table_id, number, name, players, teams, hand, bool(manual), bool(takeover),
+            version, seats, self._game(table_id, game),
+        )  # fmt: skip
+
+    def _game(self, table_id: str, number: int | None) -> SavedGame | None:
+        db = self._db
+        if number is None:
+            row = db.execute(
+                "SELECT number, cut, deck FROM games WHERE table_id = ?"
+                " ORDER BY number DESC LIMIT 1",
+                (table_id,),
+            ).fetchone()
+        else:
+            row = db.execute(
+                "SELECT number, cut, deck FROM games WHERE table_id = ? AND number = ?",
+                (table_id, number),
+            ).fetchone()
+        if row is None:
+            return None
+        game = SavedGame(row[0], json.loads(row[1]), json.loads(row[2]))
+        for seat, action, action_id, version, reshuffles in db.execute(
+            "SELECT seat, action, action_id, version, reshuffles FROM actions"
+            " WHERE table_id = ? AND game = ? ORDER BY n",
+            (table_id, game.number),
+        ):
+            game.actions.append(
+                SavedAction(seat, action, action_id, version, json.loads(reshuffles or "[]"))
+            )
+        return game
+
+
+_TABLES = (
+    "SELECT id, number, name, players, teams, hand_size, manual_draw, computer_takeover,"
+    " version FROM tables"
+)
+
+
+def _why(err: BaseException) -> str:
+    return str(err) or type(err).__name__
+
+
+def _corrupt(where: str, why: str) -> str:
+    return (
+        f"the journal {where} is damaged ({why}). The games in it cannot be read, so the"
+        " server does not start over them: move the file aside (keep it: it may be"
+        " repairable with the sqlite3 tool's .recover), or start with another --data-dir."
+    )
