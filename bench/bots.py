@@ -116,8 +116,9 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def tasks(deals: dict[tuple[str, str, str], int], think_time: float | None,
-          simulations: int | None) -> Iterator[Task]:
+def tasks(
+    deals: dict[tuple[str, str, str], int], think_time: float | None, simulations: int | None
+) -> Iterator[Task]:
     # Hard's games first: they are the long ones, so the pool ends evenly.
     for (first, second, key), n in sorted(deals.items(), key=lambda kv: kv[0][0] != "hard"):
         for deal in range(n):
@@ -127,19 +128,44 @@ def tasks(deals: dict[tuple[str, str, str], int], think_time: float | None,
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=30,
-                        help="deals per two-player pairing with hard, each played twice"
-                        " (default 30; with teams, half; without hard, ten times)")
-    parser.add_argument("--think-time", type=float, default=DEFAULT_THINK_TIME,
-                        help=f"hard's seconds per decision (default {DEFAULT_THINK_TIME})")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
-                        help="games played at once (default: one per core)")
-    parser.add_argument("--quick", action="store_true",
-                        help="one deal per pairing, hard on a tiny budget: checks the script runs")
-    parser.add_argument("--only", action="append", default=[], metavar="A-B",
-                        help="play only this pairing (repeatable), e.g. hard-medium")
-    parser.add_argument("--seating", choices=sorted(ARRANGEMENTS), action="append", default=[],
-                        help="play only this seating (repeatable)")
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=30,
+        help="deals per two-player pairing with hard, each played twice"
+        " (default 30; with teams, half; without hard, ten times)",
+    )
+    parser.add_argument(
+        "--think-time",
+        type=float,
+        default=DEFAULT_THINK_TIME,
+        help=f"hard's seconds per decision (default {DEFAULT_THINK_TIME})",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="games played at once (default: one per core)",
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="one deal per pairing, hard on a tiny budget: checks the script runs",
+    )
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="A-B",
+        help="play only this pairing (repeatable), e.g. hard-medium",
+    )
+    parser.add_argument(
+        "--seating",
+        choices=sorted(ARRANGEMENTS),
+        action="append",
+        default=[],
+        help="play only this seating (repeatable)",
+    )
     args = parser.parse_args()
 
     think_time: float | None = args.think_time
@@ -162,9 +188,11 @@ def main() -> None:
     if args.quick:
         think_time, simulations = None, 2
 
-    print(f"Python {platform.python_version()} ({platform.python_implementation()}),"
-          f" {args.jobs} games at once; hard thinks "
-          + (f"{think_time} s" if think_time else f"{simulations} simulations"))
+    print(
+        f"Python {platform.python_version()} ({platform.python_implementation()}),"
+        f" {args.jobs} games at once; hard thinks "
+        + (f"{think_time} s" if think_time else f"{simulations} simulations")
+    )
     started = time.perf_counter()
     scores: dict[tuple[str, str, str], list[float]] = defaultdict(list)
     times: dict[str, list[float]] = defaultdict(list)
@@ -182,22 +210,29 @@ def main() -> None:
             times[level].extend(ms)
         lengths.append(length)
 
-    print(f"\n{len(results)} games in {time.perf_counter() - started:.0f} s,"
-          f" {statistics.mean(lengths):.0f} actions per game on average\n")
+    print(
+        f"\n{len(results)} games in {time.perf_counter() - started:.0f} s,"
+        f" {statistics.mean(lengths):.0f} actions per game on average\n"
+    )
     print(f"{'pairing':<20} {'seating':<18} {'games':>5}  {'win rate':>8}  95% interval")
     rates: dict[tuple[str, str, str], float] = {}
     for (first, second, key), results_ in scores.items():
         n, won = len(results_), sum(results_)
         low, high = wilson(won, n)
         rates[(first, second, key)] = won / n
-        print(f"{first + ' v ' + second:<20} {ARRANGEMENT_NAMES[key]:<18} {n:>5}"
-              f"  {won / n:>8.1%}  {low:.1%} - {high:.1%}")
+        print(
+            f"{first + ' v ' + second:<20} {ARRANGEMENT_NAMES[key]:<18} {n:>5}"
+            f"  {won / n:>8.1%}  {low:.1%} - {high:.1%}"
+        )
     print(f"\n{'level':<10} {'decisions':>9}  {'median ms':>9}  {'p95 ms':>8}  {'max ms':>8}")
     for level in ("baseline", "easy", "medium", "hard", "random"):
         ms = times.get(level)
         if ms:
-            print(f"{level:<10} {len(ms):>9}  {statistics.median(ms):>9.2f}"
-                  f"  {percentile(ms, 0.95):>8.2f}  {max(ms):>8.2f}")
+            print(
+                f"{level:<10} {len(ms):>9}  {statistics.median(ms):>9.2f}"
+                f"  {percentile(ms, 0.95):>8.2f}  {max(ms):>8.2f}"
+            )
+
     def rate(first: str, second: str, key: str = "2p") -> float | None:
         found = rates.get((first, second, key))
         return None if found is None else round(found, 3)

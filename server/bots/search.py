@@ -24,12 +24,23 @@ import time
 from collections.abc import Callable
 
 from ..engine.actions import DEAD, DRAW_ACTION, PLACE, REMOVE, Action
-from ..engine.cards import CARD_KIND, WILD
+from ..engine.board import LAYOUT
+from ..engine.cards import CARD_KIND, JC, JD, WILD
 from ..engine.game import Game
 from ..engine.view import SeatView
 from .judge import DEFENCE, REMOVE_COST, WILD_COST, Judgement
 from .levels import decision_rng, housekeeping, new_seed, playable
-from .windows import CELL_WINDOWS, MARK_INC, Tables, spend, tables, to_win_flags
+from .windows import (
+    CELL_WINDOWS,
+    FINISHED,
+    MARK_INC,
+    WINDOWS,
+    Tables,
+    four_owner,
+    spend,
+    tables,
+    to_win_flags,
+)
 from .worlds import WorldMaker
 
 DEFAULT_THINK_TIME = 0.5
@@ -38,6 +49,9 @@ CANDIDATES = 6
 ROUNDS = 4
 # Board worth that counts as a sure win when a simulation stops early.
 SQUASH = 300.0
+# At a simulation's end, what a side's open fours are worth by how many of
+# them its hands can fill: none, one, two or more, and one the side fills now.
+FILL_BONUS = (0.0, 0.3 * FINISHED, 0.6 * FINISHED, 0.9 * FINISHED)
 # A play the judgement scores this high wins the game on the spot.
 WINS_NOW = 50000.0
 
@@ -53,6 +67,7 @@ class Hard:
         *,
         candidates: int = CANDIDATES,
         rounds: int = ROUNDS,
+        confidence: float = 1.0,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         """`think_time` (seconds) caps each decision's wall time;
@@ -66,6 +81,8 @@ class Hard:
         self.simulations = simulations
         self.candidates = candidates
         self.rounds = rounds
+        self.confidence = confidence
+        self.last_totals: list[float] = []
         self.clock = clock
         self.last_simulations = 0
 
@@ -82,19 +99,25 @@ class Hard:
         if len(ranked) == 1 or ranked[0][0] >= WINS_NOW:
             return ranked[0][2]
         candidates = [action for _, _, action in ranked[: self.candidates]]
-        totals = self._search(view, judge, candidates, start)
-        best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
-        return candidates[best]
+        return candidates[self._search(view, judge, candidates, start)]
 
     def _search(
         self, view: SeatView, judge: Judgement, candidates: list[Action], start: float
-    ) -> list[float]:
+    ) -> int:
+        """The index of the candidate to play. The judgement's favourite (the
+        first) stays unless another beat it clearly over the same worlds: a
+        hair's difference in a few hundred simulations is noise."""
         rng = decision_rng(self.seed, view)
         maker = WorldMaker(view)
         seat = maker.seat
         plies = self.rounds * len(view.hand_sizes)
         deadline = None if self.think_time is None else start + self.think_time
-        totals = [0.0] * len(candidates)
+        count = len(candidates)
+        totals = [0.0] * count
+        # Per candidate, the sum and sum of squares of its result minus the favourite's.
+        gains = [0.0] * count
+        squares = [0.0] * count
+        results = [0.0] * count
         done = 0
         while self.simulations is None or done < self.simulations:
             # Checked between worlds: every candidate meets the same worlds.
@@ -104,10 +127,24 @@ class Hard:
             reshuffle_seed = rng.getrandbits(32)
             for i, action in enumerate(candidates):
                 game = world.copy(rng=random.Random(reshuffle_seed))
-                totals[i] += play_out(game, seat, action, judge.packed[:], judge.side, plies)
+                results[i] = play_out(game, seat, action, judge.packed[:], judge.side, plies)
+            favourite = results[0]
+            for i in range(count):
+                totals[i] += results[i]
+                gain = results[i] - favourite
+                gains[i] += gain
+                squares[i] += gain * gain
             done += 1
         self.last_simulations = done
-        return totals
+        self.last_totals = totals
+        best, best_edge = 0, 0.0
+        for i in range(1, count):
+            mean = gains[i] / done
+            spread = math.sqrt(max(0.0, squares[i] / done - mean * mean) / done)
+            edge = mean - self.confidence * spread
+            if edge > best_edge:
+                best, best_edge = i, edge
+        return best
 
 
 class _Policy:
@@ -205,8 +242,45 @@ def play_out(
         if outcome.result == "draw":
             return 0.5
         return 1.0 if outcome.side == side else 0.0
-    worth = tables(
-        side, game.arrangement.sides, to_win_flags(game.needed, game.sequences), DEFENCE
-    ).worth
+    return leaf_value(game, packed, side)
+
+
+def leaf_value(game: Game, packed: list[int], side: int) -> float:
+    """Where a simulation stopped, how good it looks for `side`, in (0, 1):
+    the board's worth, plus the sequences the world's hands can finish at
+    once. A four whose open space its side holds a card for is nearly a
+    sequence; if that side moves next, it is one."""
+    sides = game.arrangement.sides
+    to_win = to_win_flags(game.needed, game.sequences)
+    worth = tables(side, sides, to_win, DEFENCE).worth
     total = sum(map(worth.__getitem__, packed))
+    owners = four_owner()
+    chips = game.chips
+    threats: list[set[int]] = [set() for _ in range(sides)]
+    for w, p in enumerate(packed):
+        owner = owners[p]
+        if owner:
+            for cell in WINDOWS[w]:
+                if not chips[cell]:
+                    threats[owner - 1].add(cell)
+                    break
+    hands = game.hands
+    mover = game.marks[game.turn] - 1
+    for s in range(sides):
+        if not threats[s]:
+            continue
+        fillable = 0
+        for seat in range(s, game.players, sides):
+            hand = hands[seat]
+            if JD in hand or JC in hand:
+                fillable = len(threats[s])
+            else:
+                fillable = max(fillable, sum(1 for c in threats[s] if LAYOUT[c] in hand))
+            if fillable and s == mover and seat == game.turn:
+                if to_win[s]:
+                    return 1.0 if s == side else 0.0
+                fillable = 3
+                break
+        bonus = FILL_BONUS[min(fillable, 3)]
+        total += bonus if s == side else -bonus
     return 1.0 / (1.0 + math.exp(-total / SQUASH))

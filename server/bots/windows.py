@@ -156,3 +156,20 @@ def tables(side: int, sides: int, to_win: tuple[bool, ...], defence: float) -> T
 def to_win_flags(needed: int, sequences: Sequence[Sequence[object]]) -> tuple[bool, ...]:
     """Per side, whether its next sequence wins."""
     return tuple(len(fives) + 1 >= needed for fives in sequences)
+
+
+@lru_cache(maxsize=1)
+def four_owner() -> bytes:
+    """Per window state, side + 1 of the side that holds four of a live
+    window (its one open space finishes a sequence), or 0."""
+    owners = bytearray(TABLE_SIZE)
+    for p in range(TABLE_SIZE):
+        if p & FINISHED_BIT:
+            continue
+        counts = [(p >> (_COUNT_BITS * s)) & 7 for s in range(3)]
+        occupied = sum(counts)
+        corner = 1 if p & CORNER_BIT else 0
+        for s in range(3):
+            if counts[s] == occupied and not p & SPENT_BIT[s] and counts[s] + corner == 4:
+                owners[p] = s + 1
+    return bytes(owners)
