@@ -19,6 +19,7 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
         ("protocol.py", [], "ratio"),
         ("client.py", ["--games", "1"], "median"),
         ("server.py", ["--quick"], "CPU per move"),
+        ("bots.py", ["--quick"], "win rate"),
     ],
 )
 def test_a_bench_script_runs(script, args, expect):
