@@ -14,6 +14,8 @@ from sarja.protocol.limits import MAX_SERVER_NAME
 
 from .app import serve
 from .config import DEFAULT_PORT, ServerConfig
+from .export import export_main
+from .journal import DURABILITY, JournalError
 from .lan import lan_addresses
 from .records import default_data_dir
 
@@ -32,7 +34,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )  # fmt: skip
     parser.add_argument(
         "--data-dir", type=Path, default=None,
-        help=f"where game records are kept (default: {default_data_dir()})",
+        help=f"where games are kept: the journal and records (default: {default_data_dir()})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--durability", default="normal", choices=DURABILITY,
+        help="normal: games survive the server being killed (default); full: they also"
+        " survive a power cut, at the cost of a disk sync per move",
     )  # fmt: skip
     parser.add_argument(
         "--log-level", default="warning",
@@ -66,16 +73,21 @@ async def run(config: ServerConfig) -> None:
             for line in join_lines(config.host, server.port):
                 print(f"    {line}")
             if config.data_dir is not None:
-                print(f"Game records are kept in {config.data_dir / 'records'}")
+                print(f"Games are kept in {config.data_dir}")
             print("Press Ctrl+C to stop.", flush=True)
             async for signum in signals:
                 print(f"{signal.Signals(signum).name}: telling players and stopping…", flush=True)
                 await server.shutdown()
                 break
-    print("Stopped.", flush=True)
+    if server.failure is not None:
+        raise JournalError(server.failure)
+    print("Stopped. Games in progress are kept; start the server again to go on.", flush=True)
 
 
 def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["export"]:
+        sys.exit(export_main(argv[1:]))
     args = parse_args(argv)
     logging.basicConfig(
         level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -84,11 +96,31 @@ def main(argv: list[str] | None = None) -> None:
         host=args.host,
         port=args.port,
         data_dir=args.data_dir or default_data_dir(),
+        durability=args.durability,
         seed=args.seed,
         server_name=args.name.strip()[:MAX_SERVER_NAME] or "Sarja",
     )
     try:
         trio.run(run, config)
-    except OSError as err:
-        print(f"sarja-server: cannot listen on port {args.port}: {err.strerror}", file=sys.stderr)
+    except Exception as exc:
+        reason = host_can_fix(exc, args.port)
+        if reason is None:
+            raise
+        print(f"sarja-server: {reason}", file=sys.stderr)
         sys.exit(1)
+
+
+def host_can_fix(exc: BaseException, port: int) -> str | None:
+    """One line for the host about an error they can fix (the journal, the port),
+    found inside the exception groups trio wraps errors in; None for anything else."""
+    if isinstance(exc, BaseExceptionGroup):
+        for inner in exc.exceptions:
+            reason = host_can_fix(inner, port)
+            if reason is not None:
+                return reason
+        return None
+    if isinstance(exc, JournalError):
+        return str(exc)
+    if isinstance(exc, OSError):
+        return f"cannot listen on port {port}: {exc.strerror or exc}"
+    return None

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import random
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -25,6 +26,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import trio
+
+from .engine import Action, Arrangement, Game, HouseRules
 
 log = logging.getLogger("sarja.server")
 
@@ -120,6 +123,24 @@ class SavedTable:
     seats: list[tuple[str, str, str] | None]  # (guest id, name, token hash) per seat
     game: SavedGame | None
 
+    def arrangement(self) -> Arrangement:
+        return Arrangement.of(
+            self.players, self.teams, HouseRules(self.hand_size, self.manual_draw)
+        )
+
+
+def replay_game(
+    arrangement: Arrangement, kept: SavedGame, rng: random.Random | None = None
+) -> Game:
+    """A kept game, replayed action by action with its reshuffles as they happened;
+    later reshuffles come from `rng`. EngineError if it does not replay."""
+    cut = tuple(tuple((s, c) for s, c in r) for r in kept.cut)
+    reshuffles = [tuple(order) for a in kept.actions for order in a.reshuffles]
+    game = Game(arrangement, cut, kept.deck, rng=rng, replay_reshuffles=reshuffles)
+    for a in kept.actions:
+        game.apply(a.seat, Action.parse(a.action))
+    return game
+
 
 class Journal:
     """One SQLite file in the data directory; see the module's docstring."""
@@ -211,11 +232,11 @@ class Journal:
     def table_version(self, table_id: str, version: int) -> None:
         self._write("UPDATE tables SET version = ? WHERE id = ?", version, table_id)
 
-    def guest(self, guest_id: str, name: str, token: str) -> None:
-        """A guest's name and (the hash of) its current token."""
+    def guest(self, guest_id: str, name: str, key: str) -> None:
+        """A guest's name and its current token's hash (`token_hash`)."""
         self._write(
             "INSERT OR REPLACE INTO guests (id, name, token_hash) VALUES (?, ?, ?)",
-            guest_id, name, token_hash(token),
+            guest_id, name, key,
         )  # fmt: skip
 
     def seat(self, table_id: str, seat: int, guest_id: str | None) -> None:

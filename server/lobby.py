@@ -77,11 +77,8 @@ class Lobby:
                     guests[guest_id] = self.guests[key] = Guest(name, guest_id, key)
         for kept in saved:
             try:
-                arrangement = Arrangement.of(
-                    kept.players, kept.teams, HouseRules(kept.hand_size, kept.manual_draw)
-                )
                 table = self._new_table(
-                    kept.id, kept.name, arrangement, kept.computer_takeover, journal=False
+                    kept.id, kept.name, kept.arrangement(), kept.computer_takeover, journal=False
                 )
                 table.restore(kept, guests)
             except EngineError as err:

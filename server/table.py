@@ -38,7 +38,7 @@ from .engine.actions import DEAD_ACTIONS, DRAW_ACTION, PASS_ACTION, PLACE, REMOV
 from .engine.board import five_between
 from .engine.cards import parse_card
 from .guest import Guest
-from .journal import Journal, SavedTable
+from .journal import Journal, SavedTable, replay_game
 from .present import (
     changes,
     hand_message,
@@ -122,16 +122,12 @@ class Table:
     def _replay(self, saved: SavedTable) -> None:
         kept = saved.game
         assert kept is not None
-        cut = tuple(tuple((s, c) for s, c in r) for r in kept.cut)
-        reshuffles = [tuple(order) for a in kept.actions for order in a.reshuffles]
-        game = Game(self.arrangement, cut, kept.deck, rng=self._rng, replay_reshuffles=reshuffles)
-        self.game, self.games_played = game, kept.number
+        self.game = replay_game(self.arrangement, kept, self._rng)
+        self.games_played = kept.number
         for a in kept.actions:
-            action = Action.parse(a.action)
-            game.apply(a.seat, action)
             self.acted_at = a.version
             if a.action_id is not None:
-                self.accepted[a.seat][a.action_id] = (action, a.version)
+                self.accepted[a.seat][a.action_id] = (Action.parse(a.action), a.version)
         # Everyone is away now: a change like any other, so versions only grow.
         self.version = max(saved.version, self.acted_at) + 1
         self.journal.table_version(self.id, self.version)

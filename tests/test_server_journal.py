@@ -1,0 +1,250 @@
+"""The journal: games survive the server, and bad journals are refused by name.
+
+Real SQLite files in a temporary data directory, real servers on 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import os
+import random
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import trio
+
+from sarja.server.app import serve
+from sarja.server.config import ServerConfig
+from sarja.server.engine import replay
+from sarja.server.journal import FILE_NAME, Journal, JournalError
+
+from .netclient import NetClient
+from .server_helpers import play_to_the_end, seat_table
+
+
+def config(data_dir: Path, **more: object) -> ServerConfig:
+    return ServerConfig(host="127.0.0.1", port=0, seed=8, data_dir=data_dir, **more)  # type: ignore[arg-type]
+
+
+async def play(clients: list[NetClient], moves: int, rng: random.Random) -> list[tuple[int, str]]:
+    """`moves` random legal moves; returns (seat, notation) of each, in order."""
+    done = []
+    version = max(c.state.version for c in clients)
+    for _ in range(moves):
+        for c in clients:
+            await c.state_at(version)
+        mover = next(c for c in clients if c.state.seat == c.state.turn)
+        await mover.legal_at(version)
+        notation = rng.choice(mover.state.legal)
+        await mover.send(mover.action_message(notation))
+        version = (await mover.expect("ack")).version
+        done.append((mover.state.seat, notation))
+    for c in clients:
+        await c.state_at(version)
+    return done
+
+
+async def test_a_game_goes_on_after_the_server_stops_and_starts_again(tmp_path):
+    rng = random.Random(5)
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(serve, config(tmp_path))
+        clients = await seat_table(server, 2)
+        played = await play(clients, 6, rng)
+        before = clients[0].state.snapshot()
+        tokens = [(c.name, c.welcome.resume, c.state.seat) for c in clients]
+        nursery.cancel_scope.cancel()
+    for c in clients:
+        await c.aclose()
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(serve, config(tmp_path))
+        back = []
+        for name, token, seat in tokens:
+            client = await NetClient.connect(server.port, name, resume=token)
+            snapshot = await client.expect("snapshot")
+            assert snapshot.seat == seat and snapshot.version > before.version
+            back.append(client)
+        state = back[0].state.snapshot()
+        assert (state.board, state.discard, state.turn) == (
+            before.board,
+            before.discard,
+            before.turn,
+        )
+        assert back[0].welcome.last_id is not None or back[1].welcome.last_id is not None
+        back.sort(key=lambda c: c.state.seat)
+        for c in back:  # ids continue above what the server holds
+            c._ids = iter(range((c.welcome.last_id or 0) + 1, 10**6))
+        final = await play_to_the_end(back, rng, check_every=10)
+        assert final.result is not None
+        with trio.fail_after(5):
+            while not server.records_written:
+                await trio.sleep(0.01)
+        record = json.loads(server.records_written[0].read_text())
+        assert [tuple(a) for a in record["actions"][: len(played)]] == played
+        assert replay(record).outcome is not None
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_resent_action_id_is_applied_once_across_a_restart(tmp_path):
+    rng = random.Random(6)
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(serve, config(tmp_path))
+        clients = await seat_table(server, 2)
+        await play(clients, 2, rng)
+        mover = next(c for c in clients if c.state.seat == c.state.turn)
+        await mover.legal_at(mover.state.version)
+        action = mover.action_message(mover.state.legal[0])
+        await mover.send(action)
+        ack = await mover.expect("ack")
+        token, name = mover.welcome.resume, mover.name
+        nursery.cancel_scope.cancel()
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(serve, config(tmp_path))
+        back = await NetClient.connect(server.port, name, resume=token)
+        snapshot = await back.expect("snapshot")
+        # The answer to a resend is the first answer, whatever version it names now.
+        resent = dataclasses.replace(action, version=snapshot.version)
+        await back.send(resent)
+        again = await back.expect("ack")
+        assert (again.id, again.version) == (ack.id, ack.version)
+        assert back.state.version == snapshot.version  # nothing applied
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_waiting_table_and_its_seats_come_back(tmp_path):
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(serve, config(tmp_path))
+        host = await NetClient.connect(server.port, "Host")
+        from sarja.protocol.messages import CreateTable
+
+        await host.send(CreateTable(name="Kept", players=4, teams=2))
+        table = await host.expect("table")
+        nursery.cancel_scope.cancel()
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(serve, config(tmp_path))
+        assert [t.name for t in server.lobby.table_list().tables] == ["Kept"]
+        back = await NetClient.connect(server.port, "Host", resume=host.welcome.resume)
+        again = await back.expect("table")
+        assert (again.id, again.seat) == (table.id, 0)
+        nursery.cancel_scope.cancel()
+
+
+def make_journal(data_dir: Path) -> Path:
+    journal = Journal(data_dir / FILE_NAME)
+    journal.table_opened("t1", 1, "Kept", 2, 2, 7, False, False)
+    journal.close()
+    return data_dir / FILE_NAME
+
+
+def refused(data_dir: Path) -> str:
+    with pytest.raises(JournalError) as caught:
+        trio.run(_start, data_dir)
+    return str(caught.value)
+
+
+async def _start(data_dir: Path) -> None:
+    try:
+        async with trio.open_nursery() as nursery:
+            await nursery.start(serve, config(data_dir))
+            nursery.cancel_scope.cancel()
+    except BaseExceptionGroup as group:
+        raise first_leaf(group) from None
+
+
+def first_leaf(exc: BaseException) -> BaseException:
+    while isinstance(exc, BaseExceptionGroup):
+        exc = exc.exceptions[0]
+    return exc
+
+
+def test_a_journal_from_a_newer_server_is_refused(tmp_path):
+    path = make_journal(tmp_path)
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA user_version = 99")
+    message = refused(tmp_path)
+    assert str(path) in message and "newer" in message
+
+
+def test_a_corrupt_journal_is_refused_not_started_over(tmp_path):
+    path = make_journal(tmp_path)
+    path.write_bytes(b"this is not a database" * 100)
+    message = refused(tmp_path)
+    assert str(path) in message and "damaged" in message
+    assert path.read_bytes().startswith(b"this is not a database")  # left as it was
+
+
+def test_a_truncated_journal_is_refused(tmp_path):
+    path = make_journal(tmp_path)
+    for extra in tmp_path.glob(FILE_NAME + "-*"):
+        extra.unlink()
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+    message = refused(tmp_path)
+    assert str(path) in message
+
+
+def test_a_read_only_data_directory_is_said_in_one_line(tmp_path):
+    data_dir = tmp_path / "data"
+    data_dir.mkdir()
+    with read_only(data_dir):
+        code = (
+            "from sarja.server.cli import main;"
+            f" main(['--host', '127.0.0.1', '--port', '0', '--data-dir', {str(data_dir)!r}])"
+        )
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=30
+        )
+    assert done.returncode == 1, done.stdout + done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and str(data_dir) in lines[0], done.stderr
+
+
+@contextlib.contextmanager
+def read_only(folder: Path) -> Iterator[None]:
+    """A folder no one may write in. Root ignores permission bits, so as root the
+    folder is made immutable instead (which root must respect)."""
+    if os.geteuid() != 0:
+        folder.chmod(0o500)
+        try:
+            yield
+        finally:
+            folder.chmod(0o700)
+        return
+    if subprocess.run(["chattr", "+i", str(folder)], capture_output=True).returncode != 0:
+        pytest.skip("this file system cannot make a folder read-only for root")
+    try:
+        yield
+    finally:
+        subprocess.run(["chattr", "-i", str(folder)], check=True)
+
+
+async def test_a_full_disk_stops_the_server_and_no_unsaved_move_is_told(tmp_path, monkeypatch):
+    """SQLite says the disk is full: the server says so, naming the file, and stops;
+    the move it could not keep is never acknowledged."""
+    from sarja.server import journal as journal_module
+
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(serve, config(tmp_path))
+        clients = await seat_table(server, 2)
+        mover = next(c for c in clients if c.state.seat == c.state.turn)
+        await mover.legal_at(mover.state.version)
+
+        def full(self: Journal, batch: object) -> None:
+            raise sqlite3.OperationalError("database or disk is full")
+
+        monkeypatch.setattr(journal_module.Journal, "_commit", full)
+        await mover.send(mover.action_message(mover.state.legal[0]))
+        with trio.fail_after(5):
+            while True:
+                try:
+                    msg = await mover.receive()
+                except (EOFError, trio.BrokenResourceError):
+                    break
+                assert msg.TYPE != "ack"
+        assert server.failure is not None and str(tmp_path / FILE_NAME) in server.failure
+        assert "full" in server.failure
