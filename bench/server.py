@@ -703,7 +703,17 @@ def main() -> None:
         "rtt_ratio": round(rtt_ratio, 2),
         "seconds": round(time.perf_counter() - began),
     }
-    print(f"Finished in {figures['seconds']} s.")
+    print(f"Targets (finished in {figures['seconds']} s):")
+    for seats in (4, 12):
+        ratio = figures[f"cpu_ratio_{seats}"]
+        print(f"  CPU per move at {seats} seats / floor: {verdict(ratio, TARGET_CPU)}")
+    for seats in (4, 12):
+        n, target = figures[f"bytes_{seats}"], TARGET_BYTES[seats]
+        print(
+            f"  bytes per move at {seats} seats: {n} of at most {target}, {n / target:.2f}:"
+            f" {'met' if n <= target else 'MISSED'}"
+        )
+    print(f"  idle round trip (action) / echo: {verdict(rtt_ratio, TARGET_RTT)}")
     print(
         json.dumps(
             {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in figures.items()}
