@@ -248,3 +248,19 @@ async def test_a_full_disk_stops_the_server_and_no_unsaved_move_is_told(tmp_path
                 assert msg.TYPE != "ack"
         assert server.failure is not None and str(tmp_path / FILE_NAME) in server.failure
         assert "full" in server.failure
+
+
+def test_games_survive_the_real_server_killed_again_and_again():
+    """bench/crash.py, short: the real sarja-server process killed (SIGKILL, sometimes
+    SIGTERM) while scripted players play, rematch and leave at several tables."""
+    bench = Path(__file__).resolve().parent.parent / "bench" / "crash.py"
+    done = subprocess.run(
+        [sys.executable, str(bench), "--quick", "--kills", "6"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    assert figures["kills"] == 6 and figures["games"] > 0 and figures["games_resumed"] > 0
+    assert figures["acked_lost"] == 0 and figures["applied_twice"] == 0
+    assert figures["kept_unacked"] == 0 and figures["unfinished"] == 0
+    assert figures["unknown_resume"] == 0
