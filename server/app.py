@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import math
 import random
 import secrets
 from functools import partial
@@ -23,7 +24,7 @@ from sarja.protocol.messages import Bye
 from .config import ServerConfig
 from .connection import Connection, serve_connection
 from .journal import FILE_NAME as JOURNAL_FILE
-from .journal import Journal
+from .journal import Journal, JournalError
 from .lobby import Lobby
 from .records import RecordStore
 from .table import Table
@@ -57,6 +58,7 @@ class Server:
         self.connections = 0
         self._live: set[Connection] = set()
         self.records_written: list[Path] = []
+        self._records_due = trio.Event()
         self.failure: str | None = None  # why the server stopped by itself, if it did
 
     @property
@@ -91,16 +93,28 @@ class Server:
                 connection.ping()
 
     def _game_over(self, table: Table) -> None:
-        snapshot = self.records.snapshot(table)
-        if snapshot is not None:
-            self._nursery.start_soon(self._write_record, *snapshot)
+        self._records_due.set()
 
-    async def _write_record(self, name: str, text: str) -> None:
-        try:
-            path = await trio.to_thread.run_sync(self.records.write, name, text)
-            self.records_written.append(path)
-        except OSError:
-            log.exception("could not write the game record %s", name)
+    async def write_records(self) -> None:
+        """Write finished games' records from the journal: at start (games finished
+        before a stop), after each game, and a minute after a failed try."""
+        while True:
+            await self.journal.durable(self.journal.epoch)  # the game's end is kept
+            try:
+                due = self.records.due(self.journal)
+                for table_id, number, name, text in due:
+                    path = await trio.to_thread.run_sync(self.records.write, name, text)
+                    self.journal.game_recorded(table_id, number)
+                    self.records_written.append(path)
+                if due:
+                    await trio.to_thread.run_sync(self.records.prune)
+                delay = math.inf
+            except (OSError, JournalError) as err:
+                log.error("could not write game records (will try again): %s", err)
+                delay = 60.0
+            with trio.move_on_after(delay):
+                await self._records_due.wait()
+            self._records_due = trio.Event()
 
     def _schedule_autoplay(self, table: Table) -> None:
         if table not in self._autoplay_due:
@@ -141,6 +155,7 @@ async def serve(
                 partial(trio.serve_tcp, server.handle, config.port, host=config.host)
             )
             nursery.start_soon(server.heartbeat)
+            nursery.start_soon(server.write_records)
             log.info("listening on port %d", server.port)
             task_status.started(server)
             await trio.sleep_forever()

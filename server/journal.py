@@ -67,6 +67,7 @@ CREATE TABLE IF NOT EXISTS games (
     cut TEXT NOT NULL,
     deck TEXT NOT NULL,
     finished INTEGER NOT NULL DEFAULT 0,
+    recorded INTEGER NOT NULL DEFAULT 0,  -- its record file is written
     PRIMARY KEY (table_id, number)
 );
 CREATE TABLE IF NOT EXISTS actions (
@@ -270,6 +271,19 @@ class Journal:
     def game_finished(self, table_id: str, number: int) -> None:
         self._write(
             "UPDATE games SET finished = 1 WHERE table_id = ? AND number = ?", table_id, number
+        )
+
+    def game_recorded(self, table_id: str, number: int) -> None:
+        self._write(
+            "UPDATE games SET recorded = 1 WHERE table_id = ? AND number = ?", table_id, number
+        )
+
+    def unrecorded(self) -> list[tuple[str, int]]:
+        """Finished games whose record file was not written (the server stopped first)."""
+        return self._read(
+            lambda: self._db.execute(
+                "SELECT table_id, number FROM games WHERE finished = 1 AND recorded = 0"
+            ).fetchall()
         )
 
     # ----- committing -------------------------------------------------------

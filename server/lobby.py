@@ -60,6 +60,7 @@ class Lobby:
         self.rng = rng
         self.server_id = server_id
         self.journal = journal
+        self.stopping = False
         self._shapes = table_shapes()
         self.tables: dict[str, Table] = {}
         self.guests: dict[str, Guest] = {}  # by the hash of their resume token
@@ -168,8 +169,8 @@ class Lobby:
             table.welcome_back(guest)
 
     def disconnected(self, guest: Guest, outbox: Outbox) -> None:
-        if guest.outbox is not outbox:
-            return  # already replaced by a newer connection
+        if guest.outbox is not outbox or self.stopping:
+            return  # replaced by a newer connection, or the server is stopping
         guest.outbox = None
         table = guest.table
         if table is not None:
@@ -303,6 +304,9 @@ class Lobby:
                     self.guests.pop(guest.key, None)
 
     def shutdown(self, message: str) -> None:
+        """Say goodbye to everyone. Their connections end as the server's does: no one
+        leaves a table or a game, and the journal keeps every seat for the next start."""
+        self.stopping = True
         for guest in list(self.guests.values()):
             if guest.outbox is not None:
                 guest.outbox.close("shutdown", message)

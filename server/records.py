@@ -1,4 +1,10 @@
-"""Keeping finished games: each record is written whole or not at all."""
+"""Finished games' records: JSON files in the data directory, written from the journal.
+
+Every finished game the journal marks as not yet recorded is written, whole or not at
+all, readable by the host alone; a record that cannot be written now stays marked and
+is written on a later try (a minute later, or at the next start). The folder keeps the
+newest `kept` records.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +14,7 @@ import time
 from pathlib import Path
 
 from .engine import record_json
-from .table import Table
+from .journal import Journal, replay_game
 
 log = logging.getLogger("sarja.server")
 
@@ -20,28 +26,48 @@ def default_data_dir() -> Path:
 
 
 class RecordStore:
-    def __init__(self, data_dir: Path | None) -> None:
+    def __init__(self, data_dir: Path | None, kept: int = 1000) -> None:
         self.directory = None if data_dir is None else Path(data_dir) / "records"
+        self.kept = kept
+        if self.directory is not None and self.directory.is_dir():
+            for partial in self.directory.glob("*.partial"):  # left by a stop mid-write
+                partial.unlink(missing_ok=True)
 
-    def snapshot(self, table: Table) -> tuple[str, str] | None:
-        """The file name and text of the table's finished game, taken at once
-        (the table may start a rematch before the file is written)."""
-        if self.directory is None or table.game is None:
-            return None
-        stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
-        name = f"{stamp}-{table.id}-game{table.games_played}.json"
-        return name, record_json(table.game, table.names())
+    def due(self, journal: Journal) -> list[tuple[str, int, str, str]]:
+        """(table id, game number, file name, text) of every finished game not yet
+        recorded. Reads the journal: call it where the journal lives, not in a thread."""
+        if self.directory is None:
+            return []
+        due = []
+        for table_id, number in journal.unrecorded():
+            table = journal.table(table_id, number)
+            if table is None or table.game is None:
+                continue
+            names = [held[1] if held else f"Seat {i + 1}" for i, held in enumerate(table.seats)]
+            game = replay_game(table.arrangement(), table.game)
+            stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+            name = f"{stamp}-{table_id}-game{number}.json"
+            due.append((table_id, number, name, record_json(game, names)))
+        return due
 
     def write(self, name: str, text: str) -> Path:
-        """Write atomically: a crash leaves the old state or the whole file."""
+        """Atomically (a stop leaves no file or the whole one), for the host's eyes only."""
         assert self.directory is not None
-        self.directory.mkdir(parents=True, exist_ok=True)
+        self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
         path = self.directory / name
         partial = path.with_suffix(".partial")
-        with open(partial, "w", encoding="utf-8") as f:
+        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with open(fd, "w", encoding="utf-8") as f:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
         os.replace(partial, path)
         log.info("game record written: %s", path)
         return path
+
+    def prune(self) -> None:
+        """Keep the newest `kept` records."""
+        assert self.directory is not None
+        records = sorted(self.directory.glob("*.json"), key=lambda p: p.stat().st_mtime)
+        for old in records[: max(0, len(records) - self.kept)]:
+            old.unlink(missing_ok=True)

@@ -264,3 +264,42 @@ def test_games_survive_the_real_server_killed_again_and_again():
     assert figures["acked_lost"] == 0 and figures["applied_twice"] == 0
     assert figures["kept_unacked"] == 0 and figures["unfinished"] == 0
     assert figures["unknown_resume"] == 0
+
+
+async def test_records_are_private_kept_within_a_limit_and_written_after_a_stop(tmp_path):
+    records = tmp_path / "records"
+    records.mkdir(mode=0o700)
+    (records / "20260101-000000-t9-game1.partial").write_text("{")  # a stop mid-write
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(serve, config(tmp_path))
+        server.records.kept = 1
+        for _ in range(2):
+            clients = await seat_table(server, 2)
+            await play_to_the_end(clients, random.Random(len(server.records_written)), 3000, 10)
+            with trio.fail_after(5):
+                while len(server.records_written) < 1 + (_ == 1):
+                    await trio.sleep(0.01)
+            for c in clients:
+                await c.aclose()
+        nursery.cancel_scope.cancel()
+    files = sorted(records.iterdir())
+    assert len(files) == 1 and files[0].suffix == ".json"  # the newest only; no .partial
+    assert files[0].stat().st_mode & 0o777 == 0o600 and records.stat().st_mode & 0o777 == 0o700
+    # A game that ended as the server stopped, before its record was written, is
+    # recorded at the next start: the journal still marks it unrecorded.
+    journal = Journal(tmp_path / FILE_NAME)
+    table_id, number, _, finished = journal.games()[-1]
+    assert finished
+    journal.game_recorded(table_id, number)  # (queued, never committed: as if stopped)
+    journal._pending.clear()
+    with sqlite3.connect(tmp_path / FILE_NAME) as db:
+        db.execute("UPDATE games SET recorded = 0 WHERE table_id = ?", (table_id,))
+    journal.close()
+    files[0].unlink()
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(serve, config(tmp_path))
+        with trio.fail_after(5):
+            while not server.records_written:
+                await trio.sleep(0.01)
+        assert replay(json.loads(server.records_written[0].read_text())).outcome is not None
+        nursery.cancel_scope.cancel()

@@ -98,7 +98,7 @@ class Hard:
             return legal[0]
         if len(ranked) == 1 or ranked[0][0] >= WINS_NOW:
             return ranked[0][2]
-        candidates = [action for _, _, action in ranked[: self.candidates]]
+        candidates = pick_candidates(ranked, self.candidates)
         return candidates[self._search(view, judge, candidates, start)]
 
     def _search(
@@ -145,6 +145,26 @@ class Hard:
             if edge > best_edge:
                 best, best_edge = i, edge
         return best
+
+
+def pick_candidates(ranked: list[tuple[float, int, Action]], count: int) -> list[Action]:
+    """The actions worth searching: the favourite, then each card's best play
+    in the judgement's order (which card to spend is the question search
+    answers best), then the next best plays, `count` in all."""
+    chosen = [ranked[0][2]]
+    cards = {ranked[0][2].card}
+    for _, _, action in ranked[1:]:
+        if len(chosen) >= count:
+            return chosen
+        if action.card not in cards:
+            cards.add(action.card)
+            chosen.append(action)
+    for _, _, action in ranked[1:]:
+        if len(chosen) >= count:
+            break
+        if action not in chosen:
+            chosen.append(action)
+    return chosen
 
 
 class _Policy:
