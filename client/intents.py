@@ -1,10 +1,9 @@
-"""Keys become intents, and intents become changes to the model plus messages to send.
+"""Intents become changes to the model plus messages to send.
 
-`intent_for(model, key)` reads which screen is up and maps a key name (prompt_toolkit's
-names: "up", "enter", "s-tab", ..., or the character typed) to an `Intent`; mouse
-clicks make intents directly. `perform(model, intent)` carries one out and returns the
-effects: protocol messages for the server, or a `Command` for the app (quit, retry,
-greet). Nothing here sends or draws, so every key's meaning is tested without a terminal.
+Key bindings (keys.py) and mouse handlers on the screen's fragments (render.py) make an
+`Intent`; `perform(model, intent)` carries it out and returns the effects: protocol
+messages for the server, or a `Command` for the app (quit, retry, greet). Nothing here
+sends or draws, so what every key and click means is tested without a terminal.
 """
 
 from __future__ import annotations
@@ -14,7 +13,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from sarja.protocol.cards import ONE_EYED
+from sarja.protocol.cards import ONE_EYED, TWO_EYED
 from sarja.protocol.limits import MAX_HAND, MAX_NAME, MAX_TABLE_NAME, MAX_TEXT
 from sarja.protocol.messages import (
     Chat,
@@ -37,6 +36,7 @@ from sarja.protocol.messages import (
 from sarja.protocol.session import SessionState
 
 from .model import (
+    CHAT_QUEUE,
     CreateForm,
     Model,
     card_label,
@@ -61,121 +61,28 @@ class Intent:
 
 Effect = ClientMessage | Command
 
-
-def screen(model: Model) -> str:
-    """Which screen is up: connect, name, lobby, table or game (which includes the end)."""
-    if model.welcome is None and model.link != "online" and model.game is None:
-        return "connect"
-    if not model.named:
-        return "name"
-    if model.game is not None:
-        return "game"
-    if model.table is not None:
-        return "table"
-    if model.welcome is not None:
-        return "lobby"
-    return "connect"
-
-
-# ----- keys -----------------------------------------------------------------------
-
-_MOVES = {
-    "up": (-1, 0), "k": (-1, 0), "down": (1, 0), "j": (1, 0),
-    "left": (0, -1), "h": (0, -1), "right": (0, 1), "l": (0, 1),
-}  # fmt: skip
-
-_GAME_KEYS = {
-    "tab": Intent("next_card", 1), "s-tab": Intent("next_card", -1),
-    "n": Intent("next_target"), "enter": Intent("play"), " ": Intent("play"),
-    "x": Intent("exchange"), "p": Intent("pass"), "d": Intent("draw"),
-    "r": Intent("rematch"), "escape": Intent("cancel"),
-}  # fmt: skip
-
-_COMMON = {
-    "?": Intent("help"), "q": Intent("quit"), "c-c": Intent("quit"),
-    "c": Intent("chat_open"), "L": Intent("leave"),
-}  # fmt: skip
-
-
-def intent_for(model: Model, key: str) -> Intent | None:
-    """The intent of one key press on the current screen (None: the key does nothing)."""
-    overlay = model.overlay
-    if overlay == "help":
-        return Intent("close") if key in ("escape", "?", "q", "enter", " ") else None
-    if overlay in ("quit", "leave"):
-        if key in ("y", "Y", "enter"):
-            return Intent("confirm")
-        return Intent("close") if key in ("n", "N", "escape", "q") else None
-    if overlay in ("chat", "create") or (screen(model) == "name" and overlay is None):
-        return _text_key(model, key)
-    if overlay == "fives":
-        if key in ("up", "k", "left", "h"):
-            return Intent("fives_move", -1)
-        if key in ("down", "j", "right", "l", "tab"):
-            return Intent("fives_move", 1)
-        if key.isdigit() and key != "0":
-            return Intent("fives_pick", int(key) - 1)
-        if key in ("enter", " "):
-            return Intent("fives_confirm")
-        return Intent("close") if key == "escape" else None
-    where = screen(model)
-    if where == "connect":
-        return {"r": Intent("retry"), "q": Intent("quit"), "c-c": Intent("quit")}.get(key)
-    if where == "lobby":
-        if key in ("up", "k", "down", "j"):
-            return Intent("lobby_move", _MOVES[key][0])
-        lobby = {
-            "enter": Intent("join"), "s": Intent("spectate"), "n": Intent("create_open"),
-            "r": Intent("refresh"), "?": Intent("help"), "q": Intent("quit"),
-            "c-c": Intent("quit"),
-        }  # fmt: skip
-        return lobby.get(key)
-    if where == "table":
-        if key in ("up", "k", "down", "j"):
-            return Intent("seat_move", _MOVES[key][0])
-        if key.isdigit() and key != "0":
-            return Intent("sit", int(key) - 1)
-        if key == "enter":
-            return Intent("sit", model.seat_row)
-        if key in ("r", " "):
-            return Intent("ready")
-        return _COMMON.get(key)
-    if where == "game":
-        if key in _MOVES:
-            return Intent("move", _MOVES[key])
-        if key.isdigit():
-            return Intent("pick", (int(key) - 1) % 10)
-        return _GAME_KEYS.get(key) or _COMMON.get(key)
-    return None
-
-
-def _text_key(model: Model, key: str) -> Intent | None:
-    """Keys while typing a name, a chat line, or filling in the new-table form."""
-    if key == "enter":
-        return Intent("submit")
-    if key == "escape":
-        return Intent("close")
-    if key == "c-c":
-        return Intent("quit") if model.overlay is None else Intent("close")
-    if key == "backspace":
-        return Intent("erase")
-    if model.overlay == "create" and key in ("up", "down", "tab", "s-tab"):
-        return Intent("form_move", -1 if key in ("up", "s-tab") else 1)
-    if model.overlay == "create" and key in ("left", "right"):
-        return Intent("form_change", -1 if key == "left" else 1)
-    if len(key) == 1 and key.isprintable():
-        return Intent("type", key)
-    return None
-
-
-# ----- carrying intents out -------------------------------------------------------
+NOT_CONNECTED = "Not connected just now, so nothing was sent; try again once it is back."
 
 
 def perform(model: Model, intent: Intent) -> list[Effect]:
     handler = _PERFORM.get(intent.name)
     if handler is None:
         return []
-    return handler(model, intent.arg) or []
+    effects = handler(model, intent.arg) or []
+    if model.online or model.replay is not None:
+        return effects
+    return [e for e in effects if isinstance(e, Command) or _offline(model, e)]
+
+
+def _offline(model: Model, msg: ClientMessage) -> bool:
+    """A message made while the connection is down: chat waits for it to come back;
+    anything else is not sent, and the player is told so. Never sent now (False)."""
+    if isinstance(msg, Chat) and len(model.chat_queue) < CHAT_QUEUE:
+        model.chat_queue.append(msg.text)
+        model.status = "Not connected: your line will be sent when the connection is back."
+    else:
+        model.status = NOT_CONNECTED
+    return False
 
 
 def _ids(model: Model) -> tuple[int, int]:
@@ -187,12 +94,15 @@ def _ids(model: Model) -> tuple[int, int]:
 
 
 def _in_game(model: Model) -> bool:
-    if model.game is None or model.game.result is not None:
+    if model.game is None or model.game.result is not None or model.replay is not None:
         return False
     if model.game.seat is None:
         model.status = "Spectators watch; only seated players play."
         return False
     return True
+
+
+# ----- the board and the hand ---------------------------------------------------------
 
 
 def _move(model: Model, delta: tuple[int, int]) -> None:
@@ -214,6 +124,8 @@ def _nearest(model: Model, cells: frozenset[int]) -> int | None:
 
 
 def _pick(model: Model, index: int) -> None:
+    if not model.seated:
+        return
     hand = model.hand
     if not 0 <= index < len(hand):
         model.status = f"You hold {len(hand)} cards." if hand else "You hold no cards."
@@ -226,6 +138,8 @@ def _pick(model: Model, index: int) -> None:
         model.status = f"{label} is dead: both its spaces are covered. Press x to exchange it."
     elif not spaces:
         model.status = f"{label} cannot be played now."
+    elif card in TWO_EYED:
+        model.status = f"{label} is wild: move the cursor to any open space, then Enter."
     else:
         if model.cursor not in spaces:
             model.cursor = _nearest(model, spaces) or model.cursor
@@ -234,12 +148,12 @@ def _pick(model: Model, index: int) -> None:
             what = "chip it can remove" if n == 1 else "chips it can remove"
         else:
             what = "open space" if n == 1 else "open spaces"
-        model.status = f"{label}: {n} {what}. Enter plays at the cursor; n: next."
+        model.status = f"{label}: {n} {what}, marked » «. Enter plays at the cursor; n: next."
 
 
 def _next_card(model: Model, step: int) -> None:
     hand = model.hand
-    if not hand:
+    if not hand or not model.seated:
         return
     useful = [i for i, c in enumerate(hand) if playable(model, c) or is_dead(model, c)]
     order = useful or list(range(len(hand)))
@@ -290,14 +204,14 @@ def _play(model: Model, arg: Any) -> list[Effect]:
 
 
 def _fives_move(model: Model, step: int) -> None:
-    n = len(choice_options(model, model.fives_cell)) if model.fives_cell else 0
+    n = len(choice_options(model, model.fives_cell)) if model.fives_cell is not None else 0
     if n:
         model.fives_index = (model.fives_index + step) % n
 
 
 def _fives_pick(model: Model, index: int) -> list[Effect]:
-    n = len(choice_options(model, model.fives_cell)) if model.fives_cell else 0
-    if index < n:
+    n = len(choice_options(model, model.fives_cell)) if model.fives_cell is not None else 0
+    if 0 <= index < n:
         model.fives_index = index
         return _fives_confirm(model, None)
     return []
@@ -338,6 +252,9 @@ def _pass(model: Model, arg: Any) -> list[Effect]:
 def _draw(model: Model, arg: Any) -> list[Effect]:
     if not _in_game(model):
         return []
+    if not model.draw_waiting:
+        model.status = "No draw is waiting for you."
+        return []
     i, version = _ids(model)
     return [Draw(id=i, version=version)]
 
@@ -348,6 +265,8 @@ def _cancel(model: Model, arg: Any) -> None:
 
 
 def _rematch(model: Model, arg: Any) -> list[Effect]:
+    if not model.seated:
+        return []
     if model.phase != SessionState.ENDED:
         model.status = "A rematch can be asked for once the game is over."
         return []
@@ -355,30 +274,51 @@ def _rematch(model: Model, arg: Any) -> list[Effect]:
     return [Rematch()]
 
 
+# ----- leaving, quitting, overlays ---------------------------------------------------
+
+
 def _playing(model: Model) -> bool:
     g = model.game
-    return g is not None and g.result is None and g.seat is not None
+    return model.seated and g is not None and g.result is None
 
 
 def _quit(model: Model, arg: Any) -> list[Effect]:
-    if _playing(model):
+    if _playing(model) and model.online:
         model.overlay = "quit"  # leaving a game in progress deserves a second thought
         return []
+    return _quitting(model)
+
+
+def _quitting(model: Model) -> list[Effect]:
+    if _playing(model):
+        assert model.game is not None
+        model.goodbye = (
+            f"Your seat in the game is kept. To come back, run: sarja-client {model.address}"
+            f" --name {_shell_word(model.name)}"
+        )
     return [Command.QUIT]
 
 
+def _shell_word(text: str) -> str:
+    return text if text.replace("-", "").replace("_", "").isalnum() else repr(text)
+
+
 def _leave(model: Model, arg: Any) -> list[Effect]:
+    if model.table is None:
+        return []
     if _playing(model):
         model.overlay = "leave"
         return []
+    model.leaving = True
     return [Leave()]
 
 
 def _confirm(model: Model, arg: Any) -> list[Effect]:
     overlay, model.overlay = model.overlay, None
     if overlay == "quit":
-        return [Command.QUIT]
+        return _quitting(model)
     if overlay == "leave":
+        model.leaving = True
         return [Leave()]
     return []
 
@@ -391,47 +331,30 @@ def _close(model: Model, arg: Any) -> None:
 
 def _help(model: Model, arg: Any) -> None:
     model.overlay = "help"
+    model.help_page = 0
+
+
+def _help_page(model: Model, step: int) -> None:
+    model.help_page = (model.help_page + step) % 2
 
 
 def _chat_open(model: Model, arg: Any) -> None:
-    model.overlay = "chat"
+    if model.table is None and model.game is None:
+        return
+    if model.replay is None:
+        model.overlay = "chat"
 
 
-# ----- typing ---------------------------------------------------------------------
+def _say(model: Model, text: str) -> list[Effect]:
+    """The chat box's line, sent (Enter)."""
+    model.overlay = None
+    text = " ".join(text.split())[:MAX_TEXT]
+    return [Chat(text=text)] if text else []
 
 
-def _type(model: Model, ch: str) -> None:
-    if model.overlay == "chat":
-        if len(model.chat_draft) < MAX_TEXT:
-            model.chat_draft += ch
-    elif model.overlay == "create":
-        form = model.form
-        if CreateForm.FIELDS[form.field] == "name":
-            if len(form.name) < MAX_TABLE_NAME:
-                form.name += ch
-        elif ch == " ":
-            _form_change(model, 1)
-    elif len(model.name_draft) < MAX_NAME:
-        model.name_draft += ch
-
-
-def _erase(model: Model, arg: Any) -> None:
-    if model.overlay == "chat":
-        model.chat_draft = model.chat_draft[:-1]
-    elif model.overlay == "create":
-        if CreateForm.FIELDS[model.form.field] == "name":
-            model.form.name = model.form.name[:-1]
-    else:
-        model.name_draft = model.name_draft[:-1]
-
-
-def _submit(model: Model, arg: Any) -> list[Effect]:
-    if model.overlay == "chat":
-        text, model.chat_draft, model.overlay = model.chat_draft.strip(), "", None
-        return [Chat(text=text)] if text else []
-    if model.overlay == "create":
-        return _create(model)
-    name = " ".join(model.name_draft.split())
+def _name(model: Model, text: str) -> list[Effect]:
+    """The name screen's line, confirmed (Enter)."""
+    name = " ".join(text.split())[:MAX_NAME]
     if not name:
         model.status = "Type a name first."
         return []
@@ -468,14 +391,32 @@ def _spectate(model: Model, arg: Any) -> list[Effect]:
     return [Spectate(table=table.id)] if table is not None else []
 
 
+def _lobby_click(model: Model, row: int) -> list[Effect]:
+    if model.lobby_row == row:
+        return _join(model, None)  # a second click on the same table joins it
+    model.lobby_row = row
+    return []
+
+
 def _create_open(model: Model, arg: Any) -> None:
+    """A fresh form each time: the usual table for the first shape, named for us."""
+    counts = player_counts(model)
+    players = counts[0] if counts else 2
+    model.form = CreateForm(
+        name=f"{model.name}'s table"[:MAX_TABLE_NAME],
+        players=players,
+        teams=team_choices(model, players)[0],
+    )
     model.overlay = "create"
-    if not model.form.name:
-        model.form.name = f"{model.name}'s table"[:MAX_TABLE_NAME]
+    model.status = ""
 
 
 def _form_move(model: Model, step: int) -> None:
     model.form.field = (model.form.field + step) % len(CreateForm.FIELDS)
+
+
+def _form_name(model: Model, text: str) -> None:
+    model.form.name = text[:MAX_TABLE_NAME]
 
 
 def _form_change(model: Model, step: int) -> None:
@@ -486,10 +427,12 @@ def _form_change(model: Model, step: int) -> None:
         i = counts.index(form.players) if form.players in counts else 0
         form.players = counts[(i + step) % len(counts)]
         form.teams = team_choices(model, form.players)[0]
+        form.hand_size = None  # the usual hand of the new size
     elif name == "teams":
         options = team_choices(model, form.players)
         i = options.index(form.teams) if form.teams in options else 0
         form.teams = options[(i + step) % len(options)]
+        form.hand_size = None
     elif name == "hand_size":
         sizes: list[int | None] = [None, *range(1, MAX_HAND + 1)]
         form.hand_size = sizes[(sizes.index(form.hand_size) + step) % len(sizes)]
@@ -519,7 +462,7 @@ def usual_hand(model: Model, players: int, teams: int) -> int | None:
     return None
 
 
-def _create(model: Model) -> list[Effect]:
+def _create(model: Model, arg: Any) -> list[Effect]:
     form = model.form
     name = " ".join(form.name.split())
     if not name:
@@ -549,10 +492,13 @@ def _seat_move(model: Model, step: int) -> None:
 
 def _sit(model: Model, seat: int) -> list[Effect]:
     table = model.table
-    if table is None or seat >= table.players:
+    if table is None or not 0 <= seat < table.players:
         return []
     model.seat_row = seat
     if table.seat == seat:
+        return []
+    if table.seats[seat].name is not None:
+        model.status = f"Seat {seat + 1} is taken; choose a free one."
         return []
     return [Sit(seat=seat)]
 
@@ -569,15 +515,15 @@ def _retry(model: Model, arg: Any) -> list[Effect]:
     return [Command.RETRY]
 
 
-def _click_card(model: Model, index: int) -> None:
-    _pick(model, index)
+def _step(model: Model, step: int) -> None:
+    """A replay moves by `step` actions (backwards when negative)."""
+    if model.replay is not None:
+        model.replay.go(model, model.replay.at + step)
 
 
-def _click_table(model: Model, row: int) -> list[Effect]:
-    if model.lobby_row == row:
-        return _join(model, None)  # a second click on the same table joins it
-    model.lobby_row = row
-    return []
+def _step_to(model: Model, at: int) -> None:
+    if model.replay is not None:
+        model.replay.go(model, at if at >= 0 else len(model.replay.steps) - 1)
 
 
 _PERFORM: dict[str, Callable[[Model, Any], list[Effect] | None]] = {
@@ -600,21 +546,24 @@ _PERFORM: dict[str, Callable[[Model, Any], list[Effect] | None]] = {
     "confirm": _confirm,
     "close": _close,
     "help": _help,
+    "help_page": _help_page,
     "chat_open": _chat_open,
-    "type": _type,
-    "erase": _erase,
-    "submit": _submit,
+    "say": _say,
+    "name": _name,
     "lobby_move": _lobby_move,
+    "lobby_click": _lobby_click,
     "join": _join,
     "spectate": _spectate,
     "create_open": _create_open,
     "form_move": _form_move,
     "form_change": _form_change,
+    "form_name": _form_name,
+    "create": _create,
     "refresh": _refresh,
     "seat_move": _seat_move,
     "sit": _sit,
     "ready": _ready,
     "retry": _retry,
-    "click_card": _click_card,
-    "click_table": _click_table,
+    "step": _step,
+    "step_to": _step_to,
 }

@@ -5,20 +5,28 @@ each update, hand, legal list and ack, the way every client reads the game. Whic
 a card can take, which cards are dead and which actions are legal all come from the
 server (`targets`, `dead`, `legal`, `choices`): nothing here knows the rules. What the
 client does write itself is the log, one sentence per change and notice, from their
-data. Nothing here does I/O or knows about prompt_toolkit, so the tests feed it messages
-and look at the result.
+data, as styled fragments (names in their side's colour, cards in theirs).
+
+Seats are remembered by the server's identity: `welcome.server_id`, never the address
+typed. After each `welcome` the model either asks to `resume` the seat it holds a token
+for at that server, or keeps the welcome's new token (tokens work once).
+
+Nothing here does I/O or knows about prompt_toolkit, so the tests feed it messages and
+look at the result.
 """
 
 from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
-from sarja.protocol.cards import CORNER_CODE, cell_name
+from sarja.protocol.cards import CORNER_CODE, ONE_EYED, TWO_EYED, cell_name, parse_cell
 from sarja.protocol.messages import (
     Ack,
     Bye,
     Change,
+    Chat,
     ChatLine,
     Choice,
     ClientMessage,
@@ -26,7 +34,11 @@ from sarja.protocol.messages import (
     Hand,
     Last,
     Legal,
+    ListTables,
     Notice,
+    Ping,
+    Pong,
+    Resume,
     ServerMessage,
     Snapshot,
     Sync,
@@ -40,19 +52,39 @@ from sarja.protocol.messages import (
 from sarja.protocol.mirror import GameMirror, five_cells
 from sarja.protocol.session import SessionState
 
+if TYPE_CHECKING:
+    from .replay import Replay
+
 Five = tuple[int, int]  # a five as the wire gives it: its two end cells
+Fragment = tuple[str, str]  # (style, text), prompt_toolkit's formatted text
 
 SIDE_NAMES = ("Blue", "Green", "Red")
 SIDE_LETTERS = "BGR"
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 LOG_KEPT = 300
+CHAT_QUEUE = 5  # chat lines kept while the connection is down, sent once it is back
 CENTRE = 44  # where the cursor starts: E5
+# The `ping` sent after a resumed welcome: its `pong` comes after the table and the
+# snapshot that a held seat brings, so if it finds us still in the lobby, no seat came.
+RESUME_PING = 7474
 
 
 def card_label(card: str) -> str:
     """ "TH" -> "10♥": what people read on the board and in the hand."""
     rank = "10" if card[0] == "T" else card[0]
     return rank + SUIT_SYMBOLS.get(card[1], card[1])
+
+
+def card_style(card: str) -> str:
+    return "class:card.red" if card[1] in "HD" else "class:card.black"
+
+
+def card_part(card: str) -> Fragment:
+    return (card_style(card), card_label(card))
+
+
+def side_style(side: int) -> str:
+    return f"class:side.{SIDE_LETTERS[side].lower()}"
 
 
 def arrangement_label(players: int, teams: int) -> str:
@@ -65,6 +97,10 @@ def arrangement_label(players: int, teams: int) -> str:
 def five_label(five: Five) -> str:
     """(0, 4) -> "A1–E1"."""
     return f"{cell_name(five[0])}–{cell_name(five[1])}"
+
+
+def plain(parts: tuple[Fragment, ...] | list[Fragment]) -> str:
+    return "".join(text for _, text in parts)
 
 
 @dataclass
@@ -85,26 +121,36 @@ class CreateForm:
 @dataclass
 class LogLine:
     kind: str  # a change or notice kind, "chat", "info" or "error"
-    text: str
+    parts: tuple[Fragment, ...]
+    # The screen's wrapping of it, for the width it was last drawn at.
+    wrapped: tuple[int, list[Any]] | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def text(self) -> str:
+        return plain(self.parts)
 
 
 @dataclass
 class Model:
     address: str
     name: str = ""
-    name_draft: str = ""
     named: bool = False  # the player has confirmed a name (hello may be sent)
-    # The connection, as the network layer reports it.
-    link: str = "connecting"  # connecting | unreachable | online | reconnecting | closed
+    # The connection, as the network layer reports it: connecting, unreachable (trying
+    # again by itself), online, reconnecting, stopped (waits for r) or closed (for good).
+    link: str = "connecting"
     link_text: str = ""
     # The session's state as the connection's codec keeps it, passed in with each message.
     phase: SessionState = SessionState.CONNECTED
     welcome: Welcome | None = None
-    resume: str | None = None
+    # Remembered seats: server_id -> player name -> the newest resume token.
+    seats: dict[str, dict[str, str]] = field(default_factory=dict)
+    resuming: bool = False  # a `resume` is on its way; the welcome's own token waits
+    pending_token: str | None = None
     tables: tuple[TableSummary, ...] = ()
     lobby_row: int = 0
     table: TableView | None = None
     seat_row: int = 0
+    leaving: bool = False  # we asked to leave the table
     game: GameMirror | None = None
     syncing: bool = False  # a gap in the versions: a snapshot is asked for, not yet here
     log: deque[LogLine] = field(default_factory=lambda: deque(maxlen=LOG_KEPT))
@@ -112,12 +158,14 @@ class Model:
     cursor: int = CENTRE
     picked: str | None = None  # the picked card's code; kept across changes by code
     overlay: str | None = None  # help | quit | leave | chat | create | fives
-    chat_draft: str = ""
+    help_page: int = 0
+    chat_queue: list[str] = field(default_factory=list)
     form: CreateForm = field(default_factory=CreateForm)
     fives_cell: int | None = None
     fives_index: int = 0
     next_id: int = 1  # the next action id, never at or below one the server holds
-    size: tuple[int, int] = (80, 24)  # columns, rows: set by the app before drawing
+    replay: Replay | None = None  # stepping through a game record, offline
+    goodbye: str = ""  # printed in the shell when the client ends
 
     @property
     def layout(self) -> tuple[str, ...]:
@@ -126,6 +174,14 @@ class Model:
     @property
     def shapes(self) -> tuple[TableShape, ...]:
         return self.welcome.shapes if self.welcome else ()
+
+    @property
+    def server_id(self) -> str | None:
+        return self.welcome.server_id if self.welcome else None
+
+    @property
+    def online(self) -> bool:
+        return self.link == "online"
 
     @property
     def my_seat(self) -> int | None:
@@ -141,9 +197,20 @@ class Model:
         return g.players[seat].side
 
     @property
+    def seated(self) -> bool:
+        """A player in the game on screen (not a spectator, not a replay)."""
+        return self.game is not None and self.game.seat is not None and self.replay is None
+
+    @property
     def my_turn(self) -> bool:
         g = self.game
         return g is not None and g.result is None and g.seat == g.turn and bool(g.legal)
+
+    @property
+    def draw_waiting(self) -> bool:
+        """Under manual draw, our draw waits to be taken."""
+        g = self.game
+        return g is not None and g.result is None and g.seat in g.pending_draw
 
     @property
     def hand(self) -> tuple[str, ...]:
@@ -151,21 +218,51 @@ class Model:
         return g.hand if g is not None and g.result is None else ()
 
 
+def screen(model: Model) -> str:
+    """Which screen is up: connect, name, lobby, table or game (the end and a replay
+    included)."""
+    if model.replay is not None:
+        return "game"
+    if not model.named:
+        return "name"
+    if model.game is not None:
+        return "game"
+    if model.table is not None:
+        return "table"
+    if model.welcome is not None:
+        return "lobby"
+    return "connect"
+
+
+# ----- remembered seats ----------------------------------------------------------------
+
+
+def token_for(model: Model, server_id: str) -> str | None:
+    return model.seats.get(server_id, {}).get(model.name)
+
+
+def _keep_token(model: Model, server_id: str, token: str) -> None:
+    model.seats.setdefault(server_id, {})[model.name] = token
+
+
 # ----- turning server messages into the model ----------------------------------------
 
 
 def apply(model: Model, msg: ServerMessage, phase: SessionState) -> list[ClientMessage]:
     """Take in one message from the server, in the session state it led to; returns
-    what to send back (a `sync` when the updates skipped a version)."""
+    what to send back (a `resume`, a `sync` when the updates skipped a version, the
+    lobby's list, chat kept while the connection was down)."""
     if phase != model.phase:
         model.status = ""  # a line about the last screen means nothing on the next
     model.phase = phase
+    replies: list[ClientMessage] = []
     match msg:
         case Welcome():
-            model.welcome = msg
-            model.resume = msg.resume
-            model.status = ""
-            _ids_above(model, msg.last_id)
+            replies = _welcome(model, msg)
+        case Pong():
+            if msg.n == RESUME_PING and phase == SessionState.LOBBY:
+                _gone(model)  # the resume brought no seat back
+                replies = [ListTables()]
         case TableList():
             _tables(model, msg)
         case TableView():
@@ -173,7 +270,7 @@ def apply(model: Model, msg: ServerMessage, phase: SessionState) -> list[ClientM
         case Snapshot():
             _snapshot(model, msg)
         case Update() | Hand() | Legal():
-            return _game_message(model, msg)
+            replies = _game_message(model, msg)
         case Ack():
             if model.game is not None:
                 model.game.apply(msg)
@@ -183,16 +280,70 @@ def apply(model: Model, msg: ServerMessage, phase: SessionState) -> list[ClientM
         case Notice():
             _notice(model, msg)
         case ChatLine():
-            note(model, "chat", f"{msg.sender}: {msg.text}")
+            _chat_line(model, msg)
         case Error():
-            # The server's sentence is the whole explanation: show it as it is.
-            model.status = msg.message
-            if msg.fatal:
-                note(model, "error", msg.message)
+            replies = _error(model, msg)
         case Bye():
             model.status = msg.message
-            note(model, "error", msg.message)
+            note(model, "error", [("", msg.message)])
+    if model.online and model.chat_queue and phase in _AT_TABLE:
+        replies += [Chat(text=text) for text in model.chat_queue]
+        model.chat_queue.clear()
+    return replies
+
+
+_AT_TABLE = (SessionState.TABLE, SessionState.GAME, SessionState.ENDED)
+
+
+def _welcome(model: Model, msg: Welcome) -> list[ClientMessage]:
+    model.welcome = msg
+    model.status = ""
+    _ids_above(model, msg.last_id)
+    if model.resuming:
+        # The answer to our `resume`: the seat's guest, with the next token.
+        model.resuming, model.pending_token = False, None
+        _keep_token(model, msg.server_id, msg.resume)
+        return [Ping(n=RESUME_PING)]
+    known = token_for(model, msg.server_id)
+    if known is not None and known != msg.resume:
+        # This server gave us a seat before (by whatever address): take it back. The
+        # welcome's own token is kept only if that fails.
+        model.resuming, model.pending_token = True, msg.resume
+        return [Resume(token=known)]
+    _keep_token(model, msg.server_id, msg.resume)
+    return [ListTables()]
+
+
+def _error(model: Model, msg: Error) -> list[ClientMessage]:
+    if msg.code == "unknown_resume" and model.resuming:
+        # The seat is gone (the game ended, or the server forgot it): we stay the
+        # guest this connection greeted as.
+        model.resuming = False
+        if model.server_id is not None and model.pending_token is not None:
+            _keep_token(model, model.server_id, model.pending_token)
+        model.pending_token = None
+        _gone(model)
+        return [ListTables()]
+    # The server's sentence is the whole explanation: show it as it is.
+    model.status = msg.message
+    if msg.fatal:
+        note(model, "error", [("", msg.message)])
     return []
+
+
+def _gone(model: Model) -> None:
+    """Back in the lobby without the table we were at before the connection dropped."""
+    if model.table is not None or model.game is not None:
+        where = model.table.name if model.table is not None else "your table"
+        note(model, "info", [("", f"The server no longer has you at {where}.")])
+    model.table = None
+    model.game = None
+    model.syncing = False
+    model.picked = None
+    if model.chat_queue:
+        note(model, "error", [("", "Not sent, as you are at no table now: ")]
+             + [("class:log.chat", "; ".join(model.chat_queue))])  # fmt: skip
+        model.chat_queue.clear()
 
 
 def _ids_above(model: Model, last_id: int | None) -> None:
@@ -204,25 +355,38 @@ def _ids_above(model: Model, last_id: int | None) -> None:
 
 def _tables(model: Model, msg: TableList) -> None:
     if model.table is not None:
-        note(model, "info", f"You left table {model.table.name}.")
+        name = model.table.name
+        if model.leaving:
+            text = f"You left table {name}."
+            if model.game is not None and model.game.result is None and model.seated:
+                text += " Your seat is kept: join the table again to go on."
+        else:
+            text = f"You are no longer at table {name}."
+        note(model, "info", [("", text)])
+    model.leaving = False
     model.tables = msg.tables
     model.table = None
     model.game = None
     model.syncing = False
     model.picked = None
-    model.overlay = None if model.overlay in ("quit", "leave", "fives", "chat") else model.overlay
+    if model.overlay in ("quit", "leave", "fives", "chat"):
+        model.overlay = None
     model.lobby_row = min(model.lobby_row, max(0, len(msg.tables) - 1))
 
 
 def _table(model: Model, msg: TableView) -> None:
     if model.table is None or model.table.id != msg.id:
-        model.seat_row = msg.seat or 0
+        model.seat_row = msg.seat if msg.seat is not None else _first_free(msg)
         if model.overlay == "create":
             model.overlay = None
     model.table = msg
     if not msg.started:
         model.game = None
         model.syncing = False
+
+
+def _first_free(table: TableView) -> int:
+    return next((i for i, seat in enumerate(table.seats) if seat.name is None), 0)
 
 
 def _snapshot(model: Model, msg: Snapshot) -> None:
@@ -235,25 +399,48 @@ def _snapshot(model: Model, msg: Snapshot) -> None:
     _ids_above(model, msg.last_id)
     if fresh:
         table = model.table.name if model.table is not None else msg.table
-        note(model, "info", _arrival(model.game, table))
+        for parts in arrival(model, model.game, table):
+            note(model, "info", parts)
         if msg.seat is not None:
             model.cursor = CENTRE
     _settle(model)
 
 
-def _arrival(game: GameMirror, table: str) -> str:
-    """A line for the log when a game comes on screen: a new one, or one joined late."""
+def arrival(model: Model, game: GameMirror, table: str) -> list[list[Fragment]]:
+    """Lines for the log when a game comes on screen: a new one, or one joined late
+    (then what the snapshot says: the last move, the sequences, whose turn)."""
     if game.version == 0:
-        cut = "; then ".join(
-            ", ".join(f"{game.players[s].name} {card_label(c)}" for s, c in cut_round)
-            for cut_round in game.cut
-        )
+        cut: list[Fragment] = [("", "The game begins. The cut: ")]
+        for r, cut_round in enumerate(game.cut):
+            if r:
+                cut.append(("", "; then "))
+            for i, (seat, card) in enumerate(cut_round):
+                cut += [("", ", " if i else ""), _who_part(model, game, seat, False), ("", " "),
+                        card_part(card)]  # fmt: skip
+        cut.append(("", ". "))
         if game.first == game.seat:
-            return f"The game begins. The cut: {cut}. You play first."
-        return f"The game begins. The cut: {cut}. {game.players[game.first].name} plays first."
+            cut.append(("", "You play first."))
+        else:
+            cut += [_who_part(model, game, game.first), ("", " plays first.")]
+        return [cut]
     if game.seat is None:
-        return f"You are watching the game at {table}."
-    return f"You are back in the game at {table}."
+        lines: list[list[Fragment]] = [[("", f"You are watching the game at {table}.")]]
+    else:
+        lines = [[("", f"You are back in the game at {table}.")]]
+    if game.last is not None:
+        lines.append([("", "Last move: "), *last_parts(model, game, game.last), ("", ".")])
+    made = [
+        f"{side_name(game, side)} {len(fives)}"
+        for side, fives in enumerate(game.sequences)
+        if side < game.sides
+    ]
+    lines.append([("", f"Sequences: {', '.join(made)} (of {game.needed} needed).")])
+    if game.result is None:
+        if game.turn == game.seat:
+            lines.append([("", "It is your turn.")])
+        else:
+            lines.append([("", "It is "), _who_part(model, game, game.turn), ("", "'s turn.")])
+    return lines
 
 
 def _game_message(model: Model, msg: Update | Hand | Legal) -> list[ClientMessage]:
@@ -264,14 +451,14 @@ def _game_message(model: Model, msg: Update | Hand | Legal) -> list[ClientMessag
     if follows:
         assert isinstance(msg, Update)
         for change in msg.changes:
-            text = change_text(model, game, change)
-            if text:
-                note(model, change.kind, text)
+            parts = change_parts(model, game, change)
+            if parts:
+                note(model, change.kind, parts)
     if not game.apply(msg):
         model.syncing = True
         return [Sync()]
     if isinstance(msg, Hand) and msg.drawn is not None and game.rules.manual_draw:
-        note(model, "drew", f"You drew {card_label(msg.drawn)}.")
+        note(model, "drew", [("", "You drew "), card_part(msg.drawn), ("", ".")])
     _settle(model)
     return []
 
@@ -290,8 +477,8 @@ def _settle(model: Model) -> None:
             model.overlay = None
 
 
-def note(model: Model, kind: str, text: str) -> None:
-    model.log.append(LogLine(kind, text))
+def note(model: Model, kind: str, parts: list[Fragment] | tuple[Fragment, ...]) -> None:
+    model.log.append(LogLine(kind, tuple(parts)))
 
 
 def set_link(model: Model, link: str, text: str = "") -> None:
@@ -300,23 +487,30 @@ def set_link(model: Model, link: str, text: str = "") -> None:
         model.status = text
         return
     if link == "online" and model.link == "reconnecting":
-        note(model, "info", "Connected again.")
+        note(model, "info", [("", "Connected again.")])
+    if link == "reconnecting" and model.link == "online" and model.welcome is not None:
+        note(model, "info", [("", "The connection dropped; reconnecting…")])
     model.link, model.link_text = link, text
     if link != "online":
         # A new connection starts a new session; on resume the server resends it all.
         model.phase = SessionState.CONNECTED
         model.syncing = False
+        model.resuming = False
+        if model.overlay == "fives":
+            model.overlay = model.fives_cell = None
 
 
 # ----- the log, written from data ----------------------------------------------------
 
 
-def _who(model: Model, game: GameMirror, seat: int | None) -> str:
-    if seat is None:
-        return "Someone"
-    if seat == game.seat:
-        return "You"
-    return game.players[seat].name if seat < len(game.players) else f"Seat {seat + 1}"
+def _who_part(model: Model, game: GameMirror, seat: int | None, you: bool = True) -> Fragment:
+    """A seat's name in its side's colour, or "You"."""
+    if seat is None or seat >= len(game.players):
+        return ("", "Someone")
+    style = side_style(game.players[seat].side)
+    if you and seat == game.seat and model.replay is None:
+        return (style, "You")
+    return (style, game.players[seat].name)
 
 
 def side_name(game: GameMirror, side: int) -> str:
@@ -329,84 +523,126 @@ def _alone(game: GameMirror, side: int) -> bool:
     return sum(p.side == side for p in game.players) == 1
 
 
-def change_text(model: Model, game: GameMirror, c: Change) -> str:
-    """One change of an update as a sentence for the log ("" for nothing worth saying)."""
+def change_parts(model: Model, game: GameMirror, c: Change) -> list[Fragment]:
+    """One change of an update as a sentence for the log ([] for nothing worth saying)."""
     kind = c.kind
-    who = _who(model, game, c.seat)
-    you = c.seat is not None and c.seat == game.seat
-    card = card_label(c.card) if c.card is not None else ""
-    where = cell_name(c.cell) if c.cell is not None else ""
+    who = _who_part(model, game, c.seat)
+    you = c.seat is not None and c.seat == game.seat and model.replay is None
+    card = card_part(c.card) if c.card is not None else ("", "")
+    where = ("class:cell", cell_name(c.cell)) if c.cell is not None else ("", "")
     if kind == "played":
-        return f"{who} played {card} at {where}."
+        return [who, ("", " played "), card, ("", " at "), where, ("", ".")]
     if kind == "removed":
         assert c.side is not None
-        mine = c.side == model.my_side and _alone(game, c.side)
-        whose = "your" if mine else f"{side_name(game, c.side)}'s"
-        return f"{who} removed {whose} chip at {where} with the {card}."
+        mine = c.side == model.my_side and _alone(game, c.side) and model.replay is None
+        whose = ("", "your") if mine else (side_style(c.side), f"{side_name(game, c.side)}'s")
+        return [who, ("", " removed "), whose, ("", " chip at "), where, ("", " with the "),
+                card, ("", ".")]  # fmt: skip
     if kind == "exchanged":
-        return f"{who} exchanged a dead {card}."
+        return [who, ("", " exchanged a dead "), card, ("", ".")]
     if kind == "drew":
         # After every play the server draws for the player: news only when drawing is
         # a choice (manual draw), and our own draw is told with its card (see `hand`).
         if not game.rules.manual_draw or you:
-            return ""
-        return f"{who} drew a card."
+            return []
+        return [who, ("", " drew a card.")]
     if kind == "no_draw":
-        return f"{who} could not draw: both piles are empty."
+        return [who, ("", " could not draw: both piles are empty.")]
     if kind == "reshuffled":
-        return "The discard pile was shuffled into a new draw pile."
+        return [("", "The discard pile was shuffled into a new draw pile.")]
     if kind == "draw_forfeited":
-        return "You lost your draw." if you else f"{who} lost their draw."
+        if you:
+            return [("", "You lost your draw: it waited too long.")]
+        return [who, ("", " lost their draw: it waited too long.")]
     if kind == "passed":
-        return f"{who} passed: no playable card."
+        return [who, ("", " passed: no playable card.")]
     if kind == "sequence":
         assert c.side is not None and c.fives is not None
         many = "two sequences" if len(c.fives) > 1 else "a sequence"
         spans = ", ".join(five_label(f) for f in c.fives)
-        team = who if _alone(game, c.side) else side_name(game, c.side)
-        return f"{team} completed {many} ({spans})."
+        team = who if _alone(game, c.side) else (side_style(c.side), side_name(game, c.side))
+        return [team, ("", f" completed {many} ({spans}).")]
     if kind == "won":
         assert c.side is not None
         if _alone(game, c.side):
             winner = next(s for s, p in enumerate(game.players) if p.side == c.side)
-            return "You win!" if winner == game.seat else f"{game.players[winner].name} wins!"
-        return f"{side_name(game, c.side)} wins!"
+            if winner == game.seat and model.replay is None:
+                return [(side_style(c.side), "You win!")]
+            return [_who_part(model, game, winner), ("", " wins!")]
+        return [(side_style(c.side), side_name(game, c.side)), ("", " wins!")]
     if kind == "drawn_game":
-        return "A full round of passes: the game is a draw."
+        return [("", "A full round of passes: the game is a draw.")]
     if kind == "away":
-        return f"{who} is away; the seat is kept."
+        return [who, ("", " is away; the seat is kept.")]
     if kind == "back":
-        return f"{who} is back."
-    return ""
+        return [who, ("", " is back.")]
+    return []
+
+
+def last_parts(model: Model, game: GameMirror, last: Last) -> list[Fragment]:
+    """The last action in the log's words, without its full stop: "Aino played 2♥ at
+    E6" (the side panel writes it this way too)."""
+    who = _who_part(model, game, last.seat)
+    action = last.action
+    if action == "pass":
+        return [who, ("", " passed")]
+    if action.startswith("dead:"):
+        return [who, ("", " exchanged a dead "), card_part(action[5:])]
+    card, sign, cell = action[:2], action[2], action[3:]
+    if sign == "x":
+        return [who, ("", " removed a chip at "), ("class:cell", cell), ("", " with the "),
+                card_part(card)]  # fmt: skip
+    return [who, ("", " played "), card_part(card), ("", " at "), ("class:cell", cell)]
+
+
+def last_cell(game: GameMirror) -> int | None:
+    """The space the last action placed a chip on or took one from."""
+    last = game.last
+    if last is None or last.action == "pass" or last.action.startswith("dead:"):
+        return None
+    try:
+        return parse_cell(last.action[3:])
+    except ValueError:
+        return None
+
+
+def _chat_line(model: Model, msg: ChatLine) -> None:
+    style = "class:log.chat"
+    if model.game is not None and msg.seat is not None and msg.seat < len(model.game.players):
+        style = side_style(model.game.players[msg.seat].side)
+    elif model.table is not None and msg.seat is not None:
+        style = side_style(msg.seat % model.table.teams)
+    note(model, "chat", [(style, msg.sender), ("class:log.chat", f": {msg.text}")])
 
 
 def _notice(model: Model, msg: Notice) -> None:
     table = model.table
     mine = msg.seat is not None and table is not None and msg.seat == table.seat
-    who = "You" if mine else msg.name
+    style = side_style(msg.seat % table.teams) if msg.seat is not None and table else ""
+    who: Fragment = (style, "You" if mine else msg.name)
     where = ""
     if msg.seat is not None and table is not None:
         where = f"seat {msg.seat + 1} ({SIDE_NAMES[msg.seat % table.teams]})"
     kind = msg.kind
     if kind == "joined":
-        text = f"{who} sat down at {where}." if where else f"{who} sat down."
+        parts = [who, ("", f" sat down at {where}." if where else " sat down.")]
     elif kind == "watching":
-        text = f"{msg.name} is watching."
+        parts = [("", f"{msg.name} is watching.")]
     elif kind == "seated":
-        text = f"{who} moved to {where}." if where else f"{who} changed seats."
+        parts = [who, ("", f" moved to {where}." if where else " changed seats.")]
     elif kind == "left":
-        text = f"{who} left the table."
+        parts = [who, ("", " left the table.")]
     elif kind == "ready":
-        text = "You are ready." if mine else f"{who} is ready."
+        parts = [who, ("", " are ready." if mine else " is ready.")]
     elif kind == "unready":
-        text = "You are not ready." if mine else f"{who} is not ready."
+        parts = [who, ("", " are not ready." if mine else " is not ready.")]
     elif kind == "rematch":
-        text = "You asked for a rematch." if mine else f"{who} wants a rematch."
+        parts = [who, ("", " asked for a rematch." if mine else " wants a rematch.")]
     elif kind == "takeover":
-        text = f"The computer plays for {msg.name} until they return."
+        parts = [("", "The computer plays for "), who, ("", " until they return.")]
     else:
-        text = f"{msg.name}: {kind}."
-    note(model, kind, text)
+        parts = [("", f"{msg.name}: {kind}.")]
+    note(model, kind, parts)
 
 
 # ----- what the game means for drawing and for keys --------------------------------
@@ -457,33 +693,25 @@ def side_label(side: int) -> str:
     return f"{SIDE_NAMES[side]} ({SIDE_LETTERS[side]})"
 
 
+def result_text(game: GameMirror) -> str:
+    """How the game ended, in words: "Red wins: Cecilia" or "The game is a draw"."""
+    assert game.result is not None
+    if game.result.result == "draw" or game.result.side is None:
+        return "The game is a draw"
+    winners = [p.name for p in game.players if p.side == game.result.side]
+    return f"{SIDE_NAMES[game.result.side]} wins: {', '.join(winners)}"
+
+
 def turn_text(model: Model) -> str:
     """Whose turn, in words; the title bar shows it."""
     g = model.game
     if g is None:
         return ""
     if g.result is not None:
-        if g.result.result == "draw" or g.result.side is None:
-            return "The game is a draw"
-        winners = [p.name for p in g.players if p.side == g.result.side]
-        return f"{SIDE_NAMES[g.result.side]} wins: {', '.join(winners)}"
+        return result_text(g)
     if model.my_turn:
         return "YOUR TURN"
     return f"{g.players[g.turn].name}'s turn"
-
-
-def last_text(game: GameMirror, last: Last) -> str:
-    """The last action in words, as the log writes it: "Aino 7♥ at D5"."""
-    who = "You" if last.seat == game.seat else game.players[last.seat].name
-    action = last.action
-    if action == "pass":
-        return f"{who} passed"
-    if action.startswith("dead:"):
-        return f"{who} dead {card_label(action[5:])}"
-    card, sign, cell = action[:2], action[2], action[3:]
-    if sign == "x":
-        return f"{who} {card_label(card)} took {cell}"
-    return f"{who} {card_label(card)} at {cell}"
 
 
 def describe_cell(model: Model, cell: int) -> str:
@@ -502,4 +730,11 @@ def describe_cell(model: Model, cell: int) -> str:
         if chip.lower() in "bgr":
             side = "bgr".index(chip.lower())
             text += f", {SIDE_NAMES[side]} chip" + (" (in a sequence)" if chip.isupper() else "")
+        if g.last is not None and last_cell(g) == cell:
+            text += ", the last move"
+        picked = model.picked
+        if picked in TWO_EYED and cell in targets(model, picked):
+            text += f"; the {card_label(picked)} can go here"
+        elif picked in ONE_EYED and cell in targets(model, picked):
+            text += f"; the {card_label(picked)} can remove this chip"
     return text

@@ -6,9 +6,12 @@ back into the model directly and the screen never sees a half-applied message. C
 from the asyncio side into trio (`send`, `retry_now`, `greet`) go through the run's
 `TrioToken.run_sync_soon`, the one entry point trio allows from outside its tasks.
 
-A dropped connection is retried with growing pauses; the `hello` then carries the
-resume token from the last `welcome`, and the server answers with the table and a
-snapshot of the game, which redraw the screen from scratch.
+Every connection says `hello` with the name only; what to do next (take back a seat
+with a remembered token, or look at the lobby) is the model's call, made from the
+`welcome` and the server's identity in it. A dropped connection is retried with growing
+pauses. What cannot get better by waiting stops the retries until the player asks
+(r): an unknown host, or a peer that is not a Sarja server (it answers something else,
+or nothing, to the hello). `bye` `replaced` and a fatal error end the link for good.
 
 Each connection has its own codec, and so its own session state: every message is
 handed on with the state it led to, and the model keeps no second copy of the table of
@@ -20,42 +23,77 @@ from __future__ import annotations
 import contextlib
 import math
 import os
+import re
+import socket
 from collections.abc import Callable
 from typing import Any
 
 import trio
 
-from sarja.protocol import ClientCodec, LocalProtocolError, ProtocolError, SessionState
-from sarja.protocol.messages import Bye, ClientMessage, Error, Hello, Ping, Pong, ServerMessage
+from sarja.protocol import (
+    PROTOCOL_VERSION,
+    ClientCodec,
+    LocalProtocolError,
+    ProtocolError,
+    SessionState,
+)
+from sarja.protocol.messages import (
+    Bye,
+    ClientMessage,
+    Error,
+    Hello,
+    Ping,
+    Pong,
+    ServerMessage,
+    Welcome,
+)
 
 BACKOFF = (0.5, 1.0, 2.0, 4.0, 8.0)  # seconds between attempts; the last one repeats
 CONNECT_TIMEOUT = 5.0
+WELCOME_TIMEOUT = 5.0  # a Sarja server answers a hello at once; silence means it is not one
 SILENCE_LIMIT = 35.0  # the server pings every 10 s; this long without a byte is a dead link
 RECEIVE_SIZE = 65536
+DEFAULT_PORT = 7474
+
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 
 
-def parse_address(text: str, default_port: int = 7474) -> tuple[str, int]:
-    """ "host:port", "host", "[::1]:7474" -> (host, port); ValueError when malformed."""
-    text = text.strip()
+def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
+    """ "host:port", "host", "[::1]:7474", "::1", and the same written as a URL
+    ("http://host:port/") -> (host, port); ValueError when malformed."""
+    text = _SCHEME.sub("", text.strip()).split("/", 1)[0]
     if text.startswith("["):
         host, _, rest = text[1:].partition("]")
         port = rest.removeprefix(":") or str(default_port)
+        if rest and not rest.startswith(":"):
+            raise ValueError(f"not a host:port address: {text!r}")
     elif text.count(":") == 1:
         host, port = text.split(":")
+    elif text.count(":") > 1:  # a bare IPv6 address
+        host, port = text, str(default_port)
     else:
         host, port = text, str(default_port)
-    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+    if not host or not port.isdigit() or not 0 < int(port) < 65536 or " " in host:
         raise ValueError(f"not a host:port address: {text!r}")
     return host, int(port)
 
 
-class Link:
-    """One player's connection. Runs (and reconnects) until cancelled or told to stop.
+def address_text(host: str, port: int) -> str:
+    """How people write the address: host:port, [v6]:port."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
-    `hello()` returns the greeting to send, or None until the player has a name;
-    `on_message(msg, state)` gets every server message and the session state it led
-    to; `on_link(kind, text)` hears about the connection: connecting, unreachable,
-    online, reconnecting or closed.
+
+class NotSarja(Exception):
+    """The peer answered the hello with something no Sarja server sends."""
+
+
+class Link:
+    """One player's connection. Runs (and reconnects) until cancelled.
+
+    `name()` returns the player's name, or None until they have one; `on_message(msg,
+    state)` gets every server message but `ping` and the session state it led to;
+    `on_link(kind, text)` hears about the connection: connecting, unreachable, online,
+    reconnecting, stopped or closed (and, while online, problems worth a line).
     """
 
     def __init__(
@@ -63,32 +101,36 @@ class Link:
         host: str,
         port: int,
         *,
-        hello: Callable[[], Hello | None],
+        name: Callable[[], str | None],
         on_message: Callable[[ServerMessage, SessionState], None],
         on_link: Callable[[str, str], None],
         backoff: tuple[float, ...] = BACKOFF,
+        welcome_timeout: float = WELCOME_TIMEOUT,
     ) -> None:
         self.host, self.port = host, port
-        self._hello = hello
+        self.where = address_text(host, port)
+        self._name = name
         self._on_message = on_message
         self._on_link = on_link
         self._backoff = backoff
+        self._welcome_timeout = welcome_timeout
         self._token: trio.lowlevel.TrioToken | None = None
         self._outgoing: trio.MemorySendChannel[ClientMessage] | None = None
         self._wake = trio.Event()
         self._stream: trio.SocketStream | None = None
-        self._stop_reason: str | None = None
+        self._closed: str | None = None  # why the link ended for good
+        self._stopped: str | None = None  # why it waits for the player before trying again
+        self._last_error = ""
         self.connections = 0  # how many times a connection was made (tests look)
-        self.resumed = False  # the last hello carried a resume token
 
     # ----- called from anywhere in the thread (the app's key handlers) -------------
 
     def send(self, msg: ClientMessage) -> None:
-        """Queue a message for the server; dropped (with a note) while disconnected."""
+        """Queue a message for the server."""
         self._soon(self._send_now, msg)
 
     def retry_now(self) -> None:
-        """Stop waiting out the backoff and try to connect at once."""
+        """Stop waiting (out the backoff, or for the player) and connect at once."""
         self._soon(self._wake_up)
 
     def greet(self) -> None:
@@ -100,18 +142,23 @@ class Link:
         self._soon(self._drop_now)
 
     def _soon(self, fn: Callable[..., None], *args: Any) -> None:
-        if self._token is not None:
+        if self._token is None:
+            return
+        # After the run has ended (the app is closing) there is nothing to tell it.
+        with contextlib.suppress(trio.RunFinishedError):
             self._token.run_sync_soon(fn, *args)
 
     # ----- inside trio --------------------------------------------------------------
 
     def _send_now(self, msg: ClientMessage) -> None:
         if self._outgoing is None:
-            return  # not connected: the screen already says so
+            self._on_link("online", "Not connected just now, so nothing was sent.")
+            return
         with contextlib.suppress(trio.WouldBlock, trio.ClosedResourceError):
             self._outgoing.send_nowait(msg)
 
     def _wake_up(self) -> None:
+        self._stopped = None
         self._wake.set()
 
     def _drop_now(self) -> None:
@@ -121,83 +168,129 @@ class Link:
     async def run(self) -> None:
         self._token = trio.lowlevel.current_trio_token()
         attempt = 0
-        greeted = False
-        while self._stop_reason is None:
-            if attempt:
+        greeted = False  # a welcome came on some connection: now we *re*connect
+        while self._closed is None:
+            if self._stopped is not None:
+                self._on_link("stopped", self._stopped)
+                await self._pause(math.inf)
+                attempt = 0
+            elif attempt:
                 pause = self._backoff[min(attempt - 1, len(self._backoff) - 1)]
                 self._on_link(
-                    "unreachable" if not greeted else "reconnecting",
-                    self._wait_text(attempt, pause),
+                    "reconnecting" if greeted else "unreachable", self._wait_text(pause, greeted)
                 )
                 await self._pause(pause)
-            self._on_link("connecting" if not greeted else "reconnecting", "")
+            self._on_link("reconnecting" if greeted else "connecting", "")
             try:
                 with trio.fail_after(CONNECT_TIMEOUT):
                     stream = await trio.open_tcp_stream(self.host, self.port)
+            except socket.gaierror as err:
+                self._stopped = _unknown_host(self.host, err)
+                continue
             except (OSError, trio.TooSlowError) as err:
                 attempt += 1
                 self._last_error = _reason(err)
                 continue
             attempt = 0
             self.connections += 1
-            said_hello = await self._serve(stream)
-            greeted = greeted or said_hello
-            if not said_hello:
-                await trio.sleep(0.2)  # hung up on before the hello: no tight loop
-            if self._stop_reason is None and said_hello:
-                attempt = 1  # a drop after a good session: tell the player, then retry
-                self._last_error = "the connection dropped"
-        self._on_link("closed", self._stop_reason or "")
+            ended = await self._serve(stream)
+            greeted = greeted or ended == "welcomed"
+            if ended == "nameless":
+                await trio.sleep(0.2)  # hung up on while the name was typed: connect afresh
+            elif self._closed is None and self._stopped is None:
+                attempt = 1  # tell the player, then try again
+        self._on_link("closed", self._closed)
+        await trio.sleep_forever()  # the app may still call in: keep the run alive
 
-    _last_error = ""
-
-    def _wait_text(self, attempt: int, pause: float) -> str:
-        where = f"{self.host}:{self.port}"
-        return (
-            f"Cannot reach {where} ({self._last_error}). "
-            f"Trying again in {math.ceil(pause)} s (attempt {attempt + 1}); r retries now."
-        )
+    def _wait_text(self, pause: float, greeted: bool) -> str:
+        when = f"Trying again in {math.ceil(pause)} s."
+        if greeted:
+            return f"The connection to {self.where} dropped ({self._last_error}). {when}"
+        return f"Cannot reach {self.where} ({self._last_error}). {when}"
 
     async def _pause(self, seconds: float) -> None:
         self._wake = trio.Event()
         with trio.move_on_after(seconds):
             await self._wake.wait()
 
-    async def _serve(self, stream: trio.SocketStream) -> bool:
-        """Run one connection to its end; True if it got as far as the hello."""
+    async def _serve(self, stream: trio.SocketStream) -> str:
+        """Run one connection to its end: "welcomed" if the server welcomed us on it,
+        "nameless" if it hung up before we had a name, else "failed"."""
         codec = ClientCodec()
         send, receive = trio.open_memory_channel[ClientMessage](256)
         self._stream = stream
-        hello_sent = False
+        ended = "failed"
+        self._last_error = "the server closed it"
         try:
             async with stream:
                 self._on_link("online", "")
-                hello = self._hello()
-                if hello is None:
-                    # Wait for a name before the hello. The server allows 10 s for it, so
-                    # a player still typing may be hung up on, and is connected afresh.
+                if self._name() is None:
+                    # Wait for a name before the hello. The server allows 10 s for it,
+                    # so a player still typing may be hung up on, and is connected afresh.
                     async with trio.open_nursery() as waiting:
                         waiting.start_soon(_close_when_eof, stream, waiting.cancel_scope)
-                        while (hello := self._hello()) is None:
+                        while self._name() is None:
                             self._wake = trio.Event()
                             await self._wake.wait()
                         waiting.cancel_scope.cancel()
-                    if hello is None:
-                        return False
-                await stream.send_all(codec.send(hello))
-                self.resumed = hello.resume is not None
-                hello_sent = True
+                    if self._name() is None:
+                        return "nameless"
+                name = self._name()
+                assert name is not None
+                await stream.send_all(codec.send(Hello(version=PROTOCOL_VERSION, name=name)))
+                first = await self._handshake(stream, codec)
+                if first is None:
+                    return ended
+                ended = "welcomed"
                 async with trio.open_nursery() as nursery:
                     self._outgoing = send
                     nursery.start_soon(self._write_all, stream, codec, receive)
-                    await self._read_all(stream, codec)
+                    if self._deliver(first, codec.state):
+                        await self._read_all(stream, codec)
                     nursery.cancel_scope.cancel()
-        except* (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-            pass  # the connection is gone; run() decides whether to try again
+        except* (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as group:
+            self._last_error = _reason(group.exceptions[0])
         finally:
             self._outgoing = None
             self._stream = None
-        return hello_sent
+        return ended
+
+    async def _handshake(self, stream: trio.SocketStream, codec: ClientCodec) -> Welcome | None:
+        """The answer to the hello: a welcome, or None (and why) if none came."""
+        seen = b""
+        with trio.move_on_after(self._welcome_timeout):
+            while True:
+                data = await stream.receive_some(RECEIVE_SIZE)
+                seen += data[: 200 - len(seen)]
+                try:
+                    codec.receive_data(data)
+                    while (msg := codec.next_message()) is not None:
+                        if isinstance(msg, Welcome):
+                            return msg
+                        if isinstance(msg, Bye | Error):
+                            self._on_message(msg, codec.state)
+                            if isinstance(msg, Bye) and msg.code == "server_full":
+                                self._last_error = msg.message
+                            else:
+                                self._closed = msg.message
+                            return None
+                        raise NotSarja
+                except (ProtocolError, NotSarja):
+                    self._stopped = _not_sarja(self.where, seen)
+                    return None
+                if not data:
+                    self._stopped = (
+                        f"{self.where} closed the connection without a word: it does not"
+                        " seem to be a Sarja server. Check the address (the server prints"
+                        " the line to type)."
+                    )
+                    return None
+        self._stopped = (
+            f"Nothing at {self.where} answered as a Sarja server does: something else may"
+            " be listening on that port. Check the address (the server prints the line to"
+            " type)."
+        )
+        return None
 
     async def _write_all(
         self,
@@ -210,8 +303,7 @@ class Link:
                 data = codec.send(msg)
             except LocalProtocolError as err:
                 # Our state says the message cannot be sent now (e.g. the game just
-                # ended): tell the player instead of sending something refused. A lobby
-                # refresh overtaken by a resumed table is simply not needed any more.
+                # ended): tell the player instead of sending something refused.
                 if msg.TYPE != "list_tables":
                     self._on_link("online", f"Not now: {err.message}")
                 continue
@@ -219,12 +311,7 @@ class Link:
 
     async def _read_all(self, stream: trio.SocketStream, codec: ClientCodec) -> None:
         while True:
-            with trio.move_on_after(SILENCE_LIMIT) as silent:
-                data = await stream.receive_some(RECEIVE_SIZE)
-            if silent.cancelled_caught:
-                return  # the server went quiet: treat it as a dropped connection
-            codec.receive_data(data)
-            while True:
+            while True:  # first what the codec holds already
                 try:
                     msg = codec.next_message()
                 except ProtocolError as err:
@@ -234,51 +321,76 @@ class Link:
                     continue
                 if msg is None:
                     break
-                if not self._handle(msg, codec.state):
+                if not self._deliver(msg, codec.state):
                     return
-            if not data:
+            if codec.at_eof:
                 return
+            with trio.move_on_after(SILENCE_LIMIT) as silent:
+                data = await stream.receive_some(RECEIVE_SIZE)
+            if silent.cancelled_caught:
+                self._last_error = "the server went quiet"
+                return
+            codec.receive_data(data)
 
-    def _handle(self, msg: ServerMessage, state: SessionState) -> bool:
+    def _deliver(self, msg: ServerMessage, state: SessionState) -> bool:
         """Deal with what is the link's business, pass the rest on; False to hang up."""
         if isinstance(msg, Ping):
             self._send_now(Pong(n=msg.n))
             return True
-        if isinstance(msg, Pong):
-            return True
-        if isinstance(msg, Error) and msg.code == "unknown_resume":
-            # The server no longer knows us (it restarted, or we held no seat): start over.
-            hello = self._hello()
-            if hello is not None:
-                self.resumed = False
-                self._send_now(Hello(version=hello.version, name=hello.name, resume=None))
-            return True
         self._on_message(msg, state)
-        if isinstance(msg, Bye) and msg.code in ("replaced", "shutdown"):
-            self._stop_reason = msg.message
+        if isinstance(msg, Bye):
+            if msg.code == "replaced":
+                self._closed = msg.message
+            else:  # shutdown, idle: the server may well be back soon
+                self._last_error = msg.message.rstrip(".")
             return False
-        return not (isinstance(msg, Error) and msg.fatal)
+        if isinstance(msg, Error) and msg.fatal:
+            self._closed = msg.message
+            return False
+        return True
 
 
 async def _close_when_eof(stream: trio.SocketStream, scope: trio.CancelScope) -> None:
     """While waiting for a name, notice the server hanging up."""
-    try:
+    with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):
         while await stream.receive_some(RECEIVE_SIZE):
             pass
-    except (trio.BrokenResourceError, trio.ClosedResourceError):
-        pass
     scope.cancel()
+
+
+def _not_sarja(where: str, seen: bytes) -> str:
+    """Words for a peer that answered the hello with something else."""
+    first = seen.split(b"\n", 1)[0].decode("utf-8", "replace")
+    first = "".join(ch for ch in first if ch.isprintable()).strip()[:48]
+    said = f": it answered “{first}”" if len(first) >= 3 else ""
+    return (
+        f"{where} is not a Sarja server{said}. Check the address and the port"
+        " (the server prints the line to type)."
+    )
+
+
+def _unknown_host(host: str, err: socket.gaierror) -> str:
+    if err.errno in (socket.EAI_NONAME, getattr(socket, "EAI_NODATA", None)):
+        return (
+            f"No computer called “{host}” is known here. Check the spelling, or use"
+            " the address the server prints (like 192.168.1.20:7474)."
+        )
+    if err.errno == socket.EAI_AGAIN:
+        return f"The name “{host}” cannot be looked up just now (is the network up?)."
+    return f"The name “{host}” cannot be looked up ({err.strerror or err})."
 
 
 def _reason(err: BaseException) -> str:
     """A few words on why connecting failed ("connection refused", "no answer")."""
     if isinstance(err, trio.TooSlowError):
         return "no answer"
+    if isinstance(err, trio.BrokenResourceError | trio.ClosedResourceError):
+        return "the connection broke"
     cause = err.__cause__
     # trio tries every address and reports the failures as a group under its own error.
     while isinstance(cause, BaseExceptionGroup) and cause.exceptions:
         cause = cause.exceptions[0]
     for e in (cause, err):
-        if isinstance(e, OSError) and e.errno:
+        if isinstance(e, OSError) and e.errno and e.errno > 0:
             return os.strerror(e.errno).lower()
-    return str(err) or type(err).__name__
+    return "the connection failed"

@@ -1,361 +1,513 @@
-"""The screen as formatted text: a pure function of the model and the terminal's size.
+"""What each part of the screen shows: pure functions of the model and the part's size.
 
-`screen_lines(model, width, height)` returns one list of (style, text) fragments per
-terminal line, and `hit(model, width, height, x, y)` says what a click there means.
-Styles are class names only ("class:chip.b"); the app maps them to colours, so NO_COLOR
-and 16/256-colour terminals differ in one place.
-Nothing depends on colour alone: chips carry their side's letter, locked chips square
-brackets, the cursor ▶◀, a picked card's spaces ›‹, whose turn is written out.
+Each function returns lines of (style, text[, mouse handler]) fragments, prompt_toolkit's
+formatted text, that fit the width and height they are given: text is wrapped at word
+boundaries and a long name is shortened with "…", never cut mid-word (the layout in
+layout.py puts each part in its own window, and tests check that every part fits).
+A click on a space, a card, a table, a seat or a choice is a mouse handler on that very
+fragment; it hands an `Intent` to `click`. Styles are class names only
+("class:chip.b"); the app maps them to colours, and to bold, underline and reverse
+under NO_COLOR. Nothing depends on colour alone: chips carry their side's letter,
+locked chips square brackets, the cursor ▶ ◀, the picked card's spaces » «, the last
+move + +, and whose turn it is is written out.
 """
 
 from __future__ import annotations
 
+import re
 import textwrap
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
+from prompt_toolkit.utils import get_cwidth
 
 from sarja.protocol.cards import COLUMNS, CORNER_CODE, ONE_EYED, TWO_EYED, cell_name
+from sarja.protocol.limits import MAX_NAME
 from sarja.protocol.mirror import five_cells
 
-from .intents import Intent, screen, team_choices, usual_hand
+from .intents import Intent, team_choices, usual_hand
 from .model import (
     SIDE_LETTERS,
     SIDE_NAMES,
     CreateForm,
+    Fragment,
+    LogLine,
     Model,
     arrangement_label,
     card_label,
+    card_style,
     choice_options,
     describe_cell,
     five_label,
     is_dead,
-    last_text,
+    last_cell,
+    last_parts,
+    plain,
+    result_text,
+    screen,
     sequence_cells,
     side_label,
+    side_style,
     targets,
     turn_text,
 )
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
-Fragment = tuple[str, str]
-Line = list[Fragment]
-
-
-def screen_lines(model: Model, width: int, height: int) -> list[Line]:
-    """Every line of the screen, exactly `height` of them."""
-    if width < MIN_WIDTH or height < MIN_HEIGHT:
-        lines = _too_small(width, height)
-    elif model.overlay == "help":
-        lines = _help(model)
-    else:
-        draw = {
-            "connect": _connect,
-            "name": _name,
-            "lobby": _lobby,
-            "table": _table,
-            "game": _game,
-        }[screen(model)]
-        lines = draw(model, width, height)
-    lines = lines[:height]
-    return lines + [[] for _ in range(height - len(lines))]
-
-
-def plain_text(lines: list[Line]) -> str:
-    """The screen as text without styles (tests, the README capture)."""
-    return "\n".join("".join(f[1] for f in line).rstrip() for line in lines)
+Line = StyleAndTextTuples
+Click = Callable[[Intent], None] | None
+BOARD_ROWS = 11  # the column letters, then ten rows
+PANEL_MIN = 24
 
 
 # ----- pieces ----------------------------------------------------------------------
 
 
-def _width(line: Line) -> int:
-    return sum(len(f[1]) for f in line)
+def width_of(line: Sequence[Any]) -> int:
+    return sum(get_cwidth(f[1]) for f in line)
 
 
-def _pad(line: Line, width: int, style: str = "") -> Line:
-    """`line` cut or filled with spaces to exactly `width` columns."""
-    out: Line = []
+def text_of(line: Sequence[Any]) -> str:
+    return "".join(f[1] for f in line)
+
+
+def _handler(click: Click, intent: Intent) -> Callable[[MouseEvent], object]:
+    def handle(event: MouseEvent) -> object:
+        if event.event_type != MouseEventType.MOUSE_UP or click is None:
+            return NotImplemented
+        click(intent)
+        return None
+
+    return handle
+
+
+def _on(click: Click, intent: Intent, style: str, text: str) -> Any:
+    """A fragment that a click turns into `intent` (plain when nothing listens)."""
+    if click is None:
+        return (style, text)
+    return (style, text, _handler(click, intent))
+
+
+def pad(line: Line, width: int, style: str = "") -> Line:
+    """`line` filled with spaces to `width` columns (never cut: callers fit it)."""
+    used = width_of(line)
+    return [*line, (style, " " * (width - used))] if used < width else list(line)
+
+
+def shorten(text: str, width: int) -> str:
+    """`text` fitted to `width`, shortened with "…" at the end if it must be."""
+    if get_cwidth(text) <= width:
+        return text
+    if width <= 1:
+        return "…"[:width]
+    out = ""
+    for ch in text:
+        if get_cwidth(out + ch) > width - 1:
+            break
+        out += ch
+    return out.rstrip() + "…"
+
+
+def wrap(parts: Sequence[Any], width: int, indent: int = 0) -> list[Line]:
+    """Fragments wrapped at spaces to lines of at most `width` columns. Spaces at the
+    very start are kept; later lines start with `indent` spaces instead. A word longer
+    than a whole line is the one thing shortened (with "…")."""
+    units: list[tuple[bool, list[Any]]] = []  # (is space, fragments), runs merged
+    for frag in parts:
+        for run in re.findall(r" +|[^ ]+", frag[1]):
+            space = run[0] == " "
+            piece = (frag[0], run, *frag[2:])
+            if units and units[-1][0] == space:
+                units[-1][1].append(piece)
+            else:
+                units.append((space, [piece]))
+    lines: list[Line] = [[]]
     used = 0
-    for f in line:
-        if used >= width:
+    pending: list[Any] = []
+    fresh = False  # the current line is a continuation with nothing on it yet
+    for space, unit in units:
+        if space:
+            pending = [] if fresh else unit
+            continue
+        need = width_of(unit)
+        gap = width_of(pending)
+        if used + gap + need > width and (used > 0 and not fresh):
+            lines.append([("", " " * indent)] if indent else [])
+            used, pending, gap, fresh = indent, [], 0, True
+        if used + gap + need > width:  # one word wider than the line
+            unit = [(unit[0][0], shorten(text_of(unit), max(1, width - used - gap)),
+                     *unit[0][2:])]  # fmt: skip
+            need = width_of(unit)
+        lines[-1] += [*pending, *unit]
+        used += gap + need
+        pending, fresh = [], False
+    return lines
+
+
+def _first_fitting(candidates: Sequence[Line], width: int) -> Line:
+    for line in candidates:
+        if width_of(line) <= width:
+            return list(line)
+    return wrap(candidates[-1], width)[0]
+
+
+def bar(left: Line, right: Line, width: int, style: str) -> Line:
+    """A full-width bar: `left`, then `right` against the right edge if both fit."""
+    if width_of(left) + width_of(right) + 1 > width:
+        right = []
+    gap = width - width_of(left) - width_of(right)
+    return [*left, (style, " " * max(0, gap)), *right]
+
+
+def keys_line(items: Sequence[tuple[str, str]], width: int) -> Line:
+    """The footer: "key what" items; those that do not fit at the end are left off,
+    but the last item (q quit) always stays."""
+    chosen = list(items)
+    while chosen:
+        text = " " + " · ".join(f"{k} {what}" for k, what in chosen)
+        if get_cwidth(text) <= width or len(chosen) == 1:
             break
-        text = f[1][: width - used]
-        out.append((f[0], text, *f[2:]))
-        used += len(text)
-    if used < width:
-        out.append((style, " " * (width - used)))
-    return out
+        chosen.pop(-2 if len(chosen) > 1 else -1)
+    line: Line = [("class:keys", " ")]
+    for i, (key, what) in enumerate(chosen):
+        if i:
+            line.append(("class:keys", " · "))
+        line += [("class:keys class:keyname", key), ("class:keys", f" {what}")]
+    return pad(line, width, "class:keys")
 
 
-def _bar(left: Line, right: Line, width: int, style: str) -> Line:
-    gap = max(1, width - _width(left) - _width(right))
-    return _pad([*left, (style, " " * gap), *right], width, style)
+def centred(texts: Sequence[tuple[str, str]], width: int, height: int) -> list[Line]:
+    """(style, text) paragraphs wrapped and centred in a box of width × height."""
+    rows: list[Line] = []
+    for style, text in texts:
+        for part in textwrap.wrap(text, width - 4) or [""]:
+            rows.append([("", " " * max(0, (width - get_cwidth(part)) // 2)), (style, part)])
+    top = max(0, (height - len(rows)) // 2)
+    return [[] for _ in range(top)] + rows
 
 
-def _status(model: Model, width: int) -> Line:
-    """The line for the connection, typed text, questions and the server's refusals."""
-    if model.overlay == "chat":
-        return _pad(
-            [("class:prompt", " Say: "), ("", model.chat_draft), ("class:caret", " ")], width
-        )
-    if model.overlay == "quit":
-        return _pad([("class:ask", " Quit in the middle of the game? y / n ")], width)
-    if model.overlay == "leave":
-        return _pad([("class:ask", " Leave the table? Your seat is kept. y / n ")], width)
-    if model.link in ("reconnecting", "unreachable", "connecting") and model.welcome is not None:
-        text = model.link_text or "trying the server…"
-        return _pad([("class:link", f" reconnecting… {text} ")], width)
-    if model.link == "closed" and model.welcome is not None:
-        return _pad([("class:link", f" Disconnected: {model.link_text} q quits. ")], width)
-    return _pad([("class:status", f" {model.status}")], width)
+# ----- the parts every screen has --------------------------------------------------
 
 
-def _keys(text: str, width: int) -> Line:
-    return _pad([("class:keys", " " + text)], width, "class:keys")
-
-
-def _log(model: Model, count: int, width: int) -> list[Line]:
-    if count <= 0:
-        return []
-    lines: list[Line] = []
-    for entry in reversed(model.log):
-        style = {"chat": "class:log.chat", "error": "class:log.error"}.get(entry.kind, "class:log")
-        if entry.kind in ("sequence", "won", "removed"):
-            style = "class:log.big"
-        text = entry.text
-        chunks = [text[i : i + width - 2] for i in range(0, len(text), width - 2)] or [""]
-        for chunk in reversed(chunks):
-            lines.append([(style, " " + chunk)])
-        if len(lines) >= count:
-            break
-    lines = lines[:count][::-1]
-    return [[] for _ in range(count - len(lines))] + lines
-
-
-def _title(model: Model, width: int, where: str) -> Line:
+def title(model: Model, width: int) -> Line:
+    """The top bar: where we are, who we are."""
+    if model.replay is not None:
+        rp = model.replay
+        left = f" Sarja · replay of {rp.title}"
+        at = f"move {rp.at} of {len(rp.steps) - 1} "
+        return bar([("class:title", shorten(left, width - len(at) - 1))],
+                   [("class:title", at)], width, "class:title")  # fmt: skip
+    where = {"lobby": "lobby", "table": "waiting room", "game": "game"}.get(screen(model), "")
     server = model.welcome.server if model.welcome else "Sarja"
-    left = f" Sarja · {server} at {model.address}"
-    if model.name:
-        left += f" · {model.name}"
-    return _bar([("class:title", left)], [("class:title", f"{where} ")], width, "class:title")
+    table = f"table {model.table.name}" if model.table is not None else ""
+    items = [" Sarja", server if server != "Sarja" else "", model.address, table, model.name]
+    items = [i for i in items if i]
+    right: Line = [("class:title", f"{where} ")] if where else []
+    if model.game is not None and model.replay is None:
+        g = model.game
+        turn = turn_text(model)
+        if g.result is not None:
+            right = [(_banner_style(g.result.side), f" {turn} ")]
+        elif model.my_turn:
+            right = [("class:myturn", f" ▶ {turn} ◀ ")]
+        else:
+            right = [("class:title", f"{turn} ")]
+        table = model.table.name if model.table else g.table
+        if g.seat is None:
+            who = "watching"
+        else:
+            who = f"{g.players[g.seat].name}, {side_label(g.players[g.seat].side)}"
+        items = [" Sarja", table, who]
+    room = width - width_of(right) - 1
+    text = " · ".join(items)
+    while get_cwidth(text) > room and len(items) > 2:
+        items.pop(1)
+        text = " · ".join(items)
+    return bar([("class:title", shorten(text, room))], right, width, "class:title")
+
+
+def status_lines(model: Model, width: int) -> list[Line]:
+    """The line above the keys: questions, the connection, the server's refusals.
+    Up to three lines: a long sentence wraps rather than being cut."""
+    if model.overlay == "quit":
+        return wrap([("class:ask", " Quit in the middle of the game? Your seat is kept. y / n ")],
+                    width)  # fmt: skip
+    if model.overlay == "leave":
+        text = " Leave the table? Your seat is kept: join the table again to go on. y / n "
+        return wrap([("class:ask", text)], width)
+    if model.replay is None and model.welcome is not None and not model.online:
+        if model.link in ("closed", "stopped"):
+            text = f"Disconnected: {model.link_text}"
+        else:
+            text = model.link_text or "The connection dropped; reconnecting…"
+        return wrap([("class:link", " " + text + " ")], width)
+    if not model.status:
+        return [[]]
+    return wrap([("class:status", " " + model.status)], width, indent=1)
+
+
+_LOG_STYLES = {
+    "chat": "class:log.chat", "error": "class:log.error", "info": "class:log.info",
+    "sequence": "class:log.big", "won": "class:log.big", "removed": "class:log.big",
+}  # fmt: skip
+
+
+def log_lines(model: Model, width: int, height: int) -> list[Line]:
+    """The newest log lines that fit, oldest at the top, each wrapped."""
+    if height <= 0:
+        return []
+    out: list[Line] = []
+    for entry in reversed(model.log):
+        out = _log_entry(entry, width) + out
+        if len(out) >= height:
+            break
+    return out[-height:]
+
+
+def _log_entry(entry: LogLine, width: int) -> list[Line]:
+    """One log line wrapped to `width` (kept with the line: the log is drawn often)."""
+    if entry.wrapped is not None and entry.wrapped[0] == width:
+        return entry.wrapped[1]
+    base = _LOG_STYLES.get(entry.kind, "class:log")
+    parts = [(f"{base} {f[0]}".strip(), f[1]) for f in entry.parts]
+    lines = wrap([("", " "), *parts], width, indent=3)
+    entry.wrapped = (width, lines)
+    return lines
 
 
 # ----- connecting and the name --------------------------------------------------
 
 
-def _connect(model: Model, width: int, height: int) -> list[Line]:
-    if model.link == "unreachable":
-        body = [model.link_text, "", "r: try now · q: quit"]
+def connect_lines(model: Model, width: int, height: int) -> list[Line]:
+    if model.link in ("unreachable", "stopped"):
+        body = [("class:link", model.link_text), ("", ""), ("", "r: try again now · q: quit")]
     elif model.link == "closed":
-        body = [f"Disconnected: {model.link_text}", "", "q: quit"]
-    elif model.named:
-        body = [f"Joining {model.address} as {model.name}…"]
+        body = [("class:link", f"Disconnected: {model.link_text}"), ("", ""), ("", "q: quit")]
     else:
-        body = [f"Connecting to {model.address}…", "", "q: quit"]
-    return _centred(["Sarja", "", *body], width, height)
+        body = [("", f"Joining {model.address} as {model.name}…")]
+    return centred([("class:title", " Sarja "), ("", ""), *body], width, height)
 
 
-def _name(model: Model, width: int, height: int) -> list[Line]:
-    texts = ["Sarja", "", f"Connected to {model.address}.", "", "What is your name?"]
-    lines = _centred([*texts, "", "", "(it is remembered for next time)"], width, height - 3)
-    prompt: Line = [
-        ("", " " * max(0, (width - 30) // 2)),
-        ("class:prompt", "Name: "),
-        ("class:input", model.name_draft),
-        ("class:caret", " "),
-    ]
-    lines[max(0, (height - 3 - 8) // 2) + 6] = prompt
-    return [*lines, _status(model, width), [], _keys("Enter: continue · Ctrl-C: quit", width)]
+def name_top(model: Model, width: int, height: int) -> list[Line]:
+    lines = centred(
+        [("class:title", " Sarja "), ("", ""), ("", "What is your name?"),
+         ("class:dim", "Others see it at the table. It is remembered for next time.")],
+        width, height,
+    )  # fmt: skip
+    return lines
 
 
-def _centred(texts: list[str], width: int, height: int) -> list[Line]:
-    texts = [part for text in texts for part in (textwrap.wrap(text, width - 4) or [""])]
-    top = max(0, (height - len(texts)) // 2)
-    lines: list[Line] = [[] for _ in range(top)]
-    for i, text in enumerate(texts):
-        style = "class:title" if i == 0 else ""
-        lines.append([("", " " * max(0, (width - len(text)) // 2)), (style, text)])
-    return lines + [[] for _ in range(height - len(lines))]
+def name_bottom(model: Model, width: int, height: int) -> list[Line]:
+    if model.link == "online":
+        text = f"Connected to {model.address}."
+    elif model.link in ("unreachable", "stopped", "closed"):
+        text = model.link_text
+    else:
+        text = f"Connecting to {model.address}…"
+    return centred([("class:dim", text)], width, min(height, 3))
 
 
-def _too_small(width: int, height: int) -> list[Line]:
+def too_small(width: int, height: int) -> list[Line]:
     text = [
         f"Sarja needs a terminal of at least {MIN_WIDTH}×{MIN_HEIGHT};",
         f"this one is {width}×{height}. Please make it bigger.",
+        "Keys do nothing until then, except Ctrl-C to quit.",
     ]
-    return [[("class:link", t[:width])] for t in text]
+    return [wrap([("class:link", t)], width)[0] for t in text][:height]
 
 
 # ----- the lobby --------------------------------------------------------------------
 
+_LOBBY_HEAD = ("Table", "Players", "Seats", "Rules")
 
-def _lobby(model: Model, width: int, height: int) -> list[Line]:
-    lines: list[Line] = [_title(model, width, "lobby"), []]
-    header = f"   {'Table':<20} {'Arrangement':<16} {'Seats':<22} Rules"
-    lines.append([("class:label", header[:width])])
+
+def _lobby_columns(width: int) -> tuple[int, int, int, int]:
+    name = 22 if width >= 100 else 18
+    shape = 14
+    seats = 14
+    rules = width - 3 - name - shape - seats - 3
+    return name, shape, seats, rules
+
+
+def _rules_text(hand: int, manual: bool, takeover: bool) -> list[str]:
+    items = [f"hand {hand}"]
+    if manual:
+        items.append("manual draw")
+    if takeover:
+        items.append("computer stands in")
+    return items
+
+
+def lobby_list(model: Model, width: int, height: int, click: Click = None) -> list[Line]:
+    """The header and one line per table, scrolled to keep the chosen one in view."""
+    name_w, shape_w, seats_w, rules_w = _lobby_columns(width)
+    head = (f"   {_LOBBY_HEAD[0]:<{name_w}} {_LOBBY_HEAD[1]:<{shape_w}} "
+            f"{_LOBBY_HEAD[2]:<{seats_w}} {_LOBBY_HEAD[3]}")  # fmt: skip
+    lines: list[Line] = [[("class:label", head)]]
     if not model.tables:
         lines.append([("", "   No tables yet. Press n to create one.")])
-    for row, info in enumerate(model.tables[: height - 14]):
+        return lines
+    room = max(1, height - 1)
+    first = min(max(0, model.lobby_row - room + 1), max(0, len(model.tables) - room))
+    for row in range(first, min(len(model.tables), first + room)):
+        info = model.tables[row]
         chosen = row == model.lobby_row
-        seated = [s for s in info.seated if s]
-        free = info.players - len(seated)
+        free = sum(1 for s in info.seated if s is None)
         if info.started:
-            seats = f"playing; {', '.join(seated)}"
+            seats = "playing"
+        elif free:
+            seats = f"{free} free of {info.players}"
         else:
-            seats = f"{free} free; {', '.join(seated) or 'empty'}"
-        rules = f"hand {info.rules.hand_size}"
-        if info.rules.manual_draw:
-            rules += ", manual draw"
-        if info.computer_takeover:
-            rules += ", takeover"
-        if info.spectators:
-            rules += f", {info.spectators} watching"
+            seats = "full"
+        rules_items = _rules_text(
+            info.rules.hand_size, info.rules.manual_draw, info.computer_takeover
+        )
+        rules = ", ".join(rules_items)
+        while get_cwidth(rules) > rules_w and len(rules_items) > 1:
+            rules_items.pop()
+            rules = ", ".join(rules_items) + ", …"
         text = (
-            f" {'▶' if chosen else ' '} {info.name[:20]:<20} "
-            f"{arrangement_label(info.players, info.teams):<16} {seats[:22]:<22} {rules}"
+            f" {'▶' if chosen else ' '} {shorten(info.name, name_w):<{name_w}} "
+            f"{arrangement_label(info.players, info.teams):<{shape_w}} "
+            f"{seats:<{seats_w}} {rules}"
         )
         style = "class:selected" if chosen else ""
-        lines.append(_pad([(style, text)], width))
-    lines.append([])
-    if model.overlay == "create":
-        lines += _create_form(model, width)
-    keys = "↑↓ choose · Enter join · s watch · n new table · r refresh · ? help · q quit"
-    if model.overlay == "create":
-        keys = "↑↓ field · ←→ change · type the name · Enter create · Esc cancel"
-    room = height - len(lines) - 2
-    return [*lines, *_log(model, room, width), _status(model, width), _keys(keys, width)]
+        lines.append([_on(click, Intent("lobby_click", row), style, text)])
+    return lines
 
 
-def _create_form(model: Model, width: int) -> list[Line]:
+def lobby_details(model: Model, width: int) -> list[Line]:
+    """Who sits where at the chosen table, and its rules in full, wrapped; names are
+    shortened only if all of them would not fit in two lines."""
+    if not model.tables:
+        return []
+    info = model.tables[min(model.lobby_row, len(model.tables) - 1)]
+    for longest in (MAX_NAME, 12, 8, 5):
+        seats: list[Any] = [("class:label", "Seats: ")]
+        for i, who in enumerate(info.seated):
+            side = i % info.teams
+            seats += [("", ", " if i else ""), (side_style(side), shorten(who or "free", longest)),
+                      ("class:dim", f" ({SIDE_NAMES[side]})")]  # fmt: skip
+        seat_lines = wrap([("", " "), *seats], width, indent=3)
+        if len(seat_lines) <= 2:
+            break
+    rules = _rules_text(info.rules.hand_size, info.rules.manual_draw, info.computer_takeover)
+    extra = [("class:label", "Rules: "), ("", ", ".join(rules))]
+    if info.spectators:
+        extra.append(("", f"; {info.spectators} watching"))
+    doing = "Enter watches the game" if info.started else "Enter takes a free seat"
+    return [
+        *seat_lines,
+        *wrap([("", " "), *extra, ("class:dim", f". {doing}, s watches.")], width, indent=3),
+    ]
+
+
+_FORM_LABELS = {
+    "name": "Name",
+    "players": "Players",
+    "teams": "Sides",
+    "hand_size": "Hand size",
+    "manual_draw": "Manual draw (house rule)",
+    "computer_takeover": "Computer plays absent seats",
+}
+FORM_LABEL_WIDTH = 30
+
+
+def form_lines(model: Model, width: int) -> list[Line]:
+    """The new-table form below its name field (the name is a text box of its own)."""
     form = model.form
     usual = usual_hand(model, form.players, form.teams)
+    hand = (
+        f"{usual} (the usual for {form.players} players)"
+        if form.hand_size is None
+        else f"{form.hand_size}" + (f" (usual: {usual})" if usual is not None else "")
+    )
     values = {
-        "name": form.name,
         "players": f"◀ {form.players} ▶  ({arrangement_label(form.players, form.teams)})",
         "teams": (
             f"◀ {form.teams} ▶"
             if len(team_choices(model, form.players)) > 1
-            else f"{form.teams}"
+            else f"{form.teams} (the only way for {form.players})"
         ),
-        "hand_size": f"◀ {form.hand_size or f'{usual}, the usual for this size'} ▶",
-        "manual_draw": "on" if form.manual_draw else "off",
-        "computer_takeover": "on" if form.computer_takeover else "off",
+        "hand_size": f"◀ {hand} ▶",
+        "manual_draw": "◀ on ▶" if form.manual_draw else "◀ off ▶",
+        "computer_takeover": "◀ on ▶" if form.computer_takeover else "◀ off ▶",
     }
-    labels = {
-        "name": "Name",
-        "players": "Players",
-        "teams": "Sides",
-        "hand_size": "Hand size",
-        "manual_draw": "Manual draw (house rule)",
-        "computer_takeover": "Computer plays absent seats",
-    }
-    lines: list[Line] = [[("class:label", " New table")]]
-    for i, key in enumerate(CreateForm.FIELDS):
-        mark = "▶" if i == form.field else " "
-        style = "class:selected" if i == form.field else ""
-        line: Line = [(style, f"  {mark} {labels[key] + ':':<30}"), (style, values[key])]
-        if key == "name" and i == form.field:
-            line.append(("class:caret", " "))
-        lines.append(_pad(line, width))
+    lines: list[Line] = []
+    for i, key in enumerate(CreateForm.FIELDS[1:], start=1):
+        chosen = i == form.field
+        style = "class:selected" if chosen else ""
+        mark = "▶" if chosen else " "
+        label = f"  {mark} {_FORM_LABELS[key] + ':':<{FORM_LABEL_WIDTH}}"
+        lines.append([(style, label), (style, shorten(values[key], width - len(label)))])
     return lines
+
+
+def form_label(model: Model) -> str:
+    mark = "▶" if model.form.field == 0 else " "
+    return f"  {mark} {_FORM_LABELS['name'] + ':':<{FORM_LABEL_WIDTH}}"
 
 
 # ----- the waiting room ---------------------------------------------------------------
 
 
-def _table(model: Model, width: int, height: int) -> list[Line]:
+def table_lines(model: Model, width: int, height: int, click: Click = None) -> list[Line]:
     table = model.table
     assert table is not None
-    lines: list[Line] = [_title(model, width, f"table {table.name}"), []]
-    rules = [f"hand {table.rules.hand_size}"]
-    if table.rules.manual_draw:
-        rules.append("manual draw")
-    if table.computer_takeover:
-        rules.append("a computer plays absent seats")
-    lines.append(
-        [("", f" {arrangement_label(table.players, table.teams)} · {', '.join(rules)}"
-                 f" · {table.spectators} watching")]
-    )  # fmt: skip
-    lines.append([("class:label", " Seats: each plays for the side shown, so a seat is a team.")])
+    rules = _rules_text(table.rules.hand_size, table.rules.manual_draw, table.computer_takeover)
+    about = f" {arrangement_label(table.players, table.teams)} · {', '.join(rules)}"
+    if table.spectators:
+        about += f" · {table.spectators} watching"
+    lines: list[Line] = [*wrap([("", about)], width, indent=1)]
+    lines.append([("class:label", " Seats (each plays for the side shown: a seat is a team)")])
+    name_w = max(10, min(30, width - 40))
     for i, seat in enumerate(table.seats):
         chosen = i == model.seat_row
         side = i % table.teams
         who = seat.name or "— free —"
         if i == table.seat:
-            who += " (you)"
+            who = shorten(who, name_w - 6) + " (you)"
         state = "away" if seat.away else "ready" if seat.ready else "not ready" if seat.name else ""
-        line: Line = [
-            ("class:selected" if chosen else "", f" {'▶' if chosen else ' '} {i + 1:>2}  "),
-            (f"class:side.{SIDE_LETTERS[side].lower()}", f"{side_label(side):<10}"),
-            ("class:selected" if chosen else "", f"  {who:<30} {state}"),
-        ]
-        lines.append(_pad(line, width))
+        if i in table.rematch:
+            state = "wants a rematch"
+        row_style = "class:selected" if chosen else ""
+        intent = Intent("sit", i)
+        lines.append([
+            _on(click, intent, row_style, f" {'▶' if chosen else ' '} {i + 1:>2}  "),
+            _on(click, intent, side_style(side), f"{side_label(side):<10}"),
+            _on(click, intent, row_style, f"  {shorten(who, name_w):<{name_w}} {state}"),
+        ])  # fmt: skip
     if table.seat is None:
-        lines.append([("", " You are watching. Choose a free seat and press Enter to play.")])
+        hint = " You are watching. Choose a free seat and press Enter to play."
     elif table.started:
-        lines.append([("", " The game is on.")])
+        hint = " The game is on."
     else:
-        lines.append([("", " When every seat is taken and everyone is ready, the game starts.")])
-    lines.append([])
-    keys = "↑↓ seat · Enter sit · r ready · c chat · L leave · ? help · q quit"
-    room = height - len(lines) - 2
-    return [*lines, *_log(model, room, width), _status(model, width), _keys(keys, width)]
+        hint = " When every seat is taken and everyone is ready, the game starts."
+    lines += wrap([("class:dim", hint)], width, indent=1)
+    return lines
 
 
 # ----- the game -------------------------------------------------------------------
 
 
-def _game(model: Model, width: int, height: int) -> list[Line]:
-    s = model.game
-    assert s is not None
-    board = _board(model, _cell_width(width))
-    panel_w = width - _width(board[0]) - 3
-    panel = _panel(model, panel_w)
-    lines: list[Line] = [_game_title(model, width)]
-    for i, row in enumerate(board):
-        side = panel[i] if i < len(panel) else []
-        lines.append([*row, ("class:rule", " │ "), *_pad(side, panel_w)])
-    lines.append(_pad([("class:info", " " + describe_cell(model, model.cursor))], width))
-    if s.result is not None:
-        lines += _end(model, width)
-        keys = "r rematch · L leave the table · c chat · arrows look around · q quit"
-    else:
-        lines.append(_hand(model, width))
-        keys = "←↑↓→ move · 1-9/Tab card · Enter play · x dead card · c chat · ? help · q quit"
-        if model.overlay == "fives":
-            lines += _fives(model, width)
-    room = height - len(lines) - 2
-    return [*lines, *_log(model, room, width), _status(model, width), _keys(keys, width)]
-
-
-def _game_title(model: Model, width: int) -> Line:
-    s = model.game
-    assert s is not None
-    seat = s.seat
-    if seat is None:
-        who = "watching"
-    else:
-        who = f"{s.players[seat].name}, {side_label(s.players[seat].side)}"
-    table = model.table.name if model.table else s.table
-    left: Line = [("class:title", f" Sarja · {table} · {who}")]
-    turn = turn_text(model)
-    if model.my_turn:
-        right: Line = [("class:myturn", f" ▶ {turn} ◀ ")]
-    elif s.result is not None:
-        right = [("class:myturn", f" {turn} ")]
-    else:
-        right = [("class:title", f"{turn} ")]
-    return _bar(left, right, width, "class:title")
-
-
-def _cell_width(width: int) -> int:
+def cell_width(width: int) -> int:
     """Wider spaces when the terminal is wider, leaving the side panel its room."""
-    return max(5, min(7, (width - 3 - 28) // 10))
+    return max(5, min(7, (width - 3 - PANEL_MIN - 4) // 10))
 
 
-def _board(model: Model, w: int) -> list[Line]:
-    s = model.game
-    assert s is not None
-    layout, board = model.layout, s.board
-    shown = targets(model, model.picked)
+def board_width(width: int) -> int:
+    return 3 + 10 * cell_width(width)
+
+
+def board_lines(model: Model, width: int, click: Click = None) -> list[Line]:
+    g = model.game
+    assert g is not None
+    w = cell_width(width)
+    layout, board = model.layout, g.board
+    picked = model.picked
+    # A wild jack can go on every open space: marking them all would mark the board.
+    shown = targets(model, picked) if picked not in TWO_EYED else frozenset()
     chosen: set[int] = set()
     if model.overlay == "fives" and model.fives_cell is not None:
         options = choice_options(model, model.fives_cell)
@@ -363,13 +515,15 @@ def _board(model: Model, w: int) -> list[Line]:
             for five in options[model.fives_index]:
                 chosen.update(five_cells(five))
     winning = (
-        sequence_cells(model, s.result.side)
-        if s.result is not None and s.result.side is not None
+        sequence_cells(model, g.result.side)
+        if g.result is not None and g.result.side is not None
         else frozenset()
     )
+    last = last_cell(g)
+    cursor = model.cursor if model.replay is None else None
     pad_l = (w - 5) // 2
     pad_r = w - 5 - pad_l
-    lines: list[Line] = [[("class:label", "   " + "".join(letter.center(w) for letter in COLUMNS))]]
+    lines: list[Line] = [[("class:label", "   " + "".join(c.center(w) for c in COLUMNS))]]
     for r in range(10):
         line: Line = [("class:label", f"{r + 1:>2} ")]
         for c in range(10):
@@ -380,68 +534,139 @@ def _board(model: Model, w: int) -> list[Line]:
                 inner, style = " ★ ", "class:corner"
             elif chip in "bgrBGR":
                 letter = chip.upper()
-                inner = f"[{letter}]" if chip.isupper() else f"({letter})"
-                style = f"class:chip.{chip.lower()}" + (" class:locked" if chip.isupper() else "")
+                if chip.isupper():
+                    inner, style = f"[{letter}]", f"class:chip.{chip.lower()} class:locked"
+                else:
+                    inner, style = f"({letter})", f"class:chip.{chip}"
             else:
                 inner = card_label(card).rjust(3)
-                style = "class:card.red" if card[1] in "HD" else "class:card.black"
+                style = card_style(card)
             left = right = " "
-            cell = i
-            if cell in winning:
+            if i == last:
+                left, right, style = "+", "+", style + " class:last"
+            if i in winning:
                 left, right, style = "*", "*", style + " class:winning"
-            if cell in chosen:
+            if i in chosen:
                 left, right, style = "=", "=", style + " class:choice"
-            if cell in shown:
-                left, right, style = "›", "‹", style + " class:target"
-            if cell == model.cursor:
+            if i in shown:
+                left, right, style = "»", "«", style + " class:target"
+            if i == cursor:
                 left, right, style = "▶", "◀", style + " class:cursor"
-            line.append((style, " " * pad_l + left + inner + right + " " * pad_r))
+            text = " " * pad_l + left + inner + right + " " * pad_r
+            line.append(_on(click, Intent("goto", i), style, text))
         lines.append(line)
     return lines
 
 
-def _panel(model: Model, width: int) -> list[Line]:
-    """Sides and players, whose turn, the piles, the last move."""
-    s = model.game
-    assert s is not None
-    lines: list[Line] = []
-    for side in range(s.sides):
-        letter = SIDE_LETTERS[side].lower()
-        done = len(s.sequences[side]) if side < len(s.sequences) else 0
-        lines.append(
-            [
-                (f"class:side.{letter}", f"{SIDE_NAMES[side]} ({SIDE_LETTERS[side]})"),
-                ("", f"  sequences {done}/{s.needed}"),
-            ]
+def cursor_line(model: Model, width: int) -> Line:
+    """Under the board: what the cursor is on, or in a replay the move shown."""
+    if model.replay is not None:
+        g = model.game
+        assert g is not None
+        r = model.replay
+        if r.at == 0:
+            return wrap([("class:info", " The deal. → steps forward.")], width)[0]
+        if g.last is None:
+            return [("class:info", f" Move {r.at}.")]
+        parts: Line = [("class:info", f" Move {r.at}: "), *last_parts(model, g, g.last)]
+        return _first_fitting([parts, [("class:info", f" Move {r.at}.")]], width)
+    text = describe_cell(model, model.cursor)
+    while get_cwidth(text) + 1 > width and ("," in text or ";" in text):
+        text = text[: max(text.rfind(","), text.rfind(";"))]
+    return [("class:info", " " + shorten(text, width - 1))]
+
+
+def _player_entry(model: Model, seat: int, width: int, compact: bool) -> Line:
+    g = model.game
+    assert g is not None
+    p = g.players[seat]
+    turn = seat == g.turn and g.result is None
+    mark = "▶" if turn else " "
+    style = "class:turn" if turn else "class:dim" if p.away else ""
+    if seat == g.seat and model.replay is None:
+        style += " class:you"
+    cards = str(p.hand_size)
+    if not compact:
+        cards += " card" if p.hand_size == 1 else " cards"
+    tags = ""
+    if not compact:
+        tags = (" (you)" if seat == g.seat and model.replay is None else "") + (
+            " (away)" if p.away else ""
         )
-        for seat, p in enumerate(s.players):
-            if p.side != side:
-                continue
-            turn = seat == s.turn and s.result is None
-            mark = "▶" if turn else " "
-            tag = (" (you)" if seat == s.seat else "") + (" (away)" if p.away else "")
-            room = width - 3 - 8  # the mark, then the name and its tags, then the cards
-            name = p.name
-            if len(name) + len(tag) > room:  # shorten the name, never the tags
-                name = name[: max(0, room - len(tag) - 1)] + "…"
-            cards = f"{p.hand_size} card" + ("" if p.hand_size == 1 else "s")
-            text = f" {mark} {name + tag:<{room}}{cards:>8}"
-            style = "class:turn" if turn else "class:dim" if p.away else ""
-            lines.append([(style, text)])
-    top = card_label(s.discard[-1]) if s.discard else "—"
-    piles = f"Discard {top}  Draw pile {s.draw_size}"
-    lines.append([("", piles if len(piles) <= width else piles.replace("  ", " "))])
-    if s.last is not None:
-        last = last_text(s, s.last)
-        lines.append([("class:dim", last if len(last) + 6 > width else f"Last: {last}")])
-    if s.pending_draw and s.seat in s.pending_draw:
-        lines.append([("class:myturn", "You have a card to draw: d")])
-    return lines
+    room = width - 2 - len(cards) - 1  # the mark and its space, the gap before the count
+    name = shorten(p.name, max(1, room - len(tags))) + tags
+    return [(style, f"{mark} {name:<{room}} {cards}")]
 
 
-def _hand_items(model: Model) -> list[tuple[str, str]]:
-    """(style, text) of each card in the hand, in order: what the hand line shows."""
-    items = []
+def _side_header(model: Model, side: int, width: int) -> Line:
+    g = model.game
+    assert g is not None
+    done = len(g.sequences[side]) if side < len(g.sequences) else 0
+    name = side_label(side)
+    return _first_fitting(
+        [
+            [(side_style(side), name), ("", f"  sequences {done}/{g.needed}")],
+            [(side_style(side), name), ("", f" {done}/{g.needed} seq.")],
+            [(side_style(side), SIDE_NAMES[side]), ("", f" {done}/{g.needed}")],
+        ],
+        width,
+    )
+
+
+def panel_lines(model: Model, width: int, height: int) -> list[Line]:
+    """Beside the board: the sides and their players, the piles, the last move, a
+    waiting draw. Players go two or three to a line when one each would not fit."""
+    g = model.game
+    assert g is not None
+    tail: list[Line] = []
+    top = card_label(g.discard[-1]) if g.discard else "—"
+    tail.append(_first_fitting(
+        [[("", f"Discard {top}  Draw pile {g.draw_size}")],
+         [("", f"Discard {top} · Draw {g.draw_size}")]],
+        width,
+    ))  # fmt: skip
+    if model.draw_waiting and model.replay is None:
+        tail += wrap([("class:myturn", "Your draw waits: press d")], width)
+    last: list[Line] = []
+    if g.last is not None:
+        last = wrap([("class:dim", "Last: "), *last_parts(model, g, g.last)], width, indent=2)
+    away = [p.name for p in g.players if p.away]
+    for columns in range(1, 5):
+        body: list[Line] = []
+        entry_w = (width - (columns - 1) * 2) // columns
+        if columns > 1 and entry_w < 8:
+            break
+        for side in range(g.sides):
+            body.append(_side_header(model, side, width))
+            seats = [s for s, p in enumerate(g.players) if p.side == side]
+            for i in range(0, len(seats), columns):
+                line: Line = []
+                for j, seat in enumerate(seats[i : i + columns]):
+                    if j:
+                        line.append(("", "  "))
+                    line += _player_entry(model, seat, entry_w, columns > 1)
+                body.append(line)
+        if columns > 1 and away:
+            body += wrap([("class:dim", "Away: " + ", ".join(away))], width, indent=2)
+        for extra in (last, []):
+            if len(body) + len(tail) + len(extra) <= height:
+                return body + tail + extra
+    return body + tail  # too many to show: the tests catch this
+
+
+def hand_lines(model: Model, width: int, click: Click = None) -> list[Line]:
+    """The hand, one item per card (the number key that picks it, the card, what it
+    does), the new card marked; a waiting draw is an item too. Wrapped as needed."""
+    g = model.game
+    assert g is not None
+    if model.replay is not None:
+        return all_hands(model, width)
+    if g.result is not None:
+        return end_lines(model, width)
+    if g.seat is None:
+        return [[("class:dim", " You are watching: hands are hidden.")]]
+    items: list[Line] = []
+    drawn_shown = False
     for i, card in enumerate(model.hand):
         label = card_label(card)
         dead = is_dead(model, card)
@@ -451,105 +676,180 @@ def _hand_items(model: Model) -> list[tuple[str, str]]:
             label += " remove"
         elif dead:
             label += " dead"
-        style = (
-            "class:dead" if dead else "class:card.red" if card[1] in "HD" else "class:card.black"
-        )
+        style = "class:dead" if dead else card_style(card)
         if card == model.picked:
             style += " class:picked"
-        items.append((style, f"[{(i + 1) % 10}]{label}"))
-    return items
+        item = [_on(click, Intent("pick", i), style, f"[{(i + 1) % 10}]{label}")]
+        if card == g.drawn and not drawn_shown:
+            drawn_shown = True
+            item.append(_on(click, Intent("pick", i), "class:new", " new"))
+        items.append(item)
+    if model.draw_waiting:
+        items.insert(0, [_on(click, Intent("draw"), "class:myturn", "[d] take your draw")])
+    if g.exchanged:
+        items.append([("class:dim", "(dead card exchanged)")])
+    lines: list[Line] = [[("class:label", " Hand ")]]
+    for item in items:
+        if width_of(lines[-1]) + 1 + width_of(item) > width:
+            lines.append([("", "      ")])
+        lines[-1] += [("", " "), *item]
+    return lines
 
 
-HAND_LABEL = " Hand "
+def all_hands(model: Model, width: int) -> list[Line]:
+    """In a replay: every seat's hand, packed into columns."""
+    r = model.replay
+    g = model.game
+    assert r is not None and g is not None
+    step = r.step
+    entries: list[Line] = []
+    for seat, hand in enumerate(step.hands):
+        p = g.players[seat]
+        entry: Line = [(side_style(p.side), shorten(p.name, 12)), ("", ":")]
+        for card in hand:
+            style = "class:dead" if card in step.dead[seat] else card_style(card)
+            entry += [("", " "), (style, card_label(card))]
+        if not hand:
+            entry.append(("class:dim", " no cards"))
+        entries.append(entry)
+    lines = _pack(entries, width)
+    if g.result is not None:
+        lines.insert(0, _banner(model, width))
+    return lines
 
 
-def _hand(model: Model, width: int) -> Line:
-    s = model.game
-    assert s is not None
-    if s.seat is None:
-        return [("class:dim", " You are watching: hands are hidden.")]
-    line: Line = [("class:label", HAND_LABEL)]
-    for item in _hand_items(model):
-        line += [("", " "), item]
-    if s.exchanged:
-        line.append(("class:dim", "  (dead card exchanged)"))
-    return _pad(line, width)
+def _pack(entries: list[Line], width: int) -> list[Line]:
+    """Entries side by side in as many columns as fit, one per line if need be."""
+    widest = max((width_of(e) for e in entries), default=0) + 3
+    columns = max(1, (width - 1) // widest)
+    lines: list[Line] = []
+    for i in range(0, len(entries), columns):
+        line: Line = [("", " ")]
+        for j, entry in enumerate(entries[i : i + columns]):
+            line += entry
+            if j < columns - 1:
+                line.append(("", " " * (widest - width_of(entry))))
+        if width_of(line) > width:
+            line = wrap(line, width)[0]
+        lines.append(line)
+    return lines
 
 
-# ----- clicks ---------------------------------------------------------------------
-
-BOARD_TOP, HAND_ROW, LOBBY_TOP = 2, 13, 3  # screen rows of board row 1, the hand, table 1
-
-
-def hit(model: Model, width: int, height: int, x: int, y: int) -> Intent | None:
-    """The intent of a click at column x, row y: the same as the keys for that thing."""
-    if width < MIN_WIDTH or height < MIN_HEIGHT or model.overlay is not None:
-        return None
-    where = screen(model)
-    if where == "lobby":
-        row = y - LOBBY_TOP
-        if 0 <= row < min(len(model.tables), height - 14):
-            return Intent("click_table", row)
-    elif where == "game" and model.game is not None:
-        w = _cell_width(width)
-        if BOARD_TOP <= y < BOARD_TOP + 10 and 3 <= x < 3 + 10 * w:
-            return Intent("goto", (y - BOARD_TOP) * 10 + (x - 3) // w)
-        if y == HAND_ROW and model.game.result is None:
-            start = len(HAND_LABEL)
-            for i, (_, text) in enumerate(_hand_items(model)):
-                start += 1
-                if start <= x < start + len(text):
-                    return Intent("click_card", i)
-                start += len(text)
-    return None
+def _banner_style(side: int | None) -> str:
+    """The end of a game in the winner's colour (neutral for a draw)."""
+    return f"class:banner.{SIDE_LETTERS[side].lower()}" if side is not None else "class:banner"
 
 
-def _fives(model: Model, width: int) -> list[Line]:
+def _banner(model: Model, width: int) -> Line:
+    g = model.game
+    assert g is not None and g.result is not None
+    return wrap([(_banner_style(g.result.side), f" Game over: {result_text(g)}. ")], width)[0]
+
+
+def end_lines(model: Model, width: int) -> list[Line]:
+    """Every hand revealed, and the sequences that won."""
+    g = model.game
+    assert g is not None and g.result is not None
+    out = g.result
+    lines: list[Line] = [_banner(model, width)]
+    if out.side is not None:
+        spans = ", ".join(five_label(f) for f in g.sequences[out.side])
+        lines += wrap([("", f" Winning sequences (marked * on the board): {spans}")], width, 3)
+    entries: list[Line] = []
+    for seat, hand in enumerate(out.hands):
+        p = g.players[seat] if seat < len(g.players) else None
+        name = p.name if p is not None else f"Seat {seat + 1}"
+        style = side_style(p.side) if p is not None else ""
+        entry: Line = [(style, shorten(name, 16)), ("", " held:")]
+        for card in hand:
+            entry += [("", " "), (card_style(card), card_label(card))]
+        if not hand:
+            entry.append(("class:dim", " no cards"))
+        entries.append(entry)
+    return lines + _pack(entries, width)
+
+
+def fives_lines(model: Model, width: int, click: Click = None) -> list[Line]:
     cell = model.fives_cell
     if cell is None:
         return []
     options = choice_options(model, cell)
-    lines: list[Line] = [
-        [("class:ask", f" Which five make the sequence at {cell_name(cell)}? ↑↓, Enter")]
-    ]
+    lines = wrap(
+        [("class:ask", f" Which five make the sequence at {cell_name(cell)}? ↑↓ and Enter, "
+                       "or the number; Esc: not now ")], width,
+    )  # fmt: skip
     for i, option in enumerate(options):
         spans = ", ".join(five_label(f) for f in option)
         mark = "▶" if i == model.fives_index else " "
         style = "class:selected" if i == model.fives_index else ""
-        lines.append(_pad([(style, f"  {mark} {i + 1}) {spans}")], width))
+        lines.append([_on(click, Intent("fives_pick", i), style, f"  {mark} {i + 1}) {spans}")])
     return lines
 
 
-def _end(model: Model, width: int) -> list[Line]:
-    """Every hand revealed, and the sequences that won."""
-    s = model.game
-    assert s is not None and s.result is not None
-    out = s.result
-    lines: list[Line] = [[("class:myturn", f" Game over: {turn_text(model)}. ")]]
-    if out.side is not None:
-        spans = ", ".join(five_label(f) for f in s.sequences[out.side])
-        lines.append([("", f" Winning sequences (marked * on the board): {spans}")])
-    for seat, hand in enumerate(out.hands):
-        name = s.players[seat].name if seat < len(s.players) else f"Seat {seat + 1}"
-        cards = " ".join(card_label(c) for c in hand) or "no cards"
-        lines.append(_pad([("", f" {name[:16]:<16} held: {cards}")], width))
-    return lines
+def game_keys(model: Model) -> list[tuple[str, str]]:
+    g = model.game
+    assert g is not None
+    if model.replay is not None:
+        return [("←→", "step"), ("PgUp PgDn", "10 moves"), ("Home End", "start, end"),
+                ("?", "help"), ("q", "quit")]  # fmt: skip
+    if model.overlay == "fives":
+        return [("↑↓", "choose"), ("1-9", "pick"), ("Enter", "confirm"), ("Esc", "cancel")]
+    if g.seat is None:
+        return [("arrows", "look around"), ("c", "chat"), ("L", "leave"), ("?", "help"),
+                ("q", "quit")]  # fmt: skip
+    if g.result is not None:
+        return [("r", "rematch"), ("L", "leave the table"), ("c", "chat"), ("?", "help"),
+                ("q", "quit")]  # fmt: skip
+    keys = [("←↑↓→", "move"), ("1-9 Tab", "card"), ("Enter", "play")]
+    if model.draw_waiting:
+        keys.append(("d", "draw"))
+    if g.dead:
+        keys.append(("x", "dead card"))
+    if g.legal == ("pass",):
+        keys.append(("p", "pass"))
+    return [*keys, ("c", "chat"), ("?", "help"), ("q", "quit")]
+
+
+def lobby_keys(model: Model) -> list[tuple[str, str]]:
+    if model.overlay == "create":
+        return [("↑↓", "field"), ("←→", "change"), ("Enter", "create"), ("Esc", "cancel")]
+    return [("↑↓", "choose"), ("Enter", "join"), ("s", "watch"), ("n", "new table"),
+            ("r", "refresh"), ("?", "help"), ("q", "quit")]  # fmt: skip
+
+
+def table_keys(model: Model) -> list[tuple[str, str]]:
+    return [("↑↓ Enter", "sit"), ("r", "ready"), ("c", "chat"), ("L", "leave"), ("?", "help"),
+            ("q", "quit")]  # fmt: skip
 
 
 # ----- help -----------------------------------------------------------------------
 
-HELP = [
-    ("Moving", ""),
-    ("arrows, h j k l", "move the cursor on the board"),
-    ("mouse", "click a card to pick it, a space to play it there"),
+RULES = [
+    "Goal: five of your chips in a line, across, down or diagonal, make a sequence. "
+    "Two sides need two sequences to win; three sides need one. The corners ★ count "
+    "for every side.",
+    "Your turn: pick a card and put a chip on one of its two spaces on the board; then "
+    "you draw (the server draws for you, unless the table uses manual draw: then press "
+    "d before the next player has played and drawn, or the draw is lost).",
+    "Jacks: J♦ and J♣ are wild: a chip on any open space. J♠ and J♥ remove an "
+    "opponent's chip that is not in a sequence.",
+    "A dead card has both its spaces taken: once a turn you may exchange one (x) and "
+    "draw another. Pass (p) only when nothing can be played.",
+    "A sequence is locked: its chips stay. A side's second sequence may share one "
+    "space with its first. Seats alternate colours; teammates share a colour, not a hand.",
+    "On the board: (B) a Blue chip, (G) Green, (R) Red; [B] locked in a sequence; "
+    "» « the picked card's spaces; ▶ ◀ the cursor; + + the last move; * * the winning "
+    "sequences.",
+]
+
+KEYS_HELP = [
     ("Playing", ""),
-    ("1 … 9, 0", "pick that card of your hand"),
-    ("Tab, Shift-Tab", "pick the next or previous card you can play"),
-    ("n", "move the cursor to the picked card's next space"),
+    ("1 … 9, 0 / Tab", "pick that card / the next one you can play (Shift-Tab: back)"),
+    ("arrows, h j k l", "move the cursor; n: to the picked card's next space"),
     ("Enter, Space", "play the picked card at the cursor (or at its only space)"),
-    ("x", "exchange a dead card (the picked one, else the first)"),
-    ("p / d", "pass (when nothing can be played) / draw (manual draw rule)"),
+    ("x / p / d", "exchange a dead card / pass / take a waiting draw"),
     ("Esc", "put the card back"),
+    ("mouse", "click a card to pick it, a space to play it there"),
     ("Tables", ""),
     ("Enter, s, n, r", "lobby: join, watch, new table, refresh"),
     ("Enter, r", "waiting room: sit in the chosen seat, ready / not ready"),
@@ -558,19 +858,34 @@ HELP = [
     ("c", "chat with the table"),
     ("L", "leave the table (your seat is kept during a game)"),
     ("?", "this help"),
-    ("q, Ctrl-C", "quit (asks first during a game)"),
+    ("q, Ctrl-C", "quit (asks first during a game; the seat is kept)"),
 ]
 
 
-def _help(model: Model) -> list[Line]:
-    lines: list[Line] = [[("class:title", " Sarja keys — any of ? Esc Enter closes this ")], []]
-    for key, text in HELP:
-        if not text:
-            lines.append([("class:label", f" {key}")])
-        else:
-            lines.append([("class:keyname", f"   {key:<18}"), ("", text)])
-    lines.append([])
-    lines.append(
-        [("class:dim", " Chips: (B) Blue, (G) Green, (R) Red; [B] locked in a sequence; ★ free.")]
-    )
-    return lines
+def help_lines(model: Model, width: int, height: int) -> list[Line]:
+    page = model.help_page
+    head = " How to play Sarja" if page == 0 else " Keys"
+    lines: list[Line] = [bar([("class:title", head)], [("class:title", f"page {page + 1} of 2 ")],
+                             width, "class:title")]  # fmt: skip
+    if page == 0:
+        for paragraph in RULES:
+            lines += wrap([("", " " + paragraph)], width - 1, indent=1)
+    else:
+        key_w = 18
+        for key, text in KEYS_HELP:
+            if not text:
+                lines.append([("class:label", f" {key}")])
+            else:
+                lines += wrap([("class:keyname", f"   {key:<{key_w}}"), ("", text)], width,
+                              indent=3 + key_w)  # fmt: skip
+    filler: list[Line] = [[] for _ in range(height - 1 - len(lines))]
+    foot = keys_line([("Tab ←→", "other page"), ("Esc ?", "close")], width)
+    return [*lines, *filler, foot]
+
+
+def plain_lines(lines: Sequence[Line]) -> str:
+    """Lines as text without styles (tests, the README capture)."""
+    return "\n".join(text_of(line).rstrip() for line in lines)
+
+
+__all__ = ["Fragment", "plain"]

@@ -1,9 +1,14 @@
-"""What the client remembers between runs: the player's name, and for each
-server and name the resume token that takes the player back to their seat.
+"""What the client remembers between runs: the player's name, and the seats they hold.
 
-Kept as JSON under $XDG_CONFIG_HOME/sarja (or ~/.config/sarja); a missing or broken
-file just means nothing is remembered. The token is as good as the seat: the file is
-written readable by its owner only.
+A seat is remembered by the server's lasting identity (`welcome.server_id`) and the
+player's name, never by the address typed: the same server is reached as `localhost`,
+by its IP address or by a name, and a seat must come back whichever was used. Two
+people on one machine share the file, never a seat, since the name is part of the key.
+
+Kept as JSON in the user's config directory (platformdirs: `$XDG_CONFIG_HOME/sarja` or
+`~/.config/sarja` on Linux, the usual places elsewhere). A missing or broken file just
+means nothing is remembered. A token is as good as the seat: the file is written
+readable by its owner only.
 """
 
 from __future__ import annotations
@@ -13,59 +18,58 @@ import os
 from pathlib import Path
 from typing import Any
 
+from platformdirs import user_config_path
+
+SEATS_KEPT = 50  # servers remembered; the oldest are forgotten first
+
 
 def settings_path() -> Path:
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "sarja" / "client.json"
+    return user_config_path("sarja", appauthor=False) / "client.json"
 
 
-def _load(path: Path | None) -> dict[str, Any]:
+class Settings:
+    """The file, read once at start and written whenever something worth keeping
+    changes. `path=None` keeps everything in memory only (tests, replays)."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        data = _load(path) if path is not None else {}
+        name = data.get("name")
+        self.name: str = name if isinstance(name, str) else ""
+        seats = data.get("seats")
+        self.seats: dict[str, dict[str, str]] = {}
+        if isinstance(seats, dict):
+            for server, tokens in seats.items():
+                if isinstance(server, str) and isinstance(tokens, dict):
+                    kept = {k: v for k, v in tokens.items() if isinstance(v, str)}
+                    if kept:
+                        self.seats[server] = kept
+
+    def save(self, name: str, seats: dict[str, dict[str, str]]) -> None:
+        """Remember `name` and `seats` (only if they changed)."""
+        if name == self.name and seats == self.seats:
+            return
+        self.name = name
+        newest = list(seats.items())[-SEATS_KEPT:]
+        self.seats = {server: dict(tokens) for server, tokens in newest}
+        if self.path is not None:
+            _save({"name": self.name, "seats": self.seats}, self.path)
+
+
+def _load(path: Path) -> dict[str, Any]:
     try:
-        data = json.loads((path or settings_path()).read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
 
 
-def _save(data: dict[str, Any], path: Path | None) -> None:
-    path = path or settings_path()
+def _save(data: dict[str, Any], path: Path) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_suffix(".partial")
         with open(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:
-            f.write(json.dumps(data) + "\n")
+            f.write(json.dumps(data, ensure_ascii=False) + "\n")
         os.replace(partial, path)
     except OSError:
         pass  # not remembering is no reason to stop playing
-
-
-def load_name(path: Path | None = None) -> str:
-    name = _load(path).get("name")
-    return name if isinstance(name, str) else ""
-
-
-def save_name(name: str, path: Path | None = None) -> None:
-    data = _load(path)
-    data["name"] = name
-    _save(data, path)
-
-
-def _token_key(address: str, name: str) -> str:
-    # By name too: two people on one machine (one config) must not share a seat.
-    return f"{name}@{address}"
-
-
-def load_resume(address: str, name: str, path: Path | None = None) -> str | None:
-    """The token the server at `address` gave `name` last time, if any."""
-    tokens = _load(path).get("resume")
-    token = tokens.get(_token_key(address, name)) if isinstance(tokens, dict) else None
-    return token if isinstance(token, str) else None
-
-
-def save_resume(address: str, name: str, token: str, path: Path | None = None) -> None:
-    data = _load(path)
-    kept = data.get("resume")
-    tokens: dict[str, Any] = kept if isinstance(kept, dict) else {}
-    tokens[_token_key(address, name)] = token
-    data["resume"] = tokens
-    _save(data, path)

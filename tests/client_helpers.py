@@ -1,9 +1,14 @@
-"""Protocol 2 messages for the client's pure tests, and real clients against a real
-server, headless, in one thread.
+"""Protocol 2 messages for the client's pure tests, the client app without a terminal,
+and real clients against a real server, headless, in one thread.
 
 The messages are built here (not taken from protocol/examples.py) and reach the model
 the way they do in the client: encoded to bytes and decoded by a `ClientCodec`, whose
 session state goes with each one.
+
+`Headless` is the whole client app (layout, key bindings, text boxes) with no terminal
+and no network: keys go through prompt_toolkit's own key processor, messages through
+the codec, and the screen is the layout written to a prompt_toolkit `Screen` of any
+size, read back as text; every region of it reports whether its lines fitted.
 
 For the real-server tests, one asyncio loop (pytest's test is a plain function that
 calls `asyncio.run`) carries the prompt_toolkit applications, each with a pipe for its
@@ -22,13 +27,20 @@ from pathlib import Path
 from typing import Any
 
 import trio
+from prompt_toolkit.application.current import create_app_session, set_app
 from prompt_toolkit.data_structures import Size
-from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.input import DummyInput, create_pipe_input
+from prompt_toolkit.input.vt100_parser import Vt100Parser
+from prompt_toolkit.key_binding import KeyPress
+from prompt_toolkit.key_binding.key_processor import _Flush
+from prompt_toolkit.layout.mouse_handlers import MouseHandlers
+from prompt_toolkit.layout.screen import Screen, WritePosition
 from prompt_toolkit.output import DummyOutput
 
 from sarja.client.app import ClientApp, GuestRun
+from sarja.client.layout import Region
 from sarja.client.model import Model, apply, choice_options
-from sarja.client.render import plain_text, screen_lines
+from sarja.client.settings import Settings
 from sarja.protocol import ClientCodec, ServerCodec
 from sarja.protocol.cards import LAYOUT_CODES, ONE_EYED, TWO_EYED, cell_name
 from sarja.protocol.messages import (
@@ -226,16 +238,14 @@ class Wire:
 def fed(*messages: ServerMessage, welcome: Welcome = WELCOME) -> Wire:
     """A named, online model that has had the welcome and then `messages`."""
     wire = Wire(Model(address="host:7474", name="Aino", named=True, link="online"))
-    wire.feed(welcome, *messages)
+    wire.feed(welcome)
+    wire.sent.clear()  # the lobby's list, asked for after every plain welcome
+    wire.feed(*messages)
     return wire
 
 
 def model_at(*messages: ServerMessage) -> Model:
     return fed(*messages).model
-
-
-def text(model: Model, width: int = 80, height: int = 24) -> str:
-    return plain_text(screen_lines(model, width, height))
 
 
 KEYS = {
@@ -252,6 +262,133 @@ class SizedOutput(DummyOutput):
 
     def get_size(self) -> Size:
         return self.size
+
+
+def key_presses(*keys: str) -> list[KeyPress]:
+    """Keys as a terminal sends them (names from KEYS, or text), parsed as
+    prompt_toolkit parses a terminal's input."""
+    got: list[KeyPress] = []
+    parser = Vt100Parser(got.append)
+    for key in keys:
+        parser.feed(KEYS.get(key, key))
+        parser.flush()  # a lone Esc is a key of its own
+    return got
+
+
+def render(client: ClientApp, columns: int = 80, rows: int = 24) -> tuple[str, list[Region]]:
+    """The client's screen at columns × rows as text, and its regions that did not fit.
+    (In an event loop, as a text box loads its history in a background task.)"""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(_render_in_loop(client, columns, rows))
+    return _render(client, columns, rows)
+
+
+async def _render_in_loop(client: ClientApp, columns: int, rows: int) -> tuple[str, list[Region]]:
+    done = _render(client, columns, rows)
+    await asyncio.sleep(0)
+    for task in list(client.app._background_tasks):
+        task.cancel()
+    return done
+
+
+def _render(client: ClientApp, columns: int, rows: int) -> tuple[str, list[Region]]:
+    app = client.app
+    output = app.output
+    assert isinstance(output, SizedOutput)
+    size, output.size = output.size, Size(rows=rows, columns=columns)
+    try:
+        with set_app(app):
+            client.screen.sync()
+            app.render_counter += 1
+            screen = Screen()
+            app.layout.container.write_to_screen(
+                screen, MouseHandlers(), WritePosition(0, 0, columns, rows), "", False, None
+            )
+            screen.draw_all_floats()
+            visible = app.layout.visible_windows
+    finally:
+        output.size = size
+    text = "\n".join(
+        "".join(screen.data_buffer[y][x].char for x in range(columns)).rstrip() for y in range(rows)
+    )
+    unfit = [w.content for w in visible if isinstance(w.content, Region) and not w.content.fits]
+    return text, unfit
+
+
+class Headless:
+    """The client app, driven without a terminal or a network: `press` keys, `feed`
+    server messages, `screen()` what it shows; `sent` is what it would send."""
+
+    def __init__(self, model: Model | None = None, columns: int = 80, rows: int = 24) -> None:
+        self.model = model or Model(address="host:7474", name="Aino", named=True, link="online")
+        self.client = ClientApp(
+            self.model, "host", 7474, input=DummyInput(), output=SizedOutput(columns, rows),
+            settings=Settings(None),
+        )  # fmt: skip
+        self.client.app.timeoutlen = None  # no loop runs here to time a lone Esc out
+        self.sent: list[Any] = []
+        self.client.link.send = self.sent.append  # type: ignore[method-assign]
+        self.codec = ClientCodec()
+        self._encode = ServerCodec().encode
+        self.size = (columns, rows)
+
+    def feed(self, *messages: ServerMessage) -> None:
+        with set_app(self.client.app):
+            for msg in messages:
+                self.codec.receive_data(self._encode(msg))
+                got = self.codec.next_message()
+                assert got is not None
+                self.client._message(got, self.codec.state)
+
+    def reconnect(self) -> None:
+        """A new connection: a new codec, and the model told it is online."""
+        self.codec = ClientCodec()
+        with set_app(self.client.app):
+            self.client._on_link("online", "")
+
+    def press(self, *keys: str) -> None:
+        """Type `keys`. Text boxes start background tasks as they change, so the keys are
+        processed inside an event loop (one per call), as in the running app."""
+        asyncio.run(self._press(keys))
+
+    async def _press(self, keys: tuple[str, ...]) -> None:
+        app = self.client.app
+        output = app.output
+        assert isinstance(output, SizedOutput)
+        output.size = Size(rows=self.size[1], columns=self.size[0])
+        with set_app(app):
+            self.client.screen.sync()
+            for press in key_presses(*keys):
+                app.key_processor.feed(press)
+                app.key_processor.process_keys()
+                if app.key_processor.key_buffer:  # as a terminal's pause after a lone Esc
+                    app.key_processor.feed(_Flush)
+                    app.key_processor.process_keys()
+            await asyncio.sleep(0)
+            for task in list(app._background_tasks):
+                task.cancel()
+
+    def screen(self, columns: int | None = None, rows: int | None = None) -> str:
+        text, unfit = render(self.client, columns or self.size[0], rows or self.size[1])
+        return text
+
+    def unfit(self, columns: int = 80, rows: int = 24) -> list[Region]:
+        return render(self.client, columns, rows)[1]
+
+
+def headless(*messages: ServerMessage, welcome: Welcome = WELCOME, **kw: Any) -> Headless:
+    h = Headless(**kw)
+    h.feed(welcome, *messages)
+    h.sent.clear()
+    return h
+
+
+def text(model: Model, width: int = 80, height: int = 24) -> str:
+    """The screen a model makes, through the real layout."""
+    h = Headless(model, width, height)
+    return h.screen()
 
 
 class TrioHost:
@@ -302,21 +439,20 @@ class Player:
         rows: int = 24,
         named: bool = True,
         backoff: tuple[float, ...] = (0.05, 0.1, 0.2),
+        settings: Settings | None = None,
+        host: str = "127.0.0.1",
     ) -> None:
         self.name = name
         self.pipe = pipe
-        self.model = Model(address=f"127.0.0.1:{port}", name=name, name_draft=name, named=named)
-        self.remembered: list[str] = []
-        self.tokens: list[tuple[str, str]] = []
+        self.settings = settings if settings is not None else Settings(None)
+        self.model = Model(address=f"{host}:{port}", name=name, named=named)
         self.client = ClientApp(
             self.model,
-            "127.0.0.1",
+            host,
             port,
             input=pipe,
             output=SizedOutput(columns, rows),
-            remember=self.remembered.append,
-            remember_resume=lambda address, name, token: self.tokens.append((address, token)),
-            recall_resume=lambda address, name: None,
+            settings=self.settings,
             backoff=backoff,
         )
         self.client.app.ttimeoutlen = 0.02  # a lone Esc need not wait half a second
@@ -326,7 +462,7 @@ class Player:
         self.pipe.send_text("".join(KEYS.get(k, k) for k in keys))
 
     def screen(self, columns: int = 80, rows: int = 24) -> str:
-        return plain_text(screen_lines(self.model, columns, rows))
+        return render(self.client, columns, rows)[0]
 
     async def wait(self, condition: Callable[[], Any], what: str = "", timeout: float = 10) -> Any:
         """Poll until `condition()` is true (the loop runs meanwhile)."""
@@ -347,6 +483,13 @@ class Player:
         )
 
 
+async def run_app(client: ClientApp) -> None:
+    """Run one client's app in an app session of its own: several apps share this
+    loop, and each must find itself (not the last one started) as the current app."""
+    with create_app_session(input=client.app.input, output=client.app.output):
+        await client.app.run_async()
+
+
 class Harness:
     def __init__(self, host: TrioHost, port: int, stack: contextlib.AsyncExitStack) -> None:
         self.host = host
@@ -356,17 +499,21 @@ class Harness:
         self._tasks: list[asyncio.Task[Any]] = []
 
     async def player(
-        self, name: str, columns: int = 80, rows: int = 24, resume: str | None = None
+        self,
+        name: str,
+        columns: int = 80,
+        rows: int = 24,
+        settings: Settings | None = None,
+        where: str = "lobby",
+        host: str = "127.0.0.1",
     ) -> Player:
-        """A player at the lobby; or, with the `resume` token a client remembered
-        from an earlier run, back wherever that token's seat is."""
+        """A player at the lobby; or, with the settings a client kept from an earlier
+        run, back `where` that run's seat is."""
         pipe = self._stack.enter_context(create_pipe_input())
-        player = Player(name, self.port, pipe, columns, rows)
-        player.model.resume = resume
+        player = Player(name, self.port, pipe, columns, rows, settings=settings, host=host)
         self.host.start_soon(player.client.link.run)
-        self._tasks.append(asyncio.ensure_future(player.client.app.run_async()))
+        self._tasks.append(asyncio.ensure_future(run_app(player.client)))
         self.players.append(player)
-        where = "lobby" if resume is None else "game"
         await player.wait(lambda: player.model.phase.value == where, f"the {where}")
         return player
 
@@ -429,7 +576,9 @@ def keys_for(model: Model, action: str) -> list[str]:
     # Picking moves the cursor to the nearest space; aim from there.
     from sarja.client.intents import Intent, perform
 
-    probe = Model(address="", welcome=model.welcome, game=model.game, cursor=model.cursor)
+    probe = Model(
+        address="", named=True, welcome=model.welcome, game=model.game, cursor=model.cursor
+    )
     perform(probe, Intent("pick", index))
     keys = [pick, *keys_to(probe, cell), "enter"]
     options = choice_options(model, cell)
@@ -481,4 +630,3 @@ def greedy_action(model: Model, prefer: tuple[str, ...] = ()) -> str:
         return (line_score(board, cell, mine) - (2 if wild else 0), -(cell // 10))
 
     return max(placements, key=score)
-

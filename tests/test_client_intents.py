@@ -1,11 +1,12 @@
-"""Keys into intents into messages, pure: no terminal, no network."""
+"""Keys into intents into messages: the real key bindings and text boxes, fed through
+prompt_toolkit's key processor, with no terminal and no network (client_helpers.Headless)."""
 
 from __future__ import annotations
 
 import dataclasses
 
 from sarja.client import model as m
-from sarja.client.intents import Command, intent_for, perform, screen
+from sarja.client.intents import Command, Intent, perform
 from sarja.protocol.messages import (
     Chat,
     CreateTable,
@@ -27,166 +28,215 @@ from .client_helpers import (
     TABLE,
     TABLES,
     WELCOME,
-    fed,
-    model_at,
+    Headless,
+    headless,
     snapshot,
-    text,
 )
 
 
-def press(model: m.Model, *keys: str) -> list:
-    """Every effect of typing `keys`, in order."""
-    effects = []
-    for key in keys:
-        intent = intent_for(model, key)
-        if intent is not None:
-            effects += perform(model, intent)
-    return effects
+def sent(h: Headless, *keys: str) -> list:
+    """What typing `keys` sends, in order."""
+    h.sent.clear()
+    h.press(*keys)
+    return list(h.sent)
 
 
 def test_arrows_and_hjkl_move_the_cursor_and_wrap():
-    model = model_at(STARTED, SNAPSHOT)
-    model.cursor = 0
-    press(model, "down", "j", "right", "l", "l")
-    assert model.cursor == 23
-    press(model, "up", "k", "k", "h")
-    assert model.cursor == 92
+    h = headless(STARTED, SNAPSHOT)
+    h.model.cursor = 0
+    h.press("down", "j", "right", "l", "l")
+    assert h.model.cursor == 23
+    h.press("up", "k", "k", "h")
+    assert h.model.cursor == 92
 
 
 def test_picking_a_card_aims_at_its_nearest_space_and_enter_plays_it():
-    model = model_at(STARTED, SNAPSHOT)
-    model.cursor = 50
-    assert press(model, "3") == []  # 7♥: spaces I5 and D6
-    assert model.picked == "7H" and model.cursor == 53
-    assert "2 open spaces" in model.status
-    press(model, "n")
-    assert model.cursor == 48
-    [play] = press(model, "enter")
-    assert play == Play(id=1, version=12, card="7H", cell=48)
-    [again] = press(model, "3", "enter")
+    h = headless(STARTED, SNAPSHOT)
+    h.model.cursor = 50
+    assert sent(h, "3") == []  # 7♥: spaces I5 and D6
+    assert h.model.picked == "7H" and h.model.cursor == 53
+    assert "2 open spaces" in h.model.status
+    h.press("n")
+    assert h.model.cursor == 48
+    assert sent(h, "enter") == [Play(id=1, version=12, card="7H", cell=48)]
+    [again] = sent(h, "3", "enter")
     assert again.id == 2  # every action a fresh id
 
 
 def test_ids_continue_above_what_the_server_holds():
-    model = model_at(STARTED, snapshot(last_id=9))
-    [play] = press(model, "3", "enter")
+    h = headless(STARTED, snapshot(last_id=9))
+    [play] = sent(h, "3", "enter")
     assert play.id == 10
 
 
 def test_a_card_with_one_space_plays_there_at_once():
-    model = model_at(STARTED, SNAPSHOT)
-    model.cursor = 99
-    [play] = press(model, "6", "left", "enter")  # Q♠'s only open space is J3 (B5 is taken)
+    h = headless(STARTED, SNAPSHOT)
+    h.model.cursor = 99
+    [play] = sent(h, "6", "left", "enter")  # Q♠'s only open space is J3 (B5 is taken)
     assert play.card == "QS" and play.cell == 29
 
 
 def test_tab_picks_the_next_playable_card():
-    model = model_at(STARTED, snapshot(dead=("9S",), targets=((14,), (44,), (), (), (1,), (), ())))
-    press(model, "tab")
-    assert model.picked == "2C"
-    press(model, "tab", "tab")
-    assert model.picked == "9S"  # dead: worth picking, to exchange it
-    press(model, "tab")
-    assert model.picked == "JD"
-    press(model, "s-tab")
-    assert model.picked == "9S"
-    press(model, "escape")
-    assert model.picked is None
+    h = headless(STARTED, snapshot(dead=("9S",), targets=((14,), (44,), (), (), (1,), (), ())))
+    h.press("tab")
+    assert h.model.picked == "2C"
+    h.press("tab", "tab")
+    assert h.model.picked == "9S"  # dead: worth picking, to exchange it
+    h.press("tab")
+    assert h.model.picked == "JD"
+    h.press("s-tab")
+    assert h.model.picked == "9S"
+    h.press("escape")
+    assert h.model.picked is None
 
 
 def test_a_real_choice_of_fives_is_asked_for():
-    model = model_at(STARTED, SNAPSHOT)
-    assert press(model, "2", "enter") == []  # 5♥ at E5 makes six in a row
-    assert model.overlay == "fives" and screen(model) == "game"
-    assert "1) A5–E5" in text(model) and "2) B5–F5" in text(model)
-    [play] = press(model, "down", "enter")
+    h = headless(STARTED, SNAPSHOT)
+    assert sent(h, "2", "enter") == []  # 5♥ at E5 makes six in a row
+    assert h.model.overlay == "fives" and m.screen(h.model) == "game"
+    screen = h.screen()
+    assert "1) A5–E5" in screen and "2) B5–F5" in screen and not h.unfit()
+    [play] = sent(h, "down", "enter")
     assert play.cell == 44 and play.fives == ((41, 45),)
-    assert model.overlay is None
-    press(model, "2", "enter")
-    [play] = press(model, "1")  # a number picks the option directly
+    assert h.model.overlay is None
+    h.press("2", "enter")
+    [play] = sent(h, "1")  # a number picks the option directly
     assert play.fives == ((40, 44),)
 
 
 def test_one_eyed_jack_removes_and_dead_cards_are_exchanged():
     hand = ("2C", "9S", "JS")
-    state = snapshot(hand=hand, dead=("9S",))
-    model = model_at(STARTED, state)
-    [remove] = press(model, "3", "enter")
-    assert remove == Remove(id=1, version=12, card="JS", cell=37)  # H4, Bertil's chip
-    [exchange] = press(model, "escape", "x")  # nothing picked: the first dead card
+    h = headless(STARTED, snapshot(hand=hand, dead=("9S",)))
+    assert sent(h, "3", "enter") == [Remove(id=1, version=12, card="JS", cell=37)]  # H4
+    [exchange] = sent(h, "escape", "x")  # nothing picked: the first dead card
     assert exchange == Exchange(id=2, version=12, card="9S")
-    [exchange] = press(model, "2", "x")
+    [exchange] = sent(h, "2", "x")
     assert exchange.card == "9S"
-    [exchange] = press(model, "1", "x")  # 2♣ is not dead: the dead card goes
+    [exchange] = sent(h, "1", "x")  # 2♣ is not dead: the dead card goes
     assert exchange.card == "9S"
-    none = model_at(STARTED, SNAPSHOT)
-    assert press(none, "x") == [] and "no dead card" in none.status
-    assert isinstance(press(model, "p")[0], Pass) and isinstance(press(model, "d")[0], Draw)
+    none = headless(STARTED, SNAPSHOT)
+    assert sent(none, "x") == [] and "no dead card" in none.model.status
+    assert isinstance(sent(h, "p")[0], Pass)
+    assert sent(h, "d") == [] and "No draw is waiting" in h.model.status
+
+
+def test_manual_draw_shows_its_key_and_d_takes_it():
+    manual = dataclasses.replace(SNAPSHOT.rules, manual_draw=True)
+    h = headless(STARTED, snapshot(rules=manual, pending_draw=(0,), turn=1))
+    screen = h.screen()
+    assert "[d] take your draw" in screen and "d draw" in screen
+    assert "Your draw waits: press d" in screen and not h.unfit()
+    [draw] = sent(h, "d")
+    assert isinstance(draw, Draw)
 
 
 def test_playing_off_turn_still_asks_the_server_which_answers_in_words():
-    model = model_at(STARTED, snapshot(turn=1))
-    [play] = press(model, "3", "enter")
+    h = headless(STARTED, snapshot(turn=1))
+    [play] = sent(h, "3", "enter")
     assert play.card == "7H"  # sent: the refusal comes back as the server's sentence
 
 
 def test_enter_without_a_card_explains_and_spectators_cannot_play():
-    model = model_at(STARTED, SNAPSHOT)
-    assert press(model, "enter") == [] and "Pick a card first" in model.status
+    h = headless(STARTED, SNAPSHOT)
+    assert sent(h, "enter") == [] and "Pick a card first" in h.model.status
     watching = dataclasses.replace(SNAPSHOT, seat=None, hand=(), targets=(), legal=(), choices=())
-    model = model_at(dataclasses.replace(STARTED, seat=None), watching)
-    assert press(model, "1", "enter") == []
+    h = headless(dataclasses.replace(STARTED, seat=None), watching)
+    assert sent(h, "1", "enter", "r", "x", "p") == []
 
 
 def test_quit_and_leave_ask_first_during_a_game():
-    model = model_at(STARTED, SNAPSHOT)
-    assert press(model, "q") == [] and model.overlay == "quit"
-    assert press(model, "n") == [] and model.overlay is None
-    assert press(model, "q", "y") == [Command.QUIT]
-    assert press(model, "L") == [] and model.overlay == "leave"
-    [leave] = press(model, "y")
-    assert leave.TYPE == "leave"
-    assert press(model_at(TABLES), "q") == [Command.QUIT]
+    h = headless(STARTED, SNAPSHOT)
+    quits: list[Command] = []
+    h.client.app.exit = lambda *a, **k: quits.append(Command.QUIT)  # type: ignore[method-assign]
+    h.press("q")
+    assert h.model.overlay == "quit" and "Your seat is kept" in h.screen()
+    h.press("n")
+    assert h.model.overlay is None
+    effects = perform(h.model, Intent("quit"))
+    assert effects == [] and h.model.overlay == "quit"
+    assert perform(h.model, Intent("confirm")) == [Command.QUIT]
+    # Quitting mid-game says, in the shell, how to come back.
+    assert "sarja-client host:7474 --name Aino" in h.model.goodbye
+    h.press("L")
+    assert h.model.overlay == "leave"
+    [leave] = sent(h, "y")
+    assert leave.TYPE == "leave" and h.model.leaving
+    lobby = headless(TABLES)
+    assert perform(lobby.model, Intent("quit")) == [Command.QUIT] and not lobby.model.goodbye
 
 
-def test_help_opens_and_closes():
-    model = model_at(STARTED, SNAPSHOT)
-    press(model, "?")
-    assert model.overlay == "help"
-    assert press(model, "1") == [] and model.picked is None  # keys go to the help
-    press(model, "?")
-    assert model.overlay is None
+def test_help_explains_the_rules_on_one_page_and_the_keys_on_another():
+    h = headless(STARTED, SNAPSHOT)
+    h.press("?")
+    assert h.model.overlay == "help"
+    rules = h.screen()
+    assert "How to play" in rules and "J♠ and J♥ remove" in rules.replace("\n", " ")
+    assert not h.unfit()
+    assert sent(h, "1") == [] and h.model.picked is None  # keys go to the help
+    h.press("tab")
+    keys = h.screen()
+    assert "Keys" in keys and "exchange a dead card" in keys and not h.unfit()
+    h.press("escape")
+    assert h.model.overlay is None
 
 
-def test_chat_is_typed_and_sent():
-    model = model_at(STARTED, SNAPSHOT)
-    assert press(model, "c", "h", "i", "x", "backspace", "!", "enter") == [Chat(text="hi!")]
-    assert model.overlay is None and model.chat_draft == ""
+def test_chat_is_typed_in_a_text_box_and_sent():
+    h = headless(STARTED, SNAPSHOT)
+    assert sent(h, "c", "h", "i", "x", "backspace", "!", "enter") == [Chat(text="hi!")]
+    assert h.model.overlay is None and h.screen().count("hi!") == 0
+    # Keys typed into the box are text, not moves.
+    assert sent(h, "c", "1", "q", "x", "escape") == [] and h.model.picked is None
+    assert h.model.overlay is None
+
+
+def test_chat_typed_while_reconnecting_waits_and_moves_say_they_were_not_sent():
+    h = headless(STARTED, SNAPSHOT)
+    m.set_link(h.model, "reconnecting", "The connection dropped. Trying again in 1 s.")
+    assert sent(h, "c", *"Back soon", "enter") == []
+    assert h.model.chat_queue == ["Back soon"] and "will be sent" in h.model.status
+    assert sent(h, "3", "enter") == [] and "nothing was sent" in h.model.status
+    # Back at the table, the line goes.
+    h.reconnect()
+    h.feed(WELCOME, STARTED)
+    assert Chat(text="Back soon") in h.sent and h.model.chat_queue == []
 
 
 def test_the_name_is_typed_then_the_hello_can_go():
-    model = m.Model(address="h:1", link="online", name_draft="Ai")
-    assert screen(model) == "name"
-    assert press(model, "n", "o", "backspace", "enter") == [Command.GREET]
-    assert model.name == "Ain" and model.named
+    h = Headless(m.Model(address="h:1", link="online", name="Ai"))
+    assert m.screen(h.model) == "name" and "Name: Ai" in h.screen()
+    h.press("n", "o", "backspace", "enter")
+    assert h.model.name == "Ain" and h.model.named
 
 
 def test_lobby_join_spectate_and_create_from_the_servers_shapes():
-    model = model_at(TABLES)
-    assert press(model, "enter") == [Join(table="t1")]
-    assert press(model, "s") == [Spectate(table="t1")]
-    press(model, "n")
-    assert model.overlay == "create" and model.form.name == "Aino's table"
-    press(model, *["backspace"] * 40, *"Big")
-    press(model, "down", "right", "right", "right")  # players: 2 -> 3 -> 4 -> 6
-    press(model, "down", "right")  # 6 players: 2 sides -> 3
-    press(model, "down", "right", "right")  # hand size 2
-    press(model, "down", " ")  # manual draw on
-    press(model, "down", "right")  # computer takeover on
-    [create] = press(model, "enter")
+    h = headless(TABLES)
+    assert sent(h, "enter") == [Join(table="t1")]
+    assert sent(h, "s") == [Spectate(table="t1")]
+    h.press("n")
+    assert h.model.overlay == "create" and h.model.form.name == "Aino's table"
+    assert "Aino's table" in h.screen() and not h.unfit()
+    h.press(*["backspace"] * 40, *"Big")
+    assert h.model.form.name == "Big"
+    h.press("down", "right", "right", "right")  # players: 2 -> 3 -> 4 -> 6
+    h.press("down", "right")  # 6 players: 2 sides -> 3
+    h.press("down", "right", "right")  # hand size 2
+    h.press("down", " ")  # manual draw on
+    h.press("down", "right")  # computer takeover on
+    [create] = sent(h, "enter")
     assert create == CreateTable(
         name="Big", players=6, teams=3, hand_size=2, manual_draw=True, computer_takeover=True
     )
+
+
+def test_the_form_starts_afresh_and_shows_the_usual_hand_size():
+    h = headless(TABLES)
+    h.press("n", "down", "right", "down", "down", "right")  # 3 players, hand size 1
+    assert h.model.form.players == 3 and h.model.form.hand_size == 1
+    h.press("escape", "n")
+    form = h.model.form
+    assert (form.players, form.hand_size, form.field) == (2, None, 0)
+    assert form.name == "Aino's table"
+    assert "7 (the usual for 2 players)" in h.screen()
 
 
 def test_the_form_offers_what_the_server_offers():
@@ -194,18 +244,46 @@ def test_the_form_offers_what_the_server_offers():
         TableShape(players=2, teams=2, hand_size=7, needed=2),
         TableShape(players=4, teams=2, hand_size=6, needed=2),
     )
-    model = fed(welcome=dataclasses.replace(WELCOME, shapes=shapes)).model
-    press(model, "n", "down")
+    h = headless(welcome=dataclasses.replace(WELCOME, shapes=shapes))
+    h.press("n", "down")
     seen = []
     for _ in range(3):
-        press(model, "right")
-        seen.append((model.form.players, model.form.teams))
+        h.press("right")
+        seen.append((h.model.form.players, h.model.form.teams))
     assert seen == [(4, 2), (2, 2), (4, 2)]
-    assert "6, the usual for this size" in text(model)
+    assert "6 (the usual for 4 players)" in h.screen()
 
 
 def test_waiting_room_sit_and_ready():
-    model = model_at(TABLE)
-    assert press(model, "2") == [Sit(seat=1)]
-    assert press(model, "up", "enter") == []  # seat 1 again: the server still has us there
-    assert press(model, "r") == [Ready(ready=False)]  # seat 1 is ready: take it back
+    h = headless(TABLE)
+    assert sent(h, "2") == [Sit(seat=1)]
+    assert sent(h, "up", "enter") == []  # seat 1 again: the server still has us there
+    assert sent(h, "r") == [Ready(ready=False)]  # seat 1 is ready: take it back
+
+
+def test_no_key_acts_behind_the_too_small_message():
+    h = headless(STARTED, SNAPSHOT, columns=79, rows=24)
+    assert "Please make it bigger" in h.screen()
+    assert sent(h, "1", "enter", "tab", "enter", "p", "x", "c", "L") == []
+    assert h.model.picked is None and h.model.overlay is None
+
+
+def test_a_click_means_what_the_keys_for_that_thing_mean():
+    from prompt_toolkit.data_structures import Point
+    from prompt_toolkit.mouse_events import MouseButton, MouseEvent, MouseEventType
+
+    h = headless(STARTED, SNAPSHOT)
+    h.screen()
+
+    def click(region, x: int, y: int) -> None:
+        region.mouse_handler(
+            MouseEvent(Point(x=x, y=y), MouseEventType.MOUSE_UP, MouseButton.LEFT, frozenset())
+        )
+
+    board, hand = h.client.screen.named["board"], h.client.screen.named["hand"]
+    column = "".join(f[1] for f in hand.lines[0]).index("[3]")
+    click(hand, column, 0)
+    assert h.model.picked == "7H"
+    h.sent.clear()
+    click(board, 3 + 8 * 5 + 2, 1 + 4)  # I5, one of its spaces: played there
+    assert h.sent == [Play(id=1, version=12, card="7H", cell=48)]

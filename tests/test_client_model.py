@@ -7,15 +7,21 @@ import dataclasses
 from prompt_toolkit.output import ColorDepth, DummyOutput
 
 from sarja.client import model as m
-from sarja.client.app import ClientApp
+from sarja.client.app import ClientApp, style
 from sarja.protocol.messages import (
     Ack,
     Change,
     ChatLine,
     Error,
     Hand,
+    Last,
     Legal,
+    ListTables,
     Notice,
+    Ping,
+    Player,
+    Pong,
+    Resume,
     Rules,
     Sync,
     Update,
@@ -23,12 +29,15 @@ from sarja.protocol.messages import (
 
 from .client_helpers import (
     RESULT,
+    RESUME,
     SNAPSHOT,
     STARTED,
     TABLE,
     TABLES,
     WELCOME,
+    Wire,
     fed,
+    headless,
     model_at,
     snapshot,
     text,
@@ -46,7 +55,7 @@ def said(model: m.Model) -> list[str]:
 
 def test_welcome_opens_the_lobby_and_keeps_the_token():
     model = model_at()
-    assert model.phase == "lobby" and model.resume == WELCOME.resume
+    assert model.phase == "lobby" and model.seats == {"srv1": {"Aino": WELCOME.resume}}
     assert model.layout[0] == "XX" and len(model.layout) == 100
     assert "No tables yet" in text(model)
 
@@ -54,7 +63,9 @@ def test_welcome_opens_the_lobby_and_keeps_the_token():
 def test_the_lobby_lists_tables_with_arrangement_and_free_seats():
     screen = text(model_at(TABLES))
     assert "Friday" in screen and "2 players" in screen
-    assert "1 free; Aino" in screen and "hand 7" in screen
+    assert "1 free of 2" in screen and "hand 7" in screen
+    # The chosen table's seats in full, below the list: never cut to fit a column.
+    assert "Seats: Aino (Blue), free (Green)" in screen
 
 
 def test_the_waiting_room_shows_seats_sides_and_readiness():
@@ -101,8 +112,12 @@ def test_updates_move_the_game_on_and_the_log_says_what_happened():
     assert model.next_id == 4
     wire.feed(
         update(13, Change(kind="played", seat=0, card="7H", cell=48), Change(kind="drew", seat=0)),
-        Hand(version=13, hand=("2C", "4S", "5H", "9S", "JD", "QS", "AD"), targets=((),) * 7,
-             drawn="4S"),  # fmt: skip
+        Hand(
+            version=13,
+            hand=("2C", "4S", "5H", "9S", "JD", "QS", "AD"),
+            targets=((),) * 7,
+            drawn="4S",
+        ),  # fmt: skip
         update(14, Change(kind="played", seat=1, card="2C", cell=14), turn=0),
         Legal(version=14, legal=("2C@G4",)),
     )
@@ -113,7 +128,9 @@ def test_updates_move_the_game_on_and_the_log_says_what_happened():
     # Routine draws are not news; moves are written out, our own as "You".
     assert log == ["You played 7♥ at I5.", "Bertil played 2♣ at E2."]
     screen = text(model)
-    assert "Bertil played 2♣ at E2." in screen and "Last: Bertil 2♣ at E2" in screen
+    # The side panel writes the last move as the log does, and the board marks it.
+    assert "Bertil played 2♣ at E2." in screen and "Last: Bertil played 2♣" in screen
+    assert "+(G)+" in screen
 
 
 def test_every_change_in_words():
@@ -140,8 +157,8 @@ def test_every_change_in_words():
         "Bertil exchanged a dead 9♠.",
         "Bertil could not draw: both piles are empty.",
         "The discard pile was shuffled into a new draw pile.",
-        "Bertil lost their draw.",
-        "You lost your draw.",
+        "Bertil lost their draw: it waited too long.",
+        "You lost your draw: it waited too long.",
         "Bertil passed: no playable card.",
         "You completed a sequence (A5–E5).",
         "Bertil completed two sequences (A1–E1, A2–E2).",
@@ -177,8 +194,12 @@ def test_manual_draw_shows_draws_and_the_card_we_drew():
     wire.feed(
         update(13, Change(kind="played", seat=0, card="7H", cell=48), pending_draw=(0,)),
         update(14, Change(kind="drew", seat=0)),
-        Hand(version=14, hand=("2C", "4S", "5H", "9S", "JD", "QS", "AD"), targets=((),) * 7,
-             drawn="4S"),  # fmt: skip
+        Hand(
+            version=14,
+            hand=("2C", "4S", "5H", "9S", "JD", "QS", "AD"),
+            targets=((),) * 7,
+            drawn="4S",
+        ),  # fmt: skip
         update(15, Change(kind="drew", seat=1), turn=0),
     )
     assert said(wire.model)[1:] == ["You drew 4♠.", "Bertil drew a card."]
@@ -191,7 +212,13 @@ def test_a_game_coming_on_screen_is_announced():
     ]
     wire.feed(dataclasses.replace(SNAPSHOT, version=1))  # a sync: nothing to announce
     assert len(wire.model.log) == 1
-    assert model_at(STARTED, SNAPSHOT).log[-1].text == "You are back in the game at Friday."
+    # Coming back to a game (a resume, a new client), the log starts from the snapshot.
+    assert [line.text for line in model_at(STARTED, SNAPSHOT).log] == [
+        "You are back in the game at Friday.",
+        "Last move: Bertil played 8♦ at H4.",
+        "Sequences: Blue 0, Green 0 (of 2 needed).",
+        "It is your turn.",
+    ]
 
 
 def test_notices_in_words():
@@ -232,6 +259,7 @@ def test_someone_going_away_keeps_our_turn():
     model = wire.model
     assert model.game.players[1].away and model.my_turn and model.game.legal == SNAPSHOT.legal
     assert "Bertil (away)" in text(model)
+    assert "lost the connection" not in text(model)
 
 
 def test_action_ids_go_on_above_the_last_the_server_holds():
@@ -244,23 +272,45 @@ def test_action_ids_go_on_above_the_last_the_server_holds():
 
 
 def test_the_game_screen_fits_80_by_24_and_shows_everything():
-    model = model_at(STARTED, SNAPSHOT)
-    model.picked = "7H"
-    lines = text(model).splitlines()
-    assert len(lines) <= 24 and all(len(line) <= 80 for line in lines)
+    h = headless(STARTED, SNAPSHOT)
+    h.press("3")  # the 7♥
+    lines = h.screen().splitlines()
+    assert len(lines) == 24 and all(len(line) <= 80 for line in lines) and not h.unfit()
     screen = "\n".join(lines)
     assert "A    B    C" in screen and lines[11].startswith("10")
     assert "★" in screen and "(B)" in screen and "(G)" in screen
-    assert "› 7♥‹" in screen  # both spaces of the picked card are marked
+    assert "» 7♥«" in screen  # both spaces of the picked card are marked
     assert "YOUR TURN" in screen and "▶ Aino (you)" in screen
     assert "[2]5♥" in screen and "J♦ wild" in screen
     assert "Discard 8♦" in screen and "Draw pile 84" in screen
-    assert "sequences 0/2" in screen and "Last: Bertil 8♦ at H4" in screen
+    assert "sequences 0/2" in screen and "Last: Bertil played 8♦" in screen
+
+
+def test_a_wild_jack_does_not_mark_the_whole_board():
+    h = headless(STARTED, SNAPSHOT)
+    h.press("5")  # J♦: every open space
+    screen = h.screen()
+    assert "»" not in screen and "wild: move the cursor to any open space" in screen
+    assert "the J♦ can go here" in screen  # the cursor line says so where it stands
+
+
+def test_the_card_just_drawn_is_marked_new():
+    h = headless(STARTED, SNAPSHOT)
+    h.feed(
+        update(13, Change(kind="played", seat=0, card="7H", cell=48), Change(kind="drew", seat=0)),
+        Hand(
+            version=13,
+            hand=("2C", "4S", "5H", "9S", "JD", "QS", "AD"),
+            targets=((14, 36), (3, 84), (44, 78), (8, 61), (1,), (29,), (76, 91)),
+            drawn="4S",
+        ),  # fmt: skip
+    )
+    assert "[2]4♠ new" in h.screen()
 
 
 def test_dead_cards_are_marked_in_the_hand():
     screen = text(model_at(STARTED, snapshot(dead=("9S",))))
-    assert "[4]9♠ dead" in screen
+    assert "[4]9♠ dead" in screen and "x dead card" in screen
 
 
 def test_locked_chips_and_the_end_screen():
@@ -275,8 +325,34 @@ def test_locked_chips_and_the_end_screen():
     screen = text(model)
     assert "*[B]*" in screen  # winning sequences marked on the board
     assert "Blue wins: Aino" in screen and "A5–E5, B5–F5" in screen
-    assert "Aino             held: 2♣ Q♠" in screen and "Bertil           held: 4♥ K♦" in screen
+    assert "Aino held: 2♣ Q♠" in screen and "Bertil held: 4♥ K♦" in screen
     assert "r rematch" in screen
+
+
+def test_the_end_is_in_the_winners_colour():
+    """Red wins: the banner is red, not the green of "your turn"."""
+    from sarja.client import render
+
+    players = tuple(
+        Player(name=name, side=i, away=False, hand_size=6)
+        for i, name in enumerate(("Aino", "Bertil", "Cecilia"))
+    )
+    red = dataclasses.replace(RESULT, side=2, hands=(("2C",), ("4H",), ("KD",)))
+    three = dataclasses.replace(STARTED, players=3, teams=3, seats=(STARTED.seats * 2)[:3])
+    model = model_at(three, snapshot(players=players, sides=3, needed=1, result=red,
+                                     sequences=((), (), ((40, 44),))))  # fmt: skip
+    banner = render.end_lines(model, 80)[0]
+    assert {f[0] for f in banner} == {"class:banner.r"}
+    assert "Red wins: Cecilia" in render.text_of(banner)
+    title = render.title(model, 80)
+    assert any(f[0] == "class:banner.r" for f in title)
+
+
+def test_the_log_is_written_in_chip_colours():
+    wire = fed(STARTED, SNAPSHOT)
+    wire.feed(update(13, Change(kind="played", seat=1, card="2H", cell=14)))
+    parts = wire.model.log[-1].parts
+    assert ("class:side.g", "Bertil") in parts and ("class:card.red", "2♥") in parts
 
 
 def test_chat_and_refusals_in_words():
@@ -293,36 +369,36 @@ def test_chat_and_refusals_in_words():
 def test_leaving_returns_to_the_lobby_and_a_drop_shows_reconnecting():
     wire = fed(STARTED, SNAPSHOT)
     model = wire.model
-    m.set_link(model, "reconnecting", "")
-    assert "reconnecting…" in text(model)  # the last picture stays on screen meanwhile
+    m.set_link(model, "reconnecting", "The connection to host:7474 dropped. Trying again.")
+    assert "Trying again." in text(model)  # the last picture stays on screen meanwhile
     assert model.phase == "connected"
     m.set_link(model, "online")
     wire = fed(TABLES)
     assert wire.model.phase == "lobby" and wire.model.game is None
     assert "Friday" in text(wire.model)
-    back = fed(STARTED, SNAPSHOT, TABLES)
+    back = fed(STARTED, SNAPSHOT)
+    back.model.leaving = True  # as the L key does
+    back.feed(TABLES)
     assert back.model.game is None and back.model.table is None
-    assert "You left table Friday." in text(back.model)
+    assert "You left table Friday. Your seat is kept" in text(back.model)
 
 
-def test_a_spectator_sees_no_hand():
-    watching = dataclasses.replace(
-        SNAPSHOT, seat=None, hand=(), targets=(), legal=(), choices=()
-    )
+def test_a_lost_table_is_not_called_leaving():
+    """After a server restart the lobby comes back without our table: we did not leave."""
+    wire = fed(STARTED, SNAPSHOT)
+    wire.feed(TABLES)
+    assert said(wire.model) == [] and "You left" not in text(wire.model)
+    assert "You are no longer at table Friday." in text(wire.model)
+
+
+def test_a_spectator_sees_no_hand_and_no_players_keys():
+    watching = dataclasses.replace(SNAPSHOT, seat=None, hand=(), targets=(), legal=(), choices=())
     screen = text(model_at(dataclasses.replace(STARTED, seat=None), watching))
     assert "watching" in screen and "hands are hidden" in screen
-
-
-def test_every_screen_fits_80_columns():
-    from sarja.client.intents import intent_for, perform
-
-    lobby = model_at(TABLES)
-    perform(lobby, intent_for(lobby, "n"))
-    helped = model_at(STARTED, SNAPSHOT)
-    helped.overlay = "help"
-    for model in (lobby, helped, model_at(TABLE), model_at(STARTED, SNAPSHOT)):
-        lines = text(model).splitlines()
-        assert len(lines) <= 24 and max(len(line) for line in lines) <= 80
+    assert "Enter play" not in screen and "1-9" not in screen
+    over = dataclasses.replace(watching, result=RESULT)
+    screen = text(model_at(dataclasses.replace(STARTED, seat=None), over))
+    assert "Game over" in screen and "rematch" not in screen
 
 
 def test_too_small_a_terminal_says_how_big_it_must_be():
@@ -343,16 +419,19 @@ def test_no_color_is_respected(monkeypatch):
     assert client.app.color_depth == ColorDepth.DEPTH_1_BIT
 
 
-def test_a_click_means_what_the_keys_for_that_thing_mean():
-    from sarja.client.render import hit
+def test_without_colour_locked_chips_and_marked_spaces_stand_out():
+    """NO_COLOR: a locked chip is reversed, the picked card's spaces bold and
+    underlined; free chips and plain spaces are neither."""
+    mono = style(True)
 
-    model = model_at(STARTED, SNAPSHOT)
-    lines = text(model).splitlines()
-    assert hit(model, 80, 24, 3 + 3 * 5 + 2, 2 + 4).arg == 43  # D5 on the board
-    column = lines[13].index("[3]")
-    assert hit(model, 80, 24, column, 13).name == "click_card"
-    assert hit(model, 80, 24, column, 13).arg == 2
-    assert hit(model, 80, 24, 79, 23) is None
+    def attrs(classes: str):
+        return mono.get_attrs_for_style_str(classes)
+
+    locked, free = attrs("class:chip.b class:locked"), attrs("class:chip.b")
+    assert locked.reverse and not free.reverse
+    target, plain = attrs("class:card.red class:target"), attrs("class:card.red")
+    assert target.underline and target.bold and not plain.underline
+    assert attrs("class:card.red class:last").underline
 
 
 def test_a_status_line_does_not_outlive_its_screen():
@@ -365,9 +444,65 @@ def test_a_status_line_does_not_outlive_its_screen():
 def test_the_side_panel_is_never_cut_at_80_columns():
     long = (
         dataclasses.replace(SNAPSHOT.players[0], name="Aino Aleksandra Karlsson"),
-        dataclasses.replace(SNAPSHOT.players[1], away=True),
+        dataclasses.replace(SNAPSHOT.players[1], name="Cecilia", away=True),
     )
-    model = model_at(STARTED, snapshot(discard=("TC",), draw_size=74, players=long))
-    screen = text(model)
-    assert "Discard 10♣ Draw pile 74" in screen
-    assert "Aino A… (you) 7 cards" in screen and "Bertil (away) 7 cards" in screen
+    h = headless(STARTED, snapshot(discard=("TC",), draw_size=74, players=long,
+                                   last=Last(seat=1, action="JC@J3")))  # fmt: skip
+    screen = h.screen()
+    assert not h.unfit()
+    assert "Discard 10♣ · Draw 74" in screen
+    assert "▶ Aino Al… (you) 7 cards" in screen and "Cecilia (away) 7 cards" in screen
+    assert "Last: Cecilia played J♣" in screen and "at J3" in screen
+
+
+# ----- remembered seats: by the server's identity -----------------------------------------
+
+
+def test_a_welcome_keeps_its_token_under_the_servers_id():
+    wire = Wire(m.Model(address="h:1", name="Aino", named=True, link="online"))
+    assert wire.feed(WELCOME) == [ListTables()]
+    assert wire.model.seats == {"srv1": {"Aino": RESUME}}
+
+
+def test_a_seat_held_at_this_server_is_taken_back_whatever_the_address():
+    wire = Wire(
+        m.Model(
+            address="localhost:7474",
+            name="Aino",
+            named=True,
+            link="online",
+            seats={"srv1": {"Aino": "old" * 11}, "other": {"Aino": "x" * 33}},
+        )
+    )
+    assert wire.feed(WELCOME) == [Resume(token="old" * 11)]
+    # The welcome's own token is kept only if the resume fails.
+    assert wire.model.seats["srv1"]["Aino"] == "old" * 11
+    again = dataclasses.replace(WELCOME, resume="new" * 11, last_id=5)
+    assert wire.feed(again) == [Ping(n=m.RESUME_PING)]
+    assert wire.model.seats["srv1"]["Aino"] == "new" * 11  # tokens work once
+    assert wire.model.next_id == 6
+    wire.feed(STARTED, SNAPSHOT)
+    assert wire.model.phase == "game"
+    # The ping's answer finds us at the table: no lobby list is asked for.
+    assert wire.feed(Pong(n=m.RESUME_PING)) == []
+
+
+def test_a_resume_without_a_seat_lands_in_the_lobby():
+    wire = Wire(m.Model(address="h:1", name="Aino", named=True, link="online",
+                        seats={"srv1": {"Aino": "old" * 11}}))  # fmt: skip
+    wire.feed(WELCOME, dataclasses.replace(WELCOME, resume="new" * 11))
+    assert wire.feed(Pong(n=m.RESUME_PING)) == [ListTables()]
+    # A refused token: we stay the guest the hello made, with its token.
+    wire = Wire(m.Model(address="h:1", name="Aino", named=True, link="online",
+                        seats={"srv1": {"Aino": "old" * 11}}))  # fmt: skip
+    wire.feed(WELCOME)
+    gone = Error(code="unknown_resume", message="That resume token is not known here.")
+    assert wire.feed(gone) == [ListTables()]
+    assert wire.model.seats["srv1"]["Aino"] == RESUME and wire.model.status == ""
+
+
+def test_two_names_on_one_machine_never_share_a_seat():
+    wire = Wire(m.Model(address="h:1", name="Bertil", named=True, link="online",
+                        seats={"srv1": {"Aino": "old" * 11}}))  # fmt: skip
+    assert wire.feed(WELCOME) == [ListTables()]
+    assert wire.model.seats["srv1"] == {"Aino": "old" * 11, "Bertil": RESUME}

@@ -1,31 +1,49 @@
-"""What the client remembers between runs: the name and each server's token."""
+"""What the client remembers between runs: the name, and each server's seats by the
+server's identity and the player's name."""
 
 from __future__ import annotations
 
 import stat
 
-from sarja.client.settings import load_name, load_resume, save_name, save_resume
+from sarja.client.settings import Settings, settings_path
 
 
-def test_name_and_tokens_are_remembered_together(tmp_path):
+def test_name_and_seats_are_remembered_together(tmp_path):
     path = tmp_path / "sarja" / "client.json"
-    assert load_name(path) == "" and load_resume("host:7474", "Aino", path) is None
-    save_name("Aino", path)
-    save_resume("host:7474", "Aino", "t" * 43, path)
-    save_resume("other:7474", "Aino", "u" * 43, path)
-    save_name("Aino K", path)
-    assert load_name(path) == "Aino K"
-    assert load_resume("host:7474", "Aino", path) == "t" * 43
-    assert load_resume("other:7474", "Aino", path) == "u" * 43
-    # Two people on one machine share the file, never a seat.
-    assert load_resume("host:7474", "Bertil", path) is None
+    first = Settings(path)
+    assert first.name == "" and first.seats == {}
+    first.save("Aino", {"srv1": {"Aino": "t" * 43}, "srv2": {"Aino": "u" * 43}})
+    again = Settings(path)
+    assert again.name == "Aino"
+    assert again.seats == {"srv1": {"Aino": "t" * 43}, "srv2": {"Aino": "u" * 43}}
     # The token is as good as the seat: only its owner may read the file.
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_two_people_on_one_machine_keep_their_own_tokens(tmp_path):
+    path = tmp_path / "client.json"
+    Settings(path).save("Aino", {"srv1": {"Aino": "a" * 43}})
+    bertil = Settings(path)
+    bertil.save("Bertil", {**bertil.seats, "srv1": {**bertil.seats["srv1"], "Bertil": "b" * 43}})
+    assert Settings(path).seats == {"srv1": {"Aino": "a" * 43, "Bertil": "b" * 43}}
 
 
 def test_a_broken_file_remembers_nothing(tmp_path):
     path = tmp_path / "client.json"
     path.write_text("{not json")
-    assert load_name(path) == "" and load_resume("host:1", "Aino", path) is None
-    save_resume("host:1", "Aino", "x" * 43, path)
-    assert load_resume("host:1", "Aino", path) == "x" * 43
+    assert Settings(path).name == "" and Settings(path).seats == {}
+    path.write_text('{"name": 3, "seats": {"srv1": "oops", "srv2": {"Aino": 5}}}')
+    assert Settings(path).name == "" and Settings(path).seats == {}
+    Settings(path).save("Aino", {"srv1": {"Aino": "x" * 43}})
+    assert Settings(path).seats == {"srv1": {"Aino": "x" * 43}}
+
+
+def test_the_file_lives_in_the_users_config_directory(monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    assert settings_path() == tmp_path / "sarja" / "client.json"
+
+
+def test_in_memory_settings_write_nothing(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    Settings(None).save("Aino", {"srv1": {"Aino": "x" * 43}})
+    assert not any(tmp_path.iterdir())

@@ -1,0 +1,245 @@
+"""Every screen of whole recorded games, at 80×24: nothing is ever cut.
+
+Games of 2, 3, 4 (2×2) and 12 (3×4) players are played by the rules engine, with long
+names, and turned into each seat's and a spectator's protocol 2 messages by the server's
+own presenter, then fed to the real client app (layout, key bindings, text boxes; no
+terminal). After every move the screen is drawn at 80×24, and every part of it must
+fit its window: a line wider than its window, or more lines than it has rows, would be
+cut at the edge, so the test fails. Around the games: the lobby listing those tables,
+each waiting room, the new-table form, the help pages, chat, questions, the connection's
+troubles, and a replay of each game's record.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+
+import pytest
+
+from sarja.client import model as m
+from sarja.client.replay import load
+from sarja.protocol import PROTOCOL_VERSION
+from sarja.protocol.cards import LAYOUT_CODES
+from sarja.protocol.messages import (
+    Notice,
+    Rules,
+    Seat,
+    ServerMessage,
+    TableList,
+    TableSummary,
+    TableView,
+    Welcome,
+)
+from sarja.server.engine import Arrangement, Game, record_json
+from sarja.server.present import (
+    changes,
+    hand_message,
+    hand_part,
+    legal_message,
+    rules_of,
+    snapshot,
+    table_shapes,
+    update,
+)
+
+from .client_helpers import Headless, line_score
+
+NAMES = [
+    "Aino Aleksandra Karlsson", "Bertil", "Cecilia Wihuri-Lindqvist", "Daniel", "Eeva",
+    "Fredrik Johannes Nyström", "Greta", "Hannu", "Iida-Maria", "Jussi", "Kaisa", "Lauri",
+]  # fmt: skip
+SHAPES = [(2, 2), (3, 3), (4, 2), (12, 3)]
+
+
+def welcome() -> Welcome:
+    return Welcome(
+        version=PROTOCOL_VERSION, session="s1", resume="r" * 43, server_id="srv1",
+        layout=LAYOUT_CODES, server="Sarja at the cottage", shapes=table_shapes(),
+    )  # fmt: skip
+
+
+def choose(game: Game, rng: random.Random) -> object:
+    """A sensible move, so games end: the placement building the longest line."""
+    legal = game.legal_actions(game.turn)
+    board = "".join(".bgr*"[v] if v < 5 else "*" for v in game.chips)
+    mine = "bgr"[game.side_of(game.turn)]
+    placements = [a for a in legal if str(a)[2] == "@"]
+    if not placements or rng.random() < 0.15:
+        return rng.choice(legal)
+    return max(placements, key=lambda a: (line_score(board, a.cell, mine), rng.random()))
+
+
+def play_game(players: int, teams: int, seed: int) -> tuple[Game, list[list[tuple[int, object]]]]:
+    """A finished game, and per move the engine's events (to make the messages from)."""
+    rng = random.Random(seed)
+    game = Game.new(Arrangement.of(players, teams if players > 3 else None), rng)
+    moves = []
+    while game.outcome is None and len(moves) < 600:
+        seat = game.turn
+        events = game.apply(seat, choose(game, rng))
+        moves.append(events)
+    assert game.outcome is not None
+    return game, moves
+
+
+def seat_stream(players: int, teams: int, seed: int, seat: int | None) -> list[list[ServerMessage]]:
+    """What `seat` (None: a spectator) receives over the game, grouped by move."""
+    rng = random.Random(seed)
+    game = Game.new(Arrangement.of(players, teams if players > 3 else None), rng)
+    names = NAMES[:players]
+    away = [False] * players
+    table = TableView(
+        id="t1", name="Midsummer at the lake house", players=players, teams=teams,
+        seats=tuple(Seat(name=n, ready=True, away=False) for n in names), spectators=1,
+        started=True, rules=rules_of(game.arrangement), computer_takeover=True, seat=seat,
+    )  # fmt: skip
+    groups: list[list[ServerMessage]] = [[table, snapshot("t1", 0, game, seat, names, away, None)]]
+    held = hand_part(game, seat) if seat is not None else None
+    version = 0
+    while game.outcome is None:
+        events = game.apply(game.turn, choose(game, rng))
+        version += 1
+        group: list[ServerMessage] = [update(version, game, changes(events))]
+        if game.outcome is None and seat is not None:
+            part = hand_part(game, seat)
+            if part != held:
+                group.append(hand_message(version, part, None))
+                held = part
+            legal = legal_message(version, game, seat)
+            if legal is not None:
+                group.append(legal)
+        groups.append(group)
+    return groups
+
+
+def fits(h: Headless, what: str) -> str:
+    text, unfit = _render(h)
+    assert not unfit, f"{what}: a part does not fit:\n{text}\n" + "\n".join(
+        f"  {r.size}: {[''.join(f[1] for f in line) for line in r.lines]}" for r in unfit
+    )
+    assert all(len(line) <= 80 for line in text.splitlines())
+    return text
+
+
+def _render(h: Headless) -> tuple[str, list]:
+    from .client_helpers import render
+
+    return render(h.client, 80, 24)
+
+
+@pytest.mark.parametrize(("players", "teams"), SHAPES)
+def test_every_screen_of_a_game_fits_80_by_24(players, teams):
+    seed = 11 + players
+    seats: list[int | None] = [0, None, players - 1]
+    for seat in seats:
+        h = Headless(m.Model(address="192.168.100.200:7474", name=NAMES[seat or 0], named=True,
+                             link="online"))  # fmt: skip
+        h.feed(welcome())
+        every = 1 if seat in (0, None) else 3
+        for i, group in enumerate(seat_stream(players, teams, seed, seat)):
+            h.feed(*group)
+            if i % every == 0 or h.model.game.result is not None:
+                if h.model.hand:
+                    h.press("tab")  # a card picked, its spaces marked
+                fits(h, f"seat {seat}, move {i}")
+        assert h.model.game.result is not None
+        screen = fits(h, "the end")
+        assert "Game over" in screen
+        for overlay in ("help", "quit", "leave"):
+            h.model.overlay = overlay
+            fits(h, overlay)
+            if overlay == "help":
+                h.press("tab")
+                fits(h, "help, page 2")
+        h.model.overlay = None
+        h.press("c", *"A long line of chat to see it wrap in the log " * 3, "enter")
+        h.feed(*[Notice(kind=k, name=NAMES[1], seat=1) for k in ("rematch", "takeover")])
+        fits(h, "chat")
+
+
+@pytest.mark.parametrize(("players", "teams"), SHAPES)
+def test_every_replayed_position_fits_80_by_24(players, teams, tmp_path):
+    game, _ = play_game(players, teams, 5 + players)
+    path = tmp_path / "game.json"
+    path.write_text(record_json(game, NAMES[:players]), encoding="utf-8")
+    h = Headless(load(path))
+    steps = len(h.model.replay.steps)
+    for i in range(steps):
+        screen = fits(h, f"replay step {i}")
+        if i == steps - 1:
+            assert "Game over" in screen
+        h.press("right")
+    assert h.model.replay.at == steps - 1
+    assert json.loads(path.read_text())["names"][0] == NAMES[0]
+
+
+def test_the_lobby_the_waiting_rooms_and_the_form_fit_80_by_24():
+    rules = Rules(hand_size=3, manual_draw=True)
+    tables = tuple(
+        TableSummary(
+            id=f"t{i}", name=f"Table {i} of the long summer eve", players=p, teams=t,
+            seated=tuple(NAMES[j] if j % 3 else None for j in range(p)) if i % 3 else
+            tuple(f"{NAMES[j][:16]} {'Ö' * 7}" for j in range(p)),
+            spectators=i * 40, started=i % 2 == 1, rules=rules, computer_takeover=True,
+        )
+        for i, (p, t) in enumerate(SHAPES * 5)
+    )  # fmt: skip
+    h = Headless(m.Model(address="my-very-long-hostname.example.lan:7474", name=NAMES[0],
+                         named=True, link="online"))  # fmt: skip
+    h.feed(welcome(), TableList(tables=tables))
+    assert "Table 0 of the lo…" in fits(h, "the lobby")
+    for row in range(len(tables)):
+        screen = fits(h, f"lobby row {row}")
+        h.press("down")
+    assert f"▶ Table {len(tables) - 1} of" in screen  # scrolled to keep the chosen in view
+    h.press("n")
+    for field in range(6):
+        for _ in range(4):
+            fits(h, f"form field {field}")
+            h.press("right")
+        h.press("down")
+    h.press("escape")
+    for players, teams in SHAPES:
+        seats = tuple(
+            Seat(name=NAMES[j] if j % 2 == 0 else None, ready=j % 4 == 0, away=j == 2)
+            for j in range(players)
+        )
+        view = TableView(
+            id="t9", name="Midsummer at the lake house 2026", players=players, teams=teams,
+            seats=seats, spectators=999, started=False, rules=rules, computer_takeover=True,
+            seat=0,
+        )  # fmt: skip
+        h.feed(view, *[Notice(kind="joined", name=NAMES[j], seat=j) for j in range(players)])
+        fits(h, f"waiting room of {players}")
+        h.feed(TableList(tables=tables))
+
+
+def test_the_connection_screens_fit_80_by_24():
+    h = Headless(m.Model(address="192.168.100.200:7474", name="", link="connecting"))
+    fits(h, "name, connecting")
+    m.set_link(h.model, "unreachable", "Cannot reach 192.168.100.200:7474 (connection "
+               "refused). Trying again in 8 s.")  # fmt: skip
+    fits(h, "name, unreachable")
+    h.model.named, h.model.name = True, NAMES[0]
+    m.set_link(h.model, "stopped", "192.168.100.200:7474 is not a Sarja server: it answered "
+               "“HTTP/1.0 400 Bad request version ('\\x00\\x00\\x00\\x1c')”. Check the "
+               "address and the port (the server prints the line to type).")  # fmt: skip
+    fits(h, "not a Sarja server")
+    h.feed(welcome())
+    m.set_link(h.model, "reconnecting", "The connection to 192.168.100.200:7474 dropped (the "
+               "server is shutting down). Trying again in 8 s.")  # fmt: skip
+    fits(h, "reconnecting")
+    h.model.status = "x" * 5 + " A very long refusal from the server that goes on" * 4
+    fits(h, "a long status")
+
+
+def test_a_choice_of_fives_fits_80_by_24():
+    from .client_helpers import SNAPSHOT, STARTED, WELCOME
+
+    h = Headless()
+    h.feed(WELCOME, STARTED, dataclasses.replace(SNAPSHOT))
+    h.press("2", "enter")
+    assert h.model.overlay == "fives"
+    assert "Which five" in fits(h, "fives")
