@@ -13,6 +13,7 @@ from typing import Any
 
 from prompt_toolkit.filters import Condition, Filter
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
 
 from .intents import Intent
 from .layout import ScreenLayout
@@ -21,6 +22,29 @@ from .model import Model, screen
 Do = Callable[[Intent], None]
 
 _UP, _DOWN, _LEFT, _RIGHT = ("up", "k"), ("down", "j"), ("left", "h"), ("right", "l")
+
+
+def _edit(layout: ScreenLayout, key: str) -> Callable[[KeyPressEvent], None]:
+    """A key that edits the offered name (rather than replacing it) and then does what
+    it always does in a text box."""
+
+    def handler(event: KeyPressEvent) -> None:
+        layout.name_offered = False
+        buffer = event.current_buffer
+        if key in ("left",):
+            buffer.cursor_left()
+        elif key in ("right",):
+            buffer.cursor_right()
+        elif key in ("home", "c-a"):
+            buffer.cursor_position = 0
+        elif key in ("end", "c-e"):
+            buffer.cursor_position = len(buffer.text)
+        elif key == "backspace":
+            buffer.delete_before_cursor()
+        elif key == "delete":
+            buffer.delete()
+
+    return handler
 
 
 def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
@@ -68,6 +92,20 @@ def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
 
     # Text boxes: Esc leaves the chat box (Enter sends, as the box itself binds).
     bind("escape", big & overlay["chat"], Intent("close"))
+
+    # The name screen: typing over the remembered name replaces it.
+    offered = Condition(lambda: layout.name_offered) & big & typing
+    on_name = Condition(lambda: screen(m) == "name")
+
+    @kb.add(Keys.Any, filter=offered & on_name)
+    def _replace(event: KeyPressEvent) -> None:
+        if event.data.isprintable():
+            layout.name_offered = False
+            event.current_buffer.text = ""
+            event.current_buffer.insert_text(event.data)
+
+    for key in ("left", "right", "home", "end", "backspace", "c-a", "c-e", "delete"):
+        kb.add(key, filter=offered & on_name)(_edit(layout, key))
 
     # Connecting.
     bind("r", on("connect"), Intent("retry"))

@@ -151,6 +151,9 @@ class ScreenLayout:
             accept_handler=self._accept(lambda text: Intent("name", text)),
         )  # fmt: skip
         self.name_box.buffer.set_document(Document(m.name, len(m.name)))
+        # The remembered name is offered as it is: Enter keeps it, typing replaces it
+        # (it may be the last person's on this machine), any other key edits it.
+        self.name_offered = bool(m.name)
         self.chat_box = TextArea(
             multiline=False, height=1, style="class:input",
             accept_handler=self._accept(lambda text: Intent("say", text)),
@@ -177,7 +180,7 @@ class ScreenLayout:
         # ----- the parts every screen has --------------------------------------------
         self.title = region(lambda w, h: [r.title(m, w)], focusable=True)
         status = region(lambda w, h: r.status_lines(m, w))
-        status_rows = lines_of(status, lambda: 3)
+        status_rows = lines_of(status, lambda: 4)
 
         def status_height() -> int:
             return 1 if m.overlay == "chat" else status_rows()
@@ -216,10 +219,15 @@ class ScreenLayout:
             self.name_box,
             Window(),
         ], height=1)  # fmt: skip
+
+        def name_top_rows() -> int:
+            return (rows() - 6 - status_height()) // 2 + 2
+
         name = HSplit([
-            window(lambda w, h: r.name_top(m, w, h), lambda: rows() - 6 - status_height()),
+            window(lambda w, h: r.name_top(m, w, h), name_top_rows),
             name_row,
             window(lambda w, h: r.name_bottom(m, w, h), 3),
+            Window(height=_exact(lambda: rows() - 6 - status_height() - name_top_rows())),
             status_row,
             footer(lambda: [("Enter", "continue"), ("Ctrl-C", "quit")]),
         ])  # fmt: skip

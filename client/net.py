@@ -121,6 +121,7 @@ class Link:
         self._closed: str | None = None  # why the link ended for good
         self._stopped: str | None = None  # why it waits for the player before trying again
         self._last_error = ""
+        self._server_said = ""  # why the server closed on us (bye), until it greets again
         self.connections = 0  # how many times a connection was made (tests look)
 
     # ----- called from anywhere in the thread (the app's key handlers) -------------
@@ -204,8 +205,10 @@ class Link:
 
     def _wait_text(self, pause: float, greeted: bool) -> str:
         when = f"Trying again in {math.ceil(pause)} s."
+        if self._server_said:
+            return f"{self._server_said} Trying {self.where} again in {math.ceil(pause)} s."
         if greeted:
-            return f"The connection to {self.where} dropped ({self._last_error}). {when}"
+            return f"No connection to {self.where} ({self._last_error}). {when}"
         return f"Cannot reach {self.where} ({self._last_error}). {when}"
 
     async def _pause(self, seconds: float) -> None:
@@ -242,6 +245,7 @@ class Link:
                 if first is None:
                     return ended
                 ended = "welcomed"
+                self._server_said = ""
                 async with trio.open_nursery() as nursery:
                     self._outgoing = send
                     nursery.start_soon(self._write_all, stream, codec, receive)
@@ -342,7 +346,7 @@ class Link:
             if msg.code == "replaced":
                 self._closed = msg.message
             else:  # shutdown, idle: the server may well be back soon
-                self._last_error = msg.message.rstrip(".")
+                self._server_said = msg.message
             return False
         if isinstance(msg, Error) and msg.fatal:
             self._closed = msg.message

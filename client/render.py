@@ -241,7 +241,10 @@ def status_lines(model: Model, width: int) -> list[Line]:
             text = f"Disconnected: {model.link_text}"
         else:
             text = model.link_text or "The connection dropped; reconnecting…"
-        return wrap([("class:link", " " + text + " ")], width)
+        lines = wrap([("class:link", " " + text + " ")], width, indent=1)
+        if model.status:  # what became of what was typed meanwhile
+            lines += wrap([("class:status", " " + model.status)], width, indent=1)
+        return lines
     if not model.status:
         return [[]]
     return wrap([("class:status", " " + model.status)], width, indent=1)
@@ -290,12 +293,12 @@ def connect_lines(model: Model, width: int, height: int) -> list[Line]:
 
 
 def name_top(model: Model, width: int, height: int) -> list[Line]:
-    lines = centred(
-        [("class:title", " Sarja "), ("", ""), ("", "What is your name?"),
-         ("class:dim", "Others see it at the table. It is remembered for next time.")],
-        width, height,
-    )  # fmt: skip
-    return lines
+    """The question, just above the name's text box."""
+    texts = [("class:title", " Sarja "), ("", ""), ("", "What is your name?"),
+             ("class:dim", "Others see it at the table. It is remembered for next time."),
+             ("", "")]  # fmt: skip
+    lines = centred(texts, width, len(texts))
+    return [[] for _ in range(max(0, height - len(lines)))] + lines
 
 
 def name_bottom(model: Model, width: int, height: int) -> list[Line]:

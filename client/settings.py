@@ -46,12 +46,17 @@ class Settings:
                         self.seats[server] = kept
 
     def save(self, name: str, seats: dict[str, dict[str, str]]) -> None:
-        """Remember `name` and `seats` (only if they changed)."""
-        if name == self.name and seats == self.seats:
+        """Remember `name`, and its tokens in `seats`. The file is read again first and
+        only this name's tokens are written: another client on this machine (another
+        player) may have kept its own since we started."""
+        mine = {server: tokens[name] for server, tokens in seats.items() if name in tokens}
+        if name == self.name and all(self.seats.get(s, {}).get(name) == t for s, t in mine.items()):
             return
-        self.name = name
-        newest = list(seats.items())[-SEATS_KEPT:]
-        self.seats = {server: dict(tokens) for server, tokens in newest}
+        fresh = Settings(self.path) if self.path is not None else self
+        for server, token in mine.items():
+            fresh.seats.setdefault(server, {})[name] = token
+        newest = list(fresh.seats.items())[-SEATS_KEPT:]
+        self.name, self.seats = name, {server: dict(tokens) for server, tokens in newest}
         if self.path is not None:
             _save({"name": self.name, "seats": self.seats}, self.path)
 

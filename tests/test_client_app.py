@@ -185,7 +185,7 @@ async def _unreachable(tmp_path):
             assert f"Cannot reach 127.0.0.1:{port} (connection refused)" in screen, screen
             config = ServerConfig(host="127.0.0.1", port=port, data_dir=tmp_path)
             await host.start_task(serve, config)
-            p.press("o", "enter")
+            p.press("end", "o", "enter")  # adding to the remembered name
             await p.wait(lambda: "r try again now" in p.screen(), "the connect screen")
             p.press("r")
             await p.wait(lambda: p.model.phase.value == "lobby", "the lobby")

@@ -1,18 +1,24 @@
-"""End to end, as people use it: the real `sarja-server` process and two real
-`sarja-client` processes, each in a pseudo-terminal of 80×24 whose screen is read
-through a terminal emulator (pyte). Keys are typed into the terminals, never the API."""
+"""End to end, as people use it: the real `sarja-server` process and real
+`sarja-client` processes, each in a pseudo-terminal (80×24 unless said) whose screen is
+read through a terminal emulator (pyte). Keys are typed into the terminals, never the
+API. Besides whole games: coming back to a seat through another address of the same
+server, the server stopping and starting again, peers that are not Sarja servers, an
+unknown host, a server that cannot listen, and keys behind the "too small" message."""
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
 import re
 import signal
+import socket
 import struct
 import subprocess
 import sys
 import termios
+import threading
 import time
 from pathlib import Path
 
@@ -46,6 +52,7 @@ class Terminal:
         self.fd = master
         self.screen = pyte.Screen(cols, rows)
         self.stream = pyte.ByteStream(self.screen)
+        self.raw = b""  # everything the program wrote, to look for tracebacks
 
     def pump(self) -> None:
         while True:
@@ -55,6 +62,7 @@ class Terminal:
                 return
             if not data:
                 return
+            self.raw += data
             self.stream.feed(data)
 
     def text(self) -> str:
@@ -89,6 +97,17 @@ class Terminal:
             time.sleep(0.005)
         return line
 
+    def finish(self, timeout: float = 10) -> int:
+        """Wait for the program to end (reading what it writes meanwhile)."""
+        deadline = time.monotonic() + timeout
+        while self.proc.poll() is None:
+            assert time.monotonic() < deadline, f"still running:\n{self.text()}"
+            self.pump()
+            time.sleep(0.01)
+        time.sleep(0.05)
+        self.pump()
+        return self.proc.returncode
+
     def close(self) -> None:
         if self.proc.poll() is None:
             self.proc.terminate()
@@ -100,32 +119,82 @@ class Terminal:
         os.close(self.fd)
 
 
+class Server:
+    """The real `sarja-server`, with a data directory (so it keeps its id and its games
+    across a restart), on 127.0.0.1."""
+
+    def __init__(self, data: Path, port: int = 0) -> None:
+        self.data = data
+        self.proc = subprocess.Popen(
+            [*command("sarja-server"), "--host", "127.0.0.1", "--port", str(port),
+             "--seed", "4", "--data-dir", str(data)],
+            stdout=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            if "sarja-client 127.0.0.1:" in line:
+                self.address = line.split()[-1]
+                self.port = int(self.address.rsplit(":", 1)[1])
+                return
+        raise AssertionError("the server did not say where to connect")
+
+    def stop(self) -> None:
+        """Stop it as its host does, with Ctrl-C."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            self.proc.wait(10)
+
+    def restart(self) -> None:
+        self.stop()
+        deadline = time.monotonic() + 10
+        while True:  # the port may take a moment to be free again
+            try:
+                self.__init__(self.data, self.port)  # type: ignore[misc]
+                return
+            except AssertionError:
+                assert time.monotonic() < deadline
+                time.sleep(0.2)
+
+
 @pytest.fixture
 def server(tmp_path):
-    proc = subprocess.Popen(
-        [*command("sarja-server"), "--host", "127.0.0.1", "--port", "0", "--seed", "4",
-         "--data-dir", str(tmp_path / "data")],
-        stdout=subprocess.PIPE, text=True,
-    )  # fmt: skip
+    running = Server(tmp_path / "data")
     try:
-        assert proc.stdout is not None
-        for line in proc.stdout:
-            if "sarja-client 127.0.0.1:" in line:
-                yield line.split()[-1]
-                break
-        else:
-            raise AssertionError("the server did not say where to connect")
+        yield running.address
     finally:
-        proc.terminate()
-        proc.wait(10)
+        running.stop()
+
+
+@pytest.fixture
+def host(tmp_path):
+    running = Server(tmp_path / "data")
+    try:
+        yield running
+    finally:
+        running.stop()
 
 
 TURN = "▶ YOUR TURN ◀"
 
 
+def hurry(mover: Terminal) -> None:
+    """One move as a hurried person makes it: Tab to the first card that can be used,
+    then Enter (n first for a wild jack, to stand on an open space), x for a dead
+    card, p when stuck; Enter again if asked which five."""
+    mover.type("\t")
+    status = mover.wait_for_status(re.compile(r": \d|is dead|cannot|wild"))
+    if "is dead" in status:
+        mover.type("x")
+    elif "cannot" in status:
+        mover.type("p")
+    elif "wild" in status:
+        mover.type("n\r")
+    else:
+        mover.type("\r")
+
+
 def play_to_the_end(*people: Terminal, moves: int = 600) -> None:
-    """Whoever's screen says it is their turn plays as a hurried person would: Tab to
-    the first card that can be used, then Enter, x for a dead card, p when stuck."""
+    """Whoever's screen says it is their turn moves (see `hurry`), to the end."""
     for _ in range(moves):
         deadline = time.monotonic() + 15
         while True:
@@ -141,9 +210,7 @@ def play_to_the_end(*people: Terminal, moves: int = 600) -> None:
         if "Which five" in before:
             mover.type("\r")
         else:
-            mover.type("\t")
-            status = mover.wait_for_status(re.compile(r": \d|is dead|cannot"))
-            mover.type("x" if "is dead" in status else "p" if "cannot" in status else "\r")
+            hurry(mover)
         # Wait for the move to land: the log grows (or the five chooser opens).
         log = before.splitlines()[14:22]
         deadline = time.monotonic() + 10
@@ -153,43 +220,61 @@ def play_to_the_end(*people: Terminal, moves: int = 600) -> None:
     raise AssertionError("the game did not end")
 
 
+def seat_two(aino: Terminal, bertil: Terminal) -> None:
+    """Aino (who types her name) creates a table, Bertil joins it, both get ready."""
+    aino.wait_for("What is your name?")
+    aino.type("Aino\r")
+    aino.wait_for("No tables yet")
+    aino.type("n")
+    aino.wait_for("New table")
+    aino.type("\r")
+    aino.wait_for("Aino (you)")
+    bertil.type("r")
+    lobby = bertil.wait_for("Seats: Aino (Blue), free (Green)")
+    assert "Aino's table" in lobby and "2 players" in lobby and "1 free of 2" in lobby
+    bertil.type("\r")
+    bertil.wait_for("Bertil (you)")
+    aino.type("r")
+    bertil.type("r")
+    for person in (aino, bertil):
+        person.wait_for("Hand ")
+
+
 def test_two_people_play_a_game_in_real_terminals(server, tmp_path):
     env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config")}
     env.pop("NO_COLOR", None)
     aino = Terminal([*command("sarja-client"), server], env)
     bertil = Terminal([*command("sarja-client"), server, "--name", "Bertil"], env)
     try:
-        aino.wait_for("What is your name?")
-        aino.type("Aino\r")
-        aino.wait_for("No tables yet")
-        aino.type("n")
-        aino.wait_for("New table")
-        aino.type("\r")
-        aino.wait_for("Aino (you)")
-        bertil.type("r")
-        lobby = bertil.wait_for("Aino's table")
-        assert "2 players" in lobby and "1 free; Aino" in lobby
-        bertil.type("\r")
-        bertil.wait_for("Bertil (you)")
-        aino.type("r")
-        bertil.type("r")
+        seat_two(aino, bertil)
         for person in (aino, bertil):
-            screen = person.wait_for("Hand ")
+            screen = person.text()
             assert "A    B    C    D" in screen and "10" in screen and "★" in screen
             assert re.search(r"\[1\]\S", screen), screen
-        # Both share one config, as two people on one machine would: each name has
-        # its own token, so neither could take the other's seat on a restart.
+        # Both share one config, as two people on one machine would: the seats are
+        # kept by the server's id, each name with its own token, so neither could take
+        # the other's seat on a restart.
         remembered = json.loads((tmp_path / "config" / "sarja" / "client.json").read_text())
         assert remembered["name"] in ("Aino", "Bertil")
-        assert {key.split("@")[0] for key in remembered["resume"]} == {"Aino", "Bertil"}
+        [tokens] = remembered["seats"].values()
+        assert set(tokens) == {"Aino", "Bertil"}
 
         # The first move, made by keys, appears on the other player's screen.
         first = aino if TURN in aino.text() else bertil
         other = bertil if first is aino else aino
-        first.type("\t\r")  # the first playable card, at its nearest space
+        hurry(first)
         name = "Aino" if first is aino else "Bertil"
         moved = other.wait_for(re.compile(rf"{name} played \S+ at [A-J]\d+"))
-        assert TURN in moved and re.search(r"\([BG]\)", moved)
+        assert TURN in moved and re.search(r"\([BG]\)", moved) and "Last: " in moved
+
+        # Behind the "too small" message keys do nothing: 1 then Enter plays no card.
+        other.resize(79, 24)
+        other.wait_for("Please make it bigger")
+        other.type("1\r\t\r")
+        time.sleep(0.5)
+        other.resize(80, 24)
+        assert TURN in other.wait_for("Hand ")
+        assert TURN not in first.text()
 
         # Play on, by keys, to the end of the game; each side sees it end.
         play_to_the_end(aino, bertil)
@@ -202,23 +287,21 @@ def test_two_people_play_a_game_in_real_terminals(server, tmp_path):
         bertil.resize(100, 30)
         assert "Game over" in bertil.wait_for(re.compile(r"A {5,}B {5,}C"))
         aino.type("q")
-        assert aino.proc.wait(10) == 0
+        assert aino.finish() == 0
     finally:
         aino.close()
         bertil.close()
 
 
 def take_turn(*people: Terminal) -> Terminal:
-    """Whoever's screen says it is their turn makes one move by keys (as in
-    `play_to_the_end`); returns once the next player's screen says it is theirs."""
+    """Whoever's screen says it is their turn makes one move by keys (see `hurry`);
+    returns once the next player's screen says it is theirs."""
     deadline = time.monotonic() + 15
     while len(movers := [p for p in people if TURN in p.text()]) != 1:
         assert time.monotonic() < deadline, "\n\n".join(p.text() for p in people)
         time.sleep(0.005)
     mover = movers[0]
-    mover.type("\t")
-    status = mover.wait_for_status(re.compile(r": \d|is dead|cannot"))
-    mover.type("x" if "is dead" in status else "p" if "cannot" in status else "\r")
+    hurry(mover)
     if "Which five" in mover.wait_for(re.compile(r"Which five|Hand ")):
         mover.type("\r")
     others = [p for p in people if p is not mover]
@@ -229,30 +312,19 @@ def take_turn(*people: Terminal) -> Terminal:
     return mover
 
 
-def test_a_player_who_quits_or_is_killed_comes_back_and_moves_at_once(server, tmp_path):
-    """Issue 9's restart case: the client started again resumes the seat, and its first
-    move goes through (its action ids go on above those the server holds)."""
+def test_a_player_comes_back_through_another_address_of_the_same_server(server, tmp_path):
+    """Quit mid-game at 127.0.0.1 (the shell is told how to come back), start again
+    through localhost: the seat comes back, since it is remembered by the server's id;
+    killed, and started again through 127.0.0.1, likewise. The first move after each
+    return goes through (action ids go on above those the server holds), and a name
+    given with --name is remembered too."""
     env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config")}
-    client = [*command("sarja-client"), server]
-    aino = Terminal(client, env)
-    bertil = Terminal([*client, "--name", "Bertil"], env)
+    port = server.rsplit(":", 1)[1]
+    addresses = {"quit": f"localhost:{port}", "kill": f"127.0.0.1:{port}"}
+    aino = Terminal([*command("sarja-client"), server], env)
+    bertil = Terminal([*command("sarja-client"), server, "--name", "Bertil"], env)
     try:
-        aino.wait_for("What is your name?")
-        aino.type("Aino\r")
-        aino.wait_for("No tables yet")
-        aino.type("n")
-        aino.wait_for("New table")
-        aino.type("\r")
-        aino.wait_for("Aino (you)")
-        bertil.type("r")
-        bertil.wait_for("Aino's table")
-        bertil.type("\r")
-        bertil.wait_for("Bertil (you)")
-        aino.type("r")
-        bertil.type("r")
-        for person in (aino, bertil):
-            person.wait_for("Hand ")
-
+        seat_two(aino, bertil)
         for how in ("quit", "kill"):
             # Mid-game, with moves by both behind them, and Aino to play.
             moved = {"Aino": 0, "Bertil": 0}
@@ -261,21 +333,25 @@ def test_a_player_who_quits_or_is_killed_comes_back_and_moves_at_once(server, tm
                 moved["Aino" if mover is aino else "Bertil"] += 1
             if how == "quit":
                 aino.type("q")
-                aino.wait_for("Quit in the middle of the game?")
+                aino.wait_for("Quit in the middle of the game? Your seat is kept.")
                 aino.type("y")
-                assert aino.proc.wait(10) == 0
+                assert aino.finish() == 0
+                said = aino.raw.decode("utf-8", "replace")
+                assert "Your seat in the game is kept. To come back, run:" in said
+                assert f"sarja-client {server} --name Aino" in said.replace("\r\n", "")
             else:
                 os.kill(aino.proc.pid, signal.SIGKILL)
                 aino.proc.wait(10)
-            bertil.wait_for("Aino (away)")
+            away = bertil.wait_for("Aino (away)")
+            assert "Aino is away; the seat is kept." in away and "lost the connection" not in away
             aino.close()
 
-            # Started again as before: the remembered name, then straight back to the seat.
-            aino = Terminal(client, env)
-            aino.wait_for("Name: Aino")
-            aino.type("\r")
+            # Started again through the other address, with the name given.
+            aino = Terminal([*command("sarja-client"), addresses[how], "--name", "Aino"], env)
             screen = aino.wait_for(TURN)
             assert "Aino (you)" in screen and "Hand " in screen
+            assert "You are back in the game at Aino's table." in screen
+            assert "Last move: " in screen  # the log starts from the snapshot
             back = bertil.wait_for("Aino is back.")
             assert "Aino (away)" not in back
 
@@ -286,6 +362,140 @@ def test_a_player_who_quits_or_is_killed_comes_back_and_moves_at_once(server, tm
             card, cell = mine.groups()
             bertil.wait_for(f"Aino played {card} at {cell}.")
             assert "Action id" not in aino.text()  # no refusal of an id the server holds
+        # A name given with --name is remembered for next time, as one typed is.
+        own = {**env, "XDG_CONFIG_HOME": str(tmp_path / "cecilia")}
+        cecilia = Terminal([*command("sarja-client"), server, "--name", "Cecilia"], own)
+        try:
+            cecilia.wait_for("Aino's table")
+            cecilia.type("q")
+            assert cecilia.finish() == 0
+        finally:
+            cecilia.close()
+        cecilia = Terminal([*command("sarja-client"), server], own)
+        try:
+            cecilia.wait_for("Name: Cecilia")
+        finally:
+            cecilia.close()
     finally:
         aino.close()
         bertil.close()
+
+
+def test_the_server_stopping_and_coming_back(host, tmp_path):
+    """The server stops mid-game: the players are told in words; what they type
+    meanwhile is not lost silently (a move says it was not sent, chat waits); the server
+    starts again and both are back in the game, the chat delivered, with no word of
+    leaving the table. Stopped again, Enter, chat and quitting print no traceback."""
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    aino = Terminal([*command("sarja-client"), host.address], env)
+    bertil = Terminal([*command("sarja-client"), host.address, "--name", "Bertil"], env)
+    try:
+        seat_two(aino, bertil)
+        host.stop()
+        aino.wait_for("The server is shutting down.")
+        aino.type("1\r")
+        assert "nothing was sent" in aino.wait_for("nothing was sent")
+        aino.type("c")
+        aino.type("Back in a minute\r")
+        aino.wait_for("will be sent when the connection is back")
+
+        host.restart()
+        for person in (aino, bertil):
+            person.wait_for("Connected again.", timeout=20)
+            screen = person.wait_for("Hand ")
+            assert "You left" not in screen and "no longer at" not in screen
+        bertil.wait_for("Aino: Back in a minute")
+
+        host.stop()
+        aino.wait_for("The server is shutting down.")
+        aino.type("\r")
+        aino.type("c")
+        aino.type("anyone?\r")
+        time.sleep(0.3)
+        aino.type("q")
+        assert aino.finish() == 0
+        said = aino.raw.decode("utf-8", "replace")
+        assert "Traceback" not in said and "Press ENTER" not in said and "Exception" not in said
+    finally:
+        aino.close()
+        bertil.close()
+
+
+class Impostor:
+    """A TCP server on 127.0.0.1 that is not a Sarja server: it greets every connection
+    with `greeting` (or says nothing) and then reads and ignores what comes."""
+
+    def __init__(self, greeting: bytes) -> None:
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.greeting = greeting
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                return
+            if self.greeting:
+                conn.sendall(self.greeting)
+            threading.Thread(target=self._drain, args=(conn,), daemon=True).start()
+
+    def _drain(self, conn: socket.socket) -> None:
+        with contextlib.suppress(OSError), conn:
+            while conn.recv(4096):
+                pass
+
+    def close(self) -> None:
+        self.listener.close()
+
+
+def test_what_is_not_a_sarja_server_is_told_in_words(tmp_path):
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    ssh, silent = Impostor(b"SSH-2.0-OpenSSH_9.6\r\n"), Impostor(b"")
+    people: list[Terminal] = []
+    try:
+        # Something that answers with something else: said at once, with its words.
+        # The address written as a URL is understood, and shown as an address.
+        people.append(Terminal([*command("sarja-client"), f"http://127.0.0.1:{ssh.port}/",
+                                "--name", "Dora"], env))  # fmt: skip
+        screen = people[-1].wait_for("is not a Sarja server", timeout=5)
+        assert "it answered “SSH-2.0-OpenSSH_9.6”" in screen
+        assert f"127.0.0.1:{ssh.port}" in screen and "http" not in screen
+        # Something that says nothing back (an HTTP server waits for a whole request).
+        people.append(Terminal([*command("sarja-client"), f"127.0.0.1:{silent.port}",
+                                "--name", "Dora"], env))  # fmt: skip
+        screen = people[-1].wait_for("answered as a Sarja server does", timeout=10)
+        assert "Check the address" in screen and "Joining" not in screen
+        # A host no one knows.
+        people.append(Terminal([*command("sarja-client"), "nosuchhost.invalid:7474",
+                                "--name", "Dora"], env))  # fmt: skip
+        screen = people[-1].wait_for("nosuchhost.invalid", timeout=10)
+        screen = people[-1].wait_for(re.compile(r"No computer called|cannot be looked up"))
+        assert "unknown error" not in screen and "-2" not in screen
+        people[-1].type("q")
+        assert people[-1].finish() == 0
+    finally:
+        for person in people:
+            person.close()
+        ssh.close()
+        silent.close()
+
+
+def test_a_server_that_cannot_listen_says_why_in_one_line(tmp_path):
+    def one_line(*args: str) -> str:
+        done = subprocess.run(
+            [*command("sarja-server"), *args, "--data-dir", str(tmp_path / "data")],
+            capture_output=True, text=True, timeout=30,
+        )  # fmt: skip
+        assert done.returncode == 1
+        lines = done.stderr.strip().splitlines()
+        assert len(lines) == 1, done.stderr
+        return lines[0]
+
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        line = one_line("--host", "127.0.0.1", "--port", str(port))
+        assert line == f"sarja-server: cannot listen on port {port}: Address already in use"
+    line = one_line("--host", "192.0.2.1", "--port", "7474")  # an address of no one here
+    assert line.startswith("sarja-server: cannot listen on port 7474: ")

@@ -204,8 +204,18 @@ def test_chat_typed_while_reconnecting_waits_and_moves_say_they_were_not_sent():
 def test_the_name_is_typed_then_the_hello_can_go():
     h = Headless(m.Model(address="h:1", link="online", name="Ai"))
     assert m.screen(h.model) == "name" and "Name: Ai" in h.screen()
-    h.press("n", "o", "backspace", "enter")
+    h.press("end", "n", "o", "backspace", "enter")  # editing the remembered name
     assert h.model.name == "Ain" and h.model.named
+
+
+def test_typing_over_the_remembered_name_replaces_it():
+    """The last name used on this machine may be another person's."""
+    h = Headless(m.Model(address="h:1", link="online", name="Bertil"))
+    h.press(*"Aino", "enter")
+    assert h.model.name == "Aino"
+    kept = Headless(m.Model(address="h:1", link="online", name="Bertil"))
+    kept.press("enter")
+    assert kept.model.name == "Bertil"
 
 
 def test_lobby_join_spectate_and_create_from_the_servers_shapes():

@@ -47,3 +47,13 @@ def test_in_memory_settings_write_nothing(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
     Settings(None).save("Aino", {"srv1": {"Aino": "x" * 43}})
     assert not any(tmp_path.iterdir())
+
+
+def test_two_clients_at_once_do_not_forget_each_others_seats(tmp_path):
+    """Both started before either kept a token: each writes only its own."""
+    path = tmp_path / "client.json"
+    aino, bertil = Settings(path), Settings(path)
+    aino.save("Aino", {"srv1": {"Aino": "a" * 43}})
+    bertil.save("Bertil", {"srv1": {"Bertil": "b" * 43}})
+    aino.save("Aino", {"srv1": {"Aino": "c" * 43, "Bertil": "stale" * 9}})
+    assert Settings(path).seats == {"srv1": {"Aino": "c" * 43, "Bertil": "b" * 43}}
