@@ -22,6 +22,7 @@ import math
 import random
 import time
 from collections.abc import Callable
+from itertools import compress
 
 from ..engine.actions import DEAD, DRAW_ACTION, PLACE, REMOVE, Action
 from ..engine.board import LAYOUT
@@ -43,7 +44,7 @@ from .windows import (
 )
 from .worlds import WorldMaker
 
-DEFAULT_THINK_TIME = 0.5
+DEFAULT_THINK_TIME = 0.3
 CANDIDATES = 6
 # Turns each player takes in a simulation after the candidate action.
 ROUNDS = 4
@@ -52,6 +53,7 @@ SQUASH = 300.0
 # At a simulation's end, what a side's open fours are worth by how many of
 # them its hands can fill: none, one, two or more, and one the side fills now.
 FILL_BONUS = (0.0, 0.3 * FINISHED, 0.6 * FINISHED, 0.9 * FINISHED)
+WINDOW_RANGE = range(len(WINDOWS))
 # A play the judgement scores this high wins the game on the spot.
 WINS_NOW = 50000.0
 
@@ -277,13 +279,11 @@ def leaf_value(game: Game, packed: list[int], side: int) -> float:
     owners = four_owner()
     chips = game.chips
     threats: list[set[int]] = [set() for _ in range(sides)]
-    for w, p in enumerate(packed):
-        owner = owners[p]
-        if owner:
-            for cell in WINDOWS[w]:
-                if not chips[cell]:
-                    threats[owner - 1].add(cell)
-                    break
+    for w in compress(WINDOW_RANGE, map(owners.__getitem__, packed)):
+        for cell in WINDOWS[w]:
+            if not chips[cell]:
+                threats[owners[packed[w]] - 1].add(cell)
+                break
     hands = game.hands
     mover = game.marks[game.turn] - 1
     for s in range(sides):
