@@ -399,7 +399,12 @@ def lobby_details(model: Model, width: int) -> list[Line]:
     extra = [("class:label", "Rules: "), ("", ", ".join(rules))]
     if info.spectators:
         extra.append(("", f"; {info.spectators} watching"))
-    doing = "Enter watches the game" if info.started else "Enter takes a free seat"
+    if info.started and model.name in info.seated:
+        doing = "Enter takes you back to your seat"
+    elif info.started:
+        doing = "Enter watches the game"
+    else:
+        doing = "Enter takes a free seat"
     return [
         *seat_lines,
         *wrap([("", " "), *extra, ("class:dim", f". {doing}, s watches.")], width, indent=3),

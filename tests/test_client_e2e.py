@@ -11,6 +11,7 @@ import contextlib
 import fcntl
 import json
 import os
+import random
 import re
 import signal
 import socket
@@ -499,3 +500,40 @@ def test_a_server_that_cannot_listen_says_why_in_one_line(tmp_path):
         assert line == f"sarja-server: cannot listen on port {port}: Address already in use"
     line = one_line("--host", "192.0.2.1", "--port", "7474")  # an address of no one here
     assert line.startswith("sarja-server: cannot listen on port 7474: ")
+
+
+def test_a_finished_game_is_replayed_from_its_record(tmp_path):
+    """`sarja-client --replay RECORD.json`: forwards, backwards, to the end, every hand
+    shown; a file that is not a record is refused in one line."""
+    from sarja.server.engine import Arrangement, Game, record_json
+
+    rng = random.Random(3)
+    game = Game.new(Arrangement.of(2), rng)
+    while game.outcome is None:
+        game.apply(game.turn, rng.choice(game.legal_actions(game.turn)))
+    path = tmp_path / "game.json"
+    path.write_text(record_json(game, ["Aino", "Bertil"]), encoding="utf-8")
+    moves = len(game.history)
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    viewer = Terminal([*command("sarja-client"), "--replay", str(path)], env)
+    try:
+        screen = viewer.wait_for(f"move 0 of {moves}")
+        assert "Aino:" in screen and "Bertil:" in screen  # both hands
+        viewer.type("\x1b[C\x1b[C\x1b[C")  # → → →
+        screen = viewer.wait_for(f"move 3 of {moves}")
+        assert "Move 3: " in screen and "+" in screen
+        viewer.type("\x1b[D")  # ←
+        viewer.wait_for(f"move 2 of {moves}")
+        viewer.type("\x1b[F")  # End
+        assert "Game over" in viewer.wait_for(f"move {moves} of {moves}")
+        viewer.type("q")
+        assert viewer.finish() == 0
+    finally:
+        viewer.close()
+    path.write_text('{"format": "something else"}', encoding="utf-8")
+    done = subprocess.run(
+        [*command("sarja-client"), "--replay", str(path)], capture_output=True, text=True,
+        env=env, timeout=30,
+    )  # fmt: skip
+    assert done.returncode == 1 and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "is not a game record Sarja can replay" in done.stderr
