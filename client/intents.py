@@ -8,6 +8,7 @@ sends or draws, so what every key and click means is tested without a terminal.
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
@@ -294,13 +295,9 @@ def _quitting(model: Model) -> list[Effect]:
         assert model.game is not None
         model.goodbye = (
             f"Your seat in the game is kept. To come back, run: sarja-client {model.address}"
-            f" --name {_shell_word(model.name)}"
+            f" --name {shlex.quote(model.name)}"
         )
     return [Command.QUIT]
-
-
-def _shell_word(text: str) -> str:
-    return text if text.replace("-", "").replace("_", "").isalnum() else repr(text)
 
 
 def _leave(model: Model, arg: Any) -> list[Effect]:

@@ -235,22 +235,23 @@ class ScreenLayout:
         # ----- the lobby ---------------------------------------------------------------
         tables = region(lambda w, h: r.lobby_list(m, w, h, self.do))
         tables_rows = lines_of(
-            tables, lambda: max(2, rows() - 13 - (7 if m.overlay == "create" else 0))
+            tables, lambda: max(2, rows() - 13 - (8 if m.overlay == "create" else 0))
         )
         details = region(lambda w, h: r.lobby_details(m, w))
         details_rows = lines_of(details, lambda: 3)
 
         def form_rows() -> int:
-            return 7 if m.overlay == "create" else 0
+            return 8 if m.overlay == "create" else 0
 
         form_label = region(lambda w, h: [[("class:selected" if m.form.field == 0 else "",
                                             r.form_label(m))]])  # fmt: skip
         form = HSplit([
+            Window(height=1),
             window(lambda w, h: [[("class:label", " New table")]], 1),
             VSplit([window(form_label, 1, len(r.form_label(m))), self.form_box, Window()],
                    height=1),
             window(lambda w, h: r.form_lines(m, w), 5),
-        ], height=7)  # fmt: skip
+        ], height=8)  # fmt: skip
         lobby = HSplit([
             Window(height=1),
             window(tables, tables_rows),

@@ -284,9 +284,9 @@ def _log_entry(entry: LogLine, width: int) -> list[Line]:
 
 def connect_lines(model: Model, width: int, height: int) -> list[Line]:
     if model.link in ("unreachable", "stopped"):
-        body = [("class:link", model.link_text), ("", ""), ("", "r: try again now · q: quit")]
+        body = [("class:link", model.link_text)]
     elif model.link == "closed":
-        body = [("class:link", f"Disconnected: {model.link_text}"), ("", ""), ("", "q: quit")]
+        body = [("class:link", f"Disconnected: {model.link_text}")]
     else:
         body = [("", f"Joining {model.address} as {model.name}…")]
     return centred([("class:title", " Sarja "), ("", ""), *body], width, height)
@@ -846,8 +846,8 @@ RULES = [
     "A sequence is locked: its chips stay. A side's second sequence may share one "
     "space with its first. Seats alternate colours; teammates share a colour, not a hand.",
     "On the board: (B) a Blue chip, (G) Green, (R) Red; [B] locked in a sequence; "
-    "» « the picked card's spaces; ▶ ◀ the cursor; + + the last move; * * the winning "
-    "sequences.",
+    "»\u00a0« the picked card's spaces; ▶\u00a0◀ the cursor; +\u00a0+ the last move; "
+    "*\u00a0* the winning sequences.",
 ]
 
 KEYS_HELP = [
@@ -876,8 +876,10 @@ def help_lines(model: Model, width: int, height: int) -> list[Line]:
     lines: list[Line] = [bar([("class:title", head)], [("class:title", f"page {page + 1} of 2 ")],
                              width, "class:title")]  # fmt: skip
     if page == 0:
-        for paragraph in RULES:
-            lines += wrap([("", " " + paragraph)], width - 1, indent=1)
+        paragraphs = [wrap([("", " " + text)], width - 1, indent=1) for text in RULES]
+        spaced = sum(len(p) for p in paragraphs) + len(paragraphs) <= height - 1
+        for i, paragraph in enumerate(paragraphs):
+            lines += ([[]] if spaced and i else []) + paragraph
     else:
         key_w = 18
         for key, text in KEYS_HELP:
