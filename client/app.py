@@ -152,11 +152,6 @@ class ClientApp:
             before_render=lambda _: self.screen.sync(),
         )
         self.app.ttimeoutlen = 0.05  # a lone Esc need not wait half a second
-        self.renders = 0
-        self.app.after_render += self._counted
-
-    def _counted(self, _: object) -> None:
-        self.renders += 1
 
     # ----- intents ------------------------------------------------------------------
 
@@ -216,7 +211,6 @@ class GuestRun:
         self._scope: trio.CancelScope | None = None
         self._token: trio.lowlevel.TrioToken | None = None
         self._done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._started = asyncio.Event()
 
     def start(self) -> None:
         loop = asyncio.get_running_loop()
@@ -236,11 +230,7 @@ class GuestRun:
         self._token = trio.lowlevel.current_trio_token()
         with trio.CancelScope() as scope:
             self._scope = scope
-            self._started.set()
             await self._main()
-
-    async def wait_started(self) -> None:
-        await self._started.wait()
 
     async def stop(self) -> Any:
         if self._token is not None and self._scope is not None and not self._done.done():

@@ -32,7 +32,6 @@ from .model import (
     SIDE_LETTERS,
     SIDE_NAMES,
     CreateForm,
-    Fragment,
     LogLine,
     Model,
     arrangement_label,
@@ -44,7 +43,6 @@ from .model import (
     is_dead,
     last_cell,
     last_parts,
-    plain,
     result_text,
     screen,
     sequence_cells,
@@ -891,11 +889,3 @@ def help_lines(model: Model, width: int, height: int) -> list[Line]:
     filler: list[Line] = [[] for _ in range(height - 1 - len(lines))]
     foot = keys_line([("Tab ←→", "other page"), ("Esc ?", "close")], width)
     return [*lines, *filler, foot]
-
-
-def plain_lines(lines: Sequence[Line]) -> str:
-    """Lines as text without styles (tests, the README capture)."""
-    return "\n".join(text_of(line).rstrip() for line in lines)
-
-
-__all__ = ["Fragment", "plain"]
