@@ -1,7 +1,7 @@
 """How well and how fast the computer players play: a round robin of
 baseline, easy, medium and hard.
 
-Run: python bench/bots.py   (under 14 minutes on a two-core machine).
+Run: python bench/bots.py   (about 11 minutes on a two-core machine).
 
 Every pair of levels meets in two-player games and in two teams of two. Each
 deal (a seeded cut and shuffle) is played twice with the sides swapped, so
