@@ -1,7 +1,7 @@
 """How well and how fast the computer players play: a round robin of
 baseline, easy, medium and hard.
 
-Run: python bench/bots.py   (about 11 minutes on a two-core machine).
+Run: python bench/bots.py   (about 7 minutes on a two-core machine).
 
 Every pair of levels meets in two-player games and in two teams of two. Each
 deal (a seeded cut and shuffle) is played twice with the sides swapped, so
@@ -142,8 +142,9 @@ def main() -> None:
         "--games",
         type=int,
         default=30,
-        help="deals per two-player pairing with hard, each played twice"
-        " (default 30; with teams, half; without hard, ten times)",
+        help="deals for hard v medium in two-player games, each played twice"
+        " (default 30); other pairings with hard get a share of that (HARD_SHARE),"
+        " pairings without hard ten times as many (five times with teams)",
     )
     parser.add_argument(
         "--think-time",
