@@ -88,7 +88,7 @@ class Server:
         """Ping quiet peers, so a dead one is noticed within about `idle_timeout`:
         one task for the server, not one per connection."""
         while True:
-            await trio.sleep(self.config.ping_interval / 10)
+            await trio.sleep(min(self.config.ping_interval, self.config.send_timeout) / 10)
             for connection in list(self._live):
                 connection.ping()
 

@@ -67,10 +67,14 @@ class Connection:
         self.guest: Guest | None = None
         self.journal = lobby.journal
         # Unbounded as a channel; bounded by `queued` bytes, checked on every send.
-        # Each frame goes with the journal epoch it must wait for.
-        self._outgoing, self._queue = trio.open_memory_channel[tuple[bytes, int]](math.inf)
-        self.queued = 0  # bytes waiting for the writer
+        self._outgoing, self._queue = trio.open_memory_channel[bytes](math.inf)
+        self.queued = 0  # bytes waiting for the writer (held ones included)
+        # Frames that tell of what the journal has not committed yet, with the epoch
+        # each waits for; the journal releases them to the writer after its commit.
+        self._held: list[tuple[bytes, int]] = []
         self._closing = False
+        self._sending_since: float | None = None  # when the write under way began
+        self._connection = trio.CancelScope()  # the running connection's, once it runs
         self._pings = 0
         self.last_heard = self._last_ping = trio.current_time()
 
@@ -109,7 +113,30 @@ class Connection:
             self._queue.close()  # the writer stops at once; nothing more goes out
             return
         self.queued += len(frame)
-        self._outgoing.send_nowait((frame, self.journal.epoch))
+        journal = self.journal
+        if self._held or journal.epoch > journal.committed:
+            self._held.append((frame, journal.epoch))
+            journal.hold(self)
+        else:
+            self._outgoing.send_nowait(frame)
+
+    def release(self, committed: int) -> bool:
+        """The journal has committed up to `committed`: pass on the frames that waited
+        for it. True if some still wait (for a later commit)."""
+        held = self._held
+        ready = 0
+        while ready < len(held) and held[ready][1] <= committed:
+            ready += 1
+        try:
+            for frame, _ in held[:ready]:
+                self._outgoing.send_nowait(frame)
+        except trio.ClosedResourceError:  # dropped meanwhile
+            held.clear()
+            return False
+        del held[:ready]
+        if not held and self._closing:
+            self._outgoing.close()
+        return bool(held)
 
     def close(self, code: str, message: str) -> None:
         """Say goodbye; the writer sends what is queued, then the connection ends."""
@@ -119,8 +146,11 @@ class Connection:
         self._stop_sending()
 
     def _stop_sending(self) -> None:
+        """Nothing more is queued: the writer sends what is, then ends the connection.
+        (Frames the journal still holds go first: the channel closes on their release.)"""
         self._closing = True
-        self._outgoing.close()
+        if not self._held:
+            self._outgoing.close()
 
     # ----- running --------------------------------------------------------
 
@@ -133,25 +163,23 @@ class Connection:
     async def _write_all(self, connection: trio.CancelScope) -> None:
         """Write queued frames in order until the queue is closed and empty, then end
         the connection (the reader may still be waiting for bytes)."""
+        self._connection = connection
         try:
-            async for frame, epoch in self._queue:
+            async for frame in self._queue:
                 # Everything queued goes out in one write: a move sends a peer
                 # several frames, and a system call per frame adds up.
                 batch = [frame]
                 while True:
                     try:
-                        frame, epoch = self._queue.receive_nowait()
+                        batch.append(self._queue.receive_nowait())
                     except (trio.WouldBlock, trio.EndOfChannel):
                         break
-                    batch.append(frame)
-                if not await self.journal.durable(epoch):
-                    break  # the journal failed: what it could not keep must not be told
                 data = b"".join(batch)
-                with trio.move_on_after(self.config.send_timeout) as too_slow:
-                    await self.stream.send_all(data)
-                if too_slow.cancelled_caught:
-                    log.info("dropping %s: not reading", self._who())
-                    break
+                # A write that takes too long is ended by the heartbeat (`ping`):
+                # cheaper than a deadline for every write.
+                self._sending_since = trio.current_time()
+                await self.stream.send_all(data)
+                self._sending_since = None
                 self.queued -= len(data)
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             pass
@@ -228,9 +256,16 @@ class Connection:
             self._stop_sending()
 
     def ping(self) -> None:
-        """The heartbeat: ask a greeted peer that has been quiet to answer, at
-        most once a `ping_interval`."""
+        """The heartbeat: drop a peer that has not taken our bytes for `send_timeout`;
+        ask a greeted peer that has been quiet to answer, at most once a
+        `ping_interval`."""
         now = trio.current_time()
+        since = self._sending_since
+        if since is not None and now - since > self.config.send_timeout:
+            log.info("dropping %s: not reading", self._who())
+            self._sending_since = None
+            self._connection.cancel()
+            return
         last_contact = max(self.last_heard, self._last_ping)
         if self.guest is None or now - last_contact < self.config.ping_interval:
             return

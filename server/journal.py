@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import trio
 
@@ -82,6 +82,12 @@ CREATE TABLE IF NOT EXISTS actions (
     PRIMARY KEY (table_id, game, n)
 );
 """
+
+
+class Holder(Protocol):
+    """What waits for a commit: a connection with frames that tell of it."""
+
+    def release(self, committed: int) -> bool: ...
 
 
 class JournalError(Exception):
@@ -158,6 +164,7 @@ class Journal:
         self.failed: str | None = None  # why the journal stopped, once it has
         self.on_failure: Callable[[str], None] = lambda message: None
         self._pending: list[tuple[str, tuple[Any, ...]]] = []
+        self._holding: set[Holder] = set()
         self._work = trio.Event()
         self._done = trio.Event()
         self._db = self._open()
@@ -306,8 +313,16 @@ class Journal:
                 self.on_failure(self.failed)
             else:
                 self.committed = epoch
+                holding, self._holding = self._holding, set()
+                for holder in holding:
+                    if holder.release(epoch):
+                        self._holding.add(holder)
             done, self._done = self._done, trio.Event()
             done.set()
+
+    def hold(self, holder: Holder) -> None:
+        """`holder` has frames waiting for the next commit: it is released after it."""
+        self._holding.add(holder)
 
     def _commit(self, batch: list[tuple[str, tuple[Any, ...]]]) -> None:
         with self._transaction():

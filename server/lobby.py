@@ -296,6 +296,7 @@ class Lobby:
             return
         if table.empty or table.abandoned:
             del self.tables[table.id]
+            log.info("table %s closed", table.id)
             self.journal.table_closed(table.id)
             for guest in table.seats:
                 if guest is not None and guest.table is table:

@@ -94,9 +94,9 @@ def _choices(
 
 def legal_message(version: int, game: Game, seat: int) -> Legal | None:
     """The seat's legal actions now, or None when it has nothing to do."""
-    if not game.legal_actions(seat):  # most seats, most of the time: nothing more to do
-        return None
     _, legal, choices = seat_part(game, seat)
+    if not legal:
+        return None
     return Legal(
         version=version,
         legal=tuple(str(a) for a in legal),

@@ -35,8 +35,8 @@ from sarja.protocol.messages import (
 from . import bot
 from .engine import Action, Arrangement, Event, Game, seat_view
 from .engine.actions import DEAD_ACTIONS, DRAW_ACTION, PASS_ACTION, PLACE, REMOVE
-from .engine.board import five_between
-from .engine.cards import parse_card
+from .engine.board import CARD_CELLS, five_between
+from .engine.cards import CARD_KIND, NORMAL, parse_card
 from .guest import Guest
 from .journal import Journal, SavedTable, replay_game
 from .present import (
@@ -458,7 +458,7 @@ class Table:
         game = self.game
         assert game is not None
         self._broadcast(update(self.version, game, changes(events)))
-        self._after_change()
+        self._after_change(events)
         if game.outcome is not None:
             self._on_game_over(self)
 
@@ -476,25 +476,29 @@ class Table:
         if seat is not None and self.game is not None:
             self._hands_sent[seat] = hand_part(self.game, seat)
 
-    def _after_change(self) -> None:
+    def _after_change(self, events: list[Event] | None = None) -> None:
         """After the public update: each seat's new hand, if it changed, and the legal
-        actions of every seat that has something to do."""
+        actions of every seat that has something to do. `events`, what changed, lets
+        it look only at the seats whose hand part can have changed."""
         game = self.game
         assert game is not None
         if game.outcome is not None:
             return  # the final update's result shows every hand
+        touched = None if events is None else _touched(events)
         for seat in range(self.arrangement.players):
             guest = self.seated_here(seat)
+            before = self._hands_sent[seat]
             if guest is None:
                 self._hands_sent[seat] = None
-                continue
-            part = hand_part(game, seat)
-            before = self._hands_sent[seat]
-            if part != before:
-                self._hands_sent[seat] = part
-                guest.send(hand_message(self.version, part, _drawn(before, part)))
-            legal = legal_message(self.version, game, seat)
-            if legal is not None:
+            elif before is None or touched is None or _may_change(game.hands[seat], seat, touched):
+                part = hand_part(game, seat)
+                if part != before:
+                    self._hands_sent[seat] = part
+                    guest.send(hand_message(self.version, part, _drawn(before, part)))
+        for seat in dict.fromkeys((game.turn, *game.pending_draw)):
+            guest = self.seated_here(seat)
+            legal = None if guest is None else legal_message(self.version, game, seat)
+            if guest is not None and legal is not None:
                 guest.send(legal)
         if self.computer_takeover and self._seats_for_computer():
             self._schedule_autoplay(self)
@@ -525,6 +529,28 @@ class Table:
                 if frame is None:
                     frame = outbox.encode(message)
                 outbox.send_encoded(message, frame)
+
+
+def _touched(events: list[Event]) -> tuple[set[int], set[int]]:
+    """(seats whose hand changed, cells whose chip or lock changed) after an action."""
+    seats, cells = set(), set()
+    for e in events:
+        if e.kind in ("played", "removed", "dead_card", "drew") and e.seat is not None:
+            seats.add(e.seat)
+        if e.cell >= 0:
+            cells.add(e.cell)
+        for five in e.fives:
+            cells.update(five)
+    return seats, cells
+
+
+def _may_change(hand: list[int], seat: int, touched: tuple[set[int], set[int]]) -> bool:
+    """Whether a seat's hand, targets or dead cards can have changed: its hand did, it
+    holds a jack (whose targets follow the whole board), or a card of a touched cell."""
+    seats, cells = touched
+    if seat in seats:
+        return True
+    return any(CARD_KIND[c] != NORMAL or not cells.isdisjoint(CARD_CELLS[c]) for c in hand)
 
 
 def _drawn(before: HandPart | None, after: HandPart) -> str | None:
