@@ -171,6 +171,12 @@ class Link:
         attempt = 0
         greeted = False  # a welcome came on some connection: now we *re*connect
         while self._closed is None:
+            if self._stopped is not None and greeted:
+                # Once this address led to our server, what looks wrong now (a name
+                # not found, something else answering) may be passing: keep trying.
+                self._last_error, self._stopped = _short(self._stopped), None
+                self._server_said = ""
+                attempt = max(attempt, 1)
             if self._stopped is not None:
                 self._on_link("stopped", self._stopped)
                 await self._pause(math.inf)
@@ -371,6 +377,15 @@ def _not_sarja(where: str, seen: bytes) -> str:
         f"{where} is not a Sarja server{said}. Check the address and the port"
         " (the server prints the line to type)."
     )
+
+
+def _short(stopped: str) -> str:
+    """The gist of a reason to stop, for the line that says we try again."""
+    if "is not a Sarja server" in stopped or "answered as a Sarja server" in stopped:
+        return "something else answers there"
+    if "without a word" in stopped:
+        return "it hung up without a word"
+    return "its name cannot be looked up"
 
 
 def _unknown_host(host: str, err: socket.gaierror) -> str:

@@ -1,0 +1,121 @@
+"""The client's link on its own (trio, no screen): what it says about the connection,
+against a real server on 127.0.0.1 and a peer that is not one."""
+
+from __future__ import annotations
+
+import trio
+
+from sarja.client.net import Link, address_text, parse_address
+from sarja.protocol.messages import Welcome
+from sarja.server.app import serve
+from sarja.server.config import ServerConfig
+
+
+def test_addresses_are_read_as_people_write_them():
+    assert parse_address("192.168.1.20:7474") == ("192.168.1.20", 7474)
+    assert parse_address("host") == ("host", 7474)
+    assert parse_address("http://127.0.0.1:7474") == ("127.0.0.1", 7474)
+    assert parse_address("sarja://box.lan:8000/") == ("box.lan", 8000)
+    assert parse_address("[::1]:7000") == ("::1", 7000)
+    assert parse_address("::1") == ("::1", 7474)
+    assert address_text("::1", 7000) == "[::1]:7000"
+    for bad in ("", "host:", "host:x", "host:70000", ":7474", "a b:1", "[::1]x"):
+        try:
+            parse_address(bad)
+        except ValueError:
+            continue
+        raise AssertionError(f"{bad!r} was taken for an address")
+
+
+async def impostor(port: int, task_status=trio.TASK_STATUS_IGNORED) -> None:
+    """Something else listening on `port`: it greets like an SSH server."""
+
+    async def greet(stream: trio.SocketStream) -> None:
+        async with stream:
+            await stream.send_all(b"SSH-2.0-OpenSSH_9.6\r\n")
+            await trio.sleep_forever()
+
+    await trio.serve_tcp(greet, port, host="127.0.0.1", task_status=task_status)
+
+
+async def started(nursery: trio.Nursery, fn, *args) -> None:
+    """`nursery.start(fn, *args)`, again while the port is still being let go of."""
+    with trio.fail_after(5):
+        while True:
+            try:
+                await nursery.start(fn, *args)
+                return
+            except* OSError:
+                pass
+            await trio.sleep(0.05)
+
+
+async def test_once_welcomed_the_link_keeps_trying_whatever_answers_meanwhile(tmp_path):
+    """Before the first welcome, a peer that is not a Sarja server stops the retries
+    until the player asks (the address is wrong). After it, the same answer may be a
+    passing thing (the server is being replaced), so the link goes on trying, and says
+    why, until its server is back."""
+    events: list[tuple[str, str]] = []
+    welcomes: list[Welcome] = []
+    async with trio.open_nursery() as nursery:
+        config = ServerConfig(host="127.0.0.1", port=0, data_dir=tmp_path)
+        server = await nursery.start(serve, config)
+        port = server.port
+        link = Link(
+            "127.0.0.1", port, name=lambda: "Aino",
+            on_message=lambda msg, state: welcomes.append(msg) if isinstance(msg, Welcome)
+            else None,
+            on_link=lambda kind, text: events.append((kind, text)),
+            backoff=(0.05,),
+        )  # fmt: skip
+        nursery.start_soon(link.run)
+        with trio.fail_after(5):
+            while not welcomes:
+                await trio.sleep(0.01)
+        await server.shutdown()
+        fake = trio.CancelScope()
+
+        async def pretend(task_status=trio.TASK_STATUS_IGNORED) -> None:
+            with fake:
+                await impostor(port, task_status=task_status)
+
+        await started(nursery, pretend)
+        with trio.fail_after(10):
+            while not any("something else answers there" in text for _, text in events):
+                await trio.sleep(0.01)
+        assert all(kind != "stopped" for kind, _ in events)
+        assert any("The server is shutting down." in text for _, text in events)
+        fake.cancel()
+        await trio.sleep(0.1)
+        config = ServerConfig(host="127.0.0.1", port=port, data_dir=tmp_path)
+        await started(nursery, serve, config)
+        with trio.fail_after(10):
+            while len(welcomes) < 2:
+                await trio.sleep(0.01)
+        assert welcomes[0].server_id == welcomes[1].server_id  # the same data directory
+        nursery.cancel_scope.cancel()
+
+
+async def test_before_any_welcome_a_wrong_peer_waits_for_the_player():
+    events: list[tuple[str, str]] = []
+    async with trio.open_nursery() as nursery:
+        listeners = await nursery.start(impostor, 0)
+        port = listeners[0].socket.getsockname()[1]
+        link = Link(
+            "127.0.0.1", port, name=lambda: "Aino", on_message=lambda msg, state: None,
+            on_link=lambda kind, text: events.append((kind, text)), backoff=(0.05,),
+        )  # fmt: skip
+        nursery.start_soon(link.run)
+        with trio.fail_after(5):
+            while not any(kind == "stopped" for kind, _ in events):
+                await trio.sleep(0.01)
+        [(_, text)] = [e for e in events if e[0] == "stopped"]
+        assert text.startswith(f"127.0.0.1:{port} is not a Sarja server")
+        assert "it answered “SSH-2.0-OpenSSH_9.6”" in text
+        await trio.sleep(0.3)
+        assert link.connections == 1  # no retry until asked
+        link.retry_now()
+        with trio.fail_after(5):
+            while link.connections < 2:
+                await trio.sleep(0.01)
+        nursery.cancel_scope.cancel()
