@@ -26,30 +26,32 @@ class Outbox(Protocol):
 
 class Guest:
     __slots__ = (
-        "id", "session", "token", "key", "name", "outbox", "table", "seat", "chat_times",
+        "id", "session", "token", "keys", "name", "outbox", "table", "seat", "chat_times",
     )  # fmt: skip
 
-    def __init__(self, name: str, guest_id: str | None = None, key: str | None = None) -> None:
-        """A new guest, or (with `guest_id` and `key`) one brought back from the journal,
-        whose token is known only by its hash until the player resumes."""
+    def __init__(self, name: str, guest_id: str | None = None, keys: tuple[str, ...] = ()) -> None:
+        """A new guest, or (with `guest_id` and `keys`) one brought back from the journal,
+        whose tokens are known only by their hashes until the player resumes."""
         self.id = guest_id or secrets.token_hex(8)  # lasting: the journal knows it by this
         self.session = secrets.token_hex(8)
         self.token = ""
-        self.key = ""  # how the lobby finds this guest: its token's hash
-        if key is None:
+        # How the lobby finds this guest: the hashes of the tokens that resume it. The
+        # newest, and the one it was resumed with last, in case the welcome carrying
+        # the newest never arrived (the connection or the server died on the way).
+        self.keys = keys
+        if not keys:
             self.new_token()
-        else:
-            self.key = key
         self.name = name
         self.outbox: Outbox | None = None  # None while disconnected
         self.table: Table | None = None  # the table this guest is at (or holds a seat in)
         self.seat: int | None = None  # None: spectating, or at no table
         self.chat_times: deque[float] = deque()
 
-    def new_token(self) -> None:
-        # Unguessable, shown to no one else: it alone restores a seat.
+    def new_token(self, used: str | None = None) -> None:
+        """A fresh token (unguessable, shown to no one else: it alone restores a seat);
+        `used`, the token just resumed with, stays good until the fresh one is used."""
         self.token = secrets.token_urlsafe(32)
-        self.key = token_hash(self.token)
+        self.keys = (token_hash(self.token),) + (() if used is None else (token_hash(used),))
 
     @property
     def connected(self) -> bool:

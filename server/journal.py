@@ -53,7 +53,7 @@ CREATE TABLE IF NOT EXISTS tables (
 CREATE TABLE IF NOT EXISTS guests (
     id TEXT PRIMARY KEY,
     name TEXT NOT NULL,
-    token_hash TEXT NOT NULL
+    token_hash TEXT NOT NULL  -- the hashes of the tokens that resume it, space-separated
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL,
@@ -127,7 +127,7 @@ class SavedTable:
     manual_draw: bool
     computer_takeover: bool
     version: int
-    seats: list[tuple[str, str, str] | None]  # (guest id, name, token hash) per seat
+    seats: list[tuple[str, str, tuple[str, ...]] | None]  # (guest id, name, keys) per seat
     game: SavedGame | None
 
     def arrangement(self) -> Arrangement:
@@ -240,11 +240,11 @@ class Journal:
     def table_version(self, table_id: str, version: int) -> None:
         self._write("UPDATE tables SET version = ? WHERE id = ?", version, table_id)
 
-    def guest(self, guest_id: str, name: str, key: str) -> None:
-        """A guest's name and its current token's hash (`token_hash`)."""
+    def guest(self, guest_id: str, name: str, keys: tuple[str, ...]) -> None:
+        """A guest's name and the hashes of the tokens that resume it (`token_hash`)."""
         self._write(
             "INSERT OR REPLACE INTO guests (id, name, token_hash) VALUES (?, ?, ?)",
-            guest_id, name, key,
+            guest_id, name, " ".join(keys),
         )  # fmt: skip
 
     def seat(self, table_id: str, seat: int, guest_id: str | None) -> None:
@@ -386,14 +386,14 @@ class Journal:
 
     def _table(self, row: tuple[Any, ...], game: int | None) -> SavedTable:
         table_id, number, name, players, teams, hand, manual, takeover, version = row
-        seats: list[tuple[str, str, str] | None] = [None] * players
+        seats: list[tuple[str, str, tuple[str, ...]] | None] = [None] * players
         for seat, gid, gname, token in self._db.execute(
             "SELECT s.seat, g.id, g.name, g.token_hash FROM seats s JOIN guests g"
             " ON g.id = s.guest_id WHERE s.table_id = ?",
             (table_id,),
         ):
             if 0 <= seat < players:
-                seats[seat] = (gid, gname, token)
+                seats[seat] = (gid, gname, tuple(token.split()))
         return SavedTable(
             table_id, number, name, players, teams, hand, bool(manual), bool(takeover),
             version, seats, self._game(table_id, game),

@@ -74,8 +74,9 @@ class Lobby:
         for kept in saved:
             for held in kept.seats:
                 if held is not None and held[0] not in guests:
-                    guest_id, name, key = held
-                    guests[guest_id] = self.guests[key] = Guest(name, guest_id, key)
+                    guest_id, name, keys = held
+                    guest = guests[guest_id] = Guest(name, guest_id, keys)
+                    self._file(guest)
         for kept in saved:
             try:
                 table = self._new_table(
@@ -116,7 +117,7 @@ class Lobby:
             guest.name = name
         else:
             guest = Guest(name)
-            self.guests[guest.key] = guest
+            self._file(guest)
             guest.outbox = outbox
         self._welcome(guest)
         return guest
@@ -128,7 +129,7 @@ class Lobby:
         if guest is not current:
             current.outbox = None
             if not self._holds_seat(current):
-                self.guests.pop(current.key, None)
+                self._forget(current)
         self._welcome(guest)
         return guest
 
@@ -141,13 +142,14 @@ class Lobby:
             )
         if guest.outbox is not None and guest.outbox is not outbox:
             guest.outbox.close("replaced", "You connected again from somewhere else.")
-        # A token works once: the welcome carries the next one.
-        del self.guests[guest.key]
-        guest.new_token()
-        self.guests[guest.key] = guest
+        # Each use brings a new token (in the welcome); the used one stays good until
+        # the new one is used, in case the welcome is lost.
+        self._forget(guest)
+        guest.new_token(used=token)
+        self._file(guest)
         guest.outbox = outbox
         if self._holds_seat(guest):
-            self.journal.guest(guest.id, guest.name, guest.key)
+            self.journal.guest(guest.id, guest.name, guest.keys)
         return guest
 
     def _welcome(self, guest: Guest) -> None:
@@ -179,7 +181,7 @@ class Lobby:
             self._tell_the_lobby()
         if not self._holds_seat(guest):
             # Nothing to come back to: forget the guest and its token.
-            self.guests.pop(guest.key, None)
+            self._forget(guest)
 
     # ----- requests -------------------------------------------------------
 
@@ -267,6 +269,15 @@ class Lobby:
                 message = message or self.table_list()
                 guest.send(message)
 
+    def _file(self, guest: Guest) -> None:
+        for key in guest.keys:
+            self.guests[key] = guest
+
+    def _forget(self, guest: Guest) -> None:
+        for key in guest.keys:
+            if self.guests.get(key) is guest:
+                del self.guests[key]
+
     def _table(self, table_id: str) -> Table:
         table = self.tables.get(table_id)
         if table is None:
@@ -302,7 +313,7 @@ class Lobby:
                 if guest is not None and guest.table is table:
                     guest.table = guest.seat = None
                 if guest is not None and not guest.connected and not self._holds_seat(guest):
-                    self.guests.pop(guest.key, None)
+                    self._forget(guest)
 
     def shutdown(self, message: str) -> None:
         """Say goodbye to everyone. Their connections end as the server's does: no one

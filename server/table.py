@@ -245,7 +245,7 @@ class Table:
     def _set_seat(self, seat: int, guest: Guest | None) -> None:
         self.seats[seat] = guest
         if guest is not None:
-            self.journal.guest(guest.id, guest.name, guest.key)
+            self.journal.guest(guest.id, guest.name, guest.keys)
         self.journal.seat(self.id, seat, None if guest is None else guest.id)
 
     def spectate(self, guest: Guest) -> None:

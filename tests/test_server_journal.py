@@ -19,6 +19,9 @@ from pathlib import Path
 import pytest
 import trio
 
+from sarja.protocol import ClientCodec
+from sarja.protocol.limits import PROTOCOL_VERSION
+from sarja.protocol.messages import Hello
 from sarja.server.app import serve
 from sarja.server.config import ServerConfig
 from sarja.server.engine import replay
@@ -302,4 +305,26 @@ async def test_records_are_private_kept_within_a_limit_and_written_after_a_stop(
             while not server.records_written:
                 await trio.sleep(0.01)
         assert replay(json.loads(server.records_written[0].read_text())).outcome is not None
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_welcome_lost_in_a_crash_leaves_the_old_token_good(tmp_path):
+    """The server rotates a token when it is used and keeps the new one before it
+    answers; if the answer never arrives, the token the player holds still works."""
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(serve, config(tmp_path))
+        clients = await seat_table(server, 2)
+        token, name = clients[0].welcome.resume, clients[0].name
+        await clients[0].aclose()
+        # Used once more, but the answer is lost (the connection ends unread).
+        lost = await trio.open_tcp_stream("127.0.0.1", server.port)
+        codec = ClientCodec()
+        await lost.send_all(codec.send(Hello(version=PROTOCOL_VERSION, name=name, resume=token)))
+        await clients[1].state_at(clients[1].state.version + 2)  # away, back
+        await lost.aclose()
+        nursery.cancel_scope.cancel()
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(serve, config(tmp_path))
+        back = await NetClient.connect(server.port, name, resume=token)
+        assert (await back.expect("snapshot")).seat == 0
         nursery.cancel_scope.cancel()

@@ -316,7 +316,11 @@ async def test_a_greeted_player_takes_back_a_seat_from_the_lobby(server):
     assert (await again.expect("table")).seat == seat
     snapshot = await again.expect("snapshot")
     assert snapshot.seat == seat and not snapshot.players[seat].away
-    # The used token is spent.
+    # The used token stays good until the new one is used (the welcome carrying the
+    # new one may never have arrived); then it is spent.
+    third = await NetClient.connect(server.port, "Bob")
+    await third.send(Resume(token=welcome.resume))
+    assert (await third.expect("welcome")).resume != welcome.resume
     other = await NetClient.connect(server.port, "Mallory")
     await other.send(Resume(token=token))
     assert (await other.expect("error")).code == "unknown_resume"
