@@ -37,6 +37,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help=f"where games are kept: the journal and records (default: {default_data_dir()})",
     )  # fmt: skip
     parser.add_argument(
+        "--ephemeral", action="store_true",
+        help="keep nothing: no journal, records or server id on disk (games end with the server)",
+    )  # fmt: skip
+    parser.add_argument(
         "--durability", default="normal", choices=DURABILITY,
         help="normal: games survive the server being killed (default); full: they also"
         " survive a power cut, at the cost of a disk sync per move",
@@ -52,6 +56,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if not 0 <= args.port <= 65535:
         parser.error("--port must be between 0 and 65535")
+    if args.ephemeral and args.data_dir is not None:
+        parser.error("--ephemeral keeps nothing: it takes no --data-dir")
     return args
 
 
@@ -95,7 +101,7 @@ def main(argv: list[str] | None = None) -> None:
     config = ServerConfig(
         host=args.host,
         port=args.port,
-        data_dir=args.data_dir or default_data_dir(),
+        data_dir=None if args.ephemeral else args.data_dir or default_data_dir(),
         durability=args.durability,
         seed=args.seed,
         server_name=args.name.strip()[:MAX_SERVER_NAME] or "Sarja",
