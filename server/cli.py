@@ -87,7 +87,8 @@ async def run(config: ServerConfig) -> None:
                 break
     if server.failure is not None:
         raise JournalError(server.failure)
-    print("Stopped. Games in progress are kept; start the server again to go on.", flush=True)
+    kept = " Games in progress are kept; start the server again to go on."
+    print("Stopped." + (kept if config.data_dir is not None else ""), flush=True)
 
 
 def main(argv: list[str] | None = None) -> None:
