@@ -51,6 +51,7 @@ class Server:
             self.journal,
             on_game_over=self._game_over,
             schedule_autoplay=self._schedule_autoplay,
+            push_soon=self._push_list_soon,
         )
         self.lobby.restore(self.journal.load())
         self._autoplay_due: set[Table] = set()
@@ -59,6 +60,7 @@ class Server:
         self._live: set[Connection] = set()
         self.records_written: list[Path] = []
         self._records_due = trio.Event()
+        self._list_due = trio.Event()
         self.failure: str | None = None  # why the server stopped by itself, if it did
 
     @property
@@ -91,6 +93,18 @@ class Server:
             await trio.sleep(min(self.config.ping_interval, self.config.send_timeout) / 10)
             for connection in list(self._live):
                 connection.ping()
+
+    def _push_list_soon(self) -> None:
+        self._list_due.set()
+
+    async def push_table_lists(self) -> None:
+        """The lobby's table list, pushed to the lobby at most every
+        `table_list_every` seconds, however often it changes."""
+        while True:
+            await self._list_due.wait()
+            self._list_due = trio.Event()
+            self.lobby.push_table_list()
+            await trio.sleep(self.config.table_list_every)
 
     def _game_over(self, table: Table) -> None:
         self._records_due.set()
@@ -156,6 +170,7 @@ async def serve(
             )
             nursery.start_soon(server.heartbeat)
             nursery.start_soon(server.write_records)
+            nursery.start_soon(server.push_table_lists)
             log.info("listening on port %d", server.port)
             task_status.started(server)
             await trio.sleep_forever()

@@ -23,6 +23,7 @@ class ServerConfig:
     max_queued_bytes: int = 1024 * 1024  # bytes queued for one peer before it counts as stuck
     max_connections: int = 4096
     max_tables: int = 1000
+    table_list_every: float = 0.25  # the lobby's list is pushed at most this often
     chat_burst: int = 5  # chat lines allowed...
     chat_window: float = 10.0  # ...in this many seconds
     shutdown_grace: float = 1.0  # seconds for goodbyes to reach clients

@@ -55,6 +55,7 @@ class Lobby:
         journal: Journal,
         on_game_over: Callable[[Table], None] = lambda table: None,
         schedule_autoplay: Callable[[Table], None] = lambda table: None,
+        push_soon: Callable[[], None] = lambda: None,
     ) -> None:
         self.config = config
         self.rng = rng
@@ -67,6 +68,9 @@ class Lobby:
         self._table_numbers = 0
         self._on_game_over = on_game_over
         self._schedule_autoplay = schedule_autoplay
+        self._push_soon = push_soon
+        self._list: TableList | None = None  # the table list, while it holds
+        self._list_frame: bytes | None = None  # ... and packed
 
     def restore(self, saved: list[SavedTable]) -> None:
         """Bring back the tables the journal kept, their players away until they resume."""
@@ -189,7 +193,7 @@ class Lobby:
         """Carry out one request; Refusal or an engine error for what can't be done."""
         match msg:
             case ListTables():
-                guest.send(self.table_list())
+                self._send_list(guest)
                 return
             case CreateTable():
                 self._create_table(guest, msg)
@@ -208,7 +212,7 @@ class Lobby:
                 table = self._at_table(guest)
                 table.leave(guest)
                 self._drop_if_empty(table)
-                guest.send(self.table_list())
+                self._send_list(guest)
             case Rematch():
                 self._at_table(guest).ask_rematch(guest)
             case Sync():
@@ -222,7 +226,7 @@ class Lobby:
                 return
             case _:  # hello, resume, ping and pong are the connection's business
                 raise AssertionError(f"the lobby does not handle {msg.TYPE}")
-        self._tell_the_lobby(but=guest)  # every request above may change the table list
+        self._tell_the_lobby()  # every request above may change the table list
 
     def _create_table(self, guest: Guest, msg: CreateTable) -> None:
         if len(self.tables) >= self.config.max_tables:
@@ -256,18 +260,35 @@ class Lobby:
     # ----- helpers ----------------------------------------------------------
 
     def table_list(self) -> TableList:
-        # Tables with a free seat first, then games to watch.
-        ordered = sorted(self.tables.values(), key=lambda t: t.started or all(t.seats))
-        return TableList(tables=tuple(t.summary() for t in ordered[:MAX_TABLES]), _trusted=True)
+        """The lobby's list, built once per change of it."""
+        if self._list is None:
+            # Tables with a free seat first, then games to watch.
+            ordered = sorted(self.tables.values(), key=lambda t: t.started or all(t.seats))
+            tables = tuple(t.summary() for t in ordered[:MAX_TABLES])
+            self._list = TableList(tables=tables, _trusted=True)
+        return self._list
 
-    def _tell_the_lobby(self, but: Guest | None = None) -> None:
-        """Push the table list to everyone in the lobby (not at a table), so new
-        tables and free seats show at once. Built once, only if someone is there."""
-        message = None
-        for guest in self.guests.values():
-            if guest.table is None and guest.connected and guest is not but:
-                message = message or self.table_list()
-                guest.send(message)
+    def _send_list(self, guest: Guest) -> None:
+        """The table list to one guest, packed once however many ask for it."""
+        outbox = guest.outbox
+        if outbox is not None:
+            msg = self.table_list()
+            if self._list_frame is None:
+                self._list_frame = outbox.encode(msg)
+            outbox.send_encoded(msg, self._list_frame)
+
+    def _tell_the_lobby(self) -> None:
+        """The table list changed. Everyone in the lobby gets the newest one soon: the
+        server pushes it at most every `table_list_every` seconds, so a storm of
+        changes costs one list, not one per change and per guest."""
+        self._list = self._list_frame = None
+        self._push_soon()
+
+    def push_table_list(self) -> None:
+        """Send the newest table list to everyone in the lobby (not at a table)."""
+        for guest in {id(g): g for g in self.guests.values()}.values():
+            if guest.table is None and guest.connected:
+                self._send_list(guest)
 
     def _file(self, guest: Guest) -> None:
         for key in guest.keys:

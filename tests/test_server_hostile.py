@@ -202,7 +202,9 @@ async def test_a_slow_reader_gets_every_frame_whole_and_in_order(nursery, monkey
         enqueue(self, frame)
 
     monkeypatch.setattr(Connection, "_enqueue", recording)
-    config = ServerConfig(host="127.0.0.1", port=0, max_queued_bytes=4 * 1024 * 1024)
+    config = ServerConfig(
+        host="127.0.0.1", port=0, max_queued_bytes=4 * 1024 * 1024, table_list_every=0
+    )
     server = await nursery.start(serve, config)
     hosts = []
     for i in range(60):  # enough tables that every list is about ten kilobytes
