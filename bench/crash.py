@@ -80,18 +80,31 @@ class ServerProcess:
         self.port, self.data_dir = port, data_dir
         self.process: subprocess.Popen[bytes] | None = None
         self.starts = 0
+        self.logs = Path(tempfile.mkdtemp(prefix="sarja-crash-logs-"))
+        self.log = self.logs / "server.log"
+
+    def tracebacks(self) -> list[str]:
+        """What the server logged as errors, every run."""
+        found = []
+        for log in sorted(self.logs.iterdir()):
+            text = log.read_text(errors="replace")
+            if "Traceback" in text or "ERROR" in text or "CRITICAL" in text:
+                found.append(f"{log.name}:\n{text}")
+        return found
 
     async def start(self) -> None:
         command = [*SERVER, "--host", "127.0.0.1", "--port", str(self.port)]
         command += ["--data-dir", str(self.data_dir), "--log-level", "error"]
         for attempt in range(50):  # the port may linger a moment after a kill
-            self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            self.log = self.logs / f"server-{self.starts + 1}-{attempt}.log"
+            with open(self.log, "wb") as log:
+                self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=log)
             line = await trio.to_thread.run_sync(self.process.stdout.readline)  # type: ignore[union-attr]
             if b"listening" in line:
                 self.starts += 1
                 return
             self.process.wait()
-            error = self.process.stderr.read().decode()  # type: ignore[union-attr]
+            error = self.log.read_text()
             if "in use" not in error:
                 raise RuntimeError(f"the server did not start: {error}")
             await trio.sleep(0.1 * (attempt + 1))
@@ -103,8 +116,6 @@ class ServerProcess:
         await trio.to_thread.run_sync(self.process.wait)
         if self.process.stdout:
             self.process.stdout.close()
-        if self.process.stderr:
-            self.process.stderr.close()
 
 
 @dataclass
@@ -139,6 +150,7 @@ class Player:
     acks: list[Ack_] = field(default_factory=list)
     done: bool = False
     unknown_resume: int = 0
+    errors: list[str] = field(default_factory=list)
 
     async def run(self, server: ServerProcess, leave_rate: float) -> None:
         while not self.done:
@@ -227,7 +239,9 @@ class Session:
             elif p.pending is not None and msg.id == p.pending[0]:
                 p.pending = None  # refused (stale after a restart): choose again
             elif msg.code not in ("wrong_state", "stale_version", "seat_held"):
-                raise RuntimeError(f"{p.name}: unexpected {msg}")
+                p.errors.append(f"{p.name}: {msg}")
+                if msg.fatal:
+                    raise EOFError
 
     async def from_the_lobby(self) -> None:
         p, plan = self.p, self.p.plan
@@ -322,7 +336,14 @@ async def run(
                 await trio.sleep(0.05)
             nursery.cancel_scope.cancel()
     await server.stop(signal.SIGTERM)
-    return check(data_dir, players, kills, server.starts)
+    results = check(data_dir, players, kills, server.starts)
+    errors = [e for p in players for e in p.errors]
+    logged = server.tracebacks()
+    for text in (errors + logged)[:5]:
+        print(text[-3000:], file=sys.stderr)
+    results["errors"] = len(errors)
+    results["server_errors_logged"] = len(logged)
+    return results
 
 
 def check(data_dir: Path, players: list[Player], kills: list[int], starts: int) -> dict[str, Any]:

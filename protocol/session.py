@@ -30,7 +30,9 @@ CLIENT_ALLOWED: dict[SessionState, frozenset[str]] = {
     S.LOBBY: _ALWAYS | {"list_tables", "create_table", "join", "spectate", "resume"},
     S.TABLE: _ALWAYS | {"sit", "ready", "leave", "chat"},
     S.GAME: _ALWAYS | _ACTIONS | {"leave", "chat", "sync"},
-    S.ENDED: _ALWAYS | {"rematch", "leave", "chat", "sync"},
+    # Actions too: a move resent after a lost connection gets its acknowledgement,
+    # and any other is refused as `game_over`.
+    S.ENDED: _ALWAYS | _ACTIONS | {"rematch", "leave", "chat", "sync"},
 }
 
 _AT_TABLE = frozenset({"table", "tables", "snapshot", "notice", "chat", "ack"})

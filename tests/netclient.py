@@ -24,6 +24,7 @@ class NetClient:
         self.name = name
         self.codec = ClientCodec()
         self.received: list[Any] = []
+        self.sent: list[Any] = []
         self.frames: list[bytes] = []  # every raw frame, for hidden-information checks
         self.state: GameMirror | None = None
         self.gaps = 0  # updates that did not follow on, each answered with a sync
@@ -42,6 +43,7 @@ class NetClient:
 
     async def send(self, msg: Any) -> None:
         await self.stream.send_all(self.codec.send(msg))
+        self.sent.append(msg)
 
     async def receive(self) -> Any:
         """The next message from the server."""

@@ -572,7 +572,6 @@ def test_every_notice_kind_is_documented() -> None:
 # Codes the server's source defines that never reach the wire, because an earlier check
 # always refuses first. They are not in the document; their owners may remove them.
 NEVER_SENT = {
-    "game_over": "an action after the end is refused as wrong_state: the session is ended",
     "team_count_needed": "create_table always names the teams",
     "malformed_action": "the codec checks every field of an action before the engine sees it",
 }

@@ -324,3 +324,20 @@ async def test_a_greeted_player_takes_back_a_seat_from_the_lobby(server):
     other = await NetClient.connect(server.port, "Mallory")
     await other.send(Resume(token=token))
     assert (await other.expect("error")).code == "unknown_resume"
+
+
+async def test_a_final_move_resent_after_the_end_gets_its_acknowledgement(server):
+    clients = await seat_table(server, 2)
+    rng = random.Random(7)
+    final = await play_to_the_end(clients, rng, check_every=50)
+    last_ack = None
+    for client in clients:
+        acks = [m for m in client.received if m.TYPE == "ack"]
+        if acks and acks[-1].version == final.version:
+            last_ack, mover = acks[-1], client
+    assert last_ack is not None
+    sent = next(m for m in reversed(mover.sent) if getattr(m, "id", None) == last_ack.id)
+    await mover.send(sent)  # as after a lost connection
+    assert await mover.expect("ack") == last_ack
+    await mover.send(action_message("pass", mover.next_id(), final.version))
+    assert (await mover.expect("error")).code == "game_over"
