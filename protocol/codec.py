@@ -50,6 +50,11 @@ class _Codec:
         """True once the peer closed the stream and every whole message was taken."""
         return self._frames.at_eof
 
+    @property
+    def in_frame(self) -> bool:
+        """True while a frame has begun to arrive and is not whole yet."""
+        return self._frames.partial
+
     def receive_data(self, data: bytes) -> None:
         """Buffer bytes from the peer; b"" means the peer closed the stream."""
         self._frames.receive_data(data)

@@ -48,6 +48,11 @@ class FrameDecoder:
         self._need = -1  # the body length of the frame at the buffer's head, once checked
 
     @property
+    def partial(self) -> bool:
+        """True while the start of a frame is buffered and its rest has not come."""
+        return bool(self._buf)
+
+    @property
     def at_eof(self) -> bool:
         """True once the peer has closed and every whole frame has been taken."""
         return self._eof and not self._buf and self._whole is None

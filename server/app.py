@@ -8,11 +8,12 @@ await server.shutdown("Closing time.")
 from __future__ import annotations
 
 import contextlib
+import errno
 import logging
 import math
 import random
 import secrets
-from functools import partial
+from collections import Counter
 from pathlib import Path
 
 import trio
@@ -57,6 +58,7 @@ class Server:
         self._autoplay_due: set[Table] = set()
         self.listeners: list[trio.SocketListener] = []
         self.connections = 0
+        self._per_address: Counter[str] = Counter()
         self._live: set[Connection] = set()
         self.records_written: list[Path] = []
         self._records_due = trio.Event()
@@ -68,15 +70,36 @@ class Server:
         port: int = self.listeners[0].socket.getsockname()[1]
         return port
 
+    async def accept(self, listener: trio.SocketListener) -> None:
+        """Take connections as they come. Out of file descriptors (or memory for a
+        socket), stop taking them for a moment instead of failing in a loop: the
+        ones waiting are taken once some close."""
+        paused = False
+        while True:
+            try:
+                stream = await listener.accept()
+            except OSError as err:
+                if err.errno not in _OUT_OF_RESOURCES:
+                    raise
+                if not paused:
+                    log.warning("no more connections for now: %s", err.strerror)
+                    paused = True
+                await trio.sleep(ACCEPT_PAUSE)
+                continue
+            if paused:
+                log.warning("taking connections again")
+                paused = False
+            self._nursery.start_soon(self.handle, stream)
+
     async def handle(self, stream: trio.SocketStream) -> None:
+        address = _address(stream)
         if self.connections >= self.config.max_connections:
-            goodbye = Bye(
-                code="server_full", message="The server is full; try again later.", _trusted=True
-            )
-            with trio.move_on_after(1), contextlib.suppress(trio.BrokenResourceError):
-                await stream.send_all(ServerCodec().encode(goodbye))
-            await trio.aclose_forcefully(stream)
+            await _refuse(stream, "server_full", "The server is full; try again later.")
             return
+        if self._per_address[address] >= self.config.max_per_address:
+            await _refuse(stream, "too_many_connections", "Too many connections from your address.")
+            return
+        self._per_address[address] += 1
         self.connections += 1
         connection = Connection(stream, self.lobby, self.config)
         self._live.add(connection)
@@ -85,12 +108,16 @@ class Server:
         finally:
             self._live.discard(connection)
             self.connections -= 1
+            self._per_address[address] -= 1
+            if not self._per_address[address]:
+                del self._per_address[address]
 
     async def heartbeat(self) -> None:
         """Ping quiet peers, so a dead one is noticed within about `idle_timeout`:
         one task for the server, not one per connection."""
         while True:
-            await trio.sleep(min(self.config.ping_interval, self.config.send_timeout) / 10)
+            c = self.config
+            await trio.sleep(min(c.ping_interval, c.send_timeout, c.frame_timeout) / 10)
             for connection in list(self._live):
                 connection.ping()
 
@@ -165,9 +192,9 @@ async def serve(
         server = Server(config, nursery)
         try:
             nursery.start_soon(server.journal.run)
-            server.listeners = await nursery.start(
-                partial(trio.serve_tcp, server.handle, config.port, host=config.host)
-            )
+            server.listeners = await trio.open_tcp_listeners(config.port, host=config.host)
+            for listener in server.listeners:
+                nursery.start_soon(server.accept, listener)
             nursery.start_soon(server.heartbeat)
             nursery.start_soon(server.write_records)
             nursery.start_soon(server.push_table_lists)
@@ -176,6 +203,25 @@ async def serve(
             await trio.sleep_forever()
         finally:
             server.journal.close()
+
+
+ACCEPT_PAUSE = 0.5  # seconds without accepting, when out of file descriptors
+_OUT_OF_RESOURCES = {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM}
+
+
+def _address(stream: trio.SocketStream) -> str:
+    try:
+        return str(stream.socket.getpeername()[0])
+    except OSError:  # already gone
+        return ""
+
+
+async def _refuse(stream: trio.SocketStream, code: str, message: str) -> None:
+    """Say why at once, before any hello, and close."""
+    goodbye = Bye(code=code, message=message, _trusted=True)
+    with trio.move_on_after(1), contextlib.suppress(trio.BrokenResourceError, OSError):
+        await stream.send_all(ServerCodec().encode(goodbye))
+    await trio.aclose_forcefully(stream)
 
 
 def server_id(data_dir: Path | None) -> str:

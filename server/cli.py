@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import signal
 import sys
@@ -91,11 +92,26 @@ async def run(config: ServerConfig) -> None:
     print("Stopped." + (kept if config.data_dir is not None else ""), flush=True)
 
 
+def more_file_descriptors() -> None:
+    """Each connection holds a file descriptor: take what the system allows, not the
+    small default soft limit (1024 on many systems)."""
+    try:
+        import resource  # POSIX only
+    except ImportError:
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else 65536
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+
+
 def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["export"]:
         sys.exit(export_main(argv[1:]))
     args = parse_args(argv)
+    more_file_descriptors()
     logging.basicConfig(
         level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )

@@ -19,6 +19,8 @@ class ServerConfig:
     handshake_timeout: float = 10.0  # seconds to send `hello` after connecting
     ping_interval: float = 10.0  # the server pings this often...
     idle_timeout: float = 30.0  # ...and drops a peer silent for this long
+    frame_timeout: float = 10.0  # a frame begun must be whole within this
+    max_per_address: int = 256  # connections from one address at once
     send_timeout: float = 10.0  # a peer that takes longer to accept bytes is dropped
     max_queued_bytes: int = 1024 * 1024  # bytes queued for one peer before it counts as stuck
     max_connections: int = 4096

@@ -41,6 +41,7 @@ from .refusal import Refusal
 log = logging.getLogger("sarja.server")
 
 RECEIVE_SIZE = 16384
+MAX_RESUME_TRIES = 3  # unknown tokens one connection may try before it is closed
 CLOSE_GRACE = 1.0  # seconds to wait for the peer's end after ours, so no reply is lost
 
 
@@ -74,6 +75,8 @@ class Connection:
         self._held: list[tuple[bytes, int]] = []
         self._closing = False
         self._sending_since: float | None = None  # when the write under way began
+        self._frame_since: float | None = None  # when the frame being received began
+        self._unknown_resumes = 0
         self._connection = trio.CancelScope()  # the running connection's, once it runs
         self._pings = 0
         self.last_heard = self._last_ping = trio.current_time()
@@ -196,9 +199,14 @@ class Connection:
                     return
                 if not self._take_messages(data) or not data:
                     return
+                now = trio.current_time()
+                if not self.codec.in_frame:
+                    self._frame_since = None
+                elif self._frame_since is None:
+                    self._frame_since = now
                 if self.guest is not None:
-                    self.last_heard = trio.current_time()
-                    silence.deadline = self.last_heard + idle_timeout
+                    self.last_heard = now
+                    silence.deadline = now + idle_timeout
             return
         self.close("idle", "No message arrived for too long; the connection closes.")
 
@@ -242,6 +250,10 @@ class Connection:
             self.send(
                 Error(code=refusal.code, message=refusal.message, id=action_id, _trusted=True)
             )
+            if refusal.code == "unknown_resume":
+                self._unknown_resumes += 1
+                if self._unknown_resumes >= MAX_RESUME_TRIES:  # guessing tokens, it seems
+                    self.close("too_many_resumes", "Too many unknown resume tokens.")
         except Exception:
             # A bug: this connection ends, the server and every other table go on.
             log.exception("handling %s from %s failed", msg.TYPE, self._who())
@@ -265,6 +277,12 @@ class Connection:
             log.info("dropping %s: not reading", self._who())
             self._sending_since = None
             self._connection.cancel()
+            return
+        begun = self._frame_since
+        if begun is not None and now - begun > self.config.frame_timeout:
+            # A frame trickling in a byte at a time would hold the connection forever.
+            self._frame_since = None
+            self.close("slow_frame", "A message took too long to arrive; the connection closes.")
             return
         last_contact = max(self.last_heard, self._last_ping)
         if self.guest is None or now - last_contact < self.config.ping_interval:

@@ -83,6 +83,7 @@ from sarja.protocol.moves import action_message
 from sarja.protocol.session import CLIENT_ALLOWED, SERVER_ALLOWED, TRANSITIONS
 from sarja.protocol.wire import pack
 from sarja.server.config import ServerConfig
+from sarja.server.connection import MAX_RESUME_TRIES
 from sarja.server.refusal import SERVER_CODES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -213,7 +214,13 @@ def limits() -> list[tuple[str, str]]:
         ("chat", f"{config.chat_burst} lines in any {config.chat_window:g} seconds per player"),
         ("bytes queued for a peer that does not read", f"{queued_kib} KiB, then it is dropped"),
         ("time a peer may take to accept bytes", f"{config.send_timeout:g} s, then it is dropped"),
+        ("time a frame may take to arrive whole",
+         f"{config.frame_timeout:g} s (`bye` `slow_frame`)"),
+        ("unknown resume tokens tried on one connection",
+         f"{MAX_RESUME_TRIES - 1}, then `bye` `too_many_resumes`"),
         ("connections", f"{config.max_connections} (more get `bye` `server_full`)"),
+        ("connections from one address",
+         f"{config.max_per_address} (more get `bye` `too_many_connections`)"),
         ("tables", f"{config.max_tables} (more are refused `too_many_tables`)"),
     ]  # fmt: skip
 
@@ -607,7 +614,10 @@ def test_every_code_that_can_reach_the_wire_is_listed_once() -> None:
 
 
 def test_each_code_says_whether_it_closes_the_connection() -> None:
-    bye = {"server_full", "idle", "replaced", "shutdown"}
+    bye = {
+        "server_full", "idle", "replaced", "shutdown", "slow_frame", "too_many_resumes",
+        "too_many_connections",
+    }  # fmt: skip
     for code, (_, sent_in, closes, meaning) in code_rows().items():
         assert sent_in == ("`bye`" if code in bye else "`error`"), code
         fatal = code in FATAL_CODES or code in bye or code == "internal_error"

@@ -254,3 +254,81 @@ async def test_a_slow_reader_gets_every_frame_whole_and_in_order(nursery, monkey
     assert len(expected) > 300_000, kinds  # the queue really filled up and drained
     assert bytes(received) == expected
     assert {"welcome", "tables", "table", "notice"} <= set(kinds)
+
+
+async def test_a_frame_trickled_a_byte_at_a_time_is_cut_off(nursery, autojump_clock):
+    """A whole frame must arrive within `frame_timeout`, not just its next byte."""
+    server = await nursery.start(serve, ServerConfig(host="127.0.0.1", port=0))
+    client = await NetClient.connect(server.port, "Trickle")
+    frame = frame_as_if_in(SessionState.LOBBY, Ping(n=1))
+    with trio.fail_after(120):
+        for byte in frame[:-1]:
+            await client.stream.send_all(bytes([byte]))
+            await trio.sleep(4)  # each byte well within the idle timeout
+            if server.connections == 0:
+                break
+        bye = await client.expect("bye")
+    assert bye.code == "slow_frame"
+
+
+async def test_guessing_resume_tokens_is_cut_off(server):
+    stream = await trio.open_tcp_stream("127.0.0.1", server.port)
+    client = NetClient(stream, "Guess")
+    for i in range(3):
+        await client.send(Hello(version=PROTOCOL_VERSION, name="Guess", resume=f"{i:x}" * 43))
+        assert (await client.expect("error")).code == "unknown_resume"
+    assert (await client.expect("bye")).code == "too_many_resumes"
+    assert await read_until_closed(stream) == b""
+
+
+async def test_one_address_cannot_take_every_connection(nursery):
+    config = ServerConfig(host="127.0.0.1", port=0, max_per_address=3)
+    server = await nursery.start(serve, config)
+    kept = [await NetClient.connect(server.port, f"C{i}") for i in range(3)]
+    extra = NetClient(await trio.open_tcp_stream("127.0.0.1", server.port), "Extra")
+    assert (await extra.expect("bye")).code == "too_many_connections"
+    await kept[0].aclose()
+    with trio.fail_after(5):
+        while server.connections > 2:
+            await trio.sleep(0.01)
+    await NetClient.connect(server.port, "Later")  # a slot is free again
+
+
+def test_out_of_file_descriptors_pauses_accepting_without_a_log_flood(tmp_path):
+    """With a small file limit the server stops taking connections for a moment,
+    says so once, and takes them again when some close."""
+    import resource
+    import subprocess
+    import sys
+    import time
+
+    def small_limit() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (48, 48))
+
+    log = tmp_path / "server.log"
+    with open(log, "w") as err:
+        process = subprocess.Popen(
+            [sys.executable, "-c", "from sarja.server.cli import main; main()", "--host",
+             "127.0.0.1", "--port", "0", "--ephemeral"],
+            stdout=subprocess.PIPE, stderr=err, preexec_fn=small_limit, text=True,
+        )  # fmt: skip
+    try:
+        assert process.stdout is not None
+        port = int(process.stdout.readline().split("port ")[1].rstrip(".\n"))
+        held = []
+        for _ in range(80):  # more than the limit allows
+            held.append(socket.create_connection(("127.0.0.1", port)))
+        time.sleep(1.5)
+        for sock in held:
+            sock.close()
+        time.sleep(1.0)
+        # Connections are taken again, and a new one is greeted.
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+            sock.sendall(frame_as_if_in(SessionState.CONNECTED, Hello(version=2, name="Back")))
+            assert b"welcome" in sock.recv(65536)
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+    text = log.read_text()
+    assert "Traceback" not in text, text[-2000:]
+    assert text.count("no more connections") <= 2, text[-2000:]
