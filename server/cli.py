@@ -54,6 +54,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--seed", type=int, default=None, help="make shuffles reproducible (for testing only)"
     )
     parser.add_argument("--name", default="Sarja", help="the server's name shown to players")
+    parser.add_argument(
+        "--max-per-address", type=int, default=ServerConfig.max_per_address, metavar="N",
+        help="connections one address may hold at once (default: %(default)s)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     if not 0 <= args.port <= 65535:
         parser.error("--port must be between 0 and 65535")
@@ -120,6 +124,7 @@ def main(argv: list[str] | None = None) -> None:
         port=args.port,
         data_dir=None if args.ephemeral else args.data_dir or default_data_dir(),
         durability=args.durability,
+        max_per_address=args.max_per_address,
         seed=args.seed,
         server_name=args.name.strip()[:MAX_SERVER_NAME] or "Sarja",
     )
