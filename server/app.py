@@ -202,6 +202,9 @@ async def serve(
             task_status.started(server)
             await trio.sleep_forever()
         finally:
+            with trio.CancelScope(shield=True):
+                for listener in server.listeners:  # the port is free again at once
+                    await listener.aclose()
             server.journal.close()
 
 
