@@ -18,22 +18,15 @@ from sarja.protocol.cards import CARD_CODES, LAYOUT_CODES
 from sarja.protocol.limits import MAX_NAME
 from sarja.protocol.messages import (
     Change,
-    Last,
-    Player,
-    Result,
-    Rules,
     Snapshot,
     Welcome,
 )
 from sarja.protocol.mirror import GameMirror
-from sarja.server.engine import Action, Event, Game, RecordError, dead_cards
-from sarja.server.engine.actions import DRAW
+from sarja.server.engine import Action, Game, RecordError, dead_cards
 from sarja.server.engine.record import initial_game
-from sarja.server.engine.view import seat_view
+from sarja.server.present import changes, snapshot
 
 from .model import Fragment, LogLine, Model, change_parts
-
-_CHANGE_KIND = {"dead_card": "exchanged"}
 
 
 @dataclass(frozen=True)
@@ -113,7 +106,7 @@ def record_steps(data: dict[str, object]) -> list[Step]:
     try:
         for seat, notation in actions:
             events = game.apply(int(seat), Action.parse(str(notation)))
-            steps.append(_step(game, names, _changes(events)))
+            steps.append(_step(game, names, changes(events)))
     except (ValueError, TypeError) as err:
         raise RecordError("bad_record", f"The record does not replay: {err}") from err
     return steps
@@ -129,61 +122,12 @@ def _names(given: object, players: int) -> list[str]:
     return names
 
 
-def _changes(events: list[Event]) -> tuple[Change, ...]:
-    """The engine's events as the wire's changes, as a server would send them."""
-    out = []
-    for e in events:
-        kind = _CHANGE_KIND.get(e.kind, e.kind)
-        out.append(
-            Change(
-                kind=kind,
-                seat=None if kind in ("won", "drawn_game", "reshuffled") else e.seat,
-                card=CARD_CODES[e.card] if e.card >= 0 else None,
-                cell=e.cell if e.cell >= 0 else None,
-                side=e.side if kind in ("removed", "sequence", "won") else None,
-                fives=tuple((f[0], f[-1]) for f in e.fives) if kind == "sequence" else None,
-                _trusted=True,
-            )
-        )
-    return tuple(out)
-
-
-def _step(game: Game, names: list[str], changes: tuple[Change, ...]) -> Step:
-    view = seat_view(game, None)
+def _step(game: Game, names: list[str], made: tuple[Change, ...]) -> Step:
     hands = tuple(tuple(CARD_CODES[c] for c in sorted(h)) for h in game.hands)
-    last = next((h for h in reversed(game.history) if h[1].kind != DRAW), None)
-    outcome = game.outcome
-    result = None
-    if outcome is not None:
-        result = Result(result=outcome.result, side=outcome.side, hands=hands, _trusted=True)
-    snapshot = Snapshot(
-        table="replay",
-        version=view.version,
-        seat=None,
-        players=tuple(
-            Player(name=names[s], side=side, away=False, hand_size=n, _trusted=True)
-            for s, (side, n) in enumerate(zip(view.seat_sides, view.hand_sizes, strict=True))
-        ),
-        sides=view.sides,
-        needed=view.needed,
-        rules=Rules(hand_size=view.hand_size, manual_draw=view.manual_draw, _trusted=True),
-        first=view.first,
-        cut=tuple(tuple((s, CARD_CODES[c]) for s, c in r) for r in view.cut),
-        board=view.board,
-        sequences=tuple(tuple((f[0], f[-1]) for f in fives) for fives in view.sequences),
-        discard=tuple(CARD_CODES[c] for c in view.discard),
-        last=None if last is None else Last(
-            seat=last[0], action=str(last[1]).split("[", 1)[0], _trusted=True
-        ),
-        turn=view.turn,
-        draw_size=view.draw_size,
-        passes=view.passes,
-        exchanged=view.exchanged,
-        pending_draw=view.pending_draw,
-        result=result,
-        _trusted=True,
-    )  # fmt: skip
+    # What a spectator's snapshot would say, built as the server builds it.
+    away = [False] * game.players
+    snap = snapshot("replay", game.version, game, None, names, away, last_id=None)
     dead = tuple(
         tuple(CARD_CODES[c] for c in dead_cards(game, seat)) for seat in range(game.players)
     )
-    return Step(snapshot, changes, hands, dead)
+    return Step(snap, made, hands, dead)
