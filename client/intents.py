@@ -15,6 +15,7 @@ from enum import Enum
 from typing import Any
 
 from sarja.protocol.cards import ONE_EYED, TWO_EYED
+from sarja.protocol.fields import LEVELS
 from sarja.protocol.limits import MAX_HAND, MAX_NAME, MAX_TABLE_NAME, MAX_TEXT
 from sarja.protocol.messages import (
     Chat,
@@ -425,6 +426,7 @@ def _form_change(model: Model, step: int) -> None:
         form.players = counts[(i + step) % len(counts)]
         form.teams = team_choices(model, form.players)[0]
         form.hand_size = None  # the usual hand of the new size
+        form.computers = min(form.computers, form.players - 1)
     elif name == "teams":
         options = team_choices(model, form.players)
         i = options.index(form.teams) if form.teams in options else 0
@@ -435,6 +437,10 @@ def _form_change(model: Model, step: int) -> None:
         form.hand_size = sizes[(sizes.index(form.hand_size) + step) % len(sizes)]
     elif name == "manual_draw":
         form.manual_draw = not form.manual_draw
+    elif name == "computers":
+        form.computers = (form.computers + step) % form.players  # a seat stays ours
+    elif name == "level":
+        form.level = LEVELS[(LEVELS.index(form.level) + step) % len(LEVELS)]
     elif name == "computer_takeover":
         form.computer_takeover = not form.computer_takeover
 
@@ -473,7 +479,8 @@ def _create(model: Model, arg: Any) -> list[Effect]:
             teams=form.teams,
             hand_size=form.hand_size,
             manual_draw=form.manual_draw,
-            computer_takeover=form.computer_takeover,
+            computers=form.computer_seats(),
+            computer_takeover=form.level if form.computer_takeover else False,
         )
     ]
 

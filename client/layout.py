@@ -41,6 +41,7 @@ from .model import Model, screen
 
 Draw = Callable[[int, int], list[r.Line]]
 BIG = 10_000  # the height a region is drawn at to learn how many lines it wants
+FORM_ROWS = 10  # the new-table form: a blank line, its title, the name, seven fields
 
 
 class Region(UIControl):
@@ -235,13 +236,14 @@ class ScreenLayout:
         # ----- the lobby ---------------------------------------------------------------
         tables = region(lambda w, h: r.lobby_list(m, w, h, self.do))
         tables_rows = lines_of(
-            tables, lambda: max(2, rows() - 13 - (8 if m.overlay == "create" else 0))
+            tables, lambda: max(2, rows() - 13 - form_rows())
         )
+        def form_rows() -> int:
+            return FORM_ROWS if m.overlay == "create" else 0
+
         details = region(lambda w, h: r.lobby_details(m, w))
         details_rows = lines_of(details, lambda: 3)
 
-        def form_rows() -> int:
-            return 8 if m.overlay == "create" else 0
 
         form_label = region(lambda w, h: [[("class:selected" if m.form.field == 0 else "",
                                             r.form_label(m))]])  # fmt: skip
@@ -250,8 +252,8 @@ class ScreenLayout:
             window(lambda w, h: [[("class:label", " New table")]], 1),
             VSplit([window(form_label, 1, len(r.form_label(m))), self.form_box, Window()],
                    height=1),
-            window(lambda w, h: r.form_lines(m, w), 5),
-        ], height=8)  # fmt: skip
+            window(lambda w, h: r.form_lines(m, w), FORM_ROWS - 3),
+        ], height=FORM_ROWS)  # fmt: skip
         lobby = HSplit([
             Window(height=1),
             window(tables, tables_rows),

@@ -112,10 +112,22 @@ class CreateForm:
     teams: int = 2
     hand_size: int | None = None  # None: the usual for the table's shape
     manual_draw: bool = False
-    computer_takeover: bool = False
+    computers: int = 0  # computer players, in the last seats
+    level: str = "medium"  # theirs, and the stand-in's
+    computer_takeover: bool = False  # a computer plays an away player's seat
     field: int = 0  # which line of the form the cursor is on
 
-    FIELDS = ("name", "players", "teams", "hand_size", "manual_draw", "computer_takeover")
+    FIELDS = (
+        "name", "players", "teams", "hand_size", "manual_draw", "computers", "level",
+        "computer_takeover",
+    )  # fmt: skip
+
+    def computer_seats(self) -> tuple[str | None, ...]:
+        """`create_table`'s `computers`: the last `computers` seats at `level`."""
+        if not self.computers:
+            return ()
+        people = self.players - self.computers
+        return (None,) * people + (self.level,) * self.computers
 
 
 @dataclass

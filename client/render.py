@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 import textwrap
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
@@ -331,12 +331,12 @@ def _lobby_columns(width: int) -> tuple[int, int, int, int]:
     return name, shape, seats, rules
 
 
-def _rules_text(hand: int, manual: bool, takeover: bool) -> list[str]:
+def _rules_text(hand: int, manual: bool, takeover: str | Literal[False]) -> list[str]:
     items = [f"hand {hand}"]
     if manual:
         items.append("manual draw")
     if takeover:
-        items.append("computer stands in")
+        items.append(f"{takeover} computer stands in")
     return items
 
 
@@ -415,6 +415,8 @@ _FORM_LABELS = {
     "teams": "Sides",
     "hand_size": "Hand size",
     "manual_draw": "Manual draw (house rule)",
+    "computers": "Computer players",
+    "level": "Computer level",
     "computer_takeover": "Computer plays absent seats",
 }
 FORM_LABEL_WIDTH = 30
@@ -438,6 +440,8 @@ def form_lines(model: Model, width: int) -> list[Line]:
         ),
         "hand_size": f"◀ {hand} ▶",
         "manual_draw": "◀ on ▶" if form.manual_draw else "◀ off ▶",
+        "computers": f"◀ {form.computers} ▶  ({_computer_seats_text(form)})",
+        "level": f"◀ {form.level} ▶",
         "computer_takeover": "◀ on ▶" if form.computer_takeover else "◀ off ▶",
     }
     lines: list[Line] = []
@@ -448,6 +452,14 @@ def form_lines(model: Model, width: int) -> list[Line]:
         label = f"  {mark} {_FORM_LABELS[key] + ':':<{FORM_LABEL_WIDTH}}"
         lines.append([(style, label), (style, shorten(values[key], width - len(label)))])
     return lines
+
+
+def _computer_seats_text(form: CreateForm) -> str:
+    n, players = form.computers, form.players
+    if n == 0:
+        return "every seat for a person"
+    first = players - n + 1
+    return f"seat {first}" if n == 1 else f"seats {first}–{players}"
 
 
 def form_label(model: Model) -> str:

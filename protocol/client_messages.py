@@ -1,16 +1,21 @@
 """Messages a client sends (ping and pong go both ways and live here too)."""
 
+from typing import Literal
+
 from .base import WireMap, wire
 from .fields import (
     TOKEN_RE,
     boolean,
     card,
     cell,
+    fail,
     fives,
     ident,
     integer,
     label,
     opt_integer,
+    seat_levels,
+    takeover,
     text,
 )
 from .limits import (
@@ -82,7 +87,11 @@ class ListTables(WireMap):
 
 @wire
 class CreateTable(WireMap):
-    """Arrangement legality (e.g. 5 players) is the engine's call; here only ranges."""
+    """Arrangement legality (e.g. 5 players) is the engine's call; here only ranges.
+
+    `computers[i]` makes seat i a computer player at that level (nil: a person's seat);
+    at least one seat is left for a person, the creator's. `computer_takeover` is the
+    level of the computer that plays an absent player's seat, or false for none."""
 
     TYPE = "create_table"
     name: str
@@ -90,7 +99,8 @@ class CreateTable(WireMap):
     teams: int
     hand_size: int | None = None
     manual_draw: bool = False
-    computer_takeover: bool = False
+    computers: tuple[str | None, ...] = ()
+    computer_takeover: str | Literal[False] = False
 
     def validate(self) -> None:
         _set(self, "name", label(self.name, "name", MAX_TABLE_NAME))
@@ -98,7 +108,11 @@ class CreateTable(WireMap):
         integer(self.teams, "teams", MIN_TEAMS, MAX_TEAMS)
         opt_integer(self.hand_size, "hand_size", 1, MAX_HAND)
         boolean(self.manual_draw, "manual_draw")
-        boolean(self.computer_takeover, "computer_takeover")
+        computers = seat_levels(self.computers, "computers", self.players, exact=False)
+        if len(computers) == self.players and None not in computers:
+            fail("bad_format", "Field 'computers' must leave a seat for a person (nil).")
+        _set(self, "computers", computers)
+        _set(self, "computer_takeover", takeover(self.computer_takeover, "computer_takeover"))
 
 
 @wire
@@ -146,6 +160,17 @@ class Ready(WireMap):
 @wire
 class Leave(WireMap):
     TYPE = "leave"
+
+
+@wire
+class HandOver(WireMap):
+    """Let the computer play an away player's seat until they come back."""
+
+    TYPE = "hand_over"
+    seat: int
+
+    def validate(self) -> None:
+        integer(self.seat, "seat", 0, MAX_SEATS - 1)
 
 
 @wire

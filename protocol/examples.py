@@ -18,6 +18,7 @@ from .client_messages import (
     CreateTable,
     Draw,
     Exchange,
+    HandOver,
     Hello,
     Join,
     Leave,
@@ -161,6 +162,7 @@ CLIENT_EXAMPLES = (
     Ready(ready=True),
     Leave(),
     Rematch(),
+    HandOver(seat=1),
     Sync(),
     Chat(text="Good luck!"),
     PLAY,
@@ -196,6 +198,20 @@ SERVER_EXAMPLES = (
                 started=False,
                 rules=RULES,
                 computer_takeover=False,
+            ),
+            # Two computers at hard, two seats for people; a computer stands in (at
+            # medium) for a person who is away during the game.
+            TableSummary(
+                id="t2",
+                name="Practice",
+                players=4,
+                teams=2,
+                seated=("Cecilia", "Bertil", None, "David"),
+                spectators=0,
+                started=False,
+                rules=Rules(hand_size=6, manual_draw=False),
+                computer_takeover="medium",
+                computers=(None, "hard", None, "hard"),
             ),
         )
     ),

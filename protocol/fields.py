@@ -7,7 +7,7 @@ turns that into a RemoteProtocolError when the value came from the peer.
 
 import re
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import Any, Literal, NoReturn
 
 from .cards import CARDS, CORNER_CODE, CORNERS, LAYOUT_CODES
 from .errors import LocalProtocolError
@@ -15,6 +15,8 @@ from .limits import CELLS, MAX_ID, MAX_TEXT
 from .notation import ACTION_RE
 
 Five = tuple[int, int]  # a five on the wire: its two end cells
+# The computer players' levels, weakest first (docs/bots.md says what each does).
+LEVELS = ("easy", "medium", "hard")
 
 _WORD_RE = re.compile(r"[a-z][a-z0-9_]{0,39}")  # error, reason and event codes
 ID_RE = re.compile(r"[A-Za-z0-9_-]{1,32}")  # table and session ids
@@ -175,3 +177,30 @@ def choice_of(v: Any, name: str, allowed: Sequence[str]) -> str:
             fail("bad_format", f"Field '{name}' is not one of its documented values.")
         fail("bad_format", f"Field '{name}' must be one of: {listed}.")
     return v
+
+
+def level(v: Any, name: str) -> str:
+    """A computer player's level: "easy", "medium" or "hard"."""
+    if type(v) is not str:
+        fail("bad_type", f"Field '{name}' must be a computer level: easy, medium or hard.")
+    return choice_of(v, name, LEVELS)
+
+
+def opt_level(v: Any, name: str) -> str | None:
+    return None if v is None else level(v, name)
+
+
+def takeover(v: Any, name: str) -> str | Literal[False]:
+    """Who stands in for an absent player: false (no one) or a computer level."""
+    if v is False:
+        return False
+    if type(v) is not str:
+        fail("bad_type", f"Field '{name}' must be false or a computer level.")
+    return level(v, name)
+
+
+def seat_levels(v: Any, name: str, players: int, exact: bool) -> tuple[str | None, ...]:
+    """Per seat, a computer level or nil (a person): `players` entries when `exact`,
+    else at most that many (the missing ones nil)."""
+    items = sequence(v, name, players if exact else 0, players)
+    return tuple(opt_level(x, name) for x in items)

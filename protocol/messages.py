@@ -12,6 +12,7 @@ from .client_messages import (
     CreateTable,
     Draw,
     Exchange,
+    HandOver,
     Hello,
     Join,
     Leave,
@@ -70,6 +71,7 @@ ClientMessage = (
     | Ready
     | Leave
     | Rematch
+    | HandOver
     | Sync
     | Chat
     | Play
@@ -97,7 +99,7 @@ ServerMessage = (
 
 _CLIENT: tuple[type[WireMap], ...] = (
     Hello, Resume, Ping, Pong, ListTables, CreateTable, Join, Spectate, Sit, Ready, Leave, Rematch,
-    Sync, Chat, Play, Remove, Exchange, Draw, Pass,
+    HandOver, Sync, Chat, Play, Remove, Exchange, Draw, Pass,
 )  # fmt: skip
 _SERVER: tuple[type[WireMap], ...] = (
     Welcome, Error, Bye, Ping, Pong, TableList, TableView, Notice, ChatLine, Ack, Snapshot,
@@ -128,6 +130,7 @@ __all__ = [
     "Error",
     "Exchange",
     "Hand",
+    "HandOver",
     "Hello",
     "Join",
     "Last",

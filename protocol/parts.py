@@ -1,6 +1,6 @@
 """Parts nested inside server messages: a seat, a player, the rules, a change, a result."""
 
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from .base import WireMap, wire
 from .fields import (
@@ -16,7 +16,10 @@ from .fields import (
     integer,
     label,
     opt_integer,
+    opt_level,
+    seat_levels,
     sequence,
+    takeover,
 )
 from .limits import (
     MAX_FIVES,
@@ -94,7 +97,8 @@ class TableSummary(WireMap):
     spectators: int
     started: bool
     rules: Rules
-    computer_takeover: bool
+    computer_takeover: str | Literal[False]  # a level, or false: no computer stands in
+    computers: tuple[str | None, ...] = ()  # per seat a level (a computer) or nil
 
     def validate(self) -> None:
         ident(self.id, "id")
@@ -110,22 +114,27 @@ class TableSummary(WireMap):
         integer(self.spectators, "spectators", 0, MAX_SPECTATORS)
         boolean(self.started, "started")
         _set(self, "rules", one(Rules, self.rules, "rules"))
-        boolean(self.computer_takeover, "computer_takeover")
+        _set(self, "computer_takeover", takeover(self.computer_takeover, "computer_takeover"))
+        if self.computers:
+            _set(self, "computers", seat_levels(self.computers, "computers", self.players, True))
 
 
 @wire
 class Seat(WireMap):
-    """A seat in the waiting room: who sits there (nil when empty), ready, away."""
+    """A seat in the waiting room: who sits there (nil when empty), ready, away, and the
+    level of the computer that plays it, if one does."""
 
     name: str | None
     ready: bool
     away: bool
+    computer: str | None = None
 
     def validate(self) -> None:
         if self.name is not None:
             _set(self, "name", label(self.name, "name", MAX_NAME))
         boolean(self.ready, "ready")
         boolean(self.away, "away")
+        opt_level(self.computer, "computer")
 
 
 @wire

@@ -1,7 +1,7 @@
 """Messages the server sends (plus ping and pong, shared with the client)."""
 
 from dataclasses import field
-from typing import Any
+from typing import Any, Literal
 
 from .base import WireMap, wire
 from .fields import (
@@ -22,6 +22,7 @@ from .fields import (
     layout,
     opt_integer,
     sequence,
+    takeover,
     text,
 )
 from .limits import (
@@ -171,7 +172,7 @@ class TableView(WireMap):
     spectators: int
     started: bool
     rules: Rules
-    computer_takeover: bool
+    computer_takeover: str | Literal[False]  # a level, or false: no computer stands in
     seat: int | None = None
     rematch: tuple[int, ...] = ()  # seats that asked for a rematch
 
@@ -184,7 +185,7 @@ class TableView(WireMap):
         integer(self.spectators, "spectators", 0, MAX_SPECTATORS)
         boolean(self.started, "started")
         _set(self, "rules", one(Rules, self.rules, "rules"))
-        boolean(self.computer_takeover, "computer_takeover")
+        _set(self, "computer_takeover", takeover(self.computer_takeover, "computer_takeover"))
         opt_integer(self.seat, "seat", 0, self.players - 1)
         rematch = sequence(self.rematch, "rematch", 0, self.players)
         _set(self, "rematch", tuple(integer(s, "rematch", 0, self.players - 1) for s in rematch))
@@ -200,6 +201,7 @@ NOTICE_KINDS = (
     "unready",
     "rematch",  # a player asked for a rematch
     "takeover",  # the computer plays an absent player's seat until they return
+    "thinking",  # a computer is choosing this seat's move; its update follows
 )
 
 

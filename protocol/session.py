@@ -29,7 +29,7 @@ CLIENT_ALLOWED: dict[SessionState, frozenset[str]] = {
     S.CONNECTED: _ALWAYS | {"hello"},
     S.LOBBY: _ALWAYS | {"list_tables", "create_table", "join", "spectate", "resume"},
     S.TABLE: _ALWAYS | {"sit", "ready", "leave", "chat"},
-    S.GAME: _ALWAYS | _ACTIONS | {"leave", "chat", "sync"},
+    S.GAME: _ALWAYS | _ACTIONS | {"leave", "chat", "sync", "hand_over"},
     # Actions too: a move resent after a lost connection gets its acknowledgement,
     # and any other is refused as `game_over`.
     S.ENDED: _ALWAYS | _ACTIONS | {"rematch", "leave", "chat", "sync"},

@@ -51,11 +51,9 @@ class Server:
             server_id(config.data_dir),
             self.journal,
             on_game_over=self._game_over,
-            schedule_autoplay=self._schedule_autoplay,
             push_soon=self._push_list_soon,
         )
         self.lobby.restore(self.journal.load())
-        self._autoplay_due: set[Table] = set()
         self.listeners: list[trio.SocketListener] = []
         self.connections = 0
         self._per_address: Counter[str] = Counter()
@@ -157,20 +155,6 @@ class Server:
                 await self._records_due.wait()
             self._records_due = trio.Event()
 
-    def _schedule_autoplay(self, table: Table) -> None:
-        if table not in self._autoplay_due:
-            self._autoplay_due.add(table)
-            self._nursery.start_soon(self._autoplay_later, table)
-
-    async def _autoplay_later(self, table: Table) -> None:
-        # A pause, so the people at the table can follow the computer's moves.
-        await trio.sleep(self.config.takeover_delay)
-        self._autoplay_due.discard(table)
-        try:
-            table.autoplay()
-        except Exception:
-            log.exception("the computer player at table %s failed", table.id)
-
     def _journal_failed(self, message: str) -> None:
         self.failure = message
         self._nursery.start_soon(self.shutdown, "The server cannot save games; it stops.")
@@ -192,6 +176,7 @@ async def serve(
         server = Server(config, nursery)
         try:
             nursery.start_soon(server.journal.run)
+            await nursery.start(server.lobby.computers.run)  # the computer players
             server.listeners = await trio.open_tcp_listeners(config.port, host=config.host)
             for listener in server.listeners:
                 nursery.start_soon(server.accept, listener)

@@ -30,3 +30,6 @@ class ServerConfig:
     chat_window: float = 10.0  # ...in this many seconds
     shutdown_grace: float = 1.0  # seconds for goodbyes to reach clients
     takeover_delay: float = 1.0  # the computer's pause before each move it makes
+    computer_budget: float = 2.0  # the longest a computer's move takes, pause included
+    think_time: float | None = None  # hard's search per move; None: the bots' default
+    hand_over_after: float = 60.0  # an away seat may be handed to the computer after this

@@ -47,7 +47,7 @@ def export_main(argv: list[str]) -> int:
     if table is None or table.game is None:
         print(f"sarja-server export: no such game in {path}", file=sys.stderr)
         return 1
-    names = [held[1] if held else f"Seat {i + 1}" for i, held in enumerate(table.seats)]
+    names = table.names()
     text = record_json(replay_game(table.arrangement(), table.game), names) + "\n"
     if args.output is None:
         sys.stdout.write(text)

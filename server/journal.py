@@ -33,7 +33,7 @@ log = logging.getLogger("sarja.server")
 
 _T = TypeVar("_T")
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 FILE_NAME = "journal.sqlite3"
 DURABILITY = ("normal", "full")
 
@@ -46,9 +46,10 @@ CREATE TABLE IF NOT EXISTS tables (
     teams INTEGER NOT NULL,
     hand_size INTEGER NOT NULL,
     manual_draw INTEGER NOT NULL,
-    computer_takeover INTEGER NOT NULL,
+    computer_takeover INTEGER NOT NULL,  -- version 1's flag; `takeover` says it now
     version INTEGER NOT NULL DEFAULT 0,
-    closed INTEGER NOT NULL DEFAULT 0
+    closed INTEGER NOT NULL DEFAULT 0,
+    takeover TEXT  -- the level of the computer that stands in for an away player
 );
 CREATE TABLE IF NOT EXISTS guests (
     id TEXT PRIMARY KEY,
@@ -59,6 +60,10 @@ CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL,
     seat INTEGER NOT NULL,
     guest_id TEXT,
+    -- The level of the computer that plays the seat: a computer seat (no guest; `name`
+    -- is the computer's), or a guest's seat handed to the computer while they are away.
+    computer TEXT,
+    name TEXT,
     PRIMARY KEY (table_id, seat)
 );
 CREATE TABLE IF NOT EXISTS games (
@@ -82,6 +87,16 @@ CREATE TABLE IF NOT EXISTS actions (
     PRIMARY KEY (table_id, game, n)
 );
 """
+
+# What brings a journal of an older version up to this one, by the version it leads to.
+_MIGRATIONS = {
+    2: """
+ALTER TABLE tables ADD COLUMN takeover TEXT;
+UPDATE tables SET takeover = 'medium' WHERE computer_takeover != 0;
+ALTER TABLE seats ADD COLUMN computer TEXT;
+ALTER TABLE seats ADD COLUMN name TEXT;
+""",
+}
 
 
 class Holder(Protocol):
@@ -125,15 +140,25 @@ class SavedTable:
     teams: int
     hand_size: int
     manual_draw: bool
-    computer_takeover: bool
+    takeover: str | None  # the level that stands in for an away player
     version: int
     seats: list[tuple[str, str, tuple[str, ...]] | None]  # (guest id, name, keys) per seat
     game: SavedGame | None
+    computers: list[tuple[str, str] | None] = field(default_factory=list)  # (level, name)
+    handed: dict[int, str] = field(default_factory=dict)  # seat -> level, person away
 
     def arrangement(self) -> Arrangement:
         return Arrangement.of(
             self.players, self.teams, HouseRules(self.hand_size, self.manual_draw)
         )
+
+    def names(self) -> list[str]:
+        """Who sat in each seat: a person's name, a computer's, or "Seat n"."""
+        computers = self.computers or [None] * len(self.seats)
+        return [
+            held[1] if held else computer[1] if computer else f"Seat {i + 1}"
+            for i, (held, computer) in enumerate(zip(self.seats, computers, strict=True))
+        ]
 
 
 def replay_game(
@@ -193,8 +218,7 @@ class Journal:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute(f"PRAGMA synchronous={'FULL' if self.full else 'NORMAL'}")
             if version < SCHEMA_VERSION:
-                db.executescript(_SCHEMA)
-                db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+                _set_up(db, version)
         except JournalError:
             db.close()
             raise
@@ -226,12 +250,13 @@ class Journal:
 
     def table_opened(
         self, table_id: str, number: int, name: str, players: int, teams: int,
-        hand_size: int, manual_draw: bool, computer_takeover: bool,
+        hand_size: int, manual_draw: bool, takeover: str | None,
     ) -> None:  # fmt: skip
         self._write(
             "INSERT OR REPLACE INTO tables (id, number, name, players, teams, hand_size,"
-            " manual_draw, computer_takeover) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            table_id, number, name, players, teams, hand_size, manual_draw, computer_takeover,
+            " manual_draw, computer_takeover, takeover) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            table_id, number, name, players, teams, hand_size, manual_draw,
+            takeover is not None, takeover,
         )  # fmt: skip
 
     def table_closed(self, table_id: str) -> None:
@@ -247,10 +272,16 @@ class Journal:
             guest_id, name, " ".join(keys),
         )  # fmt: skip
 
-    def seat(self, table_id: str, seat: int, guest_id: str | None) -> None:
+    def seat(
+        self, table_id: str, seat: int, guest_id: str | None, computer: str | None = None,
+        name: str | None = None,
+    ) -> None:  # fmt: skip
+        """Who holds a seat: a guest, a computer (`computer` its level, `name` its name),
+        or a guest whose seat the computer plays at `computer` while they are away."""
         self._write(
-            "INSERT OR REPLACE INTO seats (table_id, seat, guest_id) VALUES (?, ?, ?)",
-            table_id, seat, guest_id,
+            "INSERT OR REPLACE INTO seats (table_id, seat, guest_id, computer, name)"
+            " VALUES (?, ?, ?, ?, ?)",
+            table_id, seat, guest_id, computer, name,
         )  # fmt: skip
 
     def game_started(
@@ -387,16 +418,24 @@ class Journal:
     def _table(self, row: tuple[Any, ...], game: int | None) -> SavedTable:
         table_id, number, name, players, teams, hand, manual, takeover, version = row
         seats: list[tuple[str, str, tuple[str, ...]] | None] = [None] * players
-        for seat, gid, gname, token in self._db.execute(
-            "SELECT s.seat, g.id, g.name, g.token_hash FROM seats s JOIN guests g"
-            " ON g.id = s.guest_id WHERE s.table_id = ?",
+        computers: list[tuple[str, str] | None] = [None] * players
+        handed: dict[int, str] = {}
+        for seat, gid, gname, token, level, cname in self._db.execute(
+            "SELECT s.seat, g.id, g.name, g.token_hash, s.computer, s.name FROM seats s"
+            " LEFT JOIN guests g ON g.id = s.guest_id WHERE s.table_id = ?",
             (table_id,),
         ):
-            if 0 <= seat < players:
+            if not 0 <= seat < players:
+                continue
+            if gid is not None:
                 seats[seat] = (gid, gname, tuple(token.split()))
+                if level is not None:
+                    handed[seat] = str(level)
+            elif level is not None:
+                computers[seat] = (str(level), str(cname))
         return SavedTable(
-            table_id, number, name, players, teams, hand, bool(manual), bool(takeover),
-            version, seats, self._game(table_id, game),
+            table_id, number, name, players, teams, hand, bool(manual), takeover,
+            version, seats, self._game(table_id, game), computers, handed,
         )  # fmt: skip
 
     def _game(self, table_id: str, number: int | None) -> SavedGame | None:
@@ -427,9 +466,23 @@ class Journal:
 
 
 _TABLES = (
-    "SELECT id, number, name, players, teams, hand_size, manual_draw, computer_takeover,"
-    " version FROM tables"
+    "SELECT id, number, name, players, teams, hand_size, manual_draw, takeover, version FROM tables"
 )
+
+
+def _set_up(db: sqlite3.Connection, version: int) -> None:
+    """Create the schema in a new file, or bring one of an older `version` up to date:
+    in one transaction, so a failure leaves the file as it was."""
+    if version == 0:
+        script = _SCHEMA
+    else:
+        script = "".join(_MIGRATIONS[v] for v in range(version + 1, SCHEMA_VERSION + 1))
+    try:
+        db.executescript(f"BEGIN;\n{script}\nPRAGMA user_version={SCHEMA_VERSION};\nCOMMIT;")
+    except sqlite3.Error:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
 
 
 def _why(err: BaseException) -> str:

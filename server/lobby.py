@@ -20,6 +20,7 @@ from sarja.protocol.messages import (
     CreateTable,
     Draw,
     Exchange,
+    HandOver,
     Join,
     Leave,
     ListTables,
@@ -35,6 +36,7 @@ from sarja.protocol.messages import (
     Welcome,
 )
 
+from .computers import Computer, Computers, computer_names
 from .config import ServerConfig
 from .engine import Arrangement, ArrangementError, EngineError, HouseRules
 from .guest import Guest, Outbox
@@ -54,7 +56,6 @@ class Lobby:
         server_id: str,
         journal: Journal,
         on_game_over: Callable[[Table], None] = lambda table: None,
-        schedule_autoplay: Callable[[Table], None] = lambda table: None,
         push_soon: Callable[[], None] = lambda: None,
     ) -> None:
         self.config = config
@@ -67,8 +68,11 @@ class Lobby:
         self.guests: dict[str, Guest] = {}  # by the hash of their resume token
         self._table_numbers = 0
         self._on_game_over = on_game_over
-        self._schedule_autoplay = schedule_autoplay
         self._push_soon = push_soon
+        # The computer players; `computers.run` must run in the server's nursery.
+        self.computers = Computers(
+            config.takeover_delay, config.computer_budget, config.think_time, config.seed
+        )
         self._list: TableList | None = None  # the table list, while it holds
         self._list_frame: bytes | None = None  # ... and packed
 
@@ -83,9 +87,11 @@ class Lobby:
                     self._file(guest)
         for kept in saved:
             try:
+                computers = [None if c is None else Computer(*c) for c in kept.computers]
                 table = self._new_table(
-                    kept.id, kept.name, kept.arrangement(), kept.computer_takeover, journal=False
-                )
+                    kept.id, kept.name, kept.arrangement(), kept.takeover, computers,
+                    journal=False,
+                )  # fmt: skip
                 table.restore(kept, guests)
             except EngineError as err:
                 raise JournalError(
@@ -97,19 +103,22 @@ class Lobby:
             log.info("brought back %d tables from the journal", len(saved))
 
     def _new_table(
-        self, table_id: str, name: str, arrangement: Arrangement, computer_takeover: bool,
-        journal: bool = True,
+        self, table_id: str, name: str, arrangement: Arrangement, takeover: str | None,
+        computers: list[Computer | None], journal: bool = True,
     ) -> Table:  # fmt: skip
         table = Table(
-            table_id, name, arrangement, computer_takeover, self.rng, self.journal,
-            self._on_game_over, self._schedule_autoplay,
+            table_id, name, arrangement, takeover, self.rng, self.journal,
+            self._on_game_over, self.computers.wake, computers, self.config.hand_over_after,
         )  # fmt: skip
         self.tables[table_id] = table
         if journal:
             self.journal.table_opened(
                 table_id, self._table_numbers, name, arrangement.players, arrangement.sides,
-                arrangement.hand_size, arrangement.manual_draw, computer_takeover,
+                arrangement.hand_size, arrangement.manual_draw, takeover,
             )  # fmt: skip
+            for seat, computer in enumerate(computers):
+                if computer is not None:
+                    self.journal.seat(table_id, seat, None, computer.level, computer.name)
         return table
 
     # ----- connections ----------------------------------------------------
@@ -215,6 +224,8 @@ class Lobby:
                 self._send_list(guest)
             case Rematch():
                 self._at_table(guest).ask_rematch(guest)
+            case HandOver():
+                self._at_table(guest).hand_over(guest, msg.seat)
             case Sync():
                 self._at_table(guest).sync(guest)
                 return
@@ -238,9 +249,17 @@ class Lobby:
             )
         except ArrangementError as err:
             raise Refusal(err.code, err.message) from None
+        levels = [*msg.computers, *[None] * (arrangement.players - len(msg.computers))]
+        names = computer_names(levels, {guest.name})
+        computers = [
+            None if level is None or name is None else Computer(level, name)
+            for level, name in zip(levels, names, strict=True)
+        ]
         self._table_numbers += 1
         table_id = f"t{self._table_numbers}"
-        table = self._new_table(table_id, msg.name, arrangement, msg.computer_takeover)
+        table = self._new_table(
+            table_id, msg.name, arrangement, msg.computer_takeover or None, computers
+        )
         table.join(guest, None, None)
         log.info("table %s (%r) created by %r", table_id, msg.name, guest.name)
 
@@ -263,7 +282,7 @@ class Lobby:
         """The lobby's list, built once per change of it."""
         if self._list is None:
             # Tables with a free seat first, then games to watch.
-            ordered = sorted(self.tables.values(), key=lambda t: t.started or all(t.seats))
+            ordered = sorted(self.tables.values(), key=lambda t: t.started or t.full)
             tables = tuple(t.summary() for t in ordered[:MAX_TABLES])
             self._list = TableList(tables=tables, _trusted=True)
         return self._list

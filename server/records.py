@@ -43,7 +43,7 @@ class RecordStore:
             table = journal.table(table_id, number)
             if table is None or table.game is None:
                 continue
-            names = [held[1] if held else f"Seat {i + 1}" for i, held in enumerate(table.seats)]
+            names = table.names()
             game = replay_game(table.arrangement(), table.game)
             stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
             name = f"{stamp}-{table_id}-game{number}.json"

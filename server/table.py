@@ -7,12 +7,21 @@ During a game the table keeps a `version` that every change the members see move
 on by one: each accepted action, and each player going away or coming back. A member
 is sent a snapshot once, then one public update per change; the seat whose hand
 changed gets its `hand`, and each seat with something to do its `legal` list.
+
+A seat is a person's or a computer's, chosen when the table is made; a computer seat
+is always ready, and asks for every rematch. The computer also plays a person's seat
+while they are away, when the table lets it stand in (`takeover`, a level) or when a
+player still at the table hands the seat over; the person takes it back by coming
+back. The moves themselves are made by `Computers` (computers.py), from the seat's
+view only.
 """
 
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
+from typing import Literal
 
 from sarja.protocol.limits import MAX_SPECTATORS
 from sarja.protocol.messages import (
@@ -32,8 +41,8 @@ from sarja.protocol.messages import (
     Action as ActionMessage,
 )
 
-from . import bot
-from .engine import Action, Arrangement, Event, Game, seat_view
+from .computers import Computer, Turn
+from .engine import Action, Arrangement, EngineError, Event, Game, seat_view
 from .engine.actions import DEAD_ACTIONS, DRAW_ACTION, PASS_ACTION, PLACE, REMOVE
 from .engine.board import CARD_CELLS, five_between
 from .engine.cards import CARD_KIND, NORMAL, parse_card
@@ -75,28 +84,38 @@ class Table:
         table_id: str,
         name: str,
         arrangement: Arrangement,
-        computer_takeover: bool,
+        takeover: str | None,
         rng: random.Random,
         journal: Journal,
         on_game_over: Callable[[Table], None],
-        schedule_autoplay: Callable[[Table], None] = lambda table: None,
+        wake_computer: Callable[[Table], None] = lambda table: None,
+        computers: list[Computer | None] | None = None,
+        hand_over_after: float = 60.0,
     ) -> None:
         self.id = table_id
         self.journal = journal
         self.name = name
         self.arrangement = arrangement
-        self.computer_takeover = computer_takeover
-        self.seats: list[Guest | None] = [None] * arrangement.players
-        self.ready = [False] * arrangement.players
+        self.takeover = takeover  # the level that stands in for an away player, if any
+        players = arrangement.players
+        self.seats: list[Guest | None] = [None] * players  # the people
+        self.computers: list[Computer | None] = computers or [None] * players
+        self.ready = self._computers_ready()
         self.spectators: list[Guest] = []
         self.game: Game | None = None
         self.rematch: set[int] = set()
         self.games_played = 0
         self._rng = rng
         self._on_game_over = on_game_over
-        self._schedule_autoplay = schedule_autoplay
-        self.taken_over: set[int] = set()  # seats the computer plays for now
+        self._wake_computer = wake_computer
+        self.hand_over_after = hand_over_after
+        self.handed: dict[int, str] = {}  # away people's seats handed to the computer
+        self.away_since: dict[int, float] = {}  # when each away seat's player went
+        self.taken_over: set[int] = set()  # seats whose takeover the members were told
         self._reset_game_state()
+
+    def _computers_ready(self) -> list[bool]:
+        return [c is not None for c in self.computers]
 
     def _reset_game_state(self) -> None:
         players = self.arrangement.players
@@ -109,15 +128,21 @@ class Table:
 
     def restore(self, saved: SavedTable, guests: dict[str, Guest]) -> None:
         """Bring the table back as the journal kept it: its seats (every player away
-        until they resume) and its latest game, replayed action by action."""
+        until they resume, the computer's seats playing on) and its latest game,
+        replayed action by action."""
         if saved.game is not None:
             self._replay(saved)
+        now = time.monotonic()
         for seat, held in enumerate(saved.seats):
             if held is not None:
                 guest = self.seats[seat] = guests[held[0]]
                 # A guest comes back to the game in play, if it holds a seat in one.
                 if guest.table is None or self.in_play:
                     guest.table, guest.seat = self, seat
+                self.away_since[seat] = now
+        if self.in_play:
+            self.handed = dict(saved.handed)
+        self.wake_computer()
 
     def _replay(self, saved: SavedTable) -> None:
         kept = saved.game
@@ -144,7 +169,14 @@ class Table:
 
     @property
     def empty(self) -> bool:
+        """No person seated or watching (computers keep no table open)."""
         return not self.spectators and all(g is None for g in self.seats)
+
+    @property
+    def full(self) -> bool:
+        return all(
+            g is not None or c is not None for g, c in zip(self.seats, self.computers, strict=True)
+        )
 
     @property
     def abandoned(self) -> bool:
@@ -166,10 +198,29 @@ class Table:
         return seated + self.spectators
 
     def names(self) -> list[str]:
-        return [g.name if g else f"Seat {i + 1}" for i, g in enumerate(self.seats)]
+        return [
+            g.name if g else c.name if c else f"Seat {i + 1}"
+            for i, (g, c) in enumerate(zip(self.seats, self.computers, strict=True))
+        ]
 
     def away(self) -> list[bool]:
-        return [g is None or not g.connected or g.table is not self for g in self.seats]
+        """Per seat, whether it is a person's seat with the person not here."""
+        return [
+            c is None and (g is None or not g.connected or g.table is not self)
+            for g, c in zip(self.seats, self.computers, strict=True)
+        ]
+
+    def level_for(self, seat: int, away: list[bool] | None = None) -> str | None:
+        """The level of the computer that plays `seat` now, if one does."""
+        computer = self.computers[seat]
+        if computer is not None:
+            return computer.level
+        level = self.handed.get(seat)
+        if level is not None:
+            return level
+        if self.takeover is None or not self.in_play:
+            return None
+        return self.takeover if (self.away() if away is None else away)[seat] else None
 
     def last_id(self, seat: int | None) -> int | None:
         """The highest action id accepted for `seat` in this game, if any."""
@@ -177,22 +228,38 @@ class Table:
             return None
         return max(self.accepted[seat])
 
+    @property
+    def computer_takeover(self) -> str | Literal[False]:
+        """`takeover` as the wire says it: a level, or false."""
+        return self.takeover or False
+
     def summary(self) -> TableSummary:
+        names = self.names()
         return TableSummary(
             id=self.id,
             name=self.name,
             players=self.arrangement.players,
             teams=self.arrangement.sides,
-            seated=tuple(g.name if g else None for g in self.seats),
+            seated=tuple(
+                names[i] if g is not None or c is not None else None
+                for i, (g, c) in enumerate(zip(self.seats, self.computers, strict=True))
+            ),
             spectators=len(self.spectators),
             started=self.started,
             rules=rules_of(self.arrangement),
             computer_takeover=self.computer_takeover,
+            computers=tuple(c.level if c else None for c in self.computers)
+            if any(self.computers)
+            else (),
             _trusted=True,
         )
 
     def view_for(self, guest: Guest) -> TableView:
+        return self._view(guest.seat if guest.table is self else None)
+
+    def _view(self, seat: int | None) -> TableView:
         away = self.away()
+        names = self.names()
         return TableView(
             id=self.id,
             name=self.name,
@@ -200,18 +267,19 @@ class Table:
             teams=self.arrangement.sides,
             seats=tuple(
                 Seat(
-                    name=g.name if g else None,
+                    name=names[i] if g is not None or c is not None else None,
                     ready=self.ready[i],
                     away=g is not None and away[i],
+                    computer=self.level_for(i, away),
                     _trusted=True,
                 )
-                for i, g in enumerate(self.seats)
+                for i, (g, c) in enumerate(zip(self.seats, self.computers, strict=True))
             ),
             spectators=len(self.spectators),
             started=self.started,
             rules=rules_of(self.arrangement),
             computer_takeover=self.computer_takeover,
-            seat=guest.seat if guest.table is self else None,
+            seat=seat,
             rematch=tuple(sorted(self.rematch)),
             _trusted=True,
         )
@@ -224,7 +292,7 @@ class Table:
             return
         if self.started:
             raise Refusal("game_started", "The game at this table has started; you can watch it.")
-        free = [i for i, g in enumerate(self.seats) if g is None]
+        free = [i for i, g in enumerate(self.seats) if g is None and self.computers[i] is None]
         if side is not None:
             if side >= self.arrangement.sides:
                 raise Refusal("no_such_seat", f"This table has {self.arrangement.sides} sides.")
@@ -233,7 +301,7 @@ class Table:
             if seat >= self.arrangement.players:
                 raise Refusal("no_such_seat", f"This table has {self.arrangement.players} seats.")
             if seat not in free:
-                raise Refusal("seat_taken", f"Seat {seat + 1} is taken.")
+                raise Refusal("seat_taken", self._taken(seat))
             free = [seat]
         if not free:
             raise Refusal("table_full", "Every seat at this table is taken.")
@@ -241,6 +309,12 @@ class Table:
         guest.table, guest.seat = self, free[0]
         self.send_table()
         self._notice("joined", guest, free[0])
+
+    def _taken(self, seat: int) -> str:
+        computer = self.computers[seat]
+        if computer is not None:
+            return f"Seat {seat + 1} is {computer.name}'s, a computer player's."
+        return f"Seat {seat + 1} is taken."
 
     def _set_seat(self, seat: int, guest: Guest | None) -> None:
         self.seats[seat] = guest
@@ -265,8 +339,8 @@ class Table:
             raise Refusal("game_started", "The game has started; seats can't change now.")
         if seat >= self.arrangement.players:
             raise Refusal("no_such_seat", f"This table has {self.arrangement.players} seats.")
-        if self.seats[seat] is not None and self.seats[seat] is not guest:
-            raise Refusal("seat_taken", f"Seat {seat + 1} is taken.")
+        if self.computers[seat] is not None or self.seats[seat] not in (None, guest):
+            raise Refusal("seat_taken", self._taken(seat))
         if guest.seat is not None:
             self._set_seat(guest.seat, None)
             self.ready[guest.seat] = False
@@ -286,7 +360,7 @@ class Table:
         self.ready[guest.seat] = ready
         self._notice("ready" if ready else "unready", guest, guest.seat)
         self.send_table()
-        if all(self.ready) and all(self.seats):
+        if all(self.ready) and self.full:
             self._start()
 
     def leave(self, guest: Guest) -> None:
@@ -302,8 +376,7 @@ class Table:
         if seat is None:
             return
         if self.in_play:
-            self._seat_change("away", seat)
-            self.send_table()
+            self._gone(seat)
             return
         self._set_seat(seat, None)
         self.ready[seat] = False
@@ -312,28 +385,67 @@ class Table:
             # A seat freed after a game: no rematch with the same seats, so the
             # table becomes a waiting room again, open to a new player.
             self.game = None
-            self.ready = [False] * self.arrangement.players
+            self.ready = self._computers_ready()
             self.rematch.clear()
+            self.handed.clear()
         self.send_table()
 
     def went_away(self, guest: Guest) -> None:
         """The guest's connection is gone. A seat in a game is held for them."""
         if guest.seat is not None and self.in_play:
-            self._seat_change("away", guest.seat)
-            self.send_table()
+            self._gone(guest.seat)
         else:
             self.leave(guest)
 
+    def _gone(self, seat: int) -> None:
+        self.away_since[seat] = time.monotonic()
+        self._seat_change("away", seat)
+        self.send_table()
+
     def welcome_back(self, guest: Guest) -> None:
-        """A seat holder is back (a new connection, or a `join` from the lobby)."""
+        """A seat holder is back (a new connection, or a `join` from the lobby): the
+        seat is theirs again, whoever played it meanwhile."""
         guest.table = self
         seat = guest.seat = self.seats.index(guest)
         self.taken_over.discard(seat)
+        self.away_since.pop(seat, None)
+        if self.handed.pop(seat, None) is not None:
+            self.journal.seat(self.id, seat, guest.id)
         if self.in_play:
             self._seat_change("back", seat, but=guest)
         self.send_table()
         if self.game is not None:
             self._send_snapshot(guest)
+
+    def hand_over(self, guest: Guest, seat: int) -> None:
+        """A player at the table lets the computer play an away player's seat, once
+        that player has been away `hand_over_after` seconds; at medium, unless the
+        table's own stand-in level says otherwise. The player takes it back by
+        coming back."""
+        if guest.seat is None:
+            raise Refusal("not_a_player", "Only a seated player can hand a seat over.")
+        # The session allows `hand_over` only while the table's game is on.
+        assert self.game is not None
+        if seat >= self.arrangement.players:
+            raise Refusal("no_such_seat", f"This table has {self.arrangement.players} seats.")
+        name = self.names()[seat]
+        if self.level_for(seat) is not None:
+            raise Refusal("already_computer", f"The computer already plays for {name}.")
+        if not self.away()[seat]:
+            raise Refusal("not_away", f"{name} is here; only an away player's seat is handed over.")
+        gone = time.monotonic() - self.away_since.get(seat, 0.0)
+        if gone < self.hand_over_after:
+            raise Refusal(
+                "too_soon",
+                f"{name} has been away {int(gone)} s; the seat can be handed to the computer"
+                f" after {self.hand_over_after:g} s.",
+            )
+        level = self.handed[seat] = self.takeover or "medium"
+        held = self.seats[seat]
+        assert held is not None  # an away seat is a person's
+        self.journal.seat(self.id, seat, held.id, level)
+        self.send_table()
+        self.wake_computer()
 
     # ----- the game -------------------------------------------------------
 
@@ -341,6 +453,7 @@ class Table:
         self.game = Game.new(self.arrangement, self._rng)
         self.rematch.clear()
         self.taken_over.clear()
+        self.handed.clear()
         self._reset_game_state()
         self.games_played += 1
         self.journal.game_started(self.id, self.games_played, self.game.cut, self.game.deck)
@@ -395,7 +508,7 @@ class Table:
         assert self.game is not None and self.game.outcome is not None
         self.rematch.add(guest.seat)
         self._notice("rematch", guest, guest.seat)
-        if len(self.rematch) == self.arrangement.players and all(self.seats):
+        if len(self.rematch) == self.arrangement.players and self.full:
             self._start()
         else:
             self.send_table()
@@ -408,31 +521,57 @@ class Table:
 
     # ----- the computer --------------------------------------------------
 
-    def _seats_for_computer(self) -> list[int]:
-        """Absent players' seats that have something to do now."""
+    def _computer_seats(self) -> list[int]:
+        """Seats the computer plays that have something to do now."""
         game = self.game
         if game is None or game.outcome is not None:
             return []
         away = self.away()
-        return [s for s in range(self.arrangement.players) if away[s] and game.legal_actions(s)]
+        return [
+            s
+            for s in dict.fromkeys((game.turn, *game.pending_draw))
+            if self.level_for(s, away) is not None and game.legal_actions(s)
+        ]
 
-    def autoplay(self) -> None:
-        """The computer moves for an absent player, when the table allows it; one
-        move at a time, so people can follow."""
+    def wake_computer(self) -> None:
+        if self._computer_seats():
+            self._wake_computer(self)
+
+    def computer_turn(self) -> Turn | None:
+        """The next move the computer is to make here, with the seat's view."""
+        seats = self._computer_seats()
+        if not seats:
+            return None
         game = self.game
-        seats = self._seats_for_computer() if self.computer_takeover else []
-        if game is None or not seats:
-            return
+        assert game is not None
         seat = seats[0]
-        if seat not in self.taken_over:
+        level = self.level_for(seat)
+        assert level is not None
+        return Turn(seat, level, seat_view(game, seat), game, len(game.history))
+
+    def computer_thinking(self, seat: int) -> None:
+        """Tell the members the computer is choosing a move for `seat` (and, the first
+        time it plays for an away person, that it does)."""
+        name = self.names()[seat]
+        if self.computers[seat] is None and seat not in self.taken_over:
             self.taken_over.add(seat)
-            for member in self.members():
-                member.send(
-                    Notice(kind="takeover", name=self.names()[seat], seat=seat, _trusted=True)
-                )
-        action = bot.choose(seat_view(game, seat), self._rng)
-        assert action is not None  # the seat has legal actions
-        self._publish(self._apply(seat, action, None))
+            self._broadcast(Notice(kind="takeover", name=name, seat=seat, _trusted=True))
+        self._broadcast(Notice(kind="thinking", name=name, seat=seat, _trusted=True))
+
+    def computer_move(self, turn: Turn, action: Action) -> bool:
+        """Make the computer's move, if the game is where it was when the computer
+        began to think and the computer still plays the seat. True if made."""
+        game = self.game
+        if game is not turn.game or len(game.history) != turn.moves:
+            return False
+        if self.level_for(turn.seat) is None:
+            return False
+        try:
+            events = self._apply(turn.seat, action, None)
+        except EngineError:
+            return False  # not this seat's to make any more: the next turn decides
+        self._publish(events)
+        return True
 
     def _apply(self, seat: int, action: Action, action_id: int | None) -> list[Event]:
         """Apply an action to the game and write it to the journal; refused
@@ -451,6 +590,8 @@ class Table:
         )  # fmt: skip
         if game.outcome is not None:
             self.journal.game_finished(self.id, self.games_played)
+            # A computer is always up for another game.
+            self.rematch.update(i for i, c in enumerate(self.computers) if c is not None)
         return events
 
     def _publish(self, events: list[Event]) -> None:
@@ -500,8 +641,7 @@ class Table:
             legal = None if guest is None else legal_message(self.version, game, seat)
             if guest is not None and legal is not None:
                 guest.send(legal)
-        if self.computer_takeover and self._seats_for_computer():
-            self._schedule_autoplay(self)
+        self.wake_computer()
 
     def _seat_change(self, kind: str, seat: int, but: Guest | None = None) -> None:
         """A player went away or came back: a change like any other, with a version."""
@@ -510,8 +650,8 @@ class Table:
         self.journal.table_version(self.id, self.version)
         message = update(self.version, self.game, seat_change(kind, seat))
         self._broadcast(message, [g for g in self.members() if g is not but])
-        if kind == "away" and self.computer_takeover and self._seats_for_computer():
-            self._schedule_autoplay(self)
+        if kind == "away":
+            self.wake_computer()
 
     def send_table(self) -> None:
         for guest in self.members():

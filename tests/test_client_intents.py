@@ -231,11 +231,15 @@ def test_lobby_join_spectate_and_create_from_the_servers_shapes():
     h.press("down", "right")  # 6 players: 2 sides -> 3
     h.press("down", "right", "right")  # hand size 2
     h.press("down", " ")  # manual draw on
-    h.press("down", "right")  # computer takeover on
+    h.press("down", "right", "right")  # two computer players, in the last seats
+    h.press("down", "right")  # at hard
+    h.press("down", "right")  # a hard computer takes over away seats
+    assert "seats 5–6" in h.screen() and not h.unfit()
     [create] = sent(h, "enter")
     assert create == CreateTable(
-        name="Big", players=6, teams=3, hand_size=2, manual_draw=True, computer_takeover=True
-    )
+        name="Big", players=6, teams=3, hand_size=2, manual_draw=True,
+        computers=(None, None, None, None, "hard", "hard"), computer_takeover="hard",
+    )  # fmt: skip
 
 
 def test_the_form_starts_afresh_and_shows_the_usual_hand_size():

@@ -93,7 +93,7 @@ def seat_stream(players: int, teams: int, seed: int, seat: int | None) -> list[l
     table = TableView(
         id="t1", name="Midsummer at the lake house", players=players, teams=teams,
         seats=tuple(Seat(name=n, ready=True, away=False) for n in names), spectators=1,
-        started=True, rules=rules_of(game.arrangement), computer_takeover=True, seat=seat,
+        started=True, rules=rules_of(game.arrangement), computer_takeover="medium", seat=seat,
     )  # fmt: skip
     groups: list[list[ServerMessage]] = [[table, snapshot("t1", 0, game, seat, names, away, None)]]
     held = hand_part(game, seat) if seat is not None else None
@@ -182,7 +182,7 @@ def test_the_lobby_the_waiting_rooms_and_the_form_fit_80_by_24():
             id=f"t{i}", name=f"Table {i} of the long summer eve", players=p, teams=t,
             seated=tuple(NAMES[j] if j % 3 else None for j in range(p)) if i % 3 else
             tuple(f"{NAMES[j][:16]} {'Ö' * 7}" for j in range(p)),
-            spectators=i * 40, started=i % 2 == 1, rules=rules, computer_takeover=True,
+            spectators=i * 40, started=i % 2 == 1, rules=rules, computer_takeover="medium",
         )
         for i, (p, t) in enumerate(SHAPES * 5)
     )  # fmt: skip
@@ -208,7 +208,7 @@ def test_the_lobby_the_waiting_rooms_and_the_form_fit_80_by_24():
         )
         view = TableView(
             id="t9", name="Midsummer at the lake house 2026", players=players, teams=teams,
-            seats=seats, spectators=999, started=False, rules=rules, computer_takeover=True,
+            seats=seats, spectators=999, started=False, rules=rules, computer_takeover="medium",
             seat=0,
         )  # fmt: skip
         h.feed(view, *[Notice(kind="joined", name=NAMES[j], seat=j) for j in range(players)])
