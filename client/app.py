@@ -189,7 +189,9 @@ class ClientApp:
     def _keep(self) -> None:
         """Remember the name (--name too) and the seats' newest tokens."""
         if self.model.named:
-            self.settings.save(self.model.name, self.model.seats)
+            # A practice server is gone with the client: its seats are not worth keeping.
+            seats = {} if self.model.practice is not None else self.model.seats
+            self.settings.save(self.model.name, seats)
 
     def _on_link(self, kind: str, text: str) -> None:
         m.set_link(self.model, kind, text)

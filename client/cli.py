@@ -1,8 +1,8 @@
 """`sarja-client HOST:PORT`: play Sarja in this terminal against a server on the LAN.
 
-`sarja-client --replay RECORD.json` steps through a finished game from its record
-instead. (A further mode that starts a local server of its own, `--practice`, is meant
-to sit beside these two: `main` picks the mode, each mode builds its model and runs.)
+`sarja-client --practice` plays against the computer with a server of its own, in this
+process (practice.py); `sarja-client --replay RECORD.json` steps through a finished game
+from its record. `main` picks the mode; each mode builds its model and runs.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import contextlib
 import sys
 from pathlib import Path
 
+from sarja.protocol.fields import LEVELS
 from sarja.protocol.limits import MAX_NAME
 
 from . import model as m
@@ -37,17 +38,50 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--replay", type=Path, default=None, metavar="RECORD.json",
         help="step through a finished game from its record (the server keeps them)",
     )  # fmt: skip
+    practice = parser.add_argument_group(
+        "playing alone", "--practice starts a game against the computer: no server needed"
+    )
+    practice.add_argument(
+        "--practice", action="store_true",
+        help="play against computer players, on a server this command runs for itself",
+    )  # fmt: skip
+    practice.add_argument(
+        "--players", type=int, default=2, help="seats at the practice table, yours included"
+        " (2, 3, 4, 6, 8, 9, 10 or 12; default 2)",
+    )  # fmt: skip
+    practice.add_argument(
+        "--teams", type=int, default=None,
+        help="sides at the practice table (default: one per player up to 3, else 2)",
+    )  # fmt: skip
+    practice.add_argument(
+        "--level", default="medium", choices=LEVELS,
+        help="how well the computers play (default: medium)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
+    modes = [args.address is not None, args.replay is not None, args.practice]
+    if sum(modes) > 1:
+        parser.error("give one of: a server address, --practice, --replay")
     if args.replay is not None:
-        if args.address is not None:
-            parser.error("give either a server address or --replay, not both")
         return args
-    if args.address is None:
-        parser.error("the server's address is needed, like: sarja-client 192.168.1.20:7474")
-    try:
-        args.host, args.port = parse_address(args.address)
-    except ValueError:
-        parser.error(f"{args.address!r} is not an address like 192.168.1.20:7474")
+    if args.practice:
+        args.host, args.port = "127.0.0.1", 0
+        if args.teams is None:
+            args.teams = args.players if args.players <= 3 else 2
+        if not practice_shape_ok(args.players, args.teams):
+            parser.error(
+                f"a table of {args.players} players in {args.teams} sides is not a Sarja game;"
+                " try --players 2, 3 or 4 (or 6, 8, 9, 10, 12 with --teams 2 or 3)"
+            )
+    elif args.address is None:
+        parser.error(
+            "the server's address is needed, like: sarja-client 192.168.1.20:7474"
+            " (or --practice to play against the computer)"
+        )
+    else:
+        try:
+            args.host, args.port = parse_address(args.address)
+        except ValueError:
+            parser.error(f"{args.address!r} is not an address like 192.168.1.20:7474")
     if args.name is not None:
         args.name = " ".join(args.name.split())[:MAX_NAME]
         if not args.name or not args.name.isprintable():
@@ -55,19 +89,42 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
+def practice_shape_ok(players: int, teams: int) -> bool:
+    """Whether the server sets up a table of this shape (it says so in `welcome`)."""
+    from sarja.server.present import table_shapes
+
+    return any((s.players, s.teams) == (players, teams) for s in table_shapes())
+
+
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     if args.replay is not None:
         sys.exit(replay(args.replay))
+    server = None
+    if args.practice:
+        from .practice import PracticeServer, practice_table
+
+        server = PracticeServer()
+        try:
+            args.port = server.start()
+        except RuntimeError as err:
+            print(f"sarja-client: {err}", file=sys.stderr)
+            sys.exit(1)
     settings = Settings(settings_path())
     model = m.Model(address=address_text(args.host, args.port))
+    if server is not None:
+        model.practice = practice_table(args.players, args.teams, args.level)
     if args.name is not None:
         model.name, model.named = args.name, True
     else:
         model.name = settings.name
     client = ClientApp(model, args.host, args.port, settings=settings)
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(run_client(client))
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(run_client(client))
+    finally:
+        if server is not None:
+            server.stop()
     if model.link == "closed" and model.link_text:
         print(f"sarja-client: {model.link_text}", file=sys.stderr)
     if model.goodbye:

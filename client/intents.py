@@ -23,6 +23,7 @@ from sarja.protocol.messages import (
     CreateTable,
     Draw,
     Exchange,
+    HandOver,
     Join,
     Leave,
     ListTables,
@@ -43,6 +44,7 @@ from .model import (
     Model,
     card_label,
     choice_options,
+    hand_over_seat,
     is_dead,
     playable,
     targets,
@@ -261,6 +263,18 @@ def _draw(model: Model, arg: Any) -> list[Effect]:
     return [Draw(id=i, version=version)]
 
 
+def _hand_over(model: Model, arg: Any) -> list[Effect]:
+    """Let the computer play for a player who is away (see `hand_over_seat`)."""
+    seat = hand_over_seat(model)
+    if seat is None:
+        if model.seated:
+            model.status = "No one is away whose seat the computer could play."
+        return []
+    assert model.game is not None
+    model.status = f"You asked the computer to play for {model.game.players[seat].name}."
+    return [HandOver(seat=seat)]
+
+
 def _cancel(model: Model, arg: Any) -> None:
     model.picked = None
     model.status = ""
@@ -292,7 +306,7 @@ def _quit(model: Model, arg: Any) -> list[Effect]:
 
 
 def _quitting(model: Model) -> list[Effect]:
-    if _playing(model):
+    if _playing(model) and model.practice is None:
         assert model.game is not None
         model.goodbye = (
             f"Your seat in the game is kept. To come back, run: sarja-client {model.address}"
@@ -543,6 +557,7 @@ _PERFORM: dict[str, Callable[[Model, Any], list[Effect] | None]] = {
     "exchange": _exchange,
     "pass": _pass,
     "draw": _draw,
+    "hand_over": _hand_over,
     "cancel": _cancel,
     "rematch": _rematch,
     "quit": _quit,

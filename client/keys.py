@@ -153,6 +153,7 @@ def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
     bind("x", playing, Intent("exchange"))
     bind("p", playing, Intent("pass"))
     bind("d", playing, Intent("draw"))
+    bind("o", playing, Intent("hand_over"))
     bind("r", playing, Intent("rematch"))
     bind("escape", playing, Intent("cancel"))
     bind("c", playing, Intent("chat_open"))

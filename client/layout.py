@@ -235,15 +235,13 @@ class ScreenLayout:
 
         # ----- the lobby ---------------------------------------------------------------
         tables = region(lambda w, h: r.lobby_list(m, w, h, self.do))
-        tables_rows = lines_of(
-            tables, lambda: max(2, rows() - 13 - form_rows())
-        )
+        tables_rows = lines_of(tables, lambda: max(2, rows() - 13 - form_rows()))
+
         def form_rows() -> int:
             return FORM_ROWS if m.overlay == "create" else 0
 
         details = region(lambda w, h: r.lobby_details(m, w))
         details_rows = lines_of(details, lambda: 3)
-
 
         form_label = region(lambda w, h: [[("class:selected" if m.form.field == 0 else "",
                                             r.form_label(m))]])  # fmt: skip

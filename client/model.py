@@ -30,6 +30,7 @@ from sarja.protocol.messages import (
     ChatLine,
     Choice,
     ClientMessage,
+    CreateTable,
     Error,
     Hand,
     Last,
@@ -38,6 +39,7 @@ from sarja.protocol.messages import (
     Notice,
     Ping,
     Pong,
+    Ready,
     Resume,
     ServerMessage,
     Snapshot,
@@ -178,6 +180,11 @@ class Model:
     next_id: int = 1  # the next action id, never at or below one the server holds
     replay: Replay | None = None  # stepping through a game record, offline
     goodbye: str = ""  # printed in the shell when the client ends
+    thinking: int | None = None  # the seat a computer is choosing a move for
+    # A practice game (--practice): the table to create on the first welcome, then
+    # the client readies us at it; `practising` once it is made.
+    practice: CreateTable | None = None
+    practising: bool = False
 
     @property
     def layout(self) -> tuple[str, ...]:
@@ -279,6 +286,7 @@ def apply(model: Model, msg: ServerMessage, phase: SessionState) -> list[ClientM
             _tables(model, msg)
         case TableView():
             _table(model, msg)
+            replies = _practice_ready(model, msg)
         case Snapshot():
             _snapshot(model, msg)
         case Update() | Hand() | Legal():
@@ -323,6 +331,9 @@ def _welcome(model: Model, msg: Welcome) -> list[ClientMessage]:
         model.resuming, model.pending_token = True, msg.resume
         return [Resume(token=known)]
     _keep_token(model, msg.server_id, msg.resume)
+    if model.practice is not None and not model.practising:
+        model.practising = True
+        return [model.practice]  # the practice table; `_practice_ready` does the rest
     return [ListTables()]
 
 
@@ -378,6 +389,7 @@ def _tables(model: Model, msg: TableList) -> None:
     model.leaving = False
     model.tables = msg.tables
     model.table = None
+    model.thinking = None
     model.game = None
     model.syncing = False
     model.picked = None
@@ -395,6 +407,44 @@ def _table(model: Model, msg: TableView) -> None:
     if not msg.started:
         model.game = None
         model.syncing = False
+        model.thinking = None
+
+
+def _practice_ready(model: Model, msg: TableView) -> list[ClientMessage]:
+    """In a practice game, we are ready as soon as we sit: the computers always are."""
+    if model.practice is None or msg.started or msg.seat is None or msg.seats[msg.seat].ready:
+        return []
+    return [Ready(ready=True)]
+
+
+def computer_level(model: Model, seat: int) -> str | None:
+    """The level of the computer that plays `seat` now, as the table last said."""
+    table = model.table
+    if table is None or not 0 <= seat < len(table.seats):
+        return None
+    return table.seats[seat].computer
+
+
+def hand_over_seat(model: Model) -> int | None:
+    """An away player's seat we could hand to the computer (the server decides if it
+    has been long enough): the one on turn, else the first."""
+    g = model.game
+    if not model.seated or g is None or g.result is not None:
+        return None
+    away = [
+        s for s, p in enumerate(g.players)
+        if p.away and s != g.seat and computer_level(model, s) is None
+    ]  # fmt: skip
+    return g.turn if g.turn in away else away[0] if away else None
+
+
+def is_computer_seat(model: Model, seat: int) -> bool:
+    """A computer player's own seat (not an away person's it plays for)."""
+    table = model.table
+    if table is None or not 0 <= seat < len(table.seats):
+        return False
+    s = table.seats[seat]
+    return s.computer is not None and not s.away
 
 
 def _first_free(table: TableView) -> int:
@@ -408,6 +458,7 @@ def _snapshot(model: Model, msg: Snapshot) -> None:
     else:
         model.game.reset(msg)
     model.syncing = False
+    model.thinking = None
     _ids_above(model, msg.last_id)
     if fresh:
         table = model.table.name if model.table is not None else msg.table
@@ -469,6 +520,8 @@ def _game_message(model: Model, msg: Update | Hand | Legal) -> list[ClientMessag
     if not game.apply(msg):
         model.syncing = True
         return [Sync()]
+    if isinstance(msg, Update) and any(c.kind not in ("away", "back") for c in msg.changes):
+        model.thinking = None  # the move the computer was choosing, or one that ended it
     if isinstance(msg, Hand) and msg.drawn is not None and game.rules.manual_draw:
         note(model, "drew", [("", "You drew "), card_part(msg.drawn), ("", ".")])
     _settle(model)
@@ -628,6 +681,9 @@ def _chat_line(model: Model, msg: ChatLine) -> None:
 
 
 def _notice(model: Model, msg: Notice) -> None:
+    if msg.kind == "thinking":
+        model.thinking = msg.seat  # shown until the move comes, not logged
+        return
     table = model.table
     mine = msg.seat is not None and table is not None and msg.seat == table.seat
     style = side_style(msg.seat % table.teams) if msg.seat is not None and table else ""
@@ -723,7 +779,19 @@ def turn_text(model: Model) -> str:
         return result_text(g)
     if model.my_turn:
         return "YOUR TURN"
+    if model.thinking is not None and model.thinking < len(g.players):
+        return thinking_text(model, model.thinking)
     return f"{g.players[g.turn].name}'s turn"
+
+
+def thinking_text(model: Model, seat: int) -> str:
+    """ "Bertil (computer) is thinking…", or for an away player's seat the computer
+    plays, "The computer is thinking for Cecilia…"."""
+    assert model.game is not None
+    name = model.game.players[seat].name
+    if is_computer_seat(model, seat):
+        return f"{name} (computer) is thinking…"
+    return f"The computer is thinking for {name}…"
 
 
 def describe_cell(model: Model, cell: int) -> str:

@@ -38,8 +38,11 @@ from .model import (
     card_label,
     card_style,
     choice_options,
+    computer_level,
     describe_cell,
     five_label,
+    hand_over_seat,
+    is_computer_seat,
     is_dead,
     last_cell,
     last_parts,
@@ -229,7 +232,8 @@ def status_lines(model: Model, width: int) -> list[Line]:
     """The line above the keys: questions, the connection, the server's refusals.
     Up to three lines: a long sentence wraps rather than being cut."""
     if model.overlay == "quit":
-        return wrap([("class:ask", " Quit in the middle of the game? Your seat is kept. y / n ")],
+        kept = "This practice game ends." if model.practice else "Your seat is kept."
+        return wrap([("class:ask", f" Quit in the middle of the game? {kept} y / n ")],
                     width)  # fmt: skip
     if model.overlay == "leave":
         text = " Leave the table? Your seat is kept: join the table again to go on. y / n "
@@ -388,8 +392,10 @@ def lobby_details(model: Model, width: int) -> list[Line]:
         seats: list[Any] = [("class:label", "Seats: ")]
         for i, who in enumerate(info.seated):
             side = i % info.teams
+            level = info.computers[i] if info.computers else None
+            about = SIDE_NAMES[side] + (f", {level} computer" if level else "")
             seats += [("", ", " if i else ""), (side_style(side), shorten(who or "free", longest)),
-                      ("class:dim", f" ({SIDE_NAMES[side]})")]  # fmt: skip
+                      ("class:dim", f" ({about})")]  # fmt: skip
         seat_lines = wrap([("", " "), *seats], width, indent=3)
         if len(seat_lines) <= 2:
             break
@@ -486,7 +492,12 @@ def table_lines(model: Model, width: int, height: int, click: Click = None) -> l
         who = seat.name or "— free —"
         if i == table.seat:
             who = shorten(who, name_w - 6) + " (you)"
+        elif seat.computer is not None and not seat.away:
+            tag = f" (computer, {seat.computer})"
+            who = shorten(who, name_w - len(tag)) + tag
         state = "away" if seat.away else "ready" if seat.ready else "not ready" if seat.name else ""
+        if seat.away and seat.computer is not None:
+            state = "away; the computer plays"
         if i in table.rematch:
             state = "wants a rematch"
         row_style = "class:selected" if chosen else ""
@@ -501,7 +512,8 @@ def table_lines(model: Model, width: int, height: int, click: Click = None) -> l
     elif table.started:
         hint = " The game is on."
     else:
-        hint = " When every seat is taken and everyone is ready, the game starts."
+        hint = " When every seat is taken and everyone is ready, the game starts"
+        hint += " (computers always are)." if any(s.computer for s in table.seats) else "."
     lines += wrap([("class:dim", hint)], width, indent=1)
     return lines
 
@@ -608,9 +620,12 @@ def _player_entry(model: Model, seat: int, width: int, compact: bool) -> Line:
         cards += " card" if p.hand_size == 1 else " cards"
     tags = ""
     if not compact:
-        tags = (" (you)" if seat == g.seat and model.replay is None else "") + (
-            " (away)" if p.away else ""
-        )
+        if seat == g.seat and model.replay is None:
+            tags = " (you)"
+        elif is_computer_seat(model, seat):
+            tags = " (computer)"
+        if p.away:
+            tags += " (away, computer)" if computer_level(model, seat) else " (away)"
     room = width - 2 - len(cards) - 1  # the mark and its space, the gap before the count
     name = shorten(p.name, max(1, room - len(tags))) + tags
     return [(style, f"{mark} {name:<{room}} {cards}")]
@@ -825,6 +840,8 @@ def game_keys(model: Model) -> list[tuple[str, str]]:
         keys.append(("x", "dead card"))
     if g.legal == ("pass",):
         keys.append(("p", "pass"))
+    if hand_over_seat(model) is not None:
+        keys.append(("o", "computer for the away"))
     return [*keys, ("c", "chat"), ("?", "help"), ("q", "quit")]
 
 
@@ -872,6 +889,7 @@ KEYS_HELP = [
     ("Enter, s, n, r", "lobby: join, watch, new table, refresh"),
     ("Enter, r", "waiting room: sit in the chosen seat, ready / not ready"),
     ("r", "after a game: ask for a rematch"),
+    ("o", "hand an away player's seat to the computer (after 1 min)"),
     ("Anywhere", ""),
     ("c", "chat with the table"),
     ("L", "leave the table (your seat is kept during a game)"),
