@@ -57,6 +57,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--level", default="medium", choices=LEVELS,
         help="how well the computers play (default: medium)",
     )  # fmt: skip
+    practice.add_argument(
+        "--pace", type=float, default=None, metavar="SECONDS",
+        help="the computers' pause before each move, so you can follow (default: 0.7)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     modes = [args.address is not None, args.replay is not None, args.practice]
     if sum(modes) > 1:
@@ -104,7 +108,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.practice:
         from .practice import PracticeServer, practice_table
 
-        server = PracticeServer()
+        server = PracticeServer() if args.pace is None else PracticeServer(max(0.0, args.pace))
         try:
             args.port = server.start()
         except RuntimeError as err:

@@ -42,7 +42,6 @@ from .model import (
     describe_cell,
     five_label,
     hand_over_seat,
-    is_computer_seat,
     is_dead,
     last_cell,
     last_parts,
@@ -622,11 +621,14 @@ def _player_entry(model: Model, seat: int, width: int, compact: bool) -> Line:
     if not compact:
         if seat == g.seat and model.replay is None:
             tags = " (you)"
-        elif is_computer_seat(model, seat):
-            tags = " (computer)"
-        if p.away:
-            tags += " (away, computer)" if computer_level(model, seat) else " (away)"
+        elif computer_level(model, seat) is not None:
+            tags = " (computer)"  # its own seat, or an away player's it plays for
+        elif p.away:
+            tags = " (away)"
     room = width - 2 - len(cards) - 1  # the mark and its space, the gap before the count
+    if tags == " (computer)" and get_cwidth(p.name) + len(tags) > room:
+        cards = str(p.hand_size)  # the name and what it is matter more than "cards"
+        room = width - 2 - len(cards) - 1
     name = shorten(p.name, max(1, room - len(tags))) + tags
     return [(style, f"{mark} {name:<{room}} {cards}")]
 
@@ -841,7 +843,7 @@ def game_keys(model: Model) -> list[tuple[str, str]]:
     if g.legal == ("pass",):
         keys.append(("p", "pass"))
     if hand_over_seat(model) is not None:
-        keys.append(("o", "computer for the away"))
+        keys.append(("o", "away seat to computer"))
     return [*keys, ("c", "chat"), ("?", "help"), ("q", "quit")]
 
 

@@ -89,22 +89,27 @@ class Computers:
         self._nursery: trio.Nursery | None = None
         self._due: list[Table] = []  # woken before `run` started
         self._busy: set[Table] = set()
+        self.stopped = False
         self.moves = 0  # moves made, for tests and the bench
         self.late = 0  # moves the budget cut short (medium's choice played instead)
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        async with trio.open_nursery() as nursery:
-            self._nursery = nursery
-            due, self._due = self._due, []
-            for table in due:
-                self._busy.discard(table)
-                self.wake(table)
-            task_status.started()
-            await trio.sleep_forever()
+        try:
+            async with trio.open_nursery() as nursery:
+                self._nursery = nursery
+                due, self._due = self._due, []
+                for table in due:
+                    self._busy.discard(table)
+                    self.wake(table)
+                task_status.started()
+                await trio.sleep_forever()
+        finally:
+            self._nursery = None
+            self.stopped = True  # the server is stopping: no more moves
 
     def wake(self, table: Table) -> None:
         """The computer may have a move to make at `table`."""
-        if table in self._busy:
+        if table in self._busy or self.stopped:
             return  # its task looks again after each move
         self._busy.add(table)
         if self._nursery is None:

@@ -601,6 +601,8 @@ class Table:
         self._broadcast(update(self.version, game, changes(events)))
         self._after_change(events)
         if game.outcome is not None:
+            if self.rematch:
+                self.send_table()  # the computers' seats ask for a rematch at once
             self._on_game_over(self)
 
     # ----- sending --------------------------------------------------------

@@ -1,0 +1,117 @@
+"""Computer players on the client's screens, headless at 80×24: the lobby and the waiting
+room say which seats are computers and at what level, the title says when a computer
+is thinking, and o hands an away player's seat to the computer."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from sarja.client.model import Model
+from sarja.client.practice import practice_table
+from sarja.protocol.messages import (
+    Change,
+    HandOver,
+    Notice,
+    Player,
+    Ready,
+    Rules,
+    Seat,
+    TableList,
+    TableSummary,
+    Update,
+)
+
+from .client_helpers import STARTED, TABLE, WELCOME, Wire, headless, snapshot
+
+COMPUTERS = TableSummary(
+    id="t2", name="Practice", players=4, teams=2, seated=("Cecilia", "Bertil", None, "David"),
+    spectators=0, started=False, rules=Rules(hand_size=6, manual_draw=False),
+    computer_takeover="medium", computers=(None, "hard", None, "hard"),
+)  # fmt: skip
+WITH_BERTIL = dataclasses.replace(
+    STARTED,
+    seats=(Seat(name="Aino", ready=True, away=False),
+           Seat(name="Bertil", ready=True, away=False, computer="hard")),
+)  # fmt: skip
+
+
+def test_the_lobby_names_the_computers_and_their_level():
+    h = headless(TableList(tables=(COMPUTERS,)))
+    screen = h.screen()
+    assert "Bertil (Green, hard computer)" in screen and "free (Blue)" in screen
+    assert "medium computer stands in" in screen and not h.unfit()
+
+
+def test_the_waiting_room_shows_computer_seats_ready():
+    table = dataclasses.replace(
+        TABLE,
+        players=4,
+        seats=(Seat(name="Aino", ready=False, away=False),
+               Seat(name="Bertil", ready=True, away=False, computer="easy"),
+               Seat(name=None, ready=False, away=False),
+               Seat(name="David", ready=True, away=False, computer="hard")),
+    )  # fmt: skip
+    h = headless(table)
+    screen = h.screen()
+    assert "Bertil (computer, easy)" in screen and "David (computer, hard)" in screen
+    assert "computers always are" in " ".join(screen.split()) and not h.unfit()
+
+
+def test_a_thinking_computer_is_shown_until_its_move_comes():
+    h = headless(WITH_BERTIL, snapshot(turn=1))
+    assert "Bertil (computer)" in h.screen()  # the side panel
+    h.feed(Notice(kind="thinking", name="Bertil", seat=1))
+    assert "Bertil (computer) is thinking…" in h.screen().splitlines()[0]
+    assert "thinking" not in "\n".join(line.text for line in h.model.log)  # not logged
+    h.feed(
+        Update(
+            version=13,
+            changes=(Change(kind="played", seat=1, card="2C", cell=14),),
+            turn=0,
+            draw_size=83,
+        )  # fmt: skip
+    )
+    assert "is thinking" not in h.screen() and "Aino's turn" in h.screen().splitlines()[0]
+
+
+def test_the_computer_thinking_for_an_away_player_says_so():
+    away = snapshot(turn=1, players=(
+        Player(name="Aino", side=0, away=False, hand_size=7),
+        Player(name="Bertil", side=1, away=True, hand_size=7),
+    ))  # fmt: skip
+    table = dataclasses.replace(
+        STARTED,
+        seats=(Seat(name="Aino", ready=True, away=False),
+               Seat(name="Bertil", ready=True, away=True, computer="medium")),
+    )  # fmt: skip
+    h = headless(table, away)
+    h.feed(Notice(kind="thinking", name="Bertil", seat=1))
+    assert "The computer is thinking for Bertil…" in h.screen()
+    assert "Bertil (computer)" in h.screen()
+
+
+def test_o_hands_an_away_players_seat_to_the_computer():
+    away = snapshot(turn=1, players=(
+        Player(name="Aino", side=0, away=False, hand_size=7),
+        Player(name="Bertil", side=1, away=True, hand_size=7),
+    ))  # fmt: skip
+    h = headless(STARTED, away)
+    assert "o away seat to computer" in h.screen()
+    h.press("o")
+    assert h.sent == [HandOver(seat=1)]
+    assert "You asked the computer to play for Bertil." in h.screen()
+
+
+def test_a_practice_client_makes_its_table_and_is_ready_at_once():
+    create = practice_table(4, 2, "hard")
+    assert create.computers == (None, "hard", "hard", "hard")
+    model = Model(address="127.0.0.1:1", name="Aino", named=True, link="online")
+    model.practice = create
+    wire = Wire(model)
+    assert wire.feed(WELCOME) == [create]
+    mine = dataclasses.replace(TABLE, seats=(Seat(name="Aino", ready=False, away=False),
+                                             Seat(name="Bertil", ready=True, away=False,
+                                                  computer="hard")))  # fmt: skip
+    assert wire.feed(mine) == [Ready(ready=True)]
+    assert wire.feed(dataclasses.replace(mine, seats=(
+        Seat(name="Aino", ready=True, away=False), mine.seats[1]))) == []  # fmt: skip

@@ -1,0 +1,44 @@
+"""`sarja-client --practice` in a real pseudo-terminal: one command, no server to start,
+and a game against the computer to its end (the screen read through pyte)."""
+
+from __future__ import annotations
+
+import os
+import re
+
+from .test_client_e2e import TURN, Terminal, command, hurry, play_to_the_end
+
+
+def test_practice_starts_a_game_against_the_computer_and_plays_it(tmp_path):
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    env.pop("NO_COLOR", None)
+    argv = [*command("sarja-client"), "--practice", "--level", "easy", "--name", "Aino",
+            "--pace", "0.25"]  # fmt: skip
+    aino = Terminal(argv, env)
+    try:
+        screen = aino.wait_for(re.compile(f"{re.escape(TURN)}|is thinking"), 20)
+        assert "Practice" in screen and "Bertil (computer)" in screen
+        if TURN in screen:
+            hurry(aino)
+        aino.wait_for("Bertil (computer) is thinking…")
+        play_to_the_end(aino)
+        end = aino.wait_for("Game over")
+        assert "Bertil held:" in end or "Aino held:" in end
+        aino.type("q")  # after the game, q quits at once: nothing is lost
+        assert aino.finish() == 0
+        assert b"Traceback" not in aino.raw
+        # The practice server is gone with the client: no seat of it is remembered.
+        kept = (tmp_path / "config" / "sarja" / "client.json").read_text()
+        assert '"seats": {}' in kept and "Aino" in kept
+    finally:
+        aino.close()
+
+
+def test_practice_refuses_a_table_that_is_not_a_game(tmp_path):
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    done = Terminal([*command("sarja-client"), "--practice", "--players", "5"], env)
+    try:
+        assert done.finish() == 2
+        assert "not a Sarja game" in done.text()
+    finally:
+        done.close()

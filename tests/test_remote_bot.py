@@ -1,0 +1,131 @@
+"""`sarja-bot`: the engine's view rebuilt from what the server sends a seat, and bot
+processes playing whole games against a real `sarja-server` process."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from sarja.protocol.mirror import GameMirror
+from sarja.server.bots import make_player
+from sarja.server.engine import Arrangement, Game, seat_view
+from sarja.server.present import snapshot
+from sarja.server.remote_bot import parse_args, seat_view_of
+
+BIN = Path(sys.executable).parent
+SAME = (
+    "seat", "sides", "needed", "hand_size", "manual_draw", "seat_sides", "hand", "targets",
+    "dead", "hand_sizes", "board", "discard", "draw_size", "sequences", "turn", "first", "cut",
+    "legal", "exchanged", "pending_draw", "passes",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "players, teams, manual", [(2, None, False), (3, None, True), (4, 2, False), (6, 3, True)]
+)
+def test_the_view_a_bot_builds_from_the_wire_is_the_servers(players, teams, manual):
+    """Every field a player decides on is what the server's own `seat_view` says, in
+    random positions of whole games (the protocol's version, `last` without draws and
+    the choices' shape aside)."""
+    from sarja.server.engine import HouseRules
+
+    rng = random.Random(players)
+    arrangement = Arrangement.of(players, teams, HouseRules(None, manual))
+    for _ in range(3):
+        game = Game.new(arrangement, rng)
+        names = [f"P{i}" for i in range(players)]
+        while game.outcome is None:
+            for seat in dict.fromkeys((game.turn, *game.pending_draw)):
+                snap = snapshot("t1", 1, game, seat, names, [False] * players, None)
+                mine, theirs = seat_view_of(GameMirror(snap)), seat_view(game, seat)
+                for name in SAME:
+                    assert getattr(mine, name) == getattr(theirs, name), name
+                options = {cell: lines for cell, lines in theirs.choices}
+                assert {cell for cell, _ in mine.choices} == set(options)
+                if mine.legal:
+                    assert make_player("medium", seed=1).choose(mine) in theirs.legal
+            mover = rng.choice([game.turn, *game.pending_draw])
+            game.apply(mover, rng.choice(game.legal_actions(mover)))
+
+
+def test_the_command_line():
+    args = parse_args(["[::1]:7474", "--level", "hard", "--table", "Friday"])
+    assert (args.host, args.port, args.level, args.table, args.name) == (
+        "::1",
+        7474,
+        "hard",
+        "Friday",
+        "Hard bot",
+    )
+    with pytest.raises(SystemExit):
+        parse_args(["nowhere"])
+
+
+def command(name: str) -> list[str]:
+    script = BIN / name
+    if script.exists():
+        return [str(script)]
+    module = {"sarja-server": "sarja.server.cli", "sarja-bot": "sarja.server.remote_bot"}[name]
+    return [sys.executable, "-m", module]
+
+
+@pytest.fixture
+def address():
+    """A real `sarja-server` process on 127.0.0.1 that keeps nothing."""
+    server = subprocess.Popen(
+        [*command("sarja-server"), "--host", "127.0.0.1", "--port", "0", "--ephemeral"],
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert server.stdout is not None
+    try:
+        for line in server.stdout:
+            if "sarja-client 127.0.0.1:" in line:
+                yield line.split()[-1]
+                break
+        else:
+            raise AssertionError("the server did not say where to connect")
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+def bot(address: str, *args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [*command("sarja-bot"), address, *args], stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )  # fmt: skip
+
+
+def finish(*bots: subprocess.Popen[str], timeout: float = 240) -> list[str]:
+    deadline = time.monotonic() + timeout
+    outputs = []
+    for b in bots:
+        try:
+            out, _ = b.communicate(timeout=max(1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            b.kill()
+            out, _ = b.communicate()
+            raise AssertionError(f"a bot did not finish:\n{out}") from None
+        outputs.append(out)
+        assert b.returncode == 0, out
+    return outputs
+
+
+def test_two_bot_processes_play_whole_games_against_each_other(address):
+    """One creates the table it is told to; the other, told nothing, takes the first
+    free seat. They play two games (asking each other for a rematch), then leave."""
+    host = bot(address, "--level", "hard", "--think-time", "0.05", "--table", "Duel",
+               "--games", "2", "--seed", "1")  # fmt: skip
+    time.sleep(0.5)  # the table is there before the second one looks
+    guest = bot(address, "--level", "easy", "--name", "Easy one", "--games", "2", "--seed", "2")
+    first, second = finish(host, guest)
+    assert "Hard bot: played 2:" in first and "Easy one: played 2:" in second
+    results = [line.rsplit(": ", 1)[1] for line in (first + second).splitlines() if ": game " in
+               line]  # fmt: skip
+    assert len(results) == 4 and results.count("won") == results.count("lost")
