@@ -73,10 +73,11 @@ async def test_once_welcomed_the_link_keeps_trying_whatever_answers_meanwhile(tm
             while not welcomes:
                 await trio.sleep(0.01)
         await server.shutdown()
-        fake = trio.CancelScope()
+        fakes: list[trio.CancelScope] = []  # one per try: `started` may try again
 
         async def pretend(task_status=trio.TASK_STATUS_IGNORED) -> None:
-            with fake:
+            with trio.CancelScope() as fake:
+                fakes.append(fake)
                 await impostor(port, task_status=task_status)
 
         await started(nursery, pretend)
@@ -85,7 +86,7 @@ async def test_once_welcomed_the_link_keeps_trying_whatever_answers_meanwhile(tm
                 await trio.sleep(0.01)
         assert all(kind != "stopped" for kind, _ in events)
         assert any("The server is shutting down." in text for _, text in events)
-        fake.cancel()
+        fakes[-1].cancel()
         await trio.sleep(0.1)
         config = ServerConfig(host="127.0.0.1", port=port, data_dir=tmp_path)
         await started(nursery, serve, config)

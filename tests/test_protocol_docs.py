@@ -658,6 +658,8 @@ def test_the_examples_the_doc_quotes_are_the_code_s() -> None:
         f"welcomed {c.handshake_timeout:g} seconds after connecting",
         f"more than {c.max_queued_bytes // 1024} KiB wait",
         f"has not taken them for {c.send_timeout:g} seconds",
+        f"away for at least {c.hand_over_after:g} seconds",
+        f"plays within {c.computer_budget:g} seconds",
     ):
         assert said in prose, said
 
