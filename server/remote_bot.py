@@ -139,6 +139,7 @@ class RemoteBot:
         self.ids = itertools.count(1)
         self.asked_at: int | None = None  # the version we last sent an action for
         self.created = False
+        self.asking = False  # a join or create is on its way: wait for its answer
         self.played = 0  # games finished at our table
         self.results: list[str] = []  # "won", "lost" or "draw", per game
         self.leaving = False
@@ -187,7 +188,7 @@ class RemoteBot:
                     raise Finished(0, self.summary())
                 await self.find_seat(msg)
             case TableView():
-                self.table = msg
+                self.table, self.asking = msg, False
                 if not msg.started:
                     self.mirror = None
                 if msg.seat is not None and not msg.started and not msg.seats[msg.seat].ready:
@@ -209,6 +210,7 @@ class RemoteBot:
                     return
                 await self.after_change()
             case Error():
+                self.asking = False  # a refused join: the next list may offer another
                 if msg.fatal:
                     raise Finished(1, f"the server refused: {msg.message}")
                 if msg.code == "stale_version":
@@ -224,18 +226,19 @@ class RemoteBot:
 
     async def find_seat(self, tables: TableList) -> None:
         """A seat: at the named table (created if need be), or the first free one."""
-        if self.table is not None:
+        if self.table is not None or self.asking:
             return
         open_ = [t for t in tables.tables if not t.started and None in t.seated]
-        if self.table_name is None:
-            if open_:
-                await self.send(Join(table=open_[0].id))
-            return
-        named = [t for t in open_ if t.name == self.table_name]
+        named = [t for t in open_ if self.table_name in (None, t.name)]
         if named:
+            self.asking = True
             await self.send(Join(table=named[0].id))
-        elif not self.created and all(t.name != self.table_name for t in tables.tables):
-            self.created = True
+        elif (
+            self.table_name is not None
+            and not self.created
+            and all(t.name != self.table_name for t in tables.tables)
+        ):
+            self.created = self.asking = True
             await self.send(
                 CreateTable(name=self.table_name, players=self.players, teams=self.teams)
             )
