@@ -122,6 +122,8 @@ def main(argv: list[str] | None = None) -> None:
         model.name, model.named = args.name, True
     else:
         model.name = settings.name
+        # A practice game starts at once under the name last used; it asks only the first time.
+        model.named = bool(server is not None and settings.name)
     client = ClientApp(model, args.host, args.port, settings=settings)
     try:
         with contextlib.suppress(KeyboardInterrupt):
