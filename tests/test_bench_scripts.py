@@ -20,6 +20,7 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
         ("client.py", ["--games", "1"], "median"),
         ("server.py", ["--quick"], "CPU per move"),
         ("bots.py", ["--quick"], "win rate"),
+        ("hostile.py", ["--quick"], "p99_attack_ms"),
     ],
 )
 def test_a_bench_script_runs(script, args, expect):
