@@ -121,10 +121,12 @@ async def test_an_away_seat_is_handed_to_the_computer_and_taken_back(nursery):
         while aino.table.seats[1].computer is not None or aino.state.players[1].away:
             await aino.receive()
     assert back.table.seats[1].computer is None and not back.table.seats[1].away
-    if not over(aino):
-        made = server.lobby.computers.moves
-        await play_until(back, rng, lambda c: c.state.legal or over(c))
-        assert server.lobby.computers.moves == made  # Bertil moves for himself
+    made = server.lobby.computers.moves
+    async with trio.open_nursery() as both:  # the two of them, to the end
+        both.start_soon(play_until, aino, random.Random(5), over)
+        await play_until(back, rng, over)
+    assert server.lobby.computers.moves == made  # Bertil moved for himself
+    assert aino.state.result == back.state.result
 
 
 async def test_a_seat_is_handed_over_only_after_its_player_has_been_away_a_while(nursery):
