@@ -280,3 +280,39 @@ def test_the_bench_quick_mode_ends_with_its_figures():
     for key in ("hard_vs_medium", "hard_vs_baseline", "medium_vs_baseline", "easy_vs_baseline",
                 "hard_ms_p95", "medium_ms_p95"):  # fmt: skip
         assert isinstance(figures[key], float | int), key
+
+
+def test_hard_blocks_an_open_four_as_medium_does():
+    # The position medium blocks in: hard blocks the same four, searching only
+    # among the plays that block it.
+    game = position(
+        hands=["2H 4D 9S QC KC AC 3S", "4C 4C 6C 6C 7S 8S AD"],
+        chips={"A6": 1, "B6": 1, "C6": 1, "D6": 1, "C3": 0, "D3": 0},
+    )
+    view = seat_view(game, 0)
+    assert make_player("hard", seed=1, simulations=20).choose(view) == place("2H", "E6")
+
+
+def test_hard_completes_a_sequence_at_once():
+    # Blue holds A6-D6 and the 2H for E6: hard makes the five at once,
+    # without dealing a single world.
+    game = position(
+        hands=["2H 4D 9S QC KC AC 3S", "4C 4C 6C 6C 7S 8S AD"],
+        chips={"A6": 0, "B6": 0, "C6": 0, "D6": 0},
+    )
+    view = seat_view(game, 0)
+    clock = StepClock(1.0)
+    hard = Hard(seed=1, think_time=0.5, clock=clock)
+    assert hard.choose(view) == place("2H", "E6")
+    assert hard.last_simulations == 0
+
+
+@pytest.mark.parametrize("options", [{"plies": 1}, {"plies": 2, "infer": True}])
+def test_hard_variants_are_legal_and_blind_to_the_hidden_cards(options):
+    for seed in range(4):
+        game = random_game(2, None, False, seed, 20 + 7 * seed)
+        seat = game.turn
+        other = with_other_hidden_cards(game, seat, random.Random(seed))
+        first = Hard(seed=seed, simulations=6, **options).choose(seat_view(game, seat))
+        second = Hard(seed=seed, simulations=6, **options).choose(seat_view(other, seat))
+        assert first == second and first in seat_view(game, seat).legal

@@ -25,11 +25,11 @@ from collections.abc import Callable
 from itertools import compress
 
 from ..engine.actions import DEAD, DRAW_ACTION, PLACE, REMOVE, Action
-from ..engine.board import LAYOUT
-from ..engine.cards import CARD_KIND, JC, JD, WILD
+from ..engine.board import CARD_CELLS, LAYOUT
+from ..engine.cards import CARD_KIND, JC, JD, JS, REMOVER, WILD
 from ..engine.game import Game
 from ..engine.view import SeatView
-from .judge import DEFENCE, REMOVE_COST, WILD_COST, Judgement
+from .judge import DEFENCE, REMOVE_COST, WILD_COST, Judgement, score_action
 from .levels import decision_rng, housekeeping, new_seed, playable
 from .windows import (
     CELL_WINDOWS,
@@ -38,6 +38,7 @@ from .windows import (
     WINDOWS,
     Tables,
     four_owner,
+    pack,
     spend,
     tables,
     to_win_flags,
@@ -70,6 +71,8 @@ class Hard:
         candidates: int = CANDIDATES,
         rounds: int = ROUNDS,
         confidence: float = 1.0,
+        plies: int | None = None,
+        infer: bool = False,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         """`think_time` (seconds) caps each decision's wall time;
@@ -84,12 +87,15 @@ class Hard:
         self.candidates = candidates
         self.rounds = rounds
         self.confidence = confidence
+        self.plies = plies
+        self.infer = infer
         self.last_totals: list[float] = []
         self.clock = clock
         self.last_simulations = 0
 
     def choose(self, view: SeatView) -> Action:
         start = self.clock() if self.think_time is not None else 0.0
+        self.last_simulations = 0
         legal = playable(view)
         early = housekeeping(legal)
         if early is not None:
@@ -98,8 +104,16 @@ class Hard:
         ranked = judge.ranked(legal)
         if not ranked:
             return legal[0]
-        if len(ranked) == 1 or ranked[0][0] >= WINS_NOW:
-            return ranked[0][2]
+        favourite = ranked[0][2]
+        if len(ranked) == 1 or ranked[0][0] >= WINS_NOW or completes(judge, favourite):
+            return favourite
+        blocked = blocks(judge, favourite)
+        if blocked:
+            # Medium's block of a four is never second-guessed; search only
+            # picks among the plays that block the same fours.
+            ranked = [t for t in ranked if blocked <= blocks(judge, t[2])]
+            if len(ranked) == 1:
+                return favourite
         candidates = pick_candidates(ranked, self.candidates)
         return candidates[self._search(view, judge, candidates, start)]
 
@@ -111,8 +125,9 @@ class Hard:
         hair's difference in a few hundred simulations is noise."""
         rng = decision_rng(self.seed, view)
         maker = WorldMaker(view)
+        likely = last_mover_filter(view, maker) if self.infer else None
         seat = maker.seat
-        plies = self.rounds * len(view.hand_sizes)
+        plies = self.plies if self.plies is not None else self.rounds * len(view.hand_sizes)
         deadline = None if self.think_time is None else start + self.think_time
         count = len(candidates)
         totals = [0.0] * count
@@ -125,7 +140,7 @@ class Hard:
             # Checked between worlds: every candidate meets the same worlds.
             if deadline is not None and done and self.clock() >= deadline:
                 break
-            world = maker.deal(rng)
+            world = maker.deal(rng, likely, INFER_TRIES)
             reshuffle_seed = rng.getrandbits(32)
             for i, action in enumerate(candidates):
                 game = world.copy(rng=random.Random(reshuffle_seed))
@@ -147,6 +162,102 @@ class Hard:
             if edge > best_edge:
                 best, best_edge = i, edge
         return best
+
+
+INFER_TRIES = 30
+INFER_MARGIN = 5.0
+
+
+def last_mover_filter(view: SeatView, maker: WorldMaker) -> Callable[[list[int]], bool] | None:
+    """What the last mover's play says about the hand it kept: a hand in
+    which two or more cards had a clearly better play (by the judgement,
+    on the board before that play) is unlikely, since one card at most is
+    new. None when nothing can be read (its play made a sequence, removed
+    a chip with three sides, or was no play)."""
+    last = view.last
+    seat = maker.last_seat
+    if last is None or seat is None or view.seat_sides[seat] == view.seat_sides[maker.seat]:
+        return None
+    _, action = last
+    mark = view.seat_sides[seat] + 1
+    chips = maker.chips[:]
+    if action.kind == PLACE:
+        if chips[action.cell] != mark or maker.locked[action.cell]:
+            return None
+        chips[action.cell] = 0
+    elif action.kind == REMOVE and view.sides == 2:
+        chips[action.cell] = 2 - view.seat_sides[seat]  # the other side's mark
+    else:
+        return None
+    packed = pack(chips, view.sequences)
+    table = tables(mark - 1, view.sides, to_win_flags(view.needed, view.sequences), DEFENCE)
+    played = score_action(action, chips, packed, table, mark)
+    if played is None:
+        return None
+    bar = played + INFER_MARGIN
+    empties = [c for c in range(len(chips)) if not chips[c]]
+    best_wild = max(
+        (score_action(Action(PLACE, JD, c), chips, packed, table, mark) or 0.0 for c in empties),
+        default=-math.inf,
+    )
+    best_remove = max(
+        (
+            score_action(Action(REMOVE, JS, c), chips, packed, table, mark) or 0.0
+            for c in range(len(chips))
+            if chips[c] not in (0, mark, 4) and not maker.locked[c]
+        ),
+        default=-math.inf,
+    )
+    strong = set()
+    for card in set(maker.unseen):
+        kind = CARD_KIND[card]
+        if kind == WILD:
+            best = best_wild
+        elif kind == REMOVER:
+            best = best_remove
+        else:
+            best = max(
+                (
+                    score_action(Action(PLACE, card, c), chips, packed, table, mark) or 0.0
+                    for c in CARD_CELLS[card]
+                    if not chips[c]
+                ),
+                default=-math.inf,
+            )
+        if best > bar:
+            strong.add(card)
+    if not strong:
+        return None
+
+    def likely(hand: list[int]) -> bool:
+        return sum(1 for card in hand if card in strong) <= 1
+
+    return likely
+
+
+def completes(judge: Judgement, action: Action) -> bool:
+    """Whether `action` places a chip that makes a sequence for the judge's side."""
+    if action.kind != PLACE:
+        return False
+    owners = four_owner()
+    packed = judge.packed
+    return any(owners[packed[w]] == judge.mark for w in CELL_WINDOWS[action.cell])
+
+
+def blocks(judge: Judgement, action: Action) -> frozenset[int]:
+    """The windows where another side holds four that `action` blocks: a chip
+    on the open space, or one of that side's chips taken away."""
+    owners = four_owner()
+    packed = judge.packed
+    return (
+        frozenset(
+            w
+            for w in CELL_WINDOWS[action.cell]
+            if owners[packed[w]] and owners[packed[w]] != judge.mark
+        )
+        if action.kind in (PLACE, REMOVE)
+        else frozenset()
+    )
 
 
 def pick_candidates(ranked: list[tuple[float, int, Action]], count: int) -> list[Action]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 
 from ..engine.arrangement import Arrangement
 from ..engine.cards import FULL_DECK
@@ -51,12 +52,30 @@ class WorldMaker:
         )
         self.marks = tuple(side + 1 for side in view.seat_sides)
         self.sequences = [list(fives) for fives in view.sequences]
+        last = view.last
+        self.last_seat = last[0] if last is not None and last[0] != self.seat else None
 
-    def deal(self, rng: random.Random) -> Game:
-        """One possible world, its reshuffles drawn from `rng` too."""
+    def deal(
+        self,
+        rng: random.Random,
+        likely: Callable[[list[int]], bool] | None = None,
+        tries: int = 1,
+    ) -> Game:
+        """One possible world, its reshuffles drawn from `rng` too. With
+        `likely`, up to `tries` deals are made until the last mover's hand
+        (the cards given to it) is one it likely holds."""
         view = self.view
         cards = self.unseen[:]
         rng.shuffle(cards)
+        if likely is not None and self.last_seat is not None:
+            start = sum(
+                n for s, n in enumerate(view.hand_sizes[: self.last_seat]) if s != self.seat
+            )
+            size = view.hand_sizes[self.last_seat]
+            for _ in range(tries - 1):
+                if likely(cards[start : start + size]):
+                    break
+                rng.shuffle(cards)
         hands: list[list[int]] = []
         taken = 0
         for seat, size in enumerate(view.hand_sizes):
