@@ -16,6 +16,7 @@ import dataclasses
 from typing import Any, ClassVar, Self, TypeVar, dataclass_transform
 
 from .fields import fail
+from .wire import shown
 
 W = TypeVar("W", bound="WireMap")
 
@@ -67,7 +68,7 @@ class WireMap:
             fail("bad_type", f"{cls._what().capitalize()} must be a map.")
         keys = d.keys()
         if not keys <= cls._ALLOWED:
-            extra = sorted(repr(k)[:40] for k in keys - cls._ALLOWED)
+            extra = sorted(shown(k) for k in keys - cls._ALLOWED)
             fail("unknown_field", f"Unknown field {extra[0]} in {cls._what()}.")
         if not keys >= cls._REQUIRED:
             missing = sorted(cls._REQUIRED - keys)

@@ -22,7 +22,11 @@ from .limits import (
 )
 from .messages import ACTIONS, CLIENT_MESSAGES, SERVER_MESSAGES, ClientMessage, Error, ServerMessage
 from .session import Session, SessionState
-from .wire import Loader, check_shape, unpack_options
+from .wire import check_shape, loads, shown, unpack_options
+
+# One Packer for every codec: packing never waits, so codecs can take turns with it,
+# and a connection then holds no packing buffer of its own while it is idle.
+_pack = msgpack.Packer(use_bin_type=True).pack
 
 
 class _Codec:
@@ -35,10 +39,8 @@ class _Codec:
         self._frames = FrameDecoder(max_in)
         self._max_out = max_out
         self._max_depth = decode["max_depth"]
-        self._loads = Loader(unpack_options(**decode))
+        self._options = unpack_options(**decode)
         self._out_types = frozenset(self._outgoing.values())
-        # One Packer per connection: packb would build (and drop) a new one per message.
-        self._pack = msgpack.Packer(use_bin_type=True).pack
         self.session = Session(self._role)
 
     @property
@@ -70,12 +72,12 @@ class _Codec:
             return None
         # In this order: the frame, msgpack, the shape, the type, the version of a
         # greeting, every field, and last the session state (docs/protocol.md, §4).
-        obj = check_shape(self._loads(body), self._max_depth)
+        obj = check_shape(loads(body, self._options), self._max_depth)
         t = obj["t"]
         cls = self._incoming.get(t)
         if cls is None:
             raise RemoteProtocolError(
-                "unknown_type", f"{t[:40]!r} is not a message a {self._role} accepts."
+                "unknown_type", f"{shown(t)} is not a message a {self._role} accepts."
             )
         if t == "hello" or t == "welcome":
             self._check_version(obj.get("version"))
@@ -104,7 +106,7 @@ class _Codec:
     def encode(self, msg: Any) -> bytes:
         """The frame for `msg`, touching no session state: to encode a message once
         and hand it to many connections with `send_encoded`."""
-        payload: bytes = self._pack(msg.to_wire())
+        payload: bytes = _pack(msg.to_wire())
         n = len(payload)
         if not 0 < n <= self._max_out:
             encode_frame(payload, self._max_out)  # raises the framing error

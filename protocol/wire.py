@@ -67,43 +67,11 @@ def loads(body: bytes, options: dict[str, Any]) -> Any:
         ) from None
 
 
-_READ_SIZE = 16 * 1024
-
-
-class Loader:
-    """`loads` for one connection's stream of frame bodies, with one Unpacker reused.
-
-    `unpackb` parses its keyword options on every call, which costs a third as much
-    again as decoding a small action. Anything the Unpacker does not decode exactly
-    (bad bytes, a limit, extra data) is decoded again by `loads`, which names the
-    refusal, and the Unpacker is replaced: after an error its buffer is unusable.
-    """
-
-    __slots__ = ("_options", "_unpacker", "_end")
-
-    def __init__(self, options: dict[str, Any]) -> None:
-        self._options = options
-        self._reset()
-
-    def _reset(self) -> None:
-        # A small read_size: the Unpacker appends each body after the last and only
-        # moves back to the start once its buffer is full, so with the default (1 MiB)
-        # every connection would come to hold a mebibyte.
-        self._unpacker = msgpack.Unpacker(read_size=_READ_SIZE, **self._options)
-        self._end = 0  # where the next body ends, in bytes fed since the reset
-
-    def __call__(self, body: bytes) -> Any:
-        unpacker = self._unpacker
-        unpacker.feed(body)
-        self._end += len(body)
-        try:
-            obj = unpacker.unpack()
-        except Exception:  # the reference decode below says which refusal it is
-            obj = self._end = -1
-        if unpacker.tell() != self._end:  # an error, or bytes after the value
-            self._reset()
-            return loads(body, self._options)
-        return obj
+def shown(value: object, limit: int = 40) -> str:
+    """A peer's string as an error sentence may repeat it: escaped (no control
+    character reaches a screen or a log) and cut short, whatever it held."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def check_shape(obj: Any, max_depth: int) -> dict[str, Any]:

@@ -135,13 +135,6 @@ async def test_hostile_frames_are_refused_one_by_one_and_nothing_raw_reaches_the
         assert not re.search(r"[\x00-\x1f\x7f]", record.getMessage()), record.getMessage()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 12: the unknown_type error repeats the type with repr(); 40 unprintable"
-    " characters make a 437-character message, Error() refuses it (bad_text), the"
-    " exception escapes connection._take_messages, no reply is sent, the connection"
-    " drops and a traceback is logged (protocol/codec.py next_message, unknown_type)",
-)
 async def test_an_unprintable_message_type_gets_its_error_and_the_connection_lives(server, caplog):
     caplog.set_level(logging.INFO, logger="sarja")
     client = await Raw.open(server.port)
@@ -433,11 +426,6 @@ async def test_names_are_unique_at_a_table(server):
         assert len(names) == len(set(names)), names
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 12: each connection's codec holds a msgpack.Unpacker, 41 KiB of parse"
-    " stack in the object itself plus its 16 KiB read buffer (protocol/wire.py Loader)",
-)
 def test_an_idle_connection_costs_the_server_little_memory():
     """The real server process: its resident memory (VmRSS) grows by at most 16 KiB
     for each greeted connection that then does nothing."""
