@@ -119,6 +119,11 @@ class Server:
             for connection in list(self._live):
                 connection.ping()
 
+    async def sweeper(self) -> None:
+        while True:
+            await trio.sleep(self.config.sweep_every)
+            self.lobby.sweep(trio.current_time())
+
     def _push_list_soon(self) -> None:
         self._list_due.set()
 
@@ -183,6 +188,7 @@ async def serve(
             nursery.start_soon(server.heartbeat)
             nursery.start_soon(server.write_records)
             nursery.start_soon(server.push_table_lists)
+            nursery.start_soon(server.sweeper)
             log.info("listening on port %d", server.port)
             task_status.started(server)
             await trio.sleep_forever()

@@ -28,6 +28,11 @@ class ServerConfig:
     table_list_every: float = 0.25  # the lobby's list is pushed at most this often
     chat_burst: int = 5  # chat lines allowed...
     chat_window: float = 10.0  # ...in this many seconds
+    move_burst: int = 10  # joins, watches and leaves allowed...
+    move_window: float = 30.0  # ...in this many seconds
+    sweep_every: float = 30.0  # how often idle seats and deserted games are looked for
+    ready_timeout: float = 180.0  # a full table waits this long on a player not ready
+    abandon_after: float = 600.0  # a game every player has left is parked after this
     shutdown_grace: float = 1.0  # seconds for goodbyes to reach clients
     takeover_delay: float = 1.0  # the computer's pause before each move it makes
     computer_budget: float = 2.0  # the longest a computer's move takes, pause included

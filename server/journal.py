@@ -409,6 +409,19 @@ class Journal:
         )
         return None if row is None else self._read(lambda: self._table(row, game))
 
+    def table_of(self, key: str) -> str | None:
+        """The open table where the guest with token hash `key` holds a seat."""
+        row = self._read(
+            lambda: self._db.execute(
+                "SELECT s.table_id FROM seats s JOIN guests g ON g.id = s.guest_id"
+                " JOIN tables t ON t.id = s.table_id WHERE t.closed = 0"
+                " AND instr(' ' || g.token_hash || ' ', ' ' || ? || ' ') > 0"
+                " ORDER BY t.number DESC LIMIT 1",
+                (key,),
+            ).fetchone()
+        )
+        return None if row is None else str(row[0])
+
     def _read(self, fn: Callable[[], _T]) -> _T:
         try:
             return fn()

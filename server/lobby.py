@@ -78,7 +78,8 @@ class Lobby:
 
     def restore(self, saved: list[SavedTable]) -> None:
         """Bring back the tables the journal kept, their players away until they resume."""
-        guests: dict[str, Guest] = {}
+        # Guests already here (a table parked while its players sat elsewhere too).
+        guests: dict[str, Guest] = {g.id: g for g in self.guests.values()}
         for kept in saved:
             for held in kept.seats:
                 if held is not None and held[0] not in guests:
@@ -147,7 +148,8 @@ class Lobby:
         return guest
 
     def _take_back(self, token: str, outbox: Outbox) -> Guest:
-        guest = self.guests.get(token_hash(token))
+        key = token_hash(token)
+        guest = self.guests.get(key) or self._unpark(key)
         if guest is None:
             raise Refusal(
                 "unknown_resume",
@@ -207,17 +209,20 @@ class Lobby:
             case CreateTable():
                 self._create_table(guest, msg)
             case Join():
+                self._not_too_fast(guest)
                 table = self._table(msg.table)
                 if guest not in table.seats:
                     self._check_no_other_seat(guest)
                 table.join(guest, msg.seat, msg.side)
             case Spectate():
+                self._not_too_fast(guest)
                 self._table(msg.table).spectate(guest)
             case Sit():
                 self._at_table(guest).sit(guest, msg.seat)
             case Ready():
                 self._at_table(guest).set_ready(guest, msg.ready)
             case Leave():
+                self._not_too_fast(guest)
                 table = self._at_table(guest)
                 table.leave(guest)
                 self._drop_if_empty(table)
@@ -262,6 +267,58 @@ class Lobby:
         )
         table.join(guest, None, None)
         log.info("table %s (%r) created by %r", table_id, msg.name, guest.name)
+
+    def _not_too_fast(self, guest: Guest) -> None:
+        """Joining, watching and leaving, a few times in a while: each one tells a
+        table's players, and churn must not flood them."""
+        now = time.monotonic()
+        times = guest.move_times
+        while times and now - times[0] > self.config.move_window:
+            times.popleft()
+        if len(times) >= self.config.move_burst:
+            raise Refusal("too_fast", "Slow down: a few joins and leaves every half minute.")
+        times.append(now)
+
+    def sweep(self, now: float) -> None:
+        """Run now and then (the server's sweeper): free the seats of guests who hold
+        up a full waiting table by never being ready, and park games every player has
+        left for a while, so they never hold a place new tables need."""
+        changed = False
+        for table in list(self.tables.values()):
+            for guest in table.squatters(now, self.config.ready_timeout):
+                table.leave(guest)
+                self._send_list(guest)
+                changed = True
+            if table.deserted(now, self.config.abandon_after):
+                self._park(table)
+                changed = True
+        if changed:
+            self._tell_the_lobby()
+
+    def _park(self, table: Table) -> None:
+        """Out of memory, kept in the journal: a player who resumes brings it back."""
+        del self.tables[table.id]
+        for spectator in table.spectators:
+            spectator.table = None
+            self._send_list(spectator)
+        for guest in {id(g): g for g in table.seats if g is not None}.values():
+            if guest.table is table:
+                guest.table = guest.seat = None
+            if not guest.connected and not self._holds_seat(guest):
+                self._forget(guest)
+        log.info("table %s parked: every player has been gone a while", table.id)
+
+    def _unpark(self, key: str) -> Guest | None:
+        """The guest a token names, from a table parked in the journal, if any."""
+        table_id = self.journal.table_of(key)
+        if table_id is None or table_id in self.tables:
+            return None
+        saved = self.journal.table(table_id)
+        if saved is None:
+            return None
+        self.restore([saved])
+        log.info("table %s back from the journal", table_id)
+        return self.guests.get(key)
 
     def _chat(self, guest: Guest, msg: Chat) -> None:
         table = self._at_table(guest)

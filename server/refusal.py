@@ -27,6 +27,8 @@ SERVER_CODES: dict[str, str] = {
     "too_soon": "A seat can be handed to the computer once its player has been away a while.",
     "already_computer": "The computer already plays that seat.",
     "server_full": "The server has as many connections as it allows (sent in `bye`).",
+    "name_taken": "Someone at the table already has that name.",
+    "too_fast": "Too many joins, watches and leaves in a short while.",
     "chat_too_fast": "Chat is limited to a few lines every few seconds.",
     "idle": "No message arrived for too long (sent in `bye`).",
     "slow_frame": "A message took too long to arrive whole (sent in `bye`).",

@@ -102,6 +102,10 @@ class Table:
         self.computers: list[Computer | None] = computers or [None] * players
         self.ready = self._computers_ready()
         self.spectators: list[Guest] = []
+        # When the sweep first saw each full table's seat waiting on a player who is not
+        # ready, and first saw the game with no player connected (lobby.sweep).
+        self.unready_since: dict[int, float] = {}
+        self.deserted_since: float | None = None
         self.game: Game | None = None
         self.rematch: set[int] = set()
         self.games_played = 0
@@ -305,6 +309,7 @@ class Table:
             free = [seat]
         if not free:
             raise Refusal("table_full", "Every seat at this table is taken.")
+        self._check_name(guest)
         self._set_seat(free[0], guest)
         guest.table, guest.seat = self, free[0]
         self.send_table()
@@ -315,6 +320,47 @@ class Table:
         if computer is not None:
             return f"Seat {seat + 1} is {computer.name}'s, a computer player's."
         return f"Seat {seat + 1} is taken."
+
+    def squatters(self, now: float, patience: float) -> list[Guest]:
+        """The guests who hold up a full waiting table by never being ready."""
+        if self.started or any(
+            g is None and c is None for g, c in zip(self.seats, self.computers, strict=True)
+        ):
+            self.unready_since.clear()
+            return []
+        late = []
+        for seat, guest in enumerate(self.seats):
+            if guest is None or self.ready[seat]:
+                self.unready_since.pop(seat, None)
+                continue
+            since = self.unready_since.setdefault(seat, now)
+            if now - since > patience:
+                late.append(guest)
+        return late
+
+    def deserted(self, now: float, patience: float) -> bool:
+        """True for a game in play whose players have all been gone for a while."""
+        if not self.in_play or any(
+            g is not None and g.connected and g.table is self for g in self.seats
+        ):
+            self.deserted_since = None
+            return False
+        if self.deserted_since is None:
+            self.deserted_since = now
+        return now - self.deserted_since > patience
+
+    def _check_name(self, guest: Guest) -> None:
+        """One name, one person at a table: no one can chat or play as another."""
+        wanted = guest.name.casefold()
+        others = [g for g in (*self.seats, *self.spectators) if g is not None and g is not guest]
+        if any(g.name.casefold() == wanted for g in others) or any(
+            n.casefold() == wanted for n, c in zip(self.names(), self.computers, strict=True) if c
+        ):
+            raise Refusal(
+                "name_taken",
+                f"Someone at this table is already called {guest.name}; connect again"
+                " under another name to join.",
+            )
 
     def _set_seat(self, seat: int, guest: Guest | None) -> None:
         self.seats[seat] = guest
@@ -327,12 +373,15 @@ class Table:
             raise Refusal(
                 "too_many_spectators", f"This table already has {MAX_SPECTATORS} spectators."
             )
+        self._check_name(guest)
         self.spectators.append(guest)
         guest.table, guest.seat = self, None
-        self.send_table()
+        # Told to the players and the newcomer only: with many watching, telling every
+        # spectator of every other would cost the square of their number.
+        self.send_table(self._players_here() + [guest])
         if self.game is not None:
             guest.send(self._snapshot_for(None))
-        self._notice("watching", guest)
+        self._notice("watching", guest, to=self._players_here())
 
     def sit(self, guest: Guest, seat: int) -> None:
         if self.started:
@@ -369,7 +418,7 @@ class Table:
         if guest in self.spectators:
             self.spectators.remove(guest)
             guest.table = guest.seat = None
-            self.send_table()
+            self.send_table(self._players_here())
             return
         seat = guest.seat
         guest.table = guest.seat = None
@@ -655,12 +704,17 @@ class Table:
         if kind == "away":
             self.wake_computer()
 
-    def send_table(self) -> None:
-        for guest in self.members():
+    def send_table(self, to: list[Guest] | None = None) -> None:
+        for guest in self.members() if to is None else to:
             guest.send(self.view_for(guest))
 
-    def _notice(self, kind: str, guest: Guest, seat: int | None = None) -> None:
-        self._broadcast(Notice(kind=kind, name=guest.name, seat=seat, _trusted=True))
+    def _players_here(self) -> list[Guest]:
+        return [g for g in self.seats if g is not None and g.table is self]
+
+    def _notice(
+        self, kind: str, guest: Guest, seat: int | None = None, to: list[Guest] | None = None
+    ) -> None:
+        self._broadcast(Notice(kind=kind, name=guest.name, seat=seat, _trusted=True), to)
 
     def _broadcast(self, message: ServerMessage, guests: list[Guest] | None = None) -> None:
         """Send one message to many: encoded once, whoever receives it."""

@@ -293,12 +293,6 @@ async def abandon_a_game(port: int, number: int) -> None:
         await client.aclose()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 12: a started game whose players are all gone is never dropped"
-    " (Table.abandoned requires no game in play, lobby._drop_if_empty), so abandoned"
-    " games fill max_tables and every create_table gets too_many_tables for good",
-)
 async def test_abandoned_games_do_not_lock_out_new_tables(nursery, autojump_clock):
     server = await nursery.start(serve, ServerConfig(host="127.0.0.1", port=0, max_tables=3))
     for number in range(3):
@@ -319,11 +313,6 @@ async def test_abandoned_games_do_not_lock_out_new_tables(nursery, autojump_cloc
     assert created
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 12: a guest may sit at a waiting table and never be ready; nothing"
-    " releases the seat (table.py join/set_ready), so the table never starts",
-)
 async def test_a_seat_squatter_at_a_waiting_table_is_released(nursery, autojump_clock):
     server = await nursery.start(serve, ServerConfig(host="127.0.0.1", port=0))
     host = await NetClient.connect(server.port, "Host")
@@ -352,11 +341,6 @@ async def test_a_seat_squatter_at_a_waiting_table_is_released(nursery, autojump_
     assert joined
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 12: spectate/leave churn is not limited; each spectate sends `table` and a"
-    " `notice` to every member and each leave a `table` (table.py spectate/leave)",
-)
 async def test_spectate_and_leave_churn_reaches_the_players_boundedly(server):
     host = await NetClient.connect(server.port, "Player")
     await host.send(CreateTable(name="Quiet", players=2, teams=2))
@@ -371,6 +355,8 @@ async def test_spectate_and_leave_churn_reaches_the_players_boundedly(server):
                 reply = await churner.receive()
                 while reply.TYPE not in ("table", "error"):
                     reply = await churner.receive()
+                if reply.TYPE == "error":  # refused (too_fast): still in the lobby
+                    continue
                 await churner.send(Leave())
                 reply = await churner.receive()
                 while reply.TYPE not in ("tables", "error"):
@@ -380,12 +366,6 @@ async def test_spectate_and_leave_churn_reaches_the_players_boundedly(server):
     assert sum(counts.values()) < 200, counts  # fewer messages than churn steps
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 12: every spectator who arrives is announced with a `table` and a"
-    " `notice` to every member, spectators included: admitting N costs O(N^2) frames"
-    " (table.py spectate -> send_table, _notice)",
-)
 async def test_admitting_spectators_costs_the_server_linear_work(nursery, monkeypatch):
     frames = [0]
     enqueue = Connection._enqueue
@@ -407,11 +387,6 @@ async def test_admitting_spectators_costs_the_server_linear_work(nursery, monkey
     assert frames[0] - before <= 10 * len(watchers), frames[0] - before
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 12: names need not be unique, so a second 'Victim' at the table can"
-    " chat 'Victim: I resign' (lobby.hello, table.join)",
-)
 async def test_names_are_unique_at_a_table(server):
     victim = await NetClient.connect(server.port, "Victim")
     await victim.send(CreateTable(name="Friday", players=3, teams=3))
