@@ -257,6 +257,9 @@ _LOG_STYLES = {
 }  # fmt: skip
 
 
+CHAT_MARK = " » "  # starts every line of a chat message in the log
+
+
 def log_lines(model: Model, width: int, height: int) -> list[Line]:
     """The newest log lines that fit, oldest at the top, each wrapped."""
     if height <= 0:
@@ -275,7 +278,13 @@ def _log_entry(entry: LogLine, width: int) -> list[Line]:
         return entry.wrapped[1]
     base = _LOG_STYLES.get(entry.kind, "class:log")
     parts = [(f"{base} {f[0]}".strip(), f[1]) for f in entry.parts]
-    lines = wrap([("", " "), *parts], width, indent=3)
+    if entry.kind != "chat":
+        lines = wrap([("", " "), *parts], width, indent=3)
+    else:
+        # Every line of a chat message carries the chat mark, so no text a player
+        # types can pass for a game event, however it is padded or wrapped.
+        lines = wrap([(base, CHAT_MARK), *parts], width, indent=len(CHAT_MARK))
+        lines = [lines[0], *([(base, CHAT_MARK), *line[1:]] for line in lines[1:])]
     entry.wrapped = (width, lines)
     return lines
 
