@@ -1,10 +1,6 @@
 """Short versions of the attacks of issue 12 not already in test_server_hostile.py
 (bench/hostile.py runs them all, in full, against the real server process).
-
-The tests marked xfail(strict=True) are attacks today's server does not withstand yet:
-each says what goes wrong. Once the server is fixed the test passes, pytest reports the
-strict xfail as a failure, and its marker is to be removed.
-"""
+Each failed on the server before issue 12's fixes."""
 
 from __future__ import annotations
 
