@@ -63,6 +63,10 @@ class Connection:
     def __init__(self, stream: trio.SocketStream, lobby: Lobby, config: ServerConfig) -> None:
         self.stream = stream
         self.lobby = lobby
+        try:
+            self.address = str(stream.socket.getpeername()[0])
+        except OSError:  # already gone
+            self.address = ""
         self.config = config
         self.codec = ServerCodec()
         self.guest: Guest | None = None
@@ -239,7 +243,7 @@ class Connection:
         action_id = msg.id if isinstance(msg, ACTION_TYPES) else None
         try:
             if isinstance(msg, Hello):
-                self.guest = self.lobby.hello(msg.name, msg.resume, self)
+                self.guest = self.lobby.hello(msg.name, msg.resume, self, self.address)
             elif isinstance(msg, Resume):
                 assert self.guest is not None  # the codec allows it only after hello
                 self.guest = self.lobby.resume(self.guest, msg.token, self)

@@ -27,7 +27,7 @@ class Outbox(Protocol):
 class Guest:
     __slots__ = (
         "id", "session", "token", "keys", "name", "outbox", "table", "seat", "chat_times",
-        "move_times",
+        "move_times", "address",
     )  # fmt: skip
 
     def __init__(self, name: str, guest_id: str | None = None, keys: tuple[str, ...] = ()) -> None:
@@ -48,6 +48,7 @@ class Guest:
         self.seat: int | None = None  # None: spectating, or at no table
         self.chat_times: deque[float] = deque()
         self.move_times: deque[float] = deque()  # joins, watches and leaves
+        self.address = ""  # where its last connection came from
 
     def new_token(self, used: str | None = None) -> None:
         """A fresh token (unguessable, shown to no one else: it alone restores a seat);

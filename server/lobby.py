@@ -33,6 +33,7 @@ from sarja.protocol.messages import (
     Spectate,
     Sync,
     TableList,
+    TableSummary,
     Welcome,
 )
 
@@ -75,6 +76,7 @@ class Lobby:
         )
         self._list: TableList | None = None  # the table list, while it holds
         self._list_frame: bytes | None = None  # ... and packed
+        self._pushed: tuple[TableSummary, ...] = ()  # the list the lobby was last sent
 
     def restore(self, saved: list[SavedTable]) -> None:
         """Bring back the tables the journal kept, their players away until they resume."""
@@ -124,8 +126,9 @@ class Lobby:
 
     # ----- connections ----------------------------------------------------
 
-    def hello(self, name: str, resume: str | None, outbox: Outbox) -> Guest:
-        """Greet a connection: a new guest, or one coming back with its token."""
+    def hello(self, name: str, resume: str | None, outbox: Outbox, address: str = "") -> Guest:
+        """Greet a connection from `address`: a new guest, or one coming back with its
+        token."""
         if resume is not None:
             guest = self._take_back(resume, outbox)
             guest.name = name
@@ -133,6 +136,7 @@ class Lobby:
             guest = Guest(name)
             self._file(guest)
             guest.outbox = outbox
+        guest.address = address
         self._welcome(guest)
         return guest
 
@@ -245,6 +249,11 @@ class Lobby:
         self._tell_the_lobby()  # every request above may change the table list
 
     def _create_table(self, guest: Guest, msg: CreateTable) -> None:
+        if len(self.tables) >= self.config.max_tables:
+            # Full: games every player has left make room at once, without waiting for
+            # the sweep, so games made to be abandoned cannot lock new tables out.
+            for table in [t for t in self.tables.values() if t.left_by_all]:
+                self._park(table)
         if len(self.tables) >= self.config.max_tables:
             raise Refusal("too_many_tables", "The server has as many tables as it allows.")
         self._check_no_other_seat(guest)
@@ -361,7 +370,12 @@ class Lobby:
         self._push_soon()
 
     def push_table_list(self) -> None:
-        """Send the newest table list to everyone in the lobby (not at a table)."""
+        """Send the newest table list to everyone in the lobby (not at a table), if it
+        says anything new: most changes at a table (who is ready) do not show in it."""
+        tables = self.table_list().tables
+        if tables == self._pushed:
+            return
+        self._pushed = tables
         for guest in {id(g): g for g in self.guests.values()}.values():
             if guest.table is None and guest.connected:
                 self._send_list(guest)

@@ -338,11 +338,16 @@ class Table:
                 late.append(guest)
         return late
 
+    @property
+    def left_by_all(self) -> bool:
+        """A game in play that none of its players is connected to."""
+        return self.in_play and not any(
+            g is not None and g.connected and g.table is self for g in self.seats
+        )
+
     def deserted(self, now: float, patience: float) -> bool:
         """True for a game in play whose players have all been gone for a while."""
-        if not self.in_play or any(
-            g is not None and g.connected and g.table is self for g in self.seats
-        ):
+        if not self.left_by_all:
             self.deserted_since = None
             return False
         if self.deserted_since is None:

@@ -262,9 +262,13 @@ async def test_lobby_guests_that_never_read_are_dropped_and_hold_bounded_memory(
         await stream.send_all(hello(f"Silent{i}") + frame({"t": "list_tables"}))
         silent.append(stream)
     most = 0
-    toggler = hosts[0]
+    # Readiness does not show in the lobby's list, so toggling it sends the lobby
+    # nothing at all; new tables do change it.
     for i in range(150):
-        await toggler.send(Ready(ready=i % 2 == 0))
+        await hosts[0].send(Ready(ready=i % 2 == 0))
+    more = [await NetClient.connect(server.port, f"More{i}") for i in range(40)]
+    for i, host in enumerate(more):
+        await host.send(CreateTable(name=f"More {i:03d} " + "m" * 22, players=12, teams=2))
         await trio.sleep(0.02)
         most = max(most, max((c.queued for c in server._live), default=0))
     with trio.fail_after(10):
