@@ -123,3 +123,28 @@ def test_every_server_refusal_code_is_in_the_protocol_document(pytestconfig):
     doc = (pytestconfig.rootpath / "docs" / "protocol.md").read_text()
     missing = [code for code in SERVER_CODES if f"`{code}`" not in doc]
     assert missing == []
+
+
+async def test_a_gap_in_the_updates_is_mended_by_a_snapshot(server):
+    """A member that misses an update sees the next message skip a version, asks for a
+    snapshot, and is whole again."""
+    clients = await seat_table(server, 2)
+    mover = next(c for c in clients if c.state.seat == c.state.turn)
+    other = next(c for c in clients if c is not mover)
+    await mover.legal_at(0)
+    await mover.send(mover.action_message(mover.state.legal[0]))
+    ack = await mover.expect("ack")
+    with trio.fail_after(5):  # the other seat's update, read by hand and thrown away
+        while True:
+            while not other._pending:
+                await other._fill()
+            if isinstance(other._pending.pop(0), Update):
+                break
+    await other.state_at(ack.version)  # its legal list shows the gap: sync, snapshot
+    assert other.gaps == 1
+    assert isinstance(other.received[-1], Snapshot) or any(
+        isinstance(m, Snapshot) and m.version == ack.version for m in other.received
+    )
+    await other.check_mirror()
+    final = await play_to_the_end(clients, random.Random(8), check_every=5)
+    assert final.result is not None
