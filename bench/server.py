@@ -20,6 +20,13 @@ system) is read from /proc, so the bench's own clients never count as the server
    each seat of the table as many bytes as sarja-server sent per seat per move in
    part 2, and does nothing else. Its CPU per move is the floor that trio and the
    sockets set on this machine.
+4. The journal's cost: `sarja-server --ephemeral` keeps its journal in memory (the
+   same code, nothing on disk). The idle action round trip is also taken on it,
+   alternating sample by sample with the default server, and the 4-seat load runs on
+   it too, twice, between two runs of the default. The journal's cost per move at
+   the default durability is the difference: CPU µs per move, and round-trip µs
+   added. (The ephemeral server still runs the journal's code, in memory: the
+   difference is what keeping the journal on disk costs.)
 
 Every client reads from the moment it connects and answers pings, so seating
 hundreds of tables never reaches the server's idle timeout. The last line printed
@@ -282,9 +289,14 @@ async def read_port(process: trio.Process, pattern: bytes, what: str) -> int:
     return int(match.group(1))
 
 
-async def start_sarja(data_dir: str) -> tuple[trio.Process, int]:
+async def start_sarja(data_dir: str | None) -> tuple[trio.Process, int]:
+    """sarja-server keeping its journal in `data_dir` (default durability), or with
+    `--ephemeral` (its journal in memory) when `data_dir` is None."""
+    keep = ["--ephemeral"] if data_dir is None else ["--data-dir", data_dir]
+    # Every bench client comes from 127.0.0.1: lift the per-address limit above them.
+    limit = ["--max-per-address", str(2 * CONNECTIONS)]
     process = await trio.lowlevel.open_process(
-        [SERVER, "--host", "127.0.0.1", "--port", "0", "--seed", "1", "--data-dir", data_dir],
+        [SERVER, "--host", "127.0.0.1", "--port", "0", "--seed", "1", *limit, *keep],
         stdout=subprocess.PIPE,
     )
     return process, await read_port(process, rb"listening on port (\d+)", "sarja-server")
@@ -396,35 +408,68 @@ def serve_helper(kind: str, reply_bytes: int) -> None:
 # ----- part 1: idle round trips --------------------------------------------------------
 
 
+class IdleTable:
+    """Two seats at an otherwise idle sarja-server, taking turns one move at a time."""
+
+    def __init__(self, peers: list[Peer], rng: random.Random) -> None:
+        self.peers = peers
+        self.rng = rng
+        self.pings = 0
+
+    async def action(self) -> float | None:
+        """One move, as the player on turn sees it: sent -> own ack and update."""
+        peers = self.peers
+        mover = peers[peers[0].turn]
+        await mover.wait_for(lambda: bool(mover.legal) or mover.result is not None)
+        if mover.result is not None:
+            await rematch(peers)
+            mover = peers[peers[0].turn]
+            await mover.wait_for(lambda: bool(mover.legal))
+        took = await mover.play(self.rng)
+        for p in peers:
+            await p.wait_for(lambda p=p: p.version >= mover.version)
+        return took
+
+    async def ping(self) -> float:
+        self.pings += 1
+        first, n = self.peers[0], self.pings
+        started = time.perf_counter()
+        await first.send(Ping(n=n))
+        await first.wait_for(lambda: first.pong >= n)
+        return time.perf_counter() - started
+
+
 async def idle_round_trips(samples: int) -> dict[str, list[float]]:
-    times: dict[str, list[float]] = {"action": [], "ping": [], "echo": []}
-    rng = random.Random(1)
+    """On sarja-server (default journal) and sarja-server --ephemeral, both up at once
+    and idle but for these samples, taken alternately so that a change in the
+    machine's load falls on both; then on a trio echo."""
+    times: dict[str, list[float]] = {"action": [], "ping": [], "action_ephemeral": [], "echo": []}
     with tempfile.TemporaryDirectory(prefix="sarja-bench-") as data_dir:
-        process, port = await start_sarja(data_dir)
+        kept, kept_port = await start_sarja(data_dir)
         try:
-            async with trio.open_nursery() as nursery:
-                peers = await seat_table(port, 0, 2, Counter(), nursery)
-                with trio.fail_after(STEP_TIMEOUT + samples):
-                    for n in range(1, samples + 1):
-                        mover = peers[peers[0].turn]
-                        await mover.wait_for(lambda m=mover: bool(m.legal) or m.result)
-                        if mover.result is not None:
-                            await rematch(peers)
-                            mover = peers[peers[0].turn]
-                            await mover.wait_for(lambda m=mover: bool(m.legal))
-                        took = await mover.play(rng)
-                        if took is not None:
-                            times["action"].append(took)
-                        for p in peers:
-                            await p.wait_for(lambda p=p, v=mover.version: p.version >= v)
-                        started = time.perf_counter()
-                        await peers[0].send(Ping(n=n))
-                        await peers[0].wait_for(lambda n=n: peers[0].pong >= n)
-                        times["ping"].append(time.perf_counter() - started)
-                nursery.cancel_scope.cancel()
-            await close_all(peers)
+            ephemeral, ephemeral_port = await start_sarja(None)
+            try:
+                async with trio.open_nursery() as nursery:
+                    kept_peers = await seat_table(kept_port, 0, 2, Counter(), nursery)
+                    eph_peers = await seat_table(ephemeral_port, 0, 2, Counter(), nursery)
+                    # The same seed: both servers deal the same games, the same moves.
+                    tables = [
+                        ("action", IdleTable(kept_peers, random.Random(1))),
+                        ("action_ephemeral", IdleTable(eph_peers, random.Random(1))),
+                    ]
+                    with trio.fail_after(STEP_TIMEOUT + 2 * samples):
+                        for n in range(samples):
+                            for key, table in tables[n % 2 :] + tables[: n % 2]:
+                                took = await table.action()
+                                if took is not None:
+                                    times[key].append(took)
+                            times["ping"].append(await tables[0][1].ping())
+                    nursery.cancel_scope.cancel()
+                await close_all(kept_peers + eph_peers)
+            finally:
+                await stop(ephemeral)
         finally:
-            await stop(process)
+            await stop(kept)
     process, port = await start_helper("echo")
     try:
         async with trio.open_nursery() as nursery:
@@ -528,11 +573,14 @@ async def sarja_move(peers: list[Peer], rng: random.Random, window: Window) -> N
         window.add(await mover.play(rng))
 
 
-async def load_sarja(seats: int, tables: int, warmup: float, seconds: float) -> dict[str, Any]:
+async def load_sarja(
+    seats: int, tables: int, warmup: float, seconds: float, ephemeral: bool = False
+) -> dict[str, Any]:
     tally: Counter[str] = Counter()
     with tempfile.TemporaryDirectory(prefix="sarja-bench-") as data_dir:
-        process, port = await start_sarja(data_dir)
-        print(f"  sarja-server pid {process.pid}: seating {tables} tables", flush=True)
+        process, port = await start_sarja(None if ephemeral else data_dir)
+        label = "sarja-server --ephemeral" if ephemeral else "sarja-server"
+        print(f"  {label} pid {process.pid}: seating {tables} tables", flush=True)
         try:
             async with trio.open_nursery() as nursery:
                 started = time.perf_counter()
@@ -622,7 +670,8 @@ def main() -> None:
     if args.serve:
         serve_helper(args.serve, args.reply_bytes)
         return
-    if args.quick:
+    quick = args.quick
+    if quick:
         samples, connections, warmup, seconds = 20, 24, 0.2, 1.0
     else:
         samples, connections, warmup, seconds = 2000, CONNECTIONS, 5.0, 45.0
@@ -638,6 +687,7 @@ def main() -> None:
     print(f"Idle round trips, {samples} each (median, p99):")
     for key, label in (
         ("action", "action on sarja-server (-> own ack + update)"),
+        ("action_ephemeral", "the same on sarja-server --ephemeral"),
         ("ping", "ping on sarja-server (-> pong)"),
         ("echo", "trio echo, a process of its own"),
     ):
@@ -645,10 +695,18 @@ def main() -> None:
             f"  {label:<46} {medians[key] * 1e6:7.0f} µs {percentile(rtt[key], 0.99) * 1e6:7.0f} µs"
         )
     rtt_ratio = medians["action"] / medians["echo"]
+    journal_rtt = medians["action"] - medians["action_ephemeral"]
     print(f"  action / echo: {verdict(rtt_ratio, TARGET_RTT)}")
-    print(f"  ping / echo:   {medians['ping'] / medians['echo']:.2f}x", flush=True)
+    print(f"  ping / echo:   {medians['ping'] / medians['echo']:.2f}x")
+    journal_rtt_p99 = percentile(rtt["action"], 0.99) - percentile(rtt["action_ephemeral"], 0.99)
+    print(
+        f"  the journal adds {journal_rtt * 1e6:.0f} µs to the action's round trip"
+        f" (median; at p99 {journal_rtt_p99 * 1e6:.0f} µs)",
+        flush=True,
+    )
 
     figures: dict[str, Any] = {}
+    ephemeral_figures: dict[str, Any] = {}
     for seats in (4, 12):
         tables = max(2, connections // seats)
         print(
@@ -663,7 +721,7 @@ def main() -> None:
         move_bytes = sum(per_type.values())
         everything = sum(n for t, n in real["tally"].items() if not t.startswith("error")) / moves
         errors = {t: n for t, n in real["tally"].items() if t.startswith("error")}
-        report_load("sarja-server", w)
+        report_load("sarja-server (journal in a data directory, default durability)", w)
         print(
             f"    bytes per move {move_bytes:6.0f}  ("
             + ", ".join(f"{t} {n:.0f}" for t, n in per_type.items())
@@ -671,6 +729,42 @@ def main() -> None:
         )
         if errors:
             print(f"    errors received: {errors}")
+        if seats == 4:
+            # The same load with the journal in memory: what the journal costs per move.
+            # The difference is small next to a run's noise, so the full run measures
+            # both twice, in the order default, ephemeral, ephemeral, default: a drift in
+            # the machine's load then falls on both sides alike.
+            kept, bare = [w], []
+            for ephemeral in (True,) if quick else (True, True, False):
+                label = "--ephemeral (journal in memory)" if ephemeral else "again"
+                run = trio.run(load_sarja, seats, tables, warmup, seconds, ephemeral)
+                report_load(f"sarja-server {label}", run["window"])
+                (bare if ephemeral else kept).append(run["window"])
+            if all(r.cpu > 0 for r in kept + bare):
+                kept_us = statistics.mean(r.cpu_us for r in kept)
+                bare_us = statistics.mean(r.cpu_us for r in bare)
+            else:
+                kept_us = bare_us = math.nan
+            journal_cpu = kept_us - bare_us
+            print(
+                f"  CPU per move: default {', '.join(f'{r.cpu_us:.1f}' for r in kept)} µs;"
+                f" --ephemeral {', '.join(f'{r.cpu_us:.1f}' for r in bare)} µs",
+            )
+            print(
+                f"  the journal's CPU per move: {journal_cpu:.1f} µs"
+                f" (mean default - mean --ephemeral)",
+                flush=True,
+            )
+            e = bare[0]
+            ephemeral_figures = {
+                "cpu_us_4_ephemeral": round(bare_us, 1),
+                "journal_cpu_us": round(journal_cpu, 1),
+                "cpu_us_4_runs": [round(r.cpu_us, 1) for r in kept],
+                "cpu_us_4_ephemeral_runs": [round(r.cpu_us, 1) for r in bare],
+                "p50_us_4_ephemeral": us(percentile(e.latencies, 0.5)),
+                "p99_us_4_ephemeral": us(percentile(e.latencies, 0.99)),
+                "moves_4_ephemeral": e.moves,
+            }
         reply = max(1, round(move_bytes / seats))
         floor = trio.run(load_floor, seats, tables, reply, warmup, seconds)
         f: Window = floor["window"]
@@ -696,11 +790,14 @@ def main() -> None:
             f"moves_{seats}": w.moves,
             f"late_{seats}": w.late + f.late,
         }
-    figures |= {
+    figures |= ephemeral_figures | {
         "rtt_us": us(medians["action"]),
         "echo_us": us(medians["echo"]),
         "ping_us": us(medians["ping"]),
         "rtt_ratio": round(rtt_ratio, 2),
+        "rtt_us_ephemeral": us(medians["action_ephemeral"]),
+        "journal_rtt_us": us(journal_rtt),
+        "journal_rtt_p99_us": us(journal_rtt_p99),
         "seconds": round(time.perf_counter() - began),
     }
     print(f"Targets (finished in {figures['seconds']} s):")
@@ -714,6 +811,11 @@ def main() -> None:
             f" {'met' if n <= target else 'MISSED'}"
         )
     print(f"  idle round trip (action) / echo: {verdict(rtt_ratio, TARGET_RTT)}")
+    print(
+        f"The journal per move (default durability, 4 seats): CPU"
+        f" {figures['journal_cpu_us']} µs of {figures['cpu_us_4']};"
+        f" round trip +{figures['journal_rtt_us']} µs of {figures['rtt_us']}"
+    )
     print(
         json.dumps(
             {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in figures.items()}

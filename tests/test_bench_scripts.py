@@ -18,7 +18,7 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
         ("engine.py", ["--seconds", "0.05", "--samples", "30"], "games/s"),
         ("protocol.py", [], "ratio"),
         ("client.py", ["--games", "1"], "median"),
-        ("server.py", ["--quick"], "CPU per move"),
+        ("server.py", ["--quick"], "journal_cpu_us"),
         ("bots.py", ["--quick"], "win rate"),
         ("hostile.py", ["--quick"], "p99_attack_ms"),
     ],
