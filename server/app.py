@@ -181,6 +181,7 @@ async def serve(
         server = Server(config, nursery)
         try:
             nursery.start_soon(server.journal.run)
+            nursery.start_soon(server.journal.checkpoints)
             await nursery.start(server.lobby.computers.run)  # the computer players
             server.listeners = await trio.open_tcp_listeners(config.port, host=config.host)
             for listener in server.listeners:
