@@ -177,27 +177,43 @@ async def serve(
     config: ServerConfig, *, task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED
 ) -> None:
     """Listen and serve until cancelled or shut down; `task_status` gets the Server."""
-    async with trio.open_nursery() as nursery:
-        server = Server(config, nursery)
-        try:
-            nursery.start_soon(server.journal.run)
-            nursery.start_soon(server.journal.checkpoints)
-            await nursery.start(server.lobby.computers.run)  # the computer players
-            server.listeners = await trio.open_tcp_listeners(config.port, host=config.host)
-            for listener in server.listeners:
-                nursery.start_soon(server.accept, listener)
-            nursery.start_soon(server.heartbeat)
-            nursery.start_soon(server.write_records)
-            nursery.start_soon(server.push_table_lists)
-            nursery.start_soon(server.sweeper)
-            log.info("listening on port %d", server.port)
-            task_status.started(server)
-            await trio.sleep_forever()
-        finally:
-            with trio.CancelScope(shield=True):
-                for listener in server.listeners:  # the port is free again at once
-                    await listener.aclose()
+    server: Server | None = None
+    try:
+        async with trio.open_nursery() as nursery:
+            server = Server(config, nursery)
+            await _run(server, nursery, task_status)
+    finally:
+        # Only now: the connections' own endings (above) wrote nothing, the server
+        # being the one that stopped; what was written before is committed here.
+        if server is not None:
             server.journal.close()
+
+
+async def _run(
+    server: Server, nursery: trio.Nursery, task_status: trio.TaskStatus[Server]
+) -> None:
+    config = server.config
+    try:
+        nursery.start_soon(server.journal.run)
+        nursery.start_soon(server.journal.checkpoints)
+        await nursery.start(server.lobby.computers.run)  # the computer players
+        server.listeners = await trio.open_tcp_listeners(config.port, host=config.host)
+        for listener in server.listeners:
+            nursery.start_soon(server.accept, listener)
+        nursery.start_soon(server.heartbeat)
+        nursery.start_soon(server.write_records)
+        nursery.start_soon(server.push_table_lists)
+        nursery.start_soon(server.sweeper)
+        log.info("listening on port %d", server.port)
+        task_status.started(server)
+        await trio.sleep_forever()
+    finally:
+        # Connections that end from here on end because the server stops: their
+        # players leave no table and no seat.
+        server.lobby.stopping = True
+        with trio.CancelScope(shield=True):
+            for listener in server.listeners:  # the port is free again at once
+                await listener.aclose()
 
 
 ACCEPT_PAUSE = 0.5  # seconds without accepting, when out of file descriptors

@@ -309,7 +309,9 @@ async def serve_connection(connection: Connection) -> None:
     except Exception:
         log.exception("connection of %s failed", connection._who())
     finally:
-        if connection.guest is not None:
+        # Cancelled from above: the server is stopping, and its players leave nothing.
+        stopping = trio.current_effective_deadline() == -math.inf
+        if connection.guest is not None and not stopping:
             try:
                 lobby.disconnected(connection.guest, connection)
             except Exception:
