@@ -2,10 +2,11 @@
 durable before anyone hears of it, so a restarted server resumes every game.
 
 Writes are appended to a batch and committed together by one task (group commit), at
-the latest one scheduling round later. Every frame the server sends is tagged with the
-journal's `epoch` when it was queued, and a connection's writer holds it until that
-epoch is committed: an acknowledgement or update never leaves before what it tells of
-is on disk. Frames that tell of nothing new (pings, chat) wait for nothing.
+the latest one scheduling round later. A frame queued while something is written but
+not yet committed waits in its connection with the journal's `epoch` of that moment,
+and the journal releases it to the connection's writer after the commit: an
+acknowledgement or update never leaves before what it tells of is kept. Frames queued
+when nothing is waiting (pings, chat, most of the time) go at once.
 
 Durability: "normal" (the default) commits in WAL mode without a sync, which survives
 the server process being killed at any moment; "full" also syncs every commit to the
