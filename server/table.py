@@ -356,11 +356,13 @@ class Table:
 
     def _check_name(self, guest: Guest) -> None:
         """One name, one person at a table: no one can chat or play as another."""
-        wanted = guest.name.casefold()
-        others = [g for g in (*self.seats, *self.spectators) if g is not None and g is not guest]
-        if any(g.name.casefold() == wanted for g in others) or any(
-            n.casefold() == wanted for n, c in zip(self.names(), self.computers, strict=True) if c
-        ):
+        seated = [
+            name
+            for name, g, c in zip(self.names(), self.seats, self.computers, strict=True)
+            if (g is not None and g is not guest) or c is not None
+        ]
+        watching = [g.name for g in self.spectators if g is not guest]
+        if guest.name.casefold() in {n.casefold() for n in (*seated, *watching)}:
             raise Refusal(
                 "name_taken",
                 f"Someone at this table is already called {guest.name}; connect again"
