@@ -134,13 +134,16 @@ class Connection:
         ready = 0
         while ready < len(held) and held[ready][1] <= committed:
             ready += 1
-        try:
-            for frame, _ in held[:ready]:
-                self._outgoing.send_nowait(frame)
-        except trio.ClosedResourceError:  # dropped meanwhile
-            held.clear()
-            return False
-        del held[:ready]
+        if ready:
+            try:
+                # One item for the writer, however many frames the action made.
+                self._outgoing.send_nowait(
+                    held[0][0] if ready == 1 else b"".join(frame for frame, _ in held[:ready])
+                )
+            except trio.ClosedResourceError:  # dropped meanwhile
+                held.clear()
+                return False
+            del held[:ready]
         if not held and self._closing:
             self._outgoing.close()
         return bool(held)

@@ -9,6 +9,7 @@ the receiving codec checks every field anyway.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from itertools import product
 
 from sarja.protocol.limits import MAX_OPTIONS
@@ -26,7 +27,7 @@ from sarja.protocol.messages import (
     Update,
 )
 
-from .engine import Arrangement, Event, Game
+from .engine import Action, Arrangement, Event, Game
 from .engine.actions import DRAW
 from .engine.arrangement import DEFAULT_HAND_SIZE
 from .engine.cards import CARD_CODES
@@ -92,6 +93,13 @@ def _choices(
     )
 
 
+@lru_cache(maxsize=4096)
+def notation(action: Action) -> str:
+    """An action's notation, written once: legal lists repeat the same few hundred
+    actions (a wild jack alone offers every open space)."""
+    return str(action)
+
+
 def legal_message(version: int, game: Game, seat: int) -> Legal | None:
     """The seat's legal actions now, or None when it has nothing to do."""
     _, legal, choices = seat_part(game, seat)
@@ -99,7 +107,7 @@ def legal_message(version: int, game: Game, seat: int) -> Legal | None:
         return None
     return Legal(
         version=version,
-        legal=tuple(str(a) for a in legal),
+        legal=tuple(map(notation, legal)),
         choices=_choices(choices),
         _trusted=True,
     )
@@ -166,7 +174,7 @@ def snapshot(
         hand=tuple(CARD_CODES[c] for c in view.hand),
         targets=view.targets,
         dead=tuple(CARD_CODES[c] for c in view.dead),
-        legal=tuple(str(a) for a in view.legal),
+        legal=tuple(map(notation, view.legal)),
         choices=_choices(view.choices),
         _trusted=True,
     )

@@ -44,8 +44,8 @@ from sarja.protocol.messages import (
 from .computers import Computer, Turn
 from .engine import Action, Arrangement, EngineError, Event, Game, seat_view
 from .engine.actions import DEAD_ACTIONS, DRAW_ACTION, PASS_ACTION, PLACE, REMOVE
-from .engine.board import CARD_CELLS, five_between
-from .engine.cards import CARD_KIND, NORMAL, parse_card
+from .engine.board import LAYOUT, five_between
+from .engine.cards import JACKS, parse_card
 from .guest import Guest
 from .journal import Journal, SavedTable, replay_game
 from .present import (
@@ -582,6 +582,8 @@ class Table:
         game = self.game
         if game is None or game.outcome is not None:
             return []
+        if self.takeover is None and not self.handed and not any(self.computers):
+            return []  # only people play here: nothing to look at after every move
         away = self.away()
         return [
             s
@@ -735,7 +737,8 @@ class Table:
 
 
 def _touched(events: list[Event]) -> tuple[set[int], set[int]]:
-    """(seats whose hand changed, cells whose chip or lock changed) after an action."""
+    """(seats whose hand changed, cards whose space's chip or lock changed) after an
+    action."""
     seats, cells = set(), set()
     for e in events:
         if e.kind in ("played", "removed", "dead_card", "drew") and e.seat is not None:
@@ -744,16 +747,15 @@ def _touched(events: list[Event]) -> tuple[set[int], set[int]]:
             cells.add(e.cell)
         for five in e.fives:
             cells.update(five)
-    return seats, cells
+    return seats, {LAYOUT[c] for c in cells} | JACKS
 
 
 def _may_change(hand: list[int], seat: int, touched: tuple[set[int], set[int]]) -> bool:
-    """Whether a seat's hand, targets or dead cards can have changed: its hand did, it
-    holds a jack (whose targets follow the whole board), or a card of a touched cell."""
-    seats, cells = touched
-    if seat in seats:
-        return True
-    return any(CARD_KIND[c] != NORMAL or not cells.isdisjoint(CARD_CELLS[c]) for c in hand)
+    """Whether a seat's hand, targets or dead cards can have changed: its hand did, or
+    it holds a card of a touched space or a jack (whose targets follow the whole
+    board; `_touched` counts the jacks among the touched cards)."""
+    seats, cards = touched
+    return seat in seats or not cards.isdisjoint(hand)
 
 
 def _drawn(before: HandPart | None, after: HandPart) -> str | None:

@@ -37,6 +37,7 @@ _CARD_BY_CODE = {code: card for card, code in enumerate(CARD_CODES)}
 JS, JH, JD, JC = (card_of("J", s) for s in SUITS)
 TWO_EYED_JACKS = (JD, JC)
 ONE_EYED_JACKS = (JS, JH)
+JACKS = frozenset(TWO_EYED_JACKS + ONE_EYED_JACKS)
 
 CARD_KIND: tuple[int, ...] = tuple(
     WILD if c in TWO_EYED_JACKS else REMOVER if c in ONE_EYED_JACKS else NORMAL for c in range(52)
