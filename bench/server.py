@@ -9,7 +9,10 @@ system) is read from /proc, so the bench's own clients never count as the server
 
 1. Idle round trips: on an otherwise idle `sarja-server`, an action (sent -> own `ack`
    and `update` received) and a ping (-> pong); next to a trio echo server that
-   unpacks and packs back a frame of an action's size.
+   unpacks and packs back a frame of an action's size, and next to the same echo
+   built as sarja-server must be: each frame committed to SQLite by a journal task
+   before a writer task sends the reply (the least a server that never loses an
+   acknowledged move does).
 2. Load, at 4 and at 12 seats: about 2,000 connections (500 tables of 4, 166 of 12),
    each table one move a second, the seat on turn picking a legal move at random and
    the whole table asking for a rematch when a game ends. Reported: CPU per move,
@@ -19,7 +22,9 @@ system) is read from /proc, so the bench's own clients never count as the server
    writer draining a channel, as sarja-server has; it reads each move and writes to
    each seat of the table as many bytes as sarja-server sent per seat per move in
    part 2, and does nothing else. Its CPU per move is the floor that trio and the
-   sockets set on this machine.
+   sockets set on this machine. Then the same floor with a journal: each move is
+   committed to SQLite (one task, group commit, WAL, as sarja-server) before its
+   replies go out, the floor trio, the sockets and sqlite3 set together.
 4. The journal's cost: `sarja-server --ephemeral` keeps its journal in memory (the
    same code, nothing on disk). The idle action round trip is also taken on it,
    alternating sample by sample with the default server, and the 4-seat load runs on
@@ -36,12 +41,14 @@ is one JSON object of the figures.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
 import math
 import os
 import random
 import re
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -49,6 +56,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -339,23 +347,82 @@ def padded_frame(size: int) -> bytes:
     return data
 
 
-async def echo_server(reply_bytes: int, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
-    """Read a frame, unpack it, pack it, send it back."""
+class FloorJournal:
+    """The least a server that must not lose a move can do: one task commits the rows
+    written since its last commit to SQLite (WAL, synchronous=NORMAL, no checkpoint
+    on the way, as sarja-server's journal keeps it) and only then passes on the
+    replies that waited for them."""
+
+    def __init__(self, path: str) -> None:
+        self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.execute("PRAGMA wal_autocheckpoint=0")
+        self.db.execute("CREATE TABLE actions (n INTEGER, body BLOB)")
+        self.rows: list[tuple[int, bytes]] = []
+        self.waiting: list[tuple[trio.MemorySendChannel[bytes], bytes]] = []
+        self.work = trio.Event()
+
+    def write(
+        self, body: bytes, replies: list[tuple[trio.MemorySendChannel[bytes], bytes]]
+    ) -> None:
+        self.rows.append((len(self.rows), body))
+        self.waiting.extend(replies)
+        self.work.set()
+
+    async def run(self) -> None:
+        while True:
+            await self.work.wait()
+            self.work = trio.Event()
+            rows, self.rows = self.rows, []
+            waiting, self.waiting = self.waiting, []
+            self.db.execute("BEGIN")
+            self.db.executemany("INSERT INTO actions VALUES (?, ?)", rows)
+            self.db.execute("COMMIT")
+            for channel, data in waiting:
+                with contextlib.suppress(trio.ClosedResourceError):  # that reader has gone
+                    channel.send_nowait(data)
+
+
+async def echo_server(reply_bytes: int, journal: FloorJournal | None) -> Callable[..., Any]:
+    """Read a frame, unpack it, pack it, send it back. With a journal, as sarja-server
+    is built: the frame is committed first, and a writer task sends the reply."""
 
     async def handle(stream: trio.SocketStream) -> None:
         frames = FrameDecoder(MAX_SERVER_FRAME)
-        async for data in stream:
-            frames.receive_data(data)
-            while (body := frames.next_frame()) is not None:
-                await stream.send_all(frame(msgpack.unpackb(body)))
+        if journal is None:
+            async for data in stream:
+                frames.receive_data(data)
+                while (body := frames.next_frame()) is not None:
+                    await stream.send_all(frame(msgpack.unpackb(body)))
+            return
+        outgoing, queue = trio.open_memory_channel[bytes](math.inf)
 
-    await trio.serve_tcp(handle, 0, host="127.0.0.1", task_status=task_status)
+        async def write_all() -> None:
+            async for data in queue:
+                await stream.send_all(data)
+
+        try:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(write_all)
+                async for data in stream:
+                    frames.receive_data(data)
+                    while (body := frames.next_frame()) is not None:
+                        journal.write(body, [(outgoing, frame(msgpack.unpackb(body)))])
+                nursery.cancel_scope.cancel()
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            pass
+        finally:
+            outgoing.close()
+
+    return handle
 
 
-async def fanout_server(reply_bytes: int, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+async def fanout_server(reply_bytes: int, journal: FloorJournal | None) -> Callable[..., Any]:
     """The floor: a connection's first frame names its table (answered with one reply,
     so the client knows it is in); each later frame is unpacked and answered with
-    `reply_bytes` to every member of that table. Nothing else."""
+    `reply_bytes` to every member of that table (after its commit, with a journal).
+    Nothing else."""
     reply = padded_frame(reply_bytes)
     tables: dict[str, list[trio.MemorySendChannel[bytes]]] = {}
 
@@ -380,6 +447,9 @@ async def fanout_server(reply_bytes: int, task_status: Any = trio.TASK_STATUS_IG
                             members.append(outgoing)
                             outgoing.send_nowait(reply)
                             continue
+                        if journal is not None:
+                            journal.write(body, [(member, reply) for member in members])
+                            continue
                         for member in members:  # a closed one has left `members`
                             member.send_nowait(reply)
                 nursery.cancel_scope.cancel()
@@ -390,19 +460,34 @@ async def fanout_server(reply_bytes: int, task_status: Any = trio.TASK_STATUS_IG
             if members is not None:
                 members.remove(outgoing)
 
-    await trio.serve_tcp(handle, 0, host="127.0.0.1", task_status=task_status)
+    return handle
 
 
-HELPERS = {"echo": echo_server, "fanout": fanout_server}
+HELPERS = {
+    "echo": (echo_server, False),
+    "echo_journal": (echo_server, True),
+    "fanout": (fanout_server, False),
+    "fanout_journal": (fanout_server, True),
+}
 
 
 def serve_helper(kind: str, reply_bytes: int) -> None:
-    async def run() -> None:
+    make, journaled = HELPERS[kind]
+
+    async def run(data_dir: str | None) -> None:
+        journal = None if data_dir is None else FloorJournal(os.path.join(data_dir, "floor.db"))
+        handle = await make(reply_bytes, journal)
         async with trio.open_nursery() as nursery:
-            listeners = await nursery.start(HELPERS[kind], reply_bytes)
+            if journal is not None:
+                nursery.start_soon(journal.run)
+            listeners = await nursery.start(partial(trio.serve_tcp, host="127.0.0.1"), handle, 0)
             print(f"port {listeners[0].socket.getsockname()[1]}", flush=True)
 
-    trio.run(run)
+    if not journaled:
+        trio.run(run, None)
+        return
+    with tempfile.TemporaryDirectory(prefix="sarja-bench-floor-") as data_dir:
+        trio.run(run, data_dir)
 
 
 # ----- part 1: idle round trips --------------------------------------------------------
@@ -439,11 +524,34 @@ class IdleTable:
         return time.perf_counter() - started
 
 
+async def helper_round_trips(kind: str, samples: int) -> list[float]:
+    """Round trips of an action-sized frame to a bare trio server of `kind`."""
+    times = []
+    process, port = await start_helper(kind)
+    try:
+        async with trio.open_nursery() as nursery:
+            echo = Peer(await trio.open_tcp_stream("127.0.0.1", port), Counter())
+            nursery.start_soon(echo.pump)
+            request = frame(Play(id=1, version=12, card="7H", cell=48).to_wire())
+            with trio.fail_after(STEP_TIMEOUT + samples):
+                for _ in range(samples):
+                    before = echo.frames_in
+                    started = time.perf_counter()
+                    await echo.send_bytes(request)
+                    await echo.wait_for(lambda b=before: echo.frames_in > b)
+                    times.append(time.perf_counter() - started)
+            nursery.cancel_scope.cancel()
+        await close_all([echo])
+    finally:
+        await stop(process)
+    return times
+
+
 async def idle_round_trips(samples: int) -> dict[str, list[float]]:
     """On sarja-server (default journal) and sarja-server --ephemeral, both up at once
     and idle but for these samples, taken alternately so that a change in the
     machine's load falls on both; then on a trio echo."""
-    times: dict[str, list[float]] = {"action": [], "ping": [], "action_ephemeral": [], "echo": []}
+    times: dict[str, list[float]] = {"action": [], "ping": [], "action_ephemeral": []}
     with tempfile.TemporaryDirectory(prefix="sarja-bench-") as data_dir:
         kept, kept_port = await start_sarja(data_dir)
         try:
@@ -470,23 +578,8 @@ async def idle_round_trips(samples: int) -> dict[str, list[float]]:
                 await stop(ephemeral)
         finally:
             await stop(kept)
-    process, port = await start_helper("echo")
-    try:
-        async with trio.open_nursery() as nursery:
-            echo = Peer(await trio.open_tcp_stream("127.0.0.1", port), Counter())
-            nursery.start_soon(echo.pump)
-            request = frame(Play(id=1, version=12, card="7H", cell=48).to_wire())
-            with trio.fail_after(STEP_TIMEOUT + samples):
-                for _ in range(samples):
-                    before = echo.frames_in
-                    started = time.perf_counter()
-                    await echo.send_bytes(request)
-                    await echo.wait_for(lambda b=before: echo.frames_in > b)
-                    times["echo"].append(time.perf_counter() - started)
-            nursery.cancel_scope.cancel()
-        await close_all([echo])
-    finally:
-        await stop(process)
+    for kind in ("echo", "echo_journal"):
+        times[kind] = await helper_round_trips(kind, samples)
     return times
 
 
@@ -597,9 +690,9 @@ async def load_sarja(
 
 
 async def load_floor(
-    seats: int, tables: int, reply_bytes: int, warmup: float, seconds: float
+    seats: int, tables: int, reply_bytes: int, warmup: float, seconds: float, kind: str
 ) -> dict[str, Any]:
-    process, port = await start_helper("fanout", reply_bytes)
+    process, port = await start_helper(kind, reply_bytes)
     reply = len(padded_frame(reply_bytes))  # also the answer to joining a table
     move_frame = frame(Play(id=1, version=12, card="7H", cell=48).to_wire())
     try:
@@ -690,6 +783,7 @@ def main() -> None:
         ("action_ephemeral", "the same on sarja-server --ephemeral"),
         ("ping", "ping on sarja-server (-> pong)"),
         ("echo", "trio echo, a process of its own"),
+        ("echo_journal", "the same, with a commit and a writer task"),
     ):
         print(
             f"  {label:<46} {medians[key] * 1e6:7.0f} µs {percentile(rtt[key], 0.99) * 1e6:7.0f} µs"
@@ -698,6 +792,11 @@ def main() -> None:
     journal_rtt = medians["action"] - medians["action_ephemeral"]
     print(f"  action / echo: {verdict(rtt_ratio, TARGET_RTT)}")
     print(f"  ping / echo:   {medians['ping'] / medians['echo']:.2f}x")
+    print(
+        f"  action / echo with journal and writer task: "
+        f"{medians['action'] / medians['echo_journal']:.2f}x;"
+        f" that echo / the bare echo: {medians['echo_journal'] / medians['echo']:.2f}x"
+    )
     journal_rtt_p99 = percentile(rtt["action"], 0.99) - percentile(rtt["action_ephemeral"], 0.99)
     print(
         f"  the journal adds {journal_rtt * 1e6:.0f} µs to the action's round trip"
@@ -766,13 +865,22 @@ def main() -> None:
                 "moves_4_ephemeral": e.moves,
             }
         reply = max(1, round(move_bytes / seats))
-        floor = trio.run(load_floor, seats, tables, reply, warmup, seconds)
+        floor = trio.run(load_floor, seats, tables, reply, warmup, seconds, "fanout")
         f: Window = floor["window"]
         report_load(
             f"floor: a bare trio fan-out server, {floor['reply']} bytes to each seat per move", f
         )
+        journaled = trio.run(load_floor, seats, tables, reply, warmup, seconds, "fanout_journal")
+        j: Window = journaled["window"]
+        report_load("the same floor, committing each move to SQLite before it fans out", j)
         cpu_ratio = w.cpu_us / f.cpu_us if f.cpu > 0 and w.cpu > 0 else math.nan
         print(f"  CPU per move / floor: {verdict(cpu_ratio, TARGET_CPU)}")
+        journal_ratio = w.cpu_us / j.cpu_us if j.cpu > 0 and w.cpu > 0 else math.nan
+        floors_ratio = j.cpu_us / f.cpu_us if j.cpu > 0 and f.cpu > 0 else math.nan
+        print(
+            f"  CPU per move / the floor with a journal: {journal_ratio:.2f}x;"
+            f" that floor / the bare one: {floors_ratio:.2f}x"
+        )
         print(
             f"  bytes per move {move_bytes:.0f}, target at most {TARGET_BYTES[seats]}:"
             f" {'met' if move_bytes <= TARGET_BYTES[seats] else 'MISSED'}",
@@ -781,6 +889,7 @@ def main() -> None:
         figures |= {
             f"cpu_us_{seats}": round(w.cpu_us, 1),
             f"floor_us_{seats}": round(f.cpu_us, 1),
+            f"floor_journal_us_{seats}": round(j.cpu_us, 1),
             f"bytes_{seats}": round(move_bytes),
             f"cpu_ratio_{seats}": round(cpu_ratio, 2),
             f"p50_us_{seats}": us(percentile(w.latencies, 0.5)),
@@ -788,11 +897,12 @@ def main() -> None:
             f"floor_p50_us_{seats}": us(percentile(f.latencies, 0.5)),
             f"floor_p99_us_{seats}": us(percentile(f.latencies, 0.99)),
             f"moves_{seats}": w.moves,
-            f"late_{seats}": w.late + f.late,
+            f"late_{seats}": w.late + f.late + j.late,
         }
     figures |= ephemeral_figures | {
         "rtt_us": us(medians["action"]),
         "echo_us": us(medians["echo"]),
+        "echo_journal_us": us(medians["echo_journal"]),
         "ping_us": us(medians["ping"]),
         "rtt_ratio": round(rtt_ratio, 2),
         "rtt_us_ephemeral": us(medians["action_ephemeral"]),
