@@ -347,6 +347,9 @@ def padded_frame(size: int) -> bytes:
     return data
 
 
+Outgoing = trio.MemorySendChannel[bytes]
+
+
 class FloorJournal:
     """The least a server that must not lose a move can do: one task commits the rows
     written since its last commit to SQLite (WAL, synchronous=NORMAL, no checkpoint
@@ -360,12 +363,10 @@ class FloorJournal:
         self.db.execute("PRAGMA wal_autocheckpoint=0")
         self.db.execute("CREATE TABLE actions (n INTEGER, body BLOB)")
         self.rows: list[tuple[int, bytes]] = []
-        self.waiting: list[tuple[trio.MemorySendChannel[bytes], bytes]] = []
+        self.waiting: list[tuple[Outgoing, bytes]] = []
         self.work = trio.Event()
 
-    def write(
-        self, body: bytes, replies: list[tuple[trio.MemorySendChannel[bytes], bytes]]
-    ) -> None:
+    def write(self, body: bytes, replies: list[tuple[Outgoing, bytes]]) -> None:
         self.rows.append((len(self.rows), body))
         self.waiting.extend(replies)
         self.work.set()
@@ -384,38 +385,48 @@ class FloorJournal:
                     channel.send_nowait(data)
 
 
+async def serve_frames(stream: trio.SocketStream, take: Callable[[bytes, Outgoing], None]) -> None:
+    """A reader handing each frame to `take` with this connection's queue, and a
+    writer draining the queue, as sarja-server runs a connection."""
+    outgoing, queue = trio.open_memory_channel[bytes](math.inf)
+
+    async def write_all() -> None:
+        async for data in queue:
+            await stream.send_all(data)
+
+    frames = FrameDecoder(MAX_SERVER_FRAME)
+    try:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(write_all)
+            async for data in stream:
+                frames.receive_data(data)
+                while (body := frames.next_frame()) is not None:
+                    take(body, outgoing)
+            nursery.cancel_scope.cancel()
+    except (trio.BrokenResourceError, trio.ClosedResourceError):
+        pass
+    finally:
+        outgoing.close()
+
+
 async def echo_server(reply_bytes: int, journal: FloorJournal | None) -> Callable[..., Any]:
     """Read a frame, unpack it, pack it, send it back. With a journal, as sarja-server
     is built: the frame is committed first, and a writer task sends the reply."""
 
     async def handle(stream: trio.SocketStream) -> None:
         frames = FrameDecoder(MAX_SERVER_FRAME)
-        if journal is None:
-            async for data in stream:
-                frames.receive_data(data)
-                while (body := frames.next_frame()) is not None:
-                    await stream.send_all(frame(msgpack.unpackb(body)))
-            return
-        outgoing, queue = trio.open_memory_channel[bytes](math.inf)
+        async for data in stream:
+            frames.receive_data(data)
+            while (body := frames.next_frame()) is not None:
+                await stream.send_all(frame(msgpack.unpackb(body)))
 
-        async def write_all() -> None:
-            async for data in queue:
-                await stream.send_all(data)
+    def take(body: bytes, outgoing: Outgoing) -> None:
+        assert journal is not None
+        journal.write(body, [(outgoing, frame(msgpack.unpackb(body)))])
 
-        try:
-            async with trio.open_nursery() as nursery:
-                nursery.start_soon(write_all)
-                async for data in stream:
-                    frames.receive_data(data)
-                    while (body := frames.next_frame()) is not None:
-                        journal.write(body, [(outgoing, frame(msgpack.unpackb(body)))])
-                nursery.cancel_scope.cancel()
-        except (trio.BrokenResourceError, trio.ClosedResourceError):
-            pass
-        finally:
-            outgoing.close()
-
-    return handle
+    if journal is None:
+        return handle
+    return partial(serve_frames, take=take)
 
 
 async def fanout_server(reply_bytes: int, journal: FloorJournal | None) -> Callable[..., Any]:
@@ -424,40 +435,30 @@ async def fanout_server(reply_bytes: int, journal: FloorJournal | None) -> Calla
     `reply_bytes` to every member of that table (after its commit, with a journal).
     Nothing else."""
     reply = padded_frame(reply_bytes)
-    tables: dict[str, list[trio.MemorySendChannel[bytes]]] = {}
+    tables: dict[str, list[Outgoing]] = {}
 
     async def handle(stream: trio.SocketStream) -> None:
-        outgoing, queue = trio.open_memory_channel[bytes](math.inf)
-        members: list[trio.MemorySendChannel[bytes]] | None = None
+        joined: list[tuple[list[Outgoing], Outgoing]] = []
 
-        async def write_all() -> None:
-            async for data in queue:
-                await stream.send_all(data)
+        def take(body: bytes, outgoing: Outgoing) -> None:
+            value = msgpack.unpackb(body)
+            if not joined:
+                members = tables.setdefault(value, [])
+                members.append(outgoing)
+                joined.append((members, outgoing))
+                outgoing.send_nowait(reply)
+                return
+            members = joined[0][0]
+            if journal is not None:
+                journal.write(body, [(member, reply) for member in members])
+                return
+            for member in members:  # a closed one has left `members`
+                member.send_nowait(reply)
 
-        frames = FrameDecoder(MAX_SERVER_FRAME)
         try:
-            async with trio.open_nursery() as nursery:
-                nursery.start_soon(write_all)
-                async for data in stream:
-                    frames.receive_data(data)
-                    while (body := frames.next_frame()) is not None:
-                        value = msgpack.unpackb(body)
-                        if members is None:
-                            members = tables.setdefault(value, [])
-                            members.append(outgoing)
-                            outgoing.send_nowait(reply)
-                            continue
-                        if journal is not None:
-                            journal.write(body, [(member, reply) for member in members])
-                            continue
-                        for member in members:  # a closed one has left `members`
-                            member.send_nowait(reply)
-                nursery.cancel_scope.cancel()
-        except (trio.BrokenResourceError, trio.ClosedResourceError):
-            pass
+            await serve_frames(stream, take)
         finally:
-            outgoing.close()
-            if members is not None:
+            for members, outgoing in joined:
                 members.remove(outgoing)
 
     return handle
