@@ -55,7 +55,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -310,13 +310,20 @@ async def start_sarja(data_dir: str | None) -> tuple[trio.Process, int]:
     return process, await read_port(process, rb"listening on port (\d+)", "sarja-server")
 
 
-async def start_helper(kind: str, reply_bytes: int = 0) -> tuple[trio.Process, int]:
-    """A bare trio server in a process of its own, as sarja-server runs."""
-    process = await trio.lowlevel.open_process(
-        [sys.executable, __file__, "--serve", kind, "--reply-bytes", str(reply_bytes)],
-        stdout=subprocess.PIPE,
-    )
-    return process, await read_port(process, rb"port (\d+)", f"the {kind} server")
+@contextlib.asynccontextmanager
+async def helper(kind: str, reply_bytes: int = 0) -> AsyncIterator[tuple[trio.Process, int]]:
+    """A bare trio server in a process of its own, as sarja-server runs, and its port.
+    A journaled one keeps its journal in a directory made (and removed) here."""
+    with tempfile.TemporaryDirectory(prefix="sarja-bench-floor-") as data_dir:
+        keep = ["--data-dir", data_dir] if HELPERS[kind][1] else []
+        process = await trio.lowlevel.open_process(
+            [sys.executable, __file__, "--serve", kind, "--reply-bytes", str(reply_bytes), *keep],
+            stdout=subprocess.PIPE,
+        )
+        try:
+            yield process, await read_port(process, rb"port (\d+)", f"the {kind} server")
+        finally:
+            await stop(process)
 
 
 async def close_all(readers: list[Reader]) -> None:
@@ -472,10 +479,12 @@ HELPERS = {
 }
 
 
-def serve_helper(kind: str, reply_bytes: int) -> None:
+def serve_helper(kind: str, reply_bytes: int, data_dir: str | None) -> None:
     make, journaled = HELPERS[kind]
+    if journaled and data_dir is None:
+        raise SystemExit(f"the {kind} server needs --data-dir")
 
-    async def run(data_dir: str | None) -> None:
+    async def run() -> None:
         journal = None if data_dir is None else FloorJournal(os.path.join(data_dir, "floor.db"))
         handle = await make(reply_bytes, journal)
         async with trio.open_nursery() as nursery:
@@ -484,11 +493,7 @@ def serve_helper(kind: str, reply_bytes: int) -> None:
             listeners = await nursery.start(partial(trio.serve_tcp, host="127.0.0.1"), handle, 0)
             print(f"port {listeners[0].socket.getsockname()[1]}", flush=True)
 
-    if not journaled:
-        trio.run(run, None)
-        return
-    with tempfile.TemporaryDirectory(prefix="sarja-bench-floor-") as data_dir:
-        trio.run(run, data_dir)
+    trio.run(run)
 
 
 # ----- part 1: idle round trips --------------------------------------------------------
@@ -528,8 +533,7 @@ class IdleTable:
 async def helper_round_trips(kind: str, samples: int) -> list[float]:
     """Round trips of an action-sized frame to a bare trio server of `kind`."""
     times = []
-    process, port = await start_helper(kind)
-    try:
+    async with helper(kind) as (_, port):
         async with trio.open_nursery() as nursery:
             echo = Peer(await trio.open_tcp_stream("127.0.0.1", port), Counter())
             nursery.start_soon(echo.pump)
@@ -543,8 +547,6 @@ async def helper_round_trips(kind: str, samples: int) -> list[float]:
                     times.append(time.perf_counter() - started)
             nursery.cancel_scope.cancel()
         await close_all([echo])
-    finally:
-        await stop(process)
     return times
 
 
@@ -693,10 +695,9 @@ async def load_sarja(
 async def load_floor(
     seats: int, tables: int, reply_bytes: int, warmup: float, seconds: float, kind: str
 ) -> dict[str, Any]:
-    process, port = await start_helper(kind, reply_bytes)
     reply = len(padded_frame(reply_bytes))  # also the answer to joining a table
     move_frame = frame(Play(id=1, version=12, card="7H", cell=48).to_wire())
-    try:
+    async with helper(kind, reply_bytes) as (process, port):
         async with trio.open_nursery() as nursery:
             games: list[list[FloorPeer]] = []
             for t in range(tables):
@@ -726,8 +727,6 @@ async def load_floor(
             await drive(games, floor_move, window, Counter(), warmup, seconds)
             nursery.cancel_scope.cancel()
         await close_all([p for game in games for p in game])
-    finally:
-        await stop(process)
     return {"window": window, "reply": reply}
 
 
@@ -760,9 +759,10 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="a few seconds, for the tests")
     parser.add_argument("--serve", choices=sorted(HELPERS), help=argparse.SUPPRESS)
     parser.add_argument("--reply-bytes", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--data-dir", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        serve_helper(args.serve, args.reply_bytes)
+        serve_helper(args.serve, args.reply_bytes, args.data_dir)
         return
     quick = args.quick
     if quick:
