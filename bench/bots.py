@@ -153,6 +153,13 @@ def main() -> None:
         help=f"hard's seconds per decision (default {DEFAULT_THINK_TIME})",
     )
     parser.add_argument(
+        "--simulations",
+        type=int,
+        default=None,
+        help="hard's worlds per decision instead of a time budget: comparisons"
+        " of settings are then not biased by other load on the machine",
+    )
+    parser.add_argument(
         "--jobs",
         type=int,
         default=os.cpu_count() or 1,
@@ -180,7 +187,9 @@ def main() -> None:
     args = parser.parse_args()
 
     think_time: float | None = args.think_time
-    simulations: int | None = None
+    simulations: int | None = args.simulations
+    if simulations is not None:
+        think_time = None
     deals: dict[tuple[str, str, str], int] = {}
     only = {tuple(name.split("-")) for name in args.only}
     for first, second in PAIRINGS:
