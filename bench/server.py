@@ -416,7 +416,7 @@ async def serve_frames(stream: trio.SocketStream, take: Callable[[bytes, Outgoin
         outgoing.close()
 
 
-async def echo_server(reply_bytes: int, journal: FloorJournal | None) -> Callable[..., Any]:
+def echo_server(reply_bytes: int, journal: FloorJournal | None) -> Callable[..., Any]:
     """Read a frame, unpack it, pack it, send it back. With a journal, as sarja-server
     is built: the frame is committed first, and a writer task sends the reply."""
 
@@ -436,7 +436,7 @@ async def echo_server(reply_bytes: int, journal: FloorJournal | None) -> Callabl
     return partial(serve_frames, take=take)
 
 
-async def fanout_server(reply_bytes: int, journal: FloorJournal | None) -> Callable[..., Any]:
+def fanout_server(reply_bytes: int, journal: FloorJournal | None) -> Callable[..., Any]:
     """The floor: a connection's first frame names its table (answered with one reply,
     so the client knows it is in); each later frame is unpacked and answered with
     `reply_bytes` to every member of that table (after its commit, with a journal).
@@ -485,8 +485,10 @@ def serve_helper(kind: str, reply_bytes: int, data_dir: str | None) -> None:
         raise SystemExit(f"the {kind} server needs --data-dir")
 
     async def run() -> None:
-        journal = None if data_dir is None else FloorJournal(os.path.join(data_dir, "floor.db"))
-        handle = await make(reply_bytes, journal)
+        journal = (
+            FloorJournal(os.path.join(data_dir, "floor.db")) if journaled and data_dir else None
+        )
+        handle = make(reply_bytes, journal)
         async with trio.open_nursery() as nursery:
             if journal is not None:
                 nursery.start_soon(journal.run)
