@@ -8,13 +8,17 @@ people on one machine share the file, never a seat, since the name is part of th
 Kept as JSON in the user's config directory (platformdirs: `$XDG_CONFIG_HOME/sarja` or
 `~/.config/sarja` on Linux, the usual places elsewhere). A missing or broken file just
 means nothing is remembered. A token is as good as the seat: the file is written
-readable by its owner only.
+readable by its owner only. Clients on one machine take turns at it (a lock file,
+client.lock, beside it), so two saving at once both keep what they saved.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -52,13 +56,40 @@ class Settings:
         mine = {server: tokens[name] for server, tokens in seats.items() if name in tokens}
         if name == self.name and all(self.seats.get(s, {}).get(name) == t for s, t in mine.items()):
             return
-        fresh = Settings(self.path) if self.path is not None else self
+        if self.path is None:
+            self._merge(self, name, mine)
+            return
+        with _locked(self.path):  # two clients saving at once would lose one's tokens
+            self._merge(Settings(self.path), name, mine)
+            _save({"name": self.name, "seats": self.seats}, self.path)
+
+    def _merge(self, fresh: Settings, name: str, mine: dict[str, str]) -> None:
         for server, token in mine.items():
             fresh.seats.setdefault(server, {})[name] = token
         newest = list(fresh.seats.items())[-SEATS_KEPT:]
         self.name, self.seats = name, {server: dict(tokens) for server, tokens in newest}
-        if self.path is not None:
-            _save({"name": self.name, "seats": self.seats}, self.path)
+
+
+@contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """Hold the file's lock (a lock file beside it) while reading and writing it, so
+    other clients on this machine wait. Where there is no lock, go on without."""
+    if sys.platform == "win32":
+        yield
+        return
+    import fcntl
+
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path.with_suffix(".lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError:
+        yield
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # and with it the lock
 
 
 def _load(path: Path) -> dict[str, Any]:

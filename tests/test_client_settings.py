@@ -3,7 +3,9 @@ server's identity and the player's name."""
 
 from __future__ import annotations
 
+import multiprocessing
 import stat
+from pathlib import Path
 
 from sarja.client.settings import Settings, settings_path
 
@@ -57,3 +59,37 @@ def test_two_clients_at_once_do_not_forget_each_others_seats(tmp_path):
     bertil.save("Bertil", {"srv1": {"Bertil": "b" * 43}})
     aino.save("Aino", {"srv1": {"Aino": "c" * 43, "Bertil": "stale" * 9}})
     assert Settings(path).seats == {"srv1": {"Aino": "c" * 43, "Bertil": "b" * 43}}
+
+
+def _token(name: str, n: int) -> str:
+    return f"{name}{n}".ljust(43, "x")
+
+
+SERVERS = 20
+
+
+def _keep_tokens(path: str, name: str, rounds: int) -> None:
+    settings = Settings(Path(path))
+    for n in range(rounds):
+        settings.save(name, {f"srv{n % SERVERS}": {name: _token(name, n)}})
+
+
+def test_clients_saving_at_the_same_moment_lose_nothing(tmp_path):
+    """Two client processes saving over and over at once (two people on one machine
+    joining tables together): the last token of each for every server is in the file."""
+    path = tmp_path / "client.json"
+    rounds = 400
+    context = multiprocessing.get_context("spawn")
+    workers = [
+        context.Process(target=_keep_tokens, args=(str(path), name, rounds))
+        for name in ("Aino", "Bertil")
+    ]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(60)
+        assert worker.exitcode == 0
+    seats = Settings(path).seats
+    for name in ("Aino", "Bertil"):
+        last = {f"srv{n % SERVERS}": _token(name, n) for n in range(rounds)}
+        assert {server: tokens.get(name) for server, tokens in seats.items()} == last, name
