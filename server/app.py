@@ -189,9 +189,7 @@ async def serve(
             server.journal.close()
 
 
-async def _run(
-    server: Server, nursery: trio.Nursery, task_status: trio.TaskStatus[Server]
-) -> None:
+async def _run(server: Server, nursery: trio.Nursery, task_status: trio.TaskStatus[Server]) -> None:
     config = server.config
     try:
         nursery.start_soon(server.journal.run)
