@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+import time
 from collections import deque
 from typing import TYPE_CHECKING, Protocol
 
@@ -12,6 +13,18 @@ from .journal import token_hash
 
 if TYPE_CHECKING:
     from .table import Table
+
+
+def within_limit(times: deque[float], burst: int, window: float) -> bool:
+    """Count one more of something allowed `burst` times in any `window` seconds, its
+    recent times in `times`: False, and nothing counted, once the limit is reached."""
+    now = time.monotonic()
+    while times and now - times[0] > window:
+        times.popleft()
+    if len(times) >= burst:
+        return False
+    times.append(now)
+    return True
 
 
 class Outbox(Protocol):

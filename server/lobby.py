@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 import random
-import time
 from collections.abc import Callable
 
 from sarja.protocol.cards import LAYOUT_CODES
@@ -40,7 +39,7 @@ from sarja.protocol.messages import (
 from .computers import Computer, Computers, computer_names
 from .config import ServerConfig
 from .engine import Arrangement, ArrangementError, EngineError, HouseRules
-from .guest import Guest, Outbox
+from .guest import Guest, Outbox, within_limit
 from .journal import Journal, JournalError, SavedTable, token_hash
 from .present import table_shapes
 from .refusal import Refusal
@@ -280,13 +279,8 @@ class Lobby:
     def _not_too_fast(self, guest: Guest) -> None:
         """Joining, watching and leaving, a few times in a while: each one tells a
         table's players, and churn must not flood them."""
-        now = time.monotonic()
-        times = guest.move_times
-        while times and now - times[0] > self.config.move_window:
-            times.popleft()
-        if len(times) >= self.config.move_burst:
+        if not within_limit(guest.move_times, self.config.move_burst, self.config.move_window):
             raise Refusal("too_fast", "Slow down: a few joins and leaves every half minute.")
-        times.append(now)
 
     def sweep(self, now: float) -> None:
         """Run now and then (the server's sweeper): free the seats of guests who hold
@@ -331,13 +325,8 @@ class Lobby:
 
     def _chat(self, guest: Guest, msg: Chat) -> None:
         table = self._at_table(guest)
-        now = time.monotonic()
-        times = guest.chat_times
-        while times and now - times[0] > self.config.chat_window:
-            times.popleft()
-        if len(times) >= self.config.chat_burst:
+        if not within_limit(guest.chat_times, self.config.chat_burst, self.config.chat_window):
             raise Refusal("chat_too_fast", "Slow down: a few chat lines every few seconds.")
-        times.append(now)
         line = ChatLine(sender=guest.name, seat=guest.seat, text=msg.text, _trusted=True)
         for member in table.members():
             member.send(line)
