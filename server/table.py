@@ -185,16 +185,16 @@ class Table:
     @property
     def abandoned(self) -> bool:
         """No game in play, no one watching, and no seated player connected."""
-        return (
-            not self.in_play
-            and not self.spectators
-            and not any(g is not None and g.connected and g.table is self for g in self.seats)
-        )
+        return not self.in_play and not self.spectators and not self._anyone_here()
 
     def seated_here(self, seat: int) -> Guest | None:
         """The guest in `seat` if they are at this table and connected now."""
         g = self.seats[seat]
         return g if g is not None and g.table is self and g.connected else None
+
+    def _anyone_here(self) -> bool:
+        """Whether some seated player is at this table and connected now."""
+        return any(self.seated_here(seat) is not None for seat in range(len(self.seats)))
 
     def members(self) -> list[Guest]:
         """Everyone who gets this table's messages now."""
@@ -302,8 +302,7 @@ class Table:
                 raise Refusal("no_such_seat", f"This table has {self.arrangement.sides} sides.")
             free = [i for i in free if self.arrangement.side_of(i) == side]
         if seat is not None:
-            if seat >= self.arrangement.players:
-                raise Refusal("no_such_seat", f"This table has {self.arrangement.players} seats.")
+            self._check_seat(seat)
             if seat not in free:
                 raise Refusal("seat_taken", self._taken(seat))
             free = [seat]
@@ -314,6 +313,10 @@ class Table:
         guest.table, guest.seat = self, free[0]
         self.send_table()
         self._notice("joined", guest, free[0])
+
+    def _check_seat(self, seat: int) -> None:
+        if seat >= self.arrangement.players:
+            raise Refusal("no_such_seat", f"This table has {self.arrangement.players} seats.")
 
     def _taken(self, seat: int) -> str:
         computer = self.computers[seat]
@@ -341,9 +344,7 @@ class Table:
     @property
     def left_by_all(self) -> bool:
         """A game in play that none of its players is connected to."""
-        return self.in_play and not any(
-            g is not None and g.connected and g.table is self for g in self.seats
-        )
+        return self.in_play and not self._anyone_here()
 
     def deserted(self, now: float, patience: float) -> bool:
         """True for a game in play whose players have all been gone for a while."""
@@ -393,8 +394,7 @@ class Table:
     def sit(self, guest: Guest, seat: int) -> None:
         if self.started:
             raise Refusal("game_started", "The game has started; seats can't change now.")
-        if seat >= self.arrangement.players:
-            raise Refusal("no_such_seat", f"This table has {self.arrangement.players} seats.")
+        self._check_seat(seat)
         if self.computers[seat] is not None or self.seats[seat] not in (None, guest):
             raise Refusal("seat_taken", self._taken(seat))
         if guest.seat is not None:
@@ -482,8 +482,7 @@ class Table:
             raise Refusal("not_a_player", "Only a seated player can hand a seat over.")
         # The session allows `hand_over` only while the table's game is on.
         assert self.game is not None
-        if seat >= self.arrangement.players:
-            raise Refusal("no_such_seat", f"This table has {self.arrangement.players} seats.")
+        self._check_seat(seat)
         name = self.names()[seat]
         if self.level_for(seat) is not None:
             raise Refusal("already_computer", f"The computer already plays for {name}.")
