@@ -23,7 +23,7 @@ from sarja.protocol.fields import ID_RE
 from sarja.protocol.messages import Bye
 
 from .config import ServerConfig
-from .connection import Connection, serve_connection
+from .connection import Connection, peer_address, serve_connection
 from .journal import FILE_NAME as JOURNAL_FILE
 from .journal import Journal, JournalError
 from .lobby import Lobby
@@ -90,7 +90,7 @@ class Server:
             self._nursery.start_soon(self.handle, stream)
 
     async def handle(self, stream: trio.SocketStream) -> None:
-        address = _address(stream)
+        address = peer_address(stream)
         if self.connections >= self.config.max_connections:
             await _refuse(stream, "server_full", "The server is full; try again later.")
             return
@@ -99,7 +99,7 @@ class Server:
             return
         self._per_address[address] += 1
         self.connections += 1
-        connection = Connection(stream, self.lobby, self.config)
+        connection = Connection(stream, self.lobby, self.config, address)
         self._live.add(connection)
         try:
             await serve_connection(connection)
@@ -216,13 +216,6 @@ async def _run(server: Server, nursery: trio.Nursery, task_status: trio.TaskStat
 
 ACCEPT_PAUSE = 0.5  # seconds without accepting, when out of file descriptors
 _OUT_OF_RESOURCES = {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM}
-
-
-def _address(stream: trio.SocketStream) -> str:
-    try:
-        return str(stream.socket.getpeername()[0])
-    except OSError:  # already gone
-        return ""
 
 
 async def _refuse(stream: trio.SocketStream, code: str, message: str) -> None:

@@ -45,6 +45,14 @@ MAX_RESUME_TRIES = 3  # unknown tokens one connection may try before it is close
 CLOSE_GRACE = 1.0  # seconds to wait for the peer's end after ours, so no reply is lost
 
 
+def peer_address(stream: trio.SocketStream) -> str:
+    """The peer's IP address, or "" if it is already gone."""
+    try:
+        return str(stream.socket.getpeername()[0])
+    except OSError:
+        return ""
+
+
 def enable_keepalive(stream: trio.SocketStream) -> None:
     """TCP keepalive: a second line behind the ping, for peers that vanished."""
     sock = stream.socket
@@ -60,13 +68,12 @@ def enable_keepalive(stream: trio.SocketStream) -> None:
 class Connection:
     """The server's end of one peer. Also the peer's `Outbox`."""
 
-    def __init__(self, stream: trio.SocketStream, lobby: Lobby, config: ServerConfig) -> None:
+    def __init__(
+        self, stream: trio.SocketStream, lobby: Lobby, config: ServerConfig, address: str
+    ) -> None:
         self.stream = stream
         self.lobby = lobby
-        try:
-            self.address = str(stream.socket.getpeername()[0])
-        except OSError:  # already gone
-            self.address = ""
+        self.address = address  # as `peer_address` gave it
         self.config = config
         self.codec = ServerCodec()
         self.guest: Guest | None = None
