@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from sarja.protocol.fields import LEVELS
-from sarja.protocol.limits import MAX_NAME
+from sarja.protocol.limits import DEFAULT_PORT, MAX_NAME
 
 from . import model as m
 from .app import ClientApp, run_client, run_offline
@@ -78,14 +78,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
             )
     elif args.address is None:
         parser.error(
-            "the server's address is needed, like: sarja-client 192.168.1.20:7474"
+            f"the server's address is needed, like: sarja-client 192.168.1.20:{DEFAULT_PORT}"
             " (or --practice to play against the computer)"
         )
     else:
         try:
             args.host, args.port = parse_address(args.address)
         except ValueError:
-            parser.error(f"{args.address!r} is not an address like 192.168.1.20:7474")
+            parser.error(f"{args.address!r} is not an address like 192.168.1.20:{DEFAULT_PORT}")
     if args.name is not None:
         args.name = " ".join(args.name.split())[:MAX_NAME]
         if not args.name or not args.name.isprintable():

@@ -37,6 +37,7 @@ from sarja.protocol import (
     ProtocolError,
     SessionState,
 )
+from sarja.protocol.limits import DEFAULT_PORT
 from sarja.protocol.messages import (
     Bye,
     ClientMessage,
@@ -53,7 +54,6 @@ CONNECT_TIMEOUT = 5.0
 WELCOME_TIMEOUT = 5.0  # a Sarja server answers a hello at once; silence means it is not one
 SILENCE_LIMIT = 35.0  # the server pings every 10 s; this long without a byte is a dead link
 RECEIVE_SIZE = 65536
-DEFAULT_PORT = 7474
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 
@@ -69,9 +69,7 @@ def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int
             raise ValueError(f"not a host:port address: {text!r}")
     elif text.count(":") == 1:
         host, port = text.split(":")
-    elif text.count(":") > 1:  # a bare IPv6 address
-        host, port = text, str(default_port)
-    else:
+    else:  # a bare host, or a bare IPv6 address
         host, port = text, str(default_port)
     if not host or not port.isdigit() or not 0 < int(port) < 65536 or " " in host:
         raise ValueError(f"not a host:port address: {text!r}")
@@ -392,7 +390,7 @@ def _unknown_host(host: str, err: socket.gaierror) -> str:
     if err.errno in (socket.EAI_NONAME, getattr(socket, "EAI_NODATA", None)):
         return (
             f"No computer called “{host}” is known here. Check the spelling, or use"
-            " the address the server prints (like 192.168.1.20:7474)."
+            f" the address the server prints (like 192.168.1.20:{DEFAULT_PORT})."
         )
     if err.errno == socket.EAI_AGAIN:
         return f"The name “{host}” cannot be looked up just now (is the network up?)."

@@ -2,6 +2,7 @@
 
 PROTOCOL_VERSION = 2
 SUPPORTED_VERSIONS = (2,)
+DEFAULT_PORT = 7474  # where a server listens unless told otherwise
 
 # Frames: a 4-byte big-endian length, then that many bytes of msgpack.
 HEADER_SIZE = 4

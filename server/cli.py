@@ -11,10 +11,10 @@ from pathlib import Path
 
 import trio
 
-from sarja.protocol.limits import MAX_SERVER_NAME
+from sarja.protocol.limits import DEFAULT_PORT, MAX_SERVER_NAME
 
 from .app import serve
-from .config import DEFAULT_PORT, ServerConfig
+from .config import ServerConfig
 from .export import export_main
 from .journal import DURABILITY, JournalError
 from .lan import lan_addresses

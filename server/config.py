@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-DEFAULT_PORT = 7474
+from sarja.protocol.limits import DEFAULT_PORT
 
 
 @dataclass(frozen=True)

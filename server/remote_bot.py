@@ -26,7 +26,7 @@ import trio
 
 from sarja.protocol import ClientCodec, ProtocolError
 from sarja.protocol.fields import LEVELS
-from sarja.protocol.limits import MAX_NAME, PROTOCOL_VERSION
+from sarja.protocol.limits import DEFAULT_PORT, MAX_NAME, PROTOCOL_VERSION
 from sarja.protocol.messages import (
     Ack,
     Bye,
@@ -59,7 +59,6 @@ from .engine import Action
 from .engine.cards import parse_card
 from .engine.view import SeatView
 
-DEFAULT_PORT = 7474
 RECEIVE_SIZE = 65536
 
 
