@@ -118,6 +118,7 @@ class Link:
         self._stream: trio.SocketStream | None = None
         self._closed: str | None = None  # why the link ended for good
         self._stopped: str | None = None  # why it waits for the player before trying again
+        self._stopped_gist = ""  # ... in a few words, for the line that says we try again
         self._last_error = ""
         self._server_said = ""  # why the server closed on us (bye), until it greets again
         self.connections = 0  # how many times a connection was made (tests look)
@@ -156,6 +157,10 @@ class Link:
         with contextlib.suppress(trio.WouldBlock, trio.ClosedResourceError):
             self._outgoing.send_nowait(msg)
 
+    def _stop(self, why: str, gist: str) -> None:
+        """Wait for the player before trying again, for reason `why` (`gist` in short)."""
+        self._stopped, self._stopped_gist = why, gist
+
     def _wake_up(self) -> None:
         self._stopped = None
         self._wake.set()
@@ -172,7 +177,7 @@ class Link:
             if self._stopped is not None and greeted:
                 # Once this address led to our server, what looks wrong now (a name
                 # not found, something else answering) may be passing: keep trying.
-                self._last_error, self._stopped = _short(self._stopped), None
+                self._last_error, self._stopped = self._stopped_gist, None
                 self._server_said = ""
                 attempt = max(attempt, 1)
             if self._stopped is not None:
@@ -190,7 +195,7 @@ class Link:
                 with trio.fail_after(CONNECT_TIMEOUT):
                     stream = await trio.open_tcp_stream(self.host, self.port)
             except socket.gaierror as err:
-                self._stopped = _unknown_host(self.host, err)
+                self._stop(_unknown_host(self.host, err), "its name cannot be looked up")
                 continue
             except (OSError, trio.TooSlowError) as err:
                 attempt += 1
@@ -284,19 +289,21 @@ class Link:
                             return None
                         raise NotSarja
                 except (ProtocolError, NotSarja):
-                    self._stopped = _not_sarja(self.where, seen)
+                    self._stop(_not_sarja(self.where, seen), "something else answers there")
                     return None
                 if not data:
-                    self._stopped = (
+                    self._stop(
                         f"{self.where} closed the connection without a word: it does not"
                         " seem to be a Sarja server. Check the address (the server prints"
-                        " the line to type)."
+                        " the line to type).",
+                        "it hung up without a word",
                     )
                     return None
-        self._stopped = (
+        self._stop(
             f"Nothing at {self.where} answered as a Sarja server does: something else may"
             " be listening on that port. Check the address (the server prints the line to"
-            " type)."
+            " type).",
+            "something else answers there",
         )
         return None
 
@@ -375,15 +382,6 @@ def _not_sarja(where: str, seen: bytes) -> str:
         f"{where} is not a Sarja server{said}. Check the address and the port"
         " (the server prints the line to type)."
     )
-
-
-def _short(stopped: str) -> str:
-    """The gist of a reason to stop, for the line that says we try again."""
-    if "is not a Sarja server" in stopped or "answered as a Sarja server" in stopped:
-        return "something else answers there"
-    if "without a word" in stopped:
-        return "it hung up without a word"
-    return "its name cannot be looked up"
 
 
 def _unknown_host(host: str, err: socket.gaierror) -> str:
