@@ -21,7 +21,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from sarja.protocol.cards import CORNER_CODE, ONE_EYED, TWO_EYED, cell_name, parse_cell
+from sarja.protocol.cards import CORNER_CODE, ONE_EYED, TWO_EYED, cell_name, five_cells, parse_cell
 from sarja.protocol.messages import (
     Ack,
     Bye,
@@ -51,7 +51,7 @@ from sarja.protocol.messages import (
     Update,
     Welcome,
 )
-from sarja.protocol.mirror import GameMirror, five_cells
+from sarja.protocol.mirror import GameMirror
 from sarja.protocol.session import SessionState
 
 if TYPE_CHECKING:

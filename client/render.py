@@ -23,9 +23,8 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.utils import get_cwidth
 
-from sarja.protocol.cards import COLUMNS, CORNER_CODE, ONE_EYED, TWO_EYED, cell_name
+from sarja.protocol.cards import COLUMNS, CORNER_CODE, ONE_EYED, TWO_EYED, cell_name, five_cells
 from sarja.protocol.limits import MAX_NAME
-from sarja.protocol.mirror import five_cells
 
 from .intents import Intent, team_choices, usual_hand
 from .model import (

@@ -44,6 +44,20 @@ def cell_name(cell: int) -> str:
 _CELL_BY_NAME = {cell_name(c): c for c in range(SIZE * SIZE)}
 
 
+# A five's end cell less its start, in (rows, columns), for each way a five can run;
+# and the step in cells from one of its spaces to the next.
+FIVE_STEPS = {(0, 4): 1, (4, 0): 10, (4, 4): 11, (4, -4): 9}
+
+
+def five_cells(five: tuple[int, int]) -> tuple[int, ...]:
+    """The five spaces of a five given as the wire gives it, its two end cells in
+    reading order; empty if those are not the ends of a straight five."""
+    start, end = five
+    (r0, c0), (r1, c1) = divmod(start, SIZE), divmod(end, SIZE)
+    step = FIVE_STEPS.get((r1 - r0, c1 - c0))
+    return () if step is None else tuple(range(start, end + 1, step))
+
+
 def parse_cell(name: str) -> int:
     """ "D5" -> 43; ValueError if it is not a cell."""
     cell = _CELL_BY_NAME.get(name)

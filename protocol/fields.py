@@ -9,7 +9,7 @@ import re
 from collections.abc import Sequence
 from typing import Any, Literal, NoReturn
 
-from .cards import CARDS, CORNER_CODE, CORNERS, LAYOUT_CODES
+from .cards import CARDS, CORNER_CODE, CORNERS, FIVE_STEPS, LAYOUT_CODES
 from .errors import LocalProtocolError
 from .limits import CELLS, MAX_ID, MAX_TEXT
 from .notation import ACTION_RE
@@ -24,7 +24,6 @@ TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{32,128}")  # resume tokens: url-safe base6
 # Corners are "*"; every other space is empty or holds a chip (capital when locked).
 BOARD_RE = re.compile(r"\*[.bgrBGR]{8}\*[.bgrBGR]{80}\*[.bgrBGR]{8}\*")
 _LAYOUT_CARDS = sorted(c for c in LAYOUT_CODES if c != CORNER_CODE)
-_LINE_STEPS = frozenset({(0, 4), (4, 0), (4, 4), (4, -4)})
 
 
 def fail(code: str, message: str) -> NoReturn:
@@ -91,7 +90,7 @@ def five(v: Any, name: str) -> Five:
     if type(start) is not int or type(end) is not int or not 0 <= start < end < CELLS:
         fail("bad_five", f"Field '{name}' must hold fives [start, end], two cells 0 to 99.")
     (r1, c1), (r2, c2) = divmod(start, 10), divmod(end, 10)
-    if (r2 - r1, c2 - c1) not in _LINE_STEPS:
+    if (r2 - r1, c2 - c1) not in FIVE_STEPS:
         fail("bad_five", f"In '{name}', a five's end cells must be 4 steps apart on one line.")
     return v
 

@@ -14,20 +14,11 @@ from __future__ import annotations
 
 import dataclasses
 
-from .cards import cell_name
+from .cards import cell_name, five_cells
 from .messages import Ack, Change, Hand, Last, Legal, Snapshot, Update
 
 _CHIP = "bgr"
 _SEAT_ONLY = frozenset({"away", "back"})
-_FIVE_STEP = {(0, 4): 1, (4, 0): 10, (4, 4): 11, (4, -4): 9}
-
-
-def five_cells(five: tuple[int, int]) -> tuple[int, ...]:
-    """The five cells of a five given by its two end cells."""
-    start, end = five
-    (r1, c1), (r2, c2) = divmod(start, 10), divmod(end, 10)
-    step = _FIVE_STEP[(r2 - r1, c2 - c1)]
-    return tuple(start + i * step for i in range(5))
 
 
 class GameMirror:

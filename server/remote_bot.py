@@ -25,6 +25,7 @@ from collections.abc import Callable
 import trio
 
 from sarja.protocol import ClientCodec, ProtocolError
+from sarja.protocol.cards import five_cells
 from sarja.protocol.fields import LEVELS
 from sarja.protocol.limits import DEFAULT_PORT, MAX_NAME, PROTOCOL_VERSION
 from sarja.protocol.messages import (
@@ -51,7 +52,7 @@ from sarja.protocol.messages import (
     Update,
     Welcome,
 )
-from sarja.protocol.mirror import GameMirror, five_cells
+from sarja.protocol.mirror import GameMirror
 from sarja.protocol.moves import action_message
 
 from .bots import make_player

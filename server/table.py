@@ -44,7 +44,7 @@ from sarja.protocol.messages import (
 from .computers import Computer, Turn
 from .engine import Action, Arrangement, EngineError, Event, Game, seat_view
 from .engine.actions import DEAD_ACTIONS, DRAW_ACTION, PASS_ACTION, PLACE, REMOVE
-from .engine.board import LAYOUT, five_between
+from .engine.board import LAYOUT, five_cells
 from .engine.cards import JACKS, parse_card
 from .guest import Guest
 from .journal import Journal, SavedTable, replay_game
@@ -74,7 +74,7 @@ def engine_action(msg: ActionMessage) -> Action:
         return DEAD_ACTIONS[card]
     if isinstance(msg, Remove):
         return Action(REMOVE, card, msg.cell)
-    fives = tuple(five_between(start, end) for start, end in msg.fives)
+    fives = tuple(five_cells(five) for five in msg.fives)
     return Action(PLACE, card, msg.cell, fives)  # type: ignore[arg-type]
 
 

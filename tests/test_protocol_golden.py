@@ -139,7 +139,7 @@ def test_the_game_examples_are_what_the_server_writes() -> None:
     update and hand through the server's own presentation code."""
     from sarja.server import present
     from sarja.server.engine.actions import PLACE, Action
-    from sarja.server.engine.board import five_between
+    from sarja.server.engine.board import five_cells
     from sarja.server.engine.cards import parse_card
 
     from .engine_helpers import position
@@ -164,7 +164,7 @@ def test_the_game_examples_are_what_the_server_writes() -> None:
         assert getattr(snap, field) == getattr(ex.SNAPSHOT, field), field
     assert present.legal_message(12, g, 0) == ex.LEGAL_LIST
     (start, end), *_ = ex.PLAY.fives
-    played = Action(PLACE, parse_card(ex.PLAY.card), ex.PLAY.cell, (five_between(start, end),))
+    played = Action(PLACE, parse_card(ex.PLAY.card), ex.PLAY.cell, (five_cells((start, end)),))
     events = g.apply(0, played)  # type: ignore[arg-type]
     assert present.update(13, g, present.changes(events)) == ex.UPDATE
     assert present.hand_message(13, present.hand_part(g, 0), "8S") == ex.HAND_UPDATE
@@ -174,7 +174,7 @@ def test_the_game_examples_are_what_the_server_writes() -> None:
 def test_the_final_update_is_what_the_server_writes() -> None:
     from sarja.server import present
     from sarja.server.engine.actions import PLACE, Action
-    from sarja.server.engine.board import five_between
+    from sarja.server.engine.board import five_cells
     from sarja.server.engine.cards import parse_card
 
     from .engine_helpers import position
@@ -186,7 +186,7 @@ def test_the_final_update_is_what_the_server_writes() -> None:
         chips={c: 0 for c in ("A5", *first, "B6", "B7", "B9")} | {"C3": 1, "H4": 1},
         locked=list(first),
     )
-    g.sequences[0].append(five_between(41, 45))
+    g.sequences[0].append(five_cells((41, 45)))
     events = g.apply(0, Action(PLACE, parse_card("8S"), 71))
     final = present.update(27, g, present.changes(events))
     assert final.changes == ex.FINAL_UPDATE.changes

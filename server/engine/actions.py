@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from .board import CARD_CELLS, CELLS, cell_name, five_between, parse_cell
+from .board import CARD_CELLS, CELLS, cell_name, five_cells, parse_cell
 from .cards import CARD_KIND, NORMAL, REMOVER, WILD, card_code, parse_card
 from .errors import MalformedAction
 
@@ -101,15 +101,15 @@ class Action(NamedTuple):
         for five in self.fives:
             if (
                 not (isinstance(five, tuple) and len(five) == 5)
-                or five_between(five[0], five[-1]) != five
+                or five_cells((five[0], five[-1])) != five
             ):
                 raise MalformedAction("bad_five", "A sequence is five spaces in a straight line.")
 
 
 def _parse_five(text: str) -> Five:
     start, end = (parse_cell(part) for part in text.split("-"))
-    five = five_between(start, end)
-    if five is None:
+    five = five_cells((start, end))
+    if not five:
         raise MalformedAction(
             "bad_five",
             f"{text} is not a five; name its two end spaces in reading order, like A5-E5.",

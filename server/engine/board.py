@@ -17,6 +17,7 @@ from sarja.protocol import cards as protocol_cards
 # The layout and cell names are the protocol's, shared (re-exported for the engine).
 from sarja.protocol.cards import LAYOUT_CODES as LAYOUT_CODES
 from sarja.protocol.cards import cell_name as cell_name
+from sarja.protocol.cards import five_cells as five_cells
 
 from .cards import RANKS, SUITS, parse_card
 from .errors import MalformedAction
@@ -91,16 +92,3 @@ def is_five(cells: tuple[int, ...]) -> bool:
     if (dr, dc) not in DIRECTIONS:
         return False
     return all(divmod(cells[i], SIZE) == (r0 + i * dr, c0 + i * dc) for i in range(5))
-
-
-def five_between(start: int, end: int) -> tuple[int, ...] | None:
-    """The five cells from `start` to `end` (reading order), or None if they are
-    not the ends of a straight five."""
-    (r0, c0), (r1, c1) = divmod(start, SIZE), divmod(end, SIZE)
-    dr, dc = r1 - r0, c1 - c0
-    if dr % 4 or dc % 4:
-        return None
-    step = (dr // 4, dc // 4)
-    if step not in DIRECTIONS:
-        return None
-    return tuple((r0 + i * step[0]) * SIZE + c0 + i * step[1] for i in range(5))
