@@ -51,7 +51,7 @@ from sarja.protocol.messages import (
     Update,
     Welcome,
 )
-from sarja.protocol.mirror import GameMirror
+from sarja.protocol.mirror import SEAT_ONLY, GameMirror
 from sarja.protocol.session import SessionState
 
 if TYPE_CHECKING:
@@ -510,18 +510,17 @@ def _game_message(model: Model, msg: Update | Hand | Legal) -> list[ClientMessag
     game = model.game
     if game is None or model.syncing:
         return []  # a snapshot is on its way and says it all
-    follows = isinstance(msg, Update) and msg.version == game.version + 1
-    if follows:
-        assert isinstance(msg, Update)
+    if not game.apply(msg):
+        model.syncing = True
+        return [Sync()]
+    if isinstance(msg, Update):
+        # Told after the change is applied: the words need only names and sides.
         for change in msg.changes:
             parts = change_parts(model, game, change)
             if parts:
                 note(model, change.kind, parts)
-    if not game.apply(msg):
-        model.syncing = True
-        return [Sync()]
-    if isinstance(msg, Update) and any(c.kind not in ("away", "back") for c in msg.changes):
-        model.thinking = None  # the move the computer was choosing, or one that ended it
+        if any(c.kind not in SEAT_ONLY for c in msg.changes):
+            model.thinking = None  # the move the computer was choosing, or one that ended it
     if isinstance(msg, Hand) and msg.drawn is not None and game.rules.manual_draw:
         note(model, "drew", [("", "You drew "), card_part(msg.drawn), ("", ".")])
     _settle(model)

@@ -18,7 +18,7 @@ from .cards import cell_name, five_cells
 from .messages import Ack, Change, Hand, Last, Legal, Snapshot, Update
 
 _CHIP = "bgr"
-_SEAT_ONLY = frozenset({"away", "back"})
+SEAT_ONLY = frozenset({"away", "back"})  # changes of who is here, not of the game
 
 
 class GameMirror:
@@ -76,7 +76,7 @@ class GameMirror:
 
     def _update(self, msg: Update) -> None:
         self.version = msg.version
-        if any(c.kind not in _SEAT_ONLY for c in msg.changes):
+        if any(c.kind not in SEAT_ONLY for c in msg.changes):
             self.legal, self.choices = (), ()  # a `legal` for the new version follows if any
         # A player going away or coming back changes no one's legal actions, and the
         # server sends no `legal` after it: the list in hand still holds.
@@ -121,7 +121,7 @@ class GameMirror:
                 for cell in five_cells(five):
                     if self.board[cell] != "*":
                         self.board[cell] = letter
-        elif kind in ("away", "back"):
+        elif kind in SEAT_ONLY:
             assert seat is not None
             self.players[seat] = dataclasses.replace(
                 self.players[seat], away=kind == "away", _trusted=True
