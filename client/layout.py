@@ -115,6 +115,7 @@ class ScreenLayout:
         m = model
         self.regions: list[Region] = []
         self.named: dict[str, Region] = {}  # a few parts by name, for tests and the bench
+        self._windows: dict[Region, Window] = {}  # each region's window, for the focus
 
         def columns() -> int:
             return size().columns
@@ -135,12 +136,13 @@ class ScreenLayout:
             width: Callable[[], int] | int | None = None,
         ) -> Window:
             made = part if isinstance(part, Region) else region(part)
-            return Window(
+            built = self._windows[made] = Window(
                 made,
                 height=_exact(height),
                 width=None if width is None else _exact(width),
                 wrap_lines=False,
             )
+            return built
 
         def lines_of(made: Region, most: Callable[[], int]) -> Callable[[], int]:
             """As many rows as the region's lines, at most `most()`."""
@@ -324,7 +326,7 @@ class ScreenLayout:
         self.layout = Layout(self.root, focused_element=self.title_window())
 
     def title_window(self) -> Window:
-        return self._window_of(self.title)
+        return self._windows[self.title]
 
     # ----- the text boxes and the model ---------------------------------------------
 
@@ -359,9 +361,9 @@ class ScreenLayout:
             self.chat_box.text = ""
         target: Window | TextArea
         if not self.big():
-            target = self._window_of(self.small)
+            target = self._windows[self.small]
         elif m.overlay == "help":
-            target = self._window_of(self.help)
+            target = self._windows[self.help]
         elif screen(m) == "name":
             target = self.name_box
         elif m.overlay == "chat":
@@ -369,22 +371,12 @@ class ScreenLayout:
         elif m.overlay == "create" and m.form.field == 0:
             target = self.form_box
         else:
-            target = self._window_of(self.title)
+            target = self._windows[self.title]
         if not self.layout.has_focus(target):
             self.layout.focus(target)
-
-    def _window_of(self, region: Region) -> Window:
-        return next(c for c in _walk(self.root) if isinstance(c, Window) and c.content is region)
 
 
 def _exact(size: Callable[[], int] | int) -> Callable[[], Dimension]:
     if isinstance(size, int):
         return lambda: Dimension.exact(size)
     return lambda: Dimension.exact(max(0, size()))
-
-
-def _walk(container: Any) -> list[Any]:
-    out = [container]
-    for child in container.get_children():
-        out += _walk(child)
-    return out
