@@ -46,6 +46,9 @@ class Replay:
         self.title = title
         self.steps = steps
         self.at = 0
+        # The whole game's log, told once, and where each step's lines end in it.
+        self._log: list[LogLine] = []
+        self._ends: list[int] = []
 
     @property
     def step(self) -> Step:
@@ -60,14 +63,23 @@ class Replay:
         else:
             model.game.reset(step.snapshot)
         # The log holds what happened up to here, as a spectator's log would.
+        if not self._ends:
+            self._tell(model, model.game)
         model.log.clear()
-        for past in self.steps[1 : self.at + 1]:
-            for change in past.changes:
-                parts = change_parts(model, model.game, change)
-                if parts:
-                    model.log.append(LogLine(change.kind, tuple(parts)))
+        model.log.extend(self._log[: self._ends[self.at]])
         if self.at == 0:
             model.log.append(LogLine("info", _start(model, step)))
+
+    def _tell(self, model: Model, game: GameMirror) -> None:
+        """Every step's changes in the log's words: they depend only on the players'
+        names and sides, the same at every step (a replay has no "You")."""
+        self._ends.append(0)
+        for step in self.steps[1:]:
+            for change in step.changes:
+                parts = change_parts(model, game, change)
+                if parts:
+                    self._log.append(LogLine(change.kind, tuple(parts)))
+            self._ends.append(len(self._log))
 
 
 def _start(model: Model, step: Step) -> tuple[Fragment, ...]:
