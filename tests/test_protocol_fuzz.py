@@ -237,8 +237,8 @@ def _fatal(code: str) -> bool:
 @FUZZ
 @given(st.lists(bodies, min_size=1, max_size=8))
 def test_a_refused_frame_leaves_the_next_one_decoded_as_if_first(items: list[bytes]) -> None:
-    """The codec reuses one msgpack decoder across frames; whatever a frame did to it,
-    each frame decodes exactly as it would on a new connection."""
+    """Whatever an earlier frame on the connection did (refused or not), each frame
+    decodes exactly as it would on a new connection."""
     reused = ServerCodec()
     for body in items:
         alone = drain(ServerCodec(), frame(body), SessionState.GAME)
