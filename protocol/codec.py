@@ -130,7 +130,6 @@ class _Codec:
                 "incompatible_version",
                 f"This {self._role} speaks protocol version {speaks} only;"
                 f" the {self._peer} sent {v!r:.20}.",
-                fatal=True,
             )
 
     def _received(self, msg: Any) -> None: ...

@@ -9,15 +9,16 @@ send something invalid or out of turn) and is a bug to fix, never a reply.
 class ProtocolError(Exception):
     """A refusal with a stable snake_case `code` and a `message` a person can read.
 
-    `fatal` means the byte stream can no longer be trusted and the connection must close.
-    `id` echoes the action id of the refused message, when it carried a valid one.
+    `fatal` (the code is one of FATAL_CODES) means the byte stream can no longer be
+    trusted and the connection must close. `id` echoes the action id of the refused
+    message, when it carried a valid one.
     """
 
-    def __init__(self, code: str, message: str, *, fatal: bool = False, id: int | None = None):
+    def __init__(self, code: str, message: str, *, id: int | None = None):
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
-        self.fatal = fatal
+        self.fatal = code in FATAL_CODES
         self.id = id
 
 

@@ -120,5 +120,5 @@ class FrameDecoder:
     def _fail(self, code: str, message: str) -> None:
         self._buf.clear()
         self._need = -1
-        self._error = RemoteProtocolError(code, message, fatal=True)
+        self._error = RemoteProtocolError(code, message)
         raise self._error
