@@ -52,7 +52,7 @@ from sarja.protocol.messages import (
 BACKOFF = (0.5, 1.0, 2.0, 4.0, 8.0)  # seconds between attempts; the last one repeats
 CONNECT_TIMEOUT = 5.0
 WELCOME_TIMEOUT = 5.0  # a Sarja server answers a hello at once; silence means it is not one
-SILENCE_LIMIT = 35.0  # the server pings every 10 s; this long without a byte is a dead link
+SILENCE_LIMIT = 35.0  # the server pings after 20 s of quiet; this long silent is a dead link
 RECEIVE_SIZE = 65536
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import logging
 import signal
 import sys
@@ -79,6 +80,10 @@ async def run(config: ServerConfig) -> None:
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with trio.open_nursery() as nursery:
             server = await nursery.start(serve, config)
+            # What start-up built (modules, restored tables) lives as long as the
+            # process: no collector pass need walk it again.
+            gc.collect()
+            gc.freeze()
             print(f"Sarja server {config.server_name!r} is listening on port {server.port}.")
             print("Players on this LAN join with:")
             for line in join_lines(config.host, server.port):

@@ -17,8 +17,11 @@ class ServerConfig:
     seed: int | None = None  # reproducible shuffles, for tests only
     server_name: str = "Sarja"
     handshake_timeout: float = 10.0  # seconds to send `hello` after connecting
-    ping_interval: float = 10.0  # the server pings this often...
-    idle_timeout: float = 30.0  # ...and drops a peer silent for this long
+    # A peer unheard for `ping_interval` is pinged, and dropped once silent for
+    # `idle_timeout`. Most peers at a busy server only listen, so each ping is a round
+    # trip of work for nothing but liveness: pinged once per timeout, with time to answer.
+    ping_interval: float = 20.0
+    idle_timeout: float = 30.0
     frame_timeout: float = 10.0  # a frame begun must be whole within this
     max_per_address: int = 256  # connections from one address at once
     send_timeout: float = 10.0  # a peer that takes longer to accept bytes is dropped
