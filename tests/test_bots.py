@@ -316,3 +316,52 @@ def test_hard_variants_are_legal_and_blind_to_the_hidden_cards(options):
         first = Hard(seed=seed, simulations=6, **options).choose(seat_view(game, seat))
         second = Hard(seed=seed, simulations=6, **options).choose(seat_view(other, seat))
         assert first == second and first in seat_view(game, seat).legal
+
+
+def test_a_hand_is_unlikely_when_it_kept_more_cards_with_better_plays_than_it_drew_since():
+    from sarja.server.bots.inference import _filter
+
+    ace, king, two = 12, 11, 0  # any three cards: only membership counts
+    # Newest play first: its one draw since may explain one marked card; the
+    # play before, two draws since, two of the cards marked by either.
+    likely = _filter([(1, frozenset({ace})), (2, frozenset({king}))])
+    assert likely([ace, two, two])
+    assert likely([ace, king, two])
+    assert likely([king, king, two])
+    assert not likely([ace, ace, two])  # both copies newer than the last play: one draw
+    assert not likely([ace, king, king])  # three marked cards, two draws
+
+
+@pytest.mark.parametrize("seating", SEATINGS)
+def test_hard_reading_the_history_plays_legally_at_every_seating(seating):
+    for manual in (False, True):
+        game = random_game(*seating, manual, 11, 60)
+        for seat in acting_seats(game):
+            view = seat_view(game, seat)
+            assert Hard(seed=2, simulations=2, infer=True).choose(view) in view.legal
+
+
+def test_the_hands_medium_players_hold_mostly_pass_the_test_of_their_plays():
+    """Against players who always make their best play (medium), the test of
+    what their plays say keeps the true hand far more often than a random one."""
+    from sarja.server.bots.inference import hand_filters
+
+    kept = tested = random_passes = 0
+    rng = random.Random(5)
+    for deal in range(6):
+        game = Game.new(Arrangement.of(2), random.Random(deal))
+        players = [make_player("medium", seed=s) for s in range(2)]
+        while game.outcome is None and len(game.history) < 80:
+            seat = next(iter({game.turn, *game.pending_draw}))
+            view = seat_view(game, seat)
+            if len(game.history) > 20 and len(game.history) % 5 == 0:
+                maker = WorldMaker(view)
+                for other, likely in hand_filters(view, maker).items():
+                    tested += 1
+                    kept += likely(game.hands[other])
+                    size = len(game.hands[other])
+                    random_passes += sum(likely(rng.sample(maker.unseen, size)) for _ in range(20))
+            game.apply(seat, players[seat].choose(view))
+    assert tested >= 20
+    assert kept / tested >= 0.75
+    assert kept / tested > 2 * random_passes / (20 * tested)

@@ -2,13 +2,14 @@
 
 For each decision it keeps the few actions the one-move judgement rates best,
 then, until its time or simulation budget is spent, it deals a possible world
-(worlds.py: the unseen cards at random), plays every candidate in that same
-world and plays the game on for a few turns with a fast greedy policy, and
-scores where that leaves its side: 1 for a win, 0 for a loss, ½ for a draw, and
-otherwise the board's worth squashed into (0, 1). Every candidate meets the
-same worlds and the same reshuffles (common random numbers), so the
-comparison between them is far less noisy than the results themselves. The
-candidate with the best total is played.
+(worlds.py: the unseen cards at random, each other side's hand dealt again
+while its past plays make it unlikely, inference.py), plays every candidate
+in that same world and plays the game on for a few turns with a fast greedy
+policy, and scores where that leaves its side: 1 for a win, 0 for a loss, ½
+for a draw, and otherwise the board's worth squashed into (0, 1). Every
+candidate meets the same worlds and the same reshuffles (common random
+numbers), so the comparison between them is far less noisy than the results
+themselves. The candidate with the best total is played.
 
 The player reads only the view and a random source fixed by its seed and the
 view: with a number of simulations as the budget, the same view gets the same
@@ -25,11 +26,12 @@ from collections.abc import Callable
 from itertools import compress
 
 from ..engine.actions import DEAD, DRAW_ACTION, PLACE, REMOVE, Action
-from ..engine.board import CARD_CELLS, LAYOUT
-from ..engine.cards import CARD_KIND, JC, JD, JS, REMOVER, WILD
+from ..engine.board import LAYOUT
+from ..engine.cards import CARD_KIND, JC, JD, WILD
 from ..engine.game import Game
 from ..engine.view import SeatView
-from .judge import DEFENCE, REMOVE_COST, WILD_COST, Judgement, score_action
+from .inference import hand_filters
+from .judge import DEFENCE, REMOVE_COST, WILD_COST, Judgement
 from .levels import decision_rng, housekeeping, new_seed, playable
 from .windows import (
     CELL_WINDOWS,
@@ -38,7 +40,6 @@ from .windows import (
     WINDOWS,
     Tables,
     four_owner,
-    pack,
     spend,
     tables,
     to_win_flags,
@@ -72,7 +73,7 @@ class Hard:
         rounds: int = ROUNDS,
         confidence: float = 1.0,
         plies: int | None = None,
-        infer: bool = False,
+        infer: bool = True,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         """`think_time` (seconds) caps each decision's wall time;
@@ -125,7 +126,7 @@ class Hard:
         hair's difference in a few hundred simulations is noise."""
         rng = decision_rng(self.seed, view)
         maker = WorldMaker(view)
-        likely = last_mover_filter(view, maker) if self.infer else None
+        likely = hand_filters(view, maker) if self.infer else None
         seat = maker.seat
         plies = self.plies if self.plies is not None else self.rounds * len(view.hand_sizes)
         deadline = None if self.think_time is None else start + self.think_time
@@ -164,75 +165,7 @@ class Hard:
         return best
 
 
-INFER_TRIES = 30
-INFER_MARGIN = 5.0
-
-
-def last_mover_filter(view: SeatView, maker: WorldMaker) -> Callable[[list[int]], bool] | None:
-    """What the last mover's play says about the hand it kept: a hand in
-    which two or more cards had a clearly better play (by the judgement,
-    on the board before that play) is unlikely, since one card at most is
-    new. None when nothing can be read (its play made a sequence, removed
-    a chip with three sides, or was no play)."""
-    last = view.last
-    seat = maker.last_seat
-    if last is None or seat is None or view.seat_sides[seat] == view.seat_sides[maker.seat]:
-        return None
-    _, action = last
-    mark = view.seat_sides[seat] + 1
-    chips = maker.chips[:]
-    if action.kind == PLACE:
-        if chips[action.cell] != mark or maker.locked[action.cell]:
-            return None
-        chips[action.cell] = 0
-    elif action.kind == REMOVE and view.sides == 2:
-        chips[action.cell] = 2 - view.seat_sides[seat]  # the other side's mark
-    else:
-        return None
-    packed = pack(chips, view.sequences)
-    table = tables(mark - 1, view.sides, to_win_flags(view.needed, view.sequences), DEFENCE)
-    played = score_action(action, chips, packed, table, mark)
-    if played is None:
-        return None
-    bar = played + INFER_MARGIN
-    empties = [c for c in range(len(chips)) if not chips[c]]
-    best_wild = max(
-        (score_action(Action(PLACE, JD, c), chips, packed, table, mark) or 0.0 for c in empties),
-        default=-math.inf,
-    )
-    best_remove = max(
-        (
-            score_action(Action(REMOVE, JS, c), chips, packed, table, mark) or 0.0
-            for c in range(len(chips))
-            if chips[c] not in (0, mark, 4) and not maker.locked[c]
-        ),
-        default=-math.inf,
-    )
-    strong = set()
-    for card in set(maker.unseen):
-        kind = CARD_KIND[card]
-        if kind == WILD:
-            best = best_wild
-        elif kind == REMOVER:
-            best = best_remove
-        else:
-            best = max(
-                (
-                    score_action(Action(PLACE, card, c), chips, packed, table, mark) or 0.0
-                    for c in CARD_CELLS[card]
-                    if not chips[c]
-                ),
-                default=-math.inf,
-            )
-        if best > bar:
-            strong.add(card)
-    if not strong:
-        return None
-
-    def likely(hand: list[int]) -> bool:
-        return sum(1 for card in hand if card in strong) <= 1
-
-    return likely
+INFER_TRIES = 30  # deals per world until the other hands pass their tests
 
 
 def completes(judge: Judgement, action: Action) -> bool:

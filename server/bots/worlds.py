@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 
 from ..engine.arrangement import Arrangement
 from ..engine.cards import FULL_DECK
@@ -52,39 +52,34 @@ class WorldMaker:
         )
         self.marks = tuple(side + 1 for side in view.seat_sides)
         self.sequences = [list(fives) for fives in view.sequences]
-        last = view.last
-        self.last_seat = last[0] if last is not None and last[0] != self.seat else None
 
     def deal(
         self,
         rng: random.Random,
-        likely: Callable[[list[int]], bool] | None = None,
+        likely: Mapping[int, Callable[[Sequence[int]], bool]] | None = None,
         tries: int = 1,
     ) -> Game:
         """One possible world, its reshuffles drawn from `rng` too. With
-        `likely`, up to `tries` deals are made until the last mover's hand
-        (the cards given to it) is one it likely holds."""
+        `likely` (tests per seat, inference.py), each seat tested is dealt up
+        to `tries` hands until one passes (else the last one tried)."""
         view = self.view
         cards = self.unseen[:]
         rng.shuffle(cards)
-        if likely is not None and self.last_seat is not None:
-            start = sum(
-                n for s, n in enumerate(view.hand_sizes[: self.last_seat]) if s != self.seat
-            )
-            size = view.hand_sizes[self.last_seat]
-            for _ in range(tries - 1):
-                if likely(cards[start : start + size]):
-                    break
-                rng.shuffle(cards)
         hands: list[list[int]] = []
-        taken = 0
         for seat, size in enumerate(view.hand_sizes):
             if seat == self.seat:
                 hands.append(list(view.hand))
-            else:
-                hands.append(cards[taken : taken + size])
-                taken += size
-        return self._game(hands, cards[taken:], rng)
+                continue
+            test = likely.get(seat) if likely else None
+            if test is not None:
+                # The cards not yet dealt are shuffled: any `size` of them is a fair deal.
+                for _ in range(tries - 1):
+                    if test(cards[:size]):
+                        break
+                    rng.shuffle(cards)
+            hands.append(cards[:size])
+            del cards[:size]
+        return self._game(hands, cards, rng)
 
     def _game(self, hands: list[list[int]], draw_pile: list[int], rng: random.Random) -> Game:
         """An engine game in this position. Built field by field, as Game.copy

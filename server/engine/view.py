@@ -80,6 +80,10 @@ class SeatView(NamedTuple):
     passes: int
     outcome: Outcome | None
     revealed_hands: tuple[tuple[int, ...], ...] | None  # only once the game is over
+    # Every action taken so far, oldest first, as (seat, action): all of it public
+    # (a draw's card is not in its action). A view built from what a client saw
+    # may hold only the part it saw.
+    history: tuple[tuple[int, Action], ...] = ()
 
 
 class SeatPart(NamedTuple):
@@ -285,4 +289,5 @@ def seat_view(game: Game, seat: int | None) -> SeatView:
         passes=game.passes,
         outcome=game.outcome,
         revealed_hands=tuple([tuple(sorted(h)) for h in game.hands]) if over else None,
+        history=tuple(history),
     )
