@@ -20,7 +20,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import trio
 
@@ -31,6 +31,7 @@ from sarja.protocol.limits import DEFAULT_PORT, MAX_NAME, PROTOCOL_VERSION
 from sarja.protocol.messages import (
     Ack,
     Bye,
+    Change,
     ClientMessage,
     CreateTable,
     Error,
@@ -57,17 +58,36 @@ from sarja.protocol.moves import action_message
 
 from .bots import make_player
 from .engine import Action
+from .engine.actions import DEAD, PLACE, REMOVE
 from .engine.cards import parse_card
 from .engine.view import SeatView
 
 RECEIVE_SIZE = 65536
 
 
-def seat_view_of(mirror: GameMirror) -> SeatView:
+def plays_in(changes: Iterable[Change]) -> list[tuple[int, Action]]:
+    """The plays and exchanges an update tells of, as the engine's history holds
+    them (without chosen fives): what hard reads the other sides' hands from."""
+    plays = []
+    for c in changes:
+        if c.seat is None or c.card is None:
+            continue
+        card = parse_card(c.card)
+        if c.kind == "played" and c.cell is not None:
+            plays.append((c.seat, Action(PLACE, card, c.cell)))
+        elif c.kind == "removed" and c.cell is not None:
+            plays.append((c.seat, Action(REMOVE, card, c.cell)))
+        elif c.kind == "exchanged":
+            plays.append((c.seat, Action(DEAD, card)))
+    return plays
+
+
+def seat_view_of(mirror: GameMirror, history: tuple[tuple[int, Action], ...] = ()) -> SeatView:
     """The engine's view of the mirror's seat, built from what the server sent it:
     the same as the server's `seat_view` for that seat, but for `version` (the
-    protocol's), `last` (without manual draws or chosen fives) and `choices` (each
-    cell's options as one line of whole choices)."""
+    protocol's), `last` (without manual draws or chosen fives), `choices` (each
+    cell's options as one line of whole choices) and `history`: what the caller
+    saw (`plays_in`), its plays and exchanges since its last snapshot."""
     seat = mirror.seat
     if seat is None:
         raise ValueError("a spectator has no seat to play")
@@ -103,6 +123,7 @@ def seat_view_of(mirror: GameMirror) -> SeatView:
         passes=mirror.passes,
         outcome=None,
         revealed_hands=None,
+        history=history,
     )
 
 
@@ -135,6 +156,9 @@ class RemoteBot:
         self.codec = ClientCodec()
         self.stream: trio.SocketStream | None = None
         self.mirror: GameMirror | None = None
+        # The plays seen since the last snapshot; none under the manual draw, where
+        # the draws taken count too (inference.py) and are not gathered.
+        self.history: list[tuple[int, Action]] = []
         self.table: TableView | None = None
         self.ids = itertools.count(1)
         self.asked_at: int | None = None  # the version we last sent an action for
@@ -198,6 +222,7 @@ class RemoteBot:
                     self.mirror = GameMirror(msg)
                 else:
                     self.mirror.reset(msg)
+                self.history = []  # what came before it is not all known
                 if msg.last_id is not None:
                     self.ids = itertools.count(msg.last_id + 1)
                 self.asked_at = None
@@ -208,6 +233,8 @@ class RemoteBot:
                 if not self.mirror.apply(msg):
                     await self.send(Sync())
                     return
+                if isinstance(msg, Update) and not self.mirror.rules.manual_draw:
+                    self.history += plays_in(msg.changes)
                 await self.after_change()
             case Error():
                 self.asking = False  # a refused join: the next list may offer another
@@ -256,7 +283,7 @@ class RemoteBot:
         if not game.legal or self.asked_at == game.version:
             return
         self.asked_at = game.version
-        view = seat_view_of(game)
+        view = seat_view_of(game, tuple(self.history))
         action = await trio.to_thread.run_sync(self.player.choose, view)
         await self.send(action_message(str(action), next(self.ids), game.version))
 

@@ -15,8 +15,8 @@ import pytest
 from sarja.protocol.mirror import GameMirror
 from sarja.server.bots import make_player
 from sarja.server.engine import Arrangement, Game, seat_view
-from sarja.server.present import snapshot
-from sarja.server.remote_bot import parse_args, seat_view_of
+from sarja.server.present import changes, snapshot, update
+from sarja.server.remote_bot import parse_args, plays_in, seat_view_of
 
 BIN = Path(sys.executable).parent
 SAME = (
@@ -52,6 +52,29 @@ def test_the_view_a_bot_builds_from_the_wire_is_the_servers(players, teams, manu
                     assert make_player("medium", seed=1).choose(mine) in theirs.legal
             mover = rng.choice([game.turn, *game.pending_draw])
             game.apply(mover, rng.choice(game.legal_actions(mover)))
+
+
+@pytest.mark.parametrize("players, teams", [(2, None), (3, None), (4, 2)])
+def test_the_history_a_bot_gathers_from_updates_is_the_engines(players, teams):
+    """The plays and exchanges told in the updates, in order, are the engine's own
+    (chosen fives aside): what hard reads the other hands from at the server is what
+    a `sarja-bot` reads from the wire."""
+    from sarja.server.engine.actions import DEAD, PLACE, REMOVE
+
+    rng = random.Random(players)
+    game = Game.new(Arrangement.of(players, teams), rng)
+    gathered: list = []
+    while game.outcome is None:
+        seat = game.turn
+        events = game.apply(seat, rng.choice(game.legal_actions(seat)))
+        gathered += plays_in(update(len(game.history), game, changes(events)).changes)
+    expected = [
+        (s, a._replace(fives=())) for s, a in game.history if a.kind in (PLACE, REMOVE, DEAD)
+    ]
+    assert gathered == expected
+    assert any(a.kind == REMOVE for _, a in gathered)
+    snap = snapshot("t1", 1, game, 0, [f"P{i}" for i in range(players)], [False] * players, None)
+    assert seat_view_of(GameMirror(snap), tuple(gathered)).history == tuple(gathered)
 
 
 def test_the_command_line():
