@@ -352,7 +352,7 @@ def test_the_hands_medium_players_hold_mostly_pass_the_test_of_their_plays():
         game = Game.new(Arrangement.of(2), random.Random(deal))
         players = [make_player("medium", seed=s) for s in range(2)]
         while game.outcome is None and len(game.history) < 80:
-            seat = next(iter({game.turn, *game.pending_draw}))
+            seat = game.turn  # no manual draw here: the seat on turn acts
             view = seat_view(game, seat)
             if len(game.history) > 20 and len(game.history) % 5 == 0:
                 maker = WorldMaker(view)
