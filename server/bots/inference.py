@@ -65,6 +65,7 @@ def _marked_cards(view: SeatView, maker: WorldMaker) -> dict[int, list[tuple[int
     """Per seat of another side: (draws since, unseen cards with a clearly better
     play) for each of its last plays, newest first."""
     me = view.seat_sides[maker.seat]
+    to_judge = LOOK_BACK * sum(1 for side in view.seat_sides if side != me)
     chips = maker.chips[:]
     draws = [0] * len(view.hand_sizes)
     seen = [0] * len(view.hand_sizes)
@@ -91,6 +92,9 @@ def _marked_cards(view: SeatView, maker: WorldMaker) -> dict[int, list[tuple[int
         marked = _better_than(view, maker, chips, seat, action, unseen)
         if marked is not None:
             found.setdefault(seat, []).append((draws[seat], marked))
+        to_judge -= 1
+        if not to_judge:
+            break  # every other seat's last plays are judged: older ones say nothing more
     return found
 
 
