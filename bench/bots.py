@@ -7,7 +7,11 @@ Every pair of levels meets in two-player games and in two teams of two. Each
 deal (a seeded cut and shuffle) is played twice with the sides swapped, so
 neither level gets the luckier cards. ``baseline`` is the logic of the first
 stand-in player (server/bot.py); ``random`` (easy's sparring partner only)
-picks uniformly among the legal actions. It prints each pairing's win rate
+picks uniformly among the legal actions. With ``--sighted`` it also plays
+``sighted``, hard searching worlds dealt with the other seats' real hands
+(the draw pile still shuffled), against medium and baseline in two-player
+games: what hard would score if it could see the hidden cards. It is a
+measurement, never a player. It prints each pairing's win rate
 for the first-named level with a 95% (Wilson) interval, draws counting half,
 and the milliseconds each level took per decision (median and 95th
 percentile), timed around ``choose`` only. Games run in parallel, one process
@@ -31,6 +35,8 @@ from collections import defaultdict
 from collections.abc import Iterator
 
 from sarja.server.bots import DEFAULT_THINK_TIME, make_player
+from sarja.server.bots.search import Hard
+from sarja.server.bots.worlds import WorldMaker
 from sarja.server.engine import Action, Arrangement, Game, SeatView, seat_view
 
 ARRANGEMENTS = {"2p": Arrangement.of(2), "2x2": Arrangement.of(4)}
@@ -45,6 +51,8 @@ PAIRINGS = (
     ("easy", "baseline"),
     ("easy", "random"),
 )
+# With --sighted, in two-player games, each on --games deals.
+SIGHTED_PAIRINGS = (("sighted", "medium"), ("sighted", "baseline"))
 # Hard's games take most of the time: the deals each pairing with hard gets,
 # as a share of --games (hard against medium in two-player games).
 HARD_SHARE = {
@@ -69,9 +77,51 @@ class RandomPlayer:
         return self.rng.choice(view.legal)
 
 
+class SightedWorlds(WorldMaker):
+    """Worlds dealt with the other seats' real hands; only the draw pile's
+    order is left to chance."""
+
+    def __init__(self, view: SeatView, game: Game) -> None:
+        super().__init__(view)
+        self.game = game
+
+    def deal(self, rng: random.Random, likely: object = None, tries: int = 1) -> Game:
+        cards = self.unseen[:]
+        hands = []
+        for seat, hand in enumerate(self.game.hands):
+            if seat == self.seat:
+                hands.append(list(self.view.hand))
+                continue
+            hands.append(list(hand))
+            for card in hand:
+                cards.remove(card)
+        rng.shuffle(cards)
+        return self.world(hands, cards, rng)
+
+
+class SightedPlayer:
+    """Hard as it is, searching worlds with the hidden hands as they really
+    are: what knowing them would be worth. `play` shows it the game."""
+
+    level = "sighted"
+
+    def __init__(self, seed: int, think_time: float | None, simulations: int | None) -> None:
+        self.game: Game | None = None
+        self.hard = Hard(seed, think_time, simulations, infer=False, worlds=self._worlds)
+
+    def _worlds(self, view: SeatView) -> WorldMaker:
+        assert self.game is not None
+        return SightedWorlds(view, self.game)
+
+    def choose(self, view: SeatView) -> Action:
+        return self.hard.choose(view)
+
+
 def new_player(level: str, seed: int, think_time: float | None, simulations: int | None):
     if level == "random":
         return RandomPlayer(seed)
+    if level == "sighted":
+        return SightedPlayer(seed, think_time, simulations)
     return make_player(level, seed=seed, think_time=think_time, simulations=simulations)
 
 
@@ -98,6 +148,8 @@ def play(task: Task) -> tuple[Task, float, dict[str, list[float]], int]:
             seat = game.turn
         view = seat_view(game, seat)
         player = players[seat]
+        if isinstance(player, SightedPlayer):
+            player.game = game
         t0 = clock()
         action = player.choose(view)
         times[player.level].append((clock() - t0) * 1000)
@@ -127,13 +179,17 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def tasks(
-    deals: dict[tuple[str, str, str], int], think_time: float | None, simulations: int | None
+    deals: dict[tuple[str, str, str], int],
+    think_time: float | None,
+    simulations: int | None,
+    first_deal: int = 1,
 ) -> Iterator[Task]:
     # Hard's games first: they are the long ones, so the pool ends evenly.
-    for (first, second, key), n in sorted(deals.items(), key=lambda kv: kv[0][0] != "hard"):
-        for deal in range(n):
+    searching = ("hard", "sighted")
+    for (first, second, key), n in sorted(deals.items(), key=lambda kv: kv[0][0] not in searching):
+        for deal in range(first_deal, first_deal + n):
             for swapped in (False, True):
-                yield (first, second, key, deal + 1, swapped, think_time, simulations)
+                yield (first, second, key, deal, swapped, think_time, simulations)
 
 
 def main() -> None:
@@ -184,6 +240,19 @@ def main() -> None:
         default=[],
         help="play only this seating (repeatable)",
     )
+    parser.add_argument(
+        "--sighted",
+        action="store_true",
+        help="also play sighted (hard seeing the hidden hands) against medium and"
+        " baseline, two players, --games deals each",
+    )
+    parser.add_argument(
+        "--first-deal",
+        type=int,
+        default=1,
+        metavar="N",
+        help="number the deals from N (default 1), to play other deals than a run before",
+    )
     args = parser.parse_args()
 
     think_time: float | None = args.think_time
@@ -192,14 +261,19 @@ def main() -> None:
         think_time = None
     deals: dict[tuple[str, str, str], int] = {}
     only = {tuple(name.split("-")) for name in args.only}
-    for first, second in PAIRINGS:
+    pairings = PAIRINGS + (SIGHTED_PAIRINGS if args.sighted else ())
+    for first, second in pairings:
         if only and (first, second) not in only:
             continue
         for key in ARRANGEMENTS:
             if args.seating and key not in args.seating:
                 continue
+            if first == "sighted" and key != "2p":
+                continue
             if args.quick:
                 n = 1
+            elif first == "sighted":
+                n = args.games
             elif "hard" in (first, second):
                 n = max(1, round(args.games * HARD_SHARE[(second, key)]))
             else:
@@ -217,7 +291,7 @@ def main() -> None:
     scores: dict[tuple[str, str, str], list[float]] = defaultdict(list)
     times: dict[str, list[float]] = defaultdict(list)
     lengths: list[int] = []
-    all_tasks = list(tasks(deals, think_time, simulations))
+    all_tasks = list(tasks(deals, think_time, simulations, args.first_deal))
     if args.jobs > 1:
         with multiprocessing.Pool(args.jobs) as pool:
             results = list(pool.imap_unordered(play, all_tasks))
@@ -245,7 +319,7 @@ def main() -> None:
             f"  {won / n:>8.1%}  {low:.1%} - {high:.1%}"
         )
     print(f"\n{'level':<10} {'decisions':>9}  {'median ms':>9}  {'p95 ms':>8}  {'max ms':>8}")
-    for level in ("baseline", "easy", "medium", "hard", "random"):
+    for level in ("baseline", "easy", "medium", "hard", "sighted", "random"):
         ms = times.get(level)
         if ms:
             print(
@@ -272,6 +346,11 @@ def main() -> None:
         "easy_vs_random": rate("easy", "random"),
         "hard_vs_medium_teams": rate("hard", "medium", "2x2"),
     }
+    if args.sighted:
+        figures |= {
+            "sighted_vs_medium": rate("sighted", "medium"),
+            "sighted_vs_baseline": rate("sighted", "baseline"),
+        }
     print(json.dumps(figures))
 
 

@@ -4,6 +4,7 @@ sensible where it is plain what sensible is."""
 from __future__ import annotations
 
 import ast
+import importlib.util
 import json
 import random
 import subprocess
@@ -270,16 +271,39 @@ def test_the_bots_import_only_the_engine():
     ), added
 
 
+BENCH_BOTS = Path(__file__).resolve().parent.parent / "bench" / "bots.py"
+
+
 def test_the_bench_quick_mode_ends_with_its_figures():
-    bench = Path(__file__).resolve().parent.parent / "bench" / "bots.py"
     done = subprocess.run(
-        [sys.executable, str(bench), "--quick"], capture_output=True, text=True, timeout=120
+        [sys.executable, str(BENCH_BOTS), "--quick", "--sighted"],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.returncode == 0, done.stderr[-2000:]
     figures = json.loads(done.stdout.strip().splitlines()[-1])
-    for key in ("hard_vs_medium", "hard_vs_baseline", "medium_vs_baseline", "easy_vs_baseline",
-                "hard_ms_p95", "medium_ms_p95"):  # fmt: skip
+    keys = ("hard_vs_medium", "hard_vs_baseline", "medium_vs_baseline", "easy_vs_baseline",
+            "hard_ms_p95", "medium_ms_p95", "sighted_vs_medium", "sighted_vs_baseline")  # fmt: skip
+    for key in keys:
         assert isinstance(figures[key], float | int), key
+
+
+def test_the_benchs_sighted_worlds_hold_the_real_hands():
+    # The measurement of what seeing the hidden cards is worth must really see
+    # them, and leave only the draw pile's order to chance.
+    spec = importlib.util.spec_from_file_location("bench_bots", BENCH_BOTS)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    game = Game.new(Arrangement.of(4), random.Random(7))
+    for _ in range(9):
+        game.apply(game.turn, make_player("medium", seed=1).choose(seat_view(game, game.turn)))
+    seat = game.turn
+    world = bench.SightedWorlds(seat_view(game, seat), game).deal(random.Random(3))
+    assert [sorted(h) for h in world.hands] == [sorted(h) for h in game.hands]
+    assert sorted(world.draw_pile) == sorted(game.draw_pile)
+    assert world.draw_pile != game.draw_pile  # the order is dealt again
 
 
 def test_hard_blocks_an_open_four_as_medium_does():

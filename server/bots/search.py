@@ -74,6 +74,7 @@ class Hard:
         confidence: float = 1.0,
         plies: int | None = None,
         infer: bool = True,
+        worlds: Callable[[SeatView], WorldMaker] = WorldMaker,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         """`think_time` (seconds) caps each decision's wall time;
@@ -90,6 +91,7 @@ class Hard:
         self.confidence = confidence
         self.plies = plies
         self.infer = infer
+        self.worlds = worlds
         self.last_totals: list[float] = []
         self.clock = clock
         self.last_simulations = 0
@@ -125,7 +127,7 @@ class Hard:
         first) stays unless another beat it clearly over the same worlds: a
         hair's difference in a few hundred simulations is noise."""
         rng = decision_rng(self.seed, view)
-        maker = WorldMaker(view)
+        maker = self.worlds(view)
         likely = hand_filters(view, maker) if self.infer else None
         seat = maker.seat
         plies = self.plies if self.plies is not None else self.rounds * len(view.hand_sizes)

@@ -79,12 +79,13 @@ class WorldMaker:
                     rng.shuffle(cards)
             hands.append(cards[:size])
             del cards[:size]
-        return self._game(hands, cards, rng)
+        return self.world(hands, cards, rng)
 
-    def _game(self, hands: list[list[int]], draw_pile: list[int], rng: random.Random) -> Game:
-        """An engine game in this position. Built field by field, as Game.copy
-        does: the engine's constructor deals from a deck, and a world is
-        already dealt. The history starts empty; nothing in play reads it."""
+    def world(self, hands: list[list[int]], draw_pile: list[int], rng: random.Random) -> Game:
+        """An engine game in this position with these hands and draw pile.
+        Built field by field, as Game.copy does: the engine's constructor deals
+        from a deck, and a world is already dealt. The history starts empty;
+        nothing in play reads it."""
         view = self.view
         g = Game.__new__(Game)
         g.arrangement = self.arrangement
