@@ -14,7 +14,7 @@ import trio
 
 from sarja.protocol.limits import DEFAULT_PORT, MAX_SERVER_NAME
 
-from .app import serve
+from .app import Server, serve
 from .config import ServerConfig
 from .export import export_main
 from .journal import DURABILITY, JournalError
@@ -79,7 +79,7 @@ def join_lines(host: str | None, port: int) -> list[str]:
 async def run(config: ServerConfig) -> None:
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with trio.open_nursery() as nursery:
-            server = await nursery.start(serve, config)
+            server = await nursery.start(_serve_until_stopped, config, nursery.cancel_scope)
             # What start-up built (modules, restored tables) lives as long as the
             # process: no collector pass need walk it again.
             gc.collect()
@@ -99,6 +99,18 @@ async def run(config: ServerConfig) -> None:
         raise JournalError(server.failure)
     kept = " Games in progress are kept; start the server again to go on."
     print("Stopped." + (kept if config.data_dir is not None else ""), flush=True)
+
+
+async def _serve_until_stopped(
+    config: ServerConfig,
+    everything: trio.CancelScope,
+    *,
+    task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED,
+) -> None:
+    """Serve; when the server stops by itself (its journal failed), stop waiting for a
+    signal too, so the process exits and a supervisor sees it."""
+    await serve(config, task_status=task_status)
+    everything.cancel()
 
 
 def more_file_descriptors() -> None:

@@ -89,6 +89,7 @@ class Computers:
         self._nursery: trio.Nursery | None = None
         self._due: list[Table] = []  # woken before `run` started
         self._busy: set[Table] = set()
+        self._scopes: dict[Table, trio.CancelScope] = {}  # each playing table's task
         self.stopped = False
         self.moves = 0  # moves made, for tests and the bench
         self.late = 0  # moves the budget cut short (medium's choice played instead)
@@ -117,19 +118,31 @@ class Computers:
         else:
             self._nursery.start_soon(self._play, table)
 
+    def stop(self, table: Table) -> None:
+        """`table` is gone from the lobby: its task, if any, ends now."""
+        scope = self._scopes.pop(table, None)
+        if scope is not None:
+            scope.cancel()
+        self._due = [t for t in self._due if t is not table]
+        self._busy.discard(table)
+
     async def _play(self, table: Table) -> None:
-        try:
-            while (turn := table.computer_turn()) is not None:
-                table.computer_thinking(turn.seat)
-                started = trio.current_time()
-                action = await self._choose(turn)
-                await trio.sleep_until(started + self.pause)
-                if table.computer_move(turn, action):
-                    self.moves += 1
-        except Exception:
-            log.exception("the computer player at table %s failed", table.id)
-        finally:
-            self._busy.discard(table)
+        with trio.CancelScope() as scope:
+            self._scopes[table] = scope
+            try:
+                while (turn := table.computer_turn()) is not None:
+                    table.computer_thinking(turn.seat)
+                    started = trio.current_time()
+                    action = await self._choose(turn)
+                    await trio.sleep_until(started + self.pause)
+                    if table.computer_move(turn, action):
+                        self.moves += 1
+            except Exception:
+                log.exception("the computer player at table %s failed", table.id)
+            finally:
+                if self._scopes.get(table) is scope:
+                    del self._scopes[table]
+                    self._busy.discard(table)
 
     async def _choose(self, turn: Turn) -> Action:
         """The level's choice, made in a worker thread within the budget; medium's

@@ -28,6 +28,7 @@ class ServerConfig:
     max_queued_bytes: int = 1024 * 1024  # bytes queued for one peer before it counts as stuck
     max_connections: int = 4096
     max_tables: int = 1000
+    max_parked: int = 2000  # tables kept in the journal for absent players; oldest closed
     table_list_every: float = 0.25  # the lobby's list is pushed at most this often
     chat_burst: int = 5  # chat lines allowed...
     chat_window: float = 10.0  # ...in this many seconds

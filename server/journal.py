@@ -37,6 +37,7 @@ _T = TypeVar("_T")
 SCHEMA_VERSION = 2
 FILE_NAME = "journal.sqlite3"
 DURABILITY = ("normal", "full")
+PARKED = 2  # `tables.closed` of a table kept for its players but not loaded at start
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -49,7 +50,7 @@ CREATE TABLE IF NOT EXISTS tables (
     manual_draw INTEGER NOT NULL,
     computer_takeover INTEGER NOT NULL,  -- version 1's flag; `takeover` says it now
     version INTEGER NOT NULL DEFAULT 0,
-    closed INTEGER NOT NULL DEFAULT 0,
+    closed INTEGER NOT NULL DEFAULT 0,  -- 1: closed; 2: parked (PARKED)
     takeover TEXT  -- the level of the computer that stands in for an away player
 );
 CREATE TABLE IF NOT EXISTS guests (
@@ -267,6 +268,20 @@ class Journal:
     def table_closed(self, table_id: str) -> None:
         self._write("UPDATE tables SET closed = 1 WHERE id = ?", table_id)
 
+    def table_parked(self, table_id: str, keep: int) -> None:
+        """Kept for its absent players, not loaded at start: only a resume brings it
+        back. Of the parked tables, the newest `keep` stay; older ones are closed."""
+        self._write(f"UPDATE tables SET closed = {PARKED} WHERE id = ?", table_id)
+        self._write(
+            f"UPDATE tables SET closed = 1 WHERE closed = {PARKED} AND number <= ("
+            f" SELECT number FROM tables WHERE closed = {PARKED}"
+            " ORDER BY number DESC LIMIT 1 OFFSET ?)",
+            keep,
+        )
+
+    def table_reopened(self, table_id: str) -> None:
+        self._write("UPDATE tables SET closed = 0 WHERE id = ?", table_id)
+
     def table_version(self, table_id: str, version: int) -> None:
         self._write("UPDATE tables SET version = ? WHERE id = ?", version, table_id)
 
@@ -436,7 +451,7 @@ class Journal:
         row = self._read(
             lambda: self._db.execute(
                 "SELECT s.table_id FROM seats s JOIN guests g ON g.id = s.guest_id"
-                " JOIN tables t ON t.id = s.table_id WHERE t.closed = 0"
+                f" JOIN tables t ON t.id = s.table_id WHERE t.closed IN (0, {PARKED})"
                 " AND instr(' ' || g.token_hash || ' ', ' ' || ? || ' ') > 0"
                 " ORDER BY t.number DESC LIMIT 1",
                 (key,),

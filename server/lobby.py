@@ -110,7 +110,7 @@ class Lobby:
     ) -> Table:  # fmt: skip
         table = Table(
             table_id, name, arrangement, takeover, self.rng, self.journal,
-            self._on_game_over, self.computers.wake, computers, self.config.hand_over_after,
+            self._game_over, self.computers.wake, computers, self.config.hand_over_after,
         )  # fmt: skip
         self.tables[table_id] = table
         if journal:
@@ -249,9 +249,9 @@ class Lobby:
 
     def _create_table(self, guest: Guest, msg: CreateTable) -> None:
         if len(self.tables) >= self.config.max_tables:
-            # Full: games every player has left make room at once, without waiting for
-            # the sweep, so games made to be abandoned cannot lock new tables out.
-            for table in [t for t in self.tables.values() if t.left_by_all]:
+            # Full: tables no one is at make room at once, without waiting for the
+            # sweep, so games made to be abandoned cannot lock new tables out.
+            for table in [t for t in self.tables.values() if t.left_by_all or t.abandoned]:
                 self._park(table)
         if len(self.tables) >= self.config.max_tables:
             raise Refusal("too_many_tables", "The server has as many tables as it allows.")
@@ -292,15 +292,21 @@ class Lobby:
                 table.leave(guest)
                 self._send_list(guest)
                 changed = True
-            if table.deserted(now, self.config.abandon_after):
+            if table.deserted(now, self.config.abandon_after) or table.abandoned:
+                # A game everyone has left for a while, or a finished one (or a waiting
+                # room after a restart) that no one is at: out of the count.
                 self._park(table)
                 changed = True
         if changed:
             self._tell_the_lobby()
 
     def _park(self, table: Table) -> None:
-        """Out of memory, kept in the journal: a player who resumes brings it back."""
+        """Out of memory, kept in the journal: a player who resumes brings it back.
+        The table object is dead from now on (its computer stops), so a copy brought
+        back later is the only one that plays."""
         del self.tables[table.id]
+        self._retire(table)
+        self.journal.table_parked(table.id, self.config.max_parked)
         for spectator in table.spectators:
             spectator.table = None
             self._send_list(spectator)
@@ -320,6 +326,7 @@ class Lobby:
         if saved is None:
             return None
         self.restore([saved])
+        self.journal.table_reopened(table_id)
         log.info("table %s back from the journal", table_id)
         return self.guests.get(key)
 
@@ -332,6 +339,19 @@ class Lobby:
             member.send(line)
 
     # ----- helpers ----------------------------------------------------------
+
+    def _retire(self, table: Table) -> None:
+        """`table` has left the lobby (parked or closed): it never plays again."""
+        table.live = False
+        self.computers.stop(table)
+
+    def _game_over(self, table: Table) -> None:
+        if self.tables.get(table.id) is table and table.abandoned:
+            # Finished with no one here (the computer finished it for absent people):
+            # kept for them in the journal, not in the count of tables.
+            self._park(table)
+            self._tell_the_lobby()
+        self._on_game_over(table)
 
     def table_list(self) -> TableList:
         """The lobby's list, built once per change of it."""
@@ -407,6 +427,7 @@ class Lobby:
             return
         if table.empty or table.abandoned:
             del self.tables[table.id]
+            self._retire(table)
             log.info("table %s closed", table.id)
             self.journal.table_closed(table.id)
             for guest in table.seats:

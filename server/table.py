@@ -116,6 +116,10 @@ class Table:
         self.handed: dict[int, str] = {}  # away people's seats handed to the computer
         self.away_since: dict[int, float] = {}  # when each away seat's player went
         self.taken_over: set[int] = set()  # seats whose takeover the members were told
+        # False once the lobby has parked or closed this table: a table is one object
+        # for as long as it is in memory, and a dead one never plays or writes again
+        # (a copy brought back from the journal is the table from then on).
+        self.live = True
         self._reset_game_state()
 
     def _computers_ready(self) -> list[bool]:
@@ -591,11 +595,13 @@ class Table:
         ]
 
     def wake_computer(self) -> None:
-        if self._computer_seats():
+        if self.live and self._computer_seats():
             self._wake_computer(self)
 
     def computer_turn(self) -> Turn | None:
         """The next move the computer is to make here, with the seat's view."""
+        if not self.live:
+            return None
         seats = self._computer_seats()
         if not seats:
             return None
@@ -619,7 +625,7 @@ class Table:
         """Make the computer's move, if the game is where it was when the computer
         began to think and the computer still plays the seat. True if made."""
         game = self.game
-        if game is not turn.game or len(game.history) != turn.moves:
+        if not self.live or game is not turn.game or len(game.history) != turn.moves:
             return False
         if self.level_for(turn.seat) is None:
             return False

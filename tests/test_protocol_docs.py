@@ -217,7 +217,7 @@ def limits() -> list[tuple[str, str]]:
         ("time a frame may take to arrive whole",
          f"{config.frame_timeout:g} s (`bye` `slow_frame`)"),
         ("unknown resume tokens tried on one connection",
-         f"{MAX_RESUME_TRIES - 1}, then `bye` `too_many_resumes`"),
+         f"{MAX_RESUME_TRIES}, the last answered by `bye` `too_many_resumes`"),
         ("connections", f"{config.max_connections} (more get `bye` `server_full`)"),
         ("connections from one address",
          f"{config.max_per_address} (more get `bye` `too_many_connections`)"),

@@ -6,11 +6,14 @@ from __future__ import annotations
 import random
 import re
 import signal
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
 import trio
+
+from sarja.protocol.messages import CreateTable
 
 from .netclient import NetClient
 from .server_helpers import play_to_the_end, seat_table
@@ -67,3 +70,39 @@ async def test_the_real_server_process(tmp_path):
     assert "Stopped." in "".join(seen) + rest
     records = list((tmp_path / "records").glob("*.json"))
     assert len(records) == 1 and '"outcome"' in records[0].read_text()
+
+
+async def test_the_server_process_exits_non_zero_when_its_journal_fails(tmp_path):
+    """Issue 19: after a journal failure the server stopped serving but the process
+    waited for a signal, so a supervisor never saw it stop."""
+    command = [SERVER, "--host", "127.0.0.1", "--port", "0", "--data-dir", str(tmp_path)]
+    process = await trio.lowlevel.open_process(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    seen: list[str] = []
+    try:
+        match = await read_lines_until(
+            process.stdout, re.compile(r"^\s+sarja-client 127\.0\.0\.1:(\d+)$"), seen
+        )
+        port = int(match.group(1))
+        # Another program makes the journal refuse the next table: its commit fails.
+        db = sqlite3.connect(tmp_path / "journal.sqlite3")
+        db.execute(
+            "CREATE TRIGGER refuse BEFORE INSERT ON tables"
+            " BEGIN SELECT RAISE(ABORT, 'no more tables'); END"
+        )
+        db.commit()
+        db.close()
+        host = await NetClient.connect(port, "Host")
+        await host.send(CreateTable(name="Doomed", players=2, teams=2))
+        with trio.fail_after(60):  # a hang guard only: it exits at once
+            code = await process.wait()
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    assert code == 1
+    errors = (await process.stderr.receive_some(65536)).decode().strip().splitlines()
+    last = errors[-1]
+    assert last.startswith("sarja-server: cannot write the journal") and "no more tables" in last
+    assert not any("Traceback" in line for line in errors)
