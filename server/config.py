@@ -32,6 +32,10 @@ class ServerConfig:
     table_list_every: float = 0.25  # the lobby's list is pushed at most this often
     chat_burst: int = 5  # chat lines allowed...
     chat_window: float = 10.0  # ...in this many seconds
+    # Each connection's requests, in units of work (server/budget.py: a ping is 1, a
+    # `sync` 10): a real client asks a few a second; a flood gets this share, no more.
+    request_rate: float = 2000.0  # units a second...
+    request_burst: float = 2000.0  # ...saved up to this many
     move_burst: int = 10  # joins, watches and leaves allowed...
     move_window: float = 30.0  # ...in this many seconds
     sweep_every: float = 30.0  # how often idle seats and deserted games are looked for

@@ -32,6 +32,7 @@ from sarja.protocol.messages import (
     ServerMessage,
 )
 
+from .budget import RequestBudget
 from .config import ServerConfig
 from .engine import EngineError
 from .guest import Guest
@@ -88,6 +89,7 @@ class Connection:
         self._sending_since: float | None = None  # when the write under way began
         self._frame_since: float | None = None  # when the frame being received began
         self._unknown_resumes = 0
+        self._budget = RequestBudget(config.request_rate, config.request_burst, trio.current_time())
         self._connection = trio.CancelScope()  # the running connection's, once it runs
         self._pings = 0
         self.last_heard = self._last_ping = trio.current_time()
@@ -245,12 +247,23 @@ class Connection:
         return False
 
     def _handle(self, msg: ClientMessage) -> None:
-        if isinstance(msg, Ping):
-            self.send(Pong(n=msg.n, _trusted=True))
-            return
         if isinstance(msg, Pong):
             return
         action_id = msg.id if isinstance(msg, ACTION_TYPES) else None
+        if not self._budget.spend(msg, trio.current_time()):
+            if self._budget.tell():
+                self.send(
+                    Error(
+                        code="slow_down",
+                        message="Slow down: this connection asks more than the server answers.",
+                        id=action_id,
+                        _trusted=True,
+                    )
+                )
+            return
+        if isinstance(msg, Ping):
+            self.send(Pong(n=msg.n, _trusted=True))
+            return
         try:
             if isinstance(msg, Hello):
                 self.guest = self.lobby.hello(msg.name, msg.resume, self, self.address)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import random
+import time
 from collections.abc import Callable
 
 from sarja.protocol.cards import LAYOUT_CODES
@@ -57,6 +58,7 @@ class Lobby:
         journal: Journal,
         on_game_over: Callable[[Table], None] = lambda table: None,
         push_soon: Callable[[], None] = lambda: None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.config = config
         self.rng = rng
@@ -76,6 +78,9 @@ class Lobby:
         self._list: TableList | None = None  # the table list, while it holds
         self._list_frame: bytes | None = None  # ... and packed
         self._pushed: tuple[TableSummary, ...] = ()  # the list the lobby was last sent
+        self._clock = clock  # the sweep's clock
+        # (table id, guest id or address) -> when the sweep freed that seat squatter.
+        self._freed: dict[tuple[str, str], float] = {}
 
     def restore(self, saved: list[SavedTable]) -> None:
         """Bring back the tables the journal kept, their players away until they resume."""
@@ -216,12 +221,16 @@ class Lobby:
                 table = self._table(msg.table)
                 if guest not in table.seats:
                     self._check_no_other_seat(guest)
+                    self._check_not_freed(guest, table)
                 table.join(guest, msg.seat, msg.side)
             case Spectate():
                 self._not_too_fast(guest)
                 self._table(msg.table).spectate(guest)
             case Sit():
-                self._at_table(guest).sit(guest, msg.seat)
+                table = self._at_table(guest)
+                if guest not in table.seats:
+                    self._check_not_freed(guest, table)
+                table.sit(guest, msg.seat)
             case Ready():
                 self._at_table(guest).set_ready(guest, msg.ready)
             case Leave():
@@ -287,8 +296,13 @@ class Lobby:
         up a full waiting table by never being ready, and park games every player has
         left for a while, so they never hold a place new tables need."""
         changed = False
+        patience = self.config.ready_timeout
+        self._freed = {k: t for k, t in self._freed.items() if now - t < patience}
         for table in list(self.tables.values()):
-            for guest in table.squatters(now, self.config.ready_timeout):
+            for guest in table.squatters(now, patience):
+                for who in (guest.id, guest.address):
+                    if who:
+                        self._freed[table.id, who] = now
                 table.leave(guest)
                 self._send_list(guest)
                 changed = True
@@ -418,6 +432,21 @@ class Lobby:
                 raise Refusal(
                     "seat_held",
                     f"You have a seat in the game at table {table.name!r}; join it to go on.",
+                )
+
+    def _check_not_freed(self, guest: Guest, table: Table) -> None:
+        """A seat squatter the sweep freed cannot sit down again at once, from the
+        same connection or another at the same address: the seat goes to someone
+        who will play."""
+        now, patience = self._clock(), self.config.ready_timeout
+        for who in (guest.id, guest.address):
+            freed = self._freed.get((table.id, who)) if who else None
+            if freed is not None and now - freed < patience:
+                wait = int(patience - (now - freed)) + 1
+                raise Refusal(
+                    "not_ready_in_time",
+                    f"You were taken off this table for not getting ready; you can sit"
+                    f" there again in {wait} s.",
                 )
 
     def _drop_if_empty(self, table: Table) -> None:

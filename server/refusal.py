@@ -28,8 +28,12 @@ SERVER_CODES: dict[str, str] = {
     "already_computer": "The computer already plays that seat.",
     "server_full": "The server has as many connections as it allows (sent in `bye`).",
     "name_taken": "Someone at the table already has that name.",
+    "not_ready_in_time": "The sweep freed your seat at this table for not getting ready;"
+    " you can sit there again after a while.",
     "too_fast": "Too many joins, watches and leaves in a short while.",
     "chat_too_fast": "Chat is limited to a few lines every few seconds.",
+    "slow_down": "The connection asks more than the server answers; the request was not"
+    " carried out.",
     "idle": "No message arrived for too long (sent in `bye`).",
     "slow_frame": "A message took too long to arrive whole (sent in `bye`).",
     "too_many_resumes": "Too many unknown resume tokens on one connection (sent in `bye`).",

@@ -67,6 +67,7 @@ from sarja.protocol.messages import (
     Join,
     Last,
     Leave,
+    ListTables,
     Player,
     Ready,
     Result,
@@ -82,6 +83,7 @@ from sarja.protocol.mirror import GameMirror
 from sarja.protocol.moves import action_message
 from sarja.protocol.session import CLIENT_ALLOWED, SERVER_ALLOWED, TRANSITIONS
 from sarja.protocol.wire import pack
+from sarja.server.budget import COSTS
 from sarja.server.config import ServerConfig
 from sarja.server.connection import MAX_RESUME_TRIES
 from sarja.server.refusal import SERVER_CODES
@@ -212,6 +214,10 @@ def limits() -> list[tuple[str, str]]:
         ("the server pings a peer it has not heard from for", f"{config.ping_interval:g} seconds"),
         ("the server closes (`bye` `idle`) a peer silent for", f"{config.idle_timeout:g} seconds"),
         ("chat", f"{config.chat_burst} lines in any {config.chat_window:g} seconds per player"),
+        ("requests on one connection",
+         f"{config.request_rate:g} units a second, saved up to {config.request_burst:g}"
+         f" (a `sync` costs {COSTS[Sync]:g}, a `list_tables` {COSTS[ListTables]:g}, any"
+         " other request 1); over it `slow_down`"),
         ("bytes queued for a peer that does not read", f"{queued_kib} KiB, then it is dropped"),
         ("time a peer may take to accept bytes", f"{config.send_timeout:g} s, then it is dropped"),
         ("time a frame may take to arrive whole",

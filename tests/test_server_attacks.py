@@ -341,6 +341,36 @@ async def test_a_seat_squatter_at_a_waiting_table_is_released(nursery, autojump_
     assert joined
 
 
+async def test_a_freed_squatter_who_rejoins_at_once_does_not_keep_the_seat(nursery, autojump_clock):
+    """Issue 19, item 8: the squatter rejoined the instant the sweep freed the seat,
+    from a new connection, and held it for another three minutes, again and again."""
+    server = await nursery.start(serve, ServerConfig(host="127.0.0.1", port=0))
+    host = await NetClient.connect(server.port, "Host")
+    await host.send(CreateTable(name="Waiting", players=2, teams=2))
+    table = await host.expect("table")
+    await host.send(Ready(ready=True))
+    squatter = await NetClient.connect(server.port, "Squatter")
+    await squatter.send(Join(table=table.id))
+    await squatter.expect("table")
+    async with trio.open_nursery() as readers:
+        readers.start_soon(read_all, host, {})
+        readers.start_soon(read_all, squatter, {})
+        while any(
+            g is not None and g.name == "Squatter" for g in server.lobby.tables[table.id].seats
+        ):
+            await trio.sleep(10)
+        again = await NetClient.connect(server.port, "Squatter2")
+        await again.send(Join(table=table.id))
+        refused = await again.expect("error")
+        assert refused.code == "not_ready_in_time"
+        # Once the wait is over, anyone from that address may sit there again.
+        await trio.sleep(server.config.ready_timeout)
+        newcomer = await NetClient.connect(server.port, "Player")
+        readers.cancel_scope.cancel()
+    await newcomer.send(Join(table=table.id))
+    assert (await newcomer.expect("table")).seats[1].name == "Player"
+
+
 async def test_spectate_and_leave_churn_reaches_the_players_boundedly(server):
     host = await NetClient.connect(server.port, "Player")
     await host.send(CreateTable(name="Quiet", players=2, teams=2))

@@ -1,0 +1,46 @@
+"""Issue 19, item 7: `sync` (and every other request) had no rate limit: 12.6k
+snapshots a second from one connection, each built for its seat, took a real
+game's p99 from 7 to 70 ms. Now each connection has a budget of work."""
+
+from __future__ import annotations
+
+import trio
+
+from sarja.protocol.messages import Ping, Sync
+from sarja.server.app import serve
+from sarja.server.budget import COSTS, RequestBudget
+from sarja.server.config import ServerConfig
+
+from .server_helpers import seat_table
+
+
+def test_a_budget_allows_its_burst_then_its_rate_and_tells_once():
+    budget = RequestBudget(rate=10.0, burst=20.0, now=0.0)
+    assert COSTS[Sync] == 10.0
+    assert budget.spend(Sync(), 0.0) and budget.spend(Sync(), 0.0)
+    assert not budget.spend(Sync(), 0.0)
+    assert budget.tell() and not budget.tell()  # once per refusal spell
+    assert not budget.spend(Sync(), 0.5)  # 5 units back: not enough for a snapshot
+    assert budget.spend(Ping(n=1), 0.5)  # but enough for a ping
+    assert budget.spend(Sync(), 1.6)
+    assert budget.tell()  # a success ends the spell: the next refusal is told again
+    assert budget.spend(Ping(n=1), 100.0) and budget._units <= 20.0  # never above its size
+
+
+async def test_a_sync_flood_gets_a_bounded_share_and_one_error(nursery, autojump_clock):
+    config = ServerConfig(host="127.0.0.1", port=0, request_rate=100.0, request_burst=100.0)
+    server = await nursery.start(serve, config)
+    flooder, other = await seat_table(server, 2)
+    for _ in range(200):
+        await flooder.send(Sync())
+    await trio.sleep(0.5)  # the server reads everything in no time on the mock clock
+    await flooder.send(Ping(n=99))
+    while True:
+        msg = await flooder.receive()
+        if msg.TYPE == "pong" and msg.n == 99:
+            break
+    snapshots = [m for m in flooder.received if m.TYPE == "snapshot"]
+    errors = [m for m in flooder.received if m.TYPE == "error"]
+    assert len(snapshots) <= 1 + 10 + 5  # the start's, the burst's, half a second's
+    assert [e.code for e in errors] == ["slow_down"]
+    await other.check_mirror()  # the other player is served as ever
