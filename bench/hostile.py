@@ -63,6 +63,7 @@ from typing import Any
 
 import msgpack
 import trio
+from hostile_tables import table_limit_attacks  # beside this file
 
 from sarja.protocol import ProtocolError, RemoteProtocolError, ServerCodec, error_reply
 from sarja.protocol.examples import CLIENT_EXAMPLES
@@ -1670,6 +1671,8 @@ async def run(scale: Scale, quick: bool, folder: Path) -> dict[str, Any]:
 
     assert player is not None
     figures |= summarize(ctx, player, log, before, (attack_from, attack_to), rss_before, rss_after)
+    print("The table limit (servers of their own, bench/hostile_tables.py):", flush=True)
+    figures |= await table_limit_attacks(quick)
     figures["seconds"] = round(time.monotonic() - began)
     return figures
 
@@ -1808,6 +1811,9 @@ def report(f: dict[str, Any], scale: Scale) -> None:
          f"at most {TARGETS['idle_kib']:g} KiB",
          f["idle_kib_per_connection"] <= TARGETS["idle_kib"]),
         ("frames", f["frames"], f"{scale.frames}", f["frames"] >= scale.frames),
+        ("park race: server stopped", f["park_race_stopped"], "0", f["park_race_stopped"] == 0),
+        ("lockout: newcomer's tables refused", f["lockout_refused"], "0",
+         f["lockout_refused"] == 0),
     ]  # fmt: skip
     print("Targets:")
     for name, value, target, met in checks:

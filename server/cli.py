@@ -8,6 +8,7 @@ import gc
 import logging
 import signal
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import trio
@@ -59,9 +60,18 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--max-per-address", type=int, default=ServerConfig.max_per_address, metavar="N",
         help="connections one address may hold at once (default: %(default)s)",
     )  # fmt: skip
+    parser.add_argument(
+        "--max-tables", type=int, default=ServerConfig.max_tables, metavar="N",
+        help="tables open at once; games no one is at make room (default: %(default)s)",
+    )  # fmt: skip
+    # For tests and benches: quick computer players, a short stand-in grace.
+    parser.add_argument("--computer-pause", type=float, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--hand-over-after", type=float, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if not 0 <= args.port <= 65535:
         parser.error("--port must be between 0 and 65535")
+    if args.max_tables < 1:
+        parser.error("--max-tables must be at least 1")
     if args.ephemeral and args.data_dir is not None:
         parser.error("--ephemeral keeps nothing: it takes no --data-dir")
     return args
@@ -142,9 +152,12 @@ def main(argv: list[str] | None = None) -> None:
         data_dir=None if args.ephemeral else args.data_dir or default_data_dir(),
         durability=args.durability,
         max_per_address=args.max_per_address,
+        max_tables=args.max_tables,
         seed=args.seed,
         server_name=args.name.strip()[:MAX_SERVER_NAME] or "Sarja",
     )
+    quick = {"takeover_delay": args.computer_pause, "hand_over_after": args.hand_over_after}
+    config = replace(config, **{k: v for k, v in quick.items() if v is not None})
     try:
         trio.run(run, config)
     except Exception as exc:
