@@ -88,7 +88,10 @@ def take_history(model: Model, msg: History) -> None:
         _before_arrival(model, lines)
     else:
         model.log.extend(lines)
-    since = seen if not fresh and model.returning else _last_away(game, entries)
+    if fresh:
+        since = _last_away(game, entries)
+    else:
+        since = seen if model.returning else None  # None: a `sync`, not a return
     if since is not None:
         summary = away_summary(game, [e for e in entries if e.version > since])
         if summary:
