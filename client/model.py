@@ -546,8 +546,8 @@ def _game_message(model: Model, msg: Update | Hand | Legal) -> list[ClientMessag
         stand_in = bool(getattr(msg, "stand_in", False))  # a later field of `update`
         for line in log_changes(model, game, msg.changes, stand_in):
             note(model, line.kind, line.parts)
-        if model.logged is not None:
-            model.logged = msg.version
+        # (A history comes only straight after its snapshot: any update is later.)
+        model.logged = msg.version
         if any(c.kind not in SEAT_ONLY for c in msg.changes):
             model.thinking = None  # the move the computer was choosing, or one that ended it
     if isinstance(msg, Hand) and msg.drawn is not None and game.rules.manual_draw:

@@ -192,3 +192,17 @@ def test_b_turns_the_bell_on_and_it_is_remembered(tmp_path):
     assert Settings(path).alerts
     h.press("b")
     assert not h.model.alerts and not Settings(path).alerts
+
+
+def test_a_game_joined_without_a_past_logs_nothing_twice_on_a_later_return():
+    """A snapshot at version 2 with no history (a drop and a return, nothing else, leave
+    none); then a move; then a return whose history holds that move: written once."""
+    wire = fed(STARTED, snapshot(version=2, turn=1))
+    model = wire.model
+    wire.feed(Update(version=3, changes=PAST[1].changes, turn=0, draw_size=83))
+    m.set_link(model, "reconnecting", "The connection dropped. Trying again.")
+    m.set_link(model, "online")
+    wire.codec = ClientCodec()
+    wire.feed(WELCOME, STARTED, snapshot(version=3),
+              History(version=3, entries=(played(3, 1, "3H", 12),)))  # fmt: skip
+    assert sum(t == f"Bertil played 3♥ at {cell_name(12)}." for t in lines(model)) == 1
