@@ -916,7 +916,7 @@ KEYS_HELP = [
     ("Anywhere", ""),
     ("c", "chat with the table"),
     ("L", "leave the table (your seat is kept during a game)"),
-    ("PgUp PgDn Home End", "scroll the log back / on / to the start / to the newest"),
+    ("PgUp/Dn Home End", "scroll the log back / on / to the start / to the newest"),
     ("b", "a bell and the window's title on your turn: on / off"),
     ("?", "this help"),
     ("q, Ctrl-C", "quit (asks first during a game; the seat is kept)"),
