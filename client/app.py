@@ -25,6 +25,7 @@ from sarja.protocol import SessionState
 from sarja.protocol.messages import ListTables, ServerMessage, Welcome
 
 from . import model as m
+from .attention import Attention
 from .intents import Command, Intent, perform
 from .keys import key_bindings
 from .layout import ScreenLayout
@@ -132,6 +133,9 @@ class ClientApp:
         self.settings = settings if settings is not None else Settings(None)
         if not model.seats:
             model.seats = {k: dict(v) for k, v in self.settings.seats.items()}
+        model.alerts = model.alerts or self.settings.alerts
+        self._alerts_kept = model.alerts  # the bell setting as last remembered
+        self.attention = Attention()
         extra: dict[str, Any] = {"backoff": backoff} if backoff else {}
         if welcome_timeout is not None:
             extra["welcome_timeout"] = welcome_timeout
@@ -173,6 +177,10 @@ class ClientApp:
     def _after(self) -> None:
         self.screen.sync()
         self.app.invalidate()
+        if self.model.alerts != self._alerts_kept:
+            self._alerts_kept = self.model.alerts
+            self.settings.save_alerts(self.model.alerts)
+        self.attention.check(self.model, self.app.output)
 
     # ----- the link's callbacks (run in trio, same thread) --------------------------
 

@@ -38,6 +38,7 @@ from sarja.protocol.messages import (
 )
 from sarja.protocol.session import SessionState
 
+from .history import scroll_log
 from .model import (
     CHAT_QUEUE,
     CreateForm,
@@ -533,6 +534,15 @@ def _retry(model: Model, arg: Any) -> list[Effect]:
     return [Command.RETRY]
 
 
+def _alerts(model: Model, arg: Any) -> None:
+    """The bell and the window's title on our turn: on or off (remembered, app.py)."""
+    model.alerts = not model.alerts
+    if model.alerts:
+        model.status = "A bell and the window's title will tell you of your turn (b: off)."
+    else:
+        model.status = "No bell on your turn now (b: on again)."
+
+
 def _step(model: Model, step: int) -> None:
     """A replay moves by `step` actions (backwards when negative)."""
     if model.replay is not None:
@@ -585,4 +595,6 @@ _PERFORM: dict[str, Callable[[Model, Any], list[Effect] | None]] = {
     "retry": _retry,
     "step": _step,
     "step_to": _step_to,
+    "log_scroll": scroll_log,
+    "alerts": _alerts,
 }

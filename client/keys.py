@@ -159,6 +159,12 @@ def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
     bind("c", playing, Intent("chat_open"))
     bind("L", playing, Intent("leave"))
 
+    # The log, in the game and the waiting room; the bell and title on our turn.
+    logged = playing | table
+    for key, how in (("pageup", "up"), ("pagedown", "down"), ("home", "top"), ("end", "end")):
+        bind(key, logged, Intent("log_scroll", how))
+    bind("b", logged, Intent("alerts"))
+
     # Choosing which five make a sequence.
     fives = big & overlay["fives"]
     bind((*_UP, *_LEFT), fives, Intent("fives_move", -1))

@@ -31,8 +31,10 @@ from sarja.protocol.messages import (
     Choice,
     ClientMessage,
     CreateTable,
+    Entry,
     Error,
     Hand,
+    History,
     Last,
     Legal,
     ListTables,
@@ -63,7 +65,7 @@ Fragment = tuple[str, str]  # (style, text), prompt_toolkit's formatted text
 SIDE_NAMES = ("Blue", "Green", "Red")
 SIDE_LETTERS = "BGR"
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-LOG_KEPT = 300
+LOG_KEPT = 3000  # lines: a whole long game, its past included (client/history.py)
 CHAT_QUEUE = 5  # chat lines kept while the connection is down, sent once it is back
 CENTRE = 44  # where the cursor starts: E5
 # The `ping` sent after a resumed welcome: its `pong` comes after the table and the
@@ -168,6 +170,17 @@ class Model:
     game: GameMirror | None = None
     syncing: bool = False  # a gap in the versions: a snapshot is asked for, not yet here
     log: deque[LogLine] = field(default_factory=lambda: deque(maxlen=LOG_KEPT))
+    # The game's past in the log (client/history.py): the version up to which its
+    # changes are logged (None: only the snapshot's greeting, its past not yet come),
+    # that greeting's first line, pages of a history still coming, and whether the
+    # connection dropped since.
+    logged: int | None = None
+    arrival: LogLine | None = None
+    past: list[Entry] = field(default_factory=list)
+    returning: bool = False
+    log_back: int = 0  # screen lines the log is scrolled back (0: the newest at the bottom)
+    log_page: int = 10  # the log's height when last drawn: what PgUp moves
+    alerts: bool = False  # a bell and the window's title when it becomes our turn
     status: str = ""
     cursor: int = CENTRE
     picked: str | None = None  # the picked card's code; kept across changes by code
@@ -289,6 +302,10 @@ def apply(model: Model, msg: ServerMessage, phase: SessionState) -> list[ClientM
             replies = _practice_ready(model, msg)
         case Snapshot():
             _snapshot(model, msg)
+        case History():
+            from .history import take_history
+
+            take_history(model, msg)
         case Update() | Hand() | Legal():
             replies = _game_message(model, msg)
         case Ack():
@@ -460,10 +477,14 @@ def _snapshot(model: Model, msg: Snapshot) -> None:
     model.syncing = False
     model.thinking = None
     _ids_above(model, msg.last_id)
+    model.past = []
     if fresh:
         table = model.table.name if model.table is not None else msg.table
-        for parts in arrival(model, model.game, table):
+        model.logged = 0 if msg.version == 0 else None  # None: its history follows
+        for i, parts in enumerate(arrival(model, model.game, table)):
             note(model, "info", parts)
+            if i == 0:
+                model.arrival = model.log[-1]
         if msg.seat is not None:
             model.cursor = CENTRE
     _settle(model)
@@ -473,19 +494,7 @@ def arrival(model: Model, game: GameMirror, table: str) -> list[list[Fragment]]:
     """Lines for the log when a game comes on screen: a new one, or one joined late
     (then what the snapshot says: the last move, the sequences, whose turn)."""
     if game.version == 0:
-        cut: list[Fragment] = [("", "The game begins. The cut: ")]
-        for r, cut_round in enumerate(game.cut):
-            if r:
-                cut.append(("", "; then "))
-            for i, (seat, card) in enumerate(cut_round):
-                cut += [("", ", " if i else ""), _who_part(model, game, seat, False), ("", " "),
-                        card_part(card)]  # fmt: skip
-        cut.append(("", ". "))
-        if game.first == game.seat:
-            cut.append(("", "You play first."))
-        else:
-            cut += [_who_part(model, game, game.first), ("", " plays first.")]
-        return [cut]
+        return [game_begins(model, game)]
     if game.seat is None:
         lines: list[list[Fragment]] = [[("", f"You are watching the game at {table}.")]]
     else:
@@ -506,6 +515,23 @@ def arrival(model: Model, game: GameMirror, table: str) -> list[list[Fragment]]:
     return lines
 
 
+def game_begins(model: Model, game: GameMirror) -> list[Fragment]:
+    """The game's first line: the cut, and who plays first."""
+    cut: list[Fragment] = [("", "The game begins. The cut: ")]
+    for r, cut_round in enumerate(game.cut):
+        if r:
+            cut.append(("", "; then "))
+        for i, (seat, card) in enumerate(cut_round):
+            cut += [("", ", " if i else ""), _who_part(model, game, seat, False), ("", " "),
+                    card_part(card)]  # fmt: skip
+    cut.append(("", ". "))
+    if game.first == game.seat:
+        cut.append(("", "You play first."))
+    else:
+        cut += [_who_part(model, game, game.first), ("", " plays first.")]
+    return cut
+
+
 def _game_message(model: Model, msg: Update | Hand | Legal) -> list[ClientMessage]:
     game = model.game
     if game is None or model.syncing:
@@ -514,11 +540,14 @@ def _game_message(model: Model, msg: Update | Hand | Legal) -> list[ClientMessag
         model.syncing = True
         return [Sync()]
     if isinstance(msg, Update):
+        from .history import log_changes
+
         # Told after the change is applied: the words need only names and sides.
-        for change in msg.changes:
-            parts = change_parts(model, game, change)
-            if parts:
-                note(model, change.kind, parts)
+        stand_in = bool(getattr(msg, "stand_in", False))  # a later field of `update`
+        for line in log_changes(model, game, msg.changes, stand_in):
+            note(model, line.kind, line.parts)
+        # (A history comes only straight after its snapshot: any update is later.)
+        model.logged = msg.version
         if any(c.kind not in SEAT_ONLY for c in msg.changes):
             model.thinking = None  # the move the computer was choosing, or one that ended it
     if isinstance(msg, Hand) and msg.drawn is not None and game.rules.manual_draw:
@@ -543,6 +572,7 @@ def _settle(model: Model) -> None:
 
 def note(model: Model, kind: str, parts: list[Fragment] | tuple[Fragment, ...]) -> None:
     model.log.append(LogLine(kind, tuple(parts)))
+    model.log_back = 0  # something new: the log shows the newest again
 
 
 def set_link(model: Model, link: str, text: str = "") -> None:
@@ -554,6 +584,8 @@ def set_link(model: Model, link: str, text: str = "") -> None:
         note(model, "info", [("", "Connected again.")])
     if link == "reconnecting" and model.link == "online" and model.welcome is not None:
         note(model, "info", [("", "The connection dropped; reconnecting…")])
+    if link != "online" and model.link == "online" and model.game is not None:
+        model.returning = True  # what happens meanwhile is summed up on return
     model.link, model.link_text = link, text
     if link != "online":
         # A new connection starts a new session; on resume the server resends it all.

@@ -260,15 +260,28 @@ CHAT_MARK = " » "  # starts every line of a chat message in the log
 
 
 def log_lines(model: Model, width: int, height: int) -> list[Line]:
-    """The newest log lines that fit, oldest at the top, each wrapped."""
+    """The newest log lines that fit, oldest at the top, each wrapped; scrolled back
+    `model.log_back` screen lines (clamped here, where the wrapping is known), with a
+    last line that says so."""
     if height <= 0:
         return []
-    out: list[Line] = []
+    model.log_page = height
+    want = height + model.log_back
+    chunks: list[list[Line]] = []
+    n = 0
     for entry in reversed(model.log):
-        out = _log_entry(entry, width) + out
-        if len(out) >= height:
+        chunks.append(_log_entry(entry, width))
+        n += len(chunks[-1])
+        if n >= want:
             break
-    return out[-height:]
+    out = [line for chunk in reversed(chunks) for line in chunk]
+    shown = height - 1  # a scrolled log keeps its last line for saying so
+    back = model.log_back = min(model.log_back, max(0, len(out) - shown)) if shown > 0 else 0
+    if back == 0:
+        return out[-height:]
+    end = len(out) - back
+    mark = f" ↓ {back} newer line{'s' if back != 1 else ''} · PgDn, End: back to the newest"
+    return [*out[max(0, end - shown) : end], [("class:status", mark[:width])]]
 
 
 def _log_entry(entry: LogLine, width: int) -> list[Line]:
@@ -903,6 +916,8 @@ KEYS_HELP = [
     ("Anywhere", ""),
     ("c", "chat with the table"),
     ("L", "leave the table (your seat is kept during a game)"),
+    ("PgUp/Dn Home End", "scroll the log back / on / to the start / to the newest"),
+    ("b", "a bell and the window's title on your turn: on / off"),
     ("?", "this help"),
     ("q, Ctrl-C", "quit (asks first during a game; the seat is kept)"),
 ]

@@ -1,4 +1,5 @@
-"""What the client remembers between runs: the player's name, and the seats they hold.
+"""What the client remembers between runs: the player's name, the seats they hold, and
+whether a bell and the window's title tell them of their turn (`alerts`, off at first).
 
 A seat is remembered by the server's lasting identity (`welcome.server_id`) and the
 player's name, never by the address typed: the same server is reached as `localhost`,
@@ -40,6 +41,7 @@ class Settings:
         data = _load(path) if path is not None else {}
         name = data.get("name")
         self.name: str = name if isinstance(name, str) else ""
+        self.alerts: bool = data.get("alerts") is True
         seats = data.get("seats")
         self.seats: dict[str, dict[str, str]] = {}
         if isinstance(seats, dict):
@@ -60,8 +62,24 @@ class Settings:
             self._merge(self, name, mine)
             return
         with _locked(self.path):  # two clients saving at once would lose one's tokens
-            self._merge(Settings(self.path), name, mine)
-            _save({"name": self.name, "seats": self.seats}, self.path)
+            fresh = Settings(self.path)
+            self._merge(fresh, name, mine)
+            self.alerts = fresh.alerts
+            self._write()
+
+    def save_alerts(self, on: bool) -> None:
+        """Remember whether the bell and the title tell of our turn."""
+        self.alerts = on
+        if self.path is None:
+            return
+        with _locked(self.path):  # what others kept meanwhile stays as they kept it
+            fresh = Settings(self.path)
+            fresh.alerts = on
+            fresh._write()
+
+    def _write(self) -> None:
+        assert self.path is not None
+        _save({"name": self.name, "seats": self.seats, "alerts": self.alerts}, self.path)
 
     def _merge(self, fresh: Settings, name: str, mine: dict[str, str]) -> None:
         for server, token in mine.items():

@@ -38,6 +38,7 @@ from .client_messages import (
 from .parts import (
     Change,
     Choice,
+    Entry,
     Last,
     Player,
     Result,
@@ -52,6 +53,7 @@ from .server_messages import (
     ChatLine,
     Error,
     Hand,
+    History,
     Legal,
     Notice,
     Snapshot,
@@ -127,6 +129,30 @@ SNAPSHOT = Snapshot(
     targets=TARGETS,
     legal=LEGAL,
     choices=CHOICES,
+)
+
+
+def _past(version: int, seat: int, move: str) -> Entry:
+    """One of the twelve moves before version 12 as its update told it: the play (or
+    the removal), then the server's draw for the player."""
+    card, sign, cell = move[:2], move[2], move[3:]
+    at = (int(cell[1:]) - 1) * 10 + "ABCDEFGHIJ".index(cell[0])
+    made = (
+        Change(kind="played", seat=seat, card=card, cell=at)
+        if sign == "@"
+        else Change(kind="removed", seat=seat, card=card, cell=at, side=1 - seat)
+    )
+    return Entry(version=version, changes=(made, Change(kind="drew", seat=seat)))
+
+
+_MOVES = (
+    "9C@A5", "8D@H4", "QS@B5", "2H@E6", "TS@J2", "JHxJ2", "7C@C5", "2D@C3", "6H@D5", "QH@G7",
+    "4H@F5", "KD@H8",
+)  # fmt: skip
+# What a seat that comes back at version 12 gets after the snapshot: the whole game so
+# far, in one page (Aino moved first, so the odd versions are hers).
+HISTORY = History(
+    version=12, entries=tuple(_past(v, (v - 1) % 2, m) for v, m in enumerate(_MOVES, 1))
 )
 
 PLAY = Play(id=7, version=12, card="5H", cell=44, fives=((41, 45),))
@@ -234,6 +260,7 @@ SERVER_EXAMPLES = (
     ChatLine(sender="Bertil", seat=1, text="Good luck!"),
     ACK,
     SNAPSHOT,
+    HISTORY,
     UPDATE,
     HAND_UPDATE,
     LEGAL_LIST,

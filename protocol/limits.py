@@ -40,4 +40,5 @@ MAX_CHOICES = 100  # cells offering a choice of fives
 MAX_OPTIONS = 64  # ways to choose the fives at one cell
 MAX_CUT_ROUNDS = 12
 MAX_CHANGES = 12  # changes in one update
+MAX_HISTORY_PAGE = 256  # entries in one `history` page: worst case ~160 KiB, under a frame
 MAX_ARRANGEMENTS = 16  # the table shapes a server offers

@@ -34,6 +34,7 @@ from .parts import (
     CHANGE_KINDS,
     Change,
     Choice,
+    Entry,
     Last,
     Player,
     Result,
@@ -49,6 +50,7 @@ from .server_messages import (
     ChatLine,
     Error,
     Hand,
+    History,
     Legal,
     Notice,
     Snapshot,
@@ -92,6 +94,7 @@ ServerMessage = (
     | ChatLine
     | Ack
     | Snapshot
+    | History
     | Update
     | Hand
     | Legal
@@ -103,7 +106,7 @@ _CLIENT: tuple[type[WireMap], ...] = (
 )  # fmt: skip
 _SERVER: tuple[type[WireMap], ...] = (
     Welcome, Error, Bye, Ping, Pong, TableList, TableView, Notice, ChatLine, Ack, Snapshot,
-    Update, Hand, Legal,
+    History, Update, Hand, Legal,
 )  # fmt: skip
 CLIENT_MESSAGES: dict[str, type[WireMap]] = {cls.TYPE: cls for cls in _CLIENT}
 SERVER_MESSAGES: dict[str, type[WireMap]] = {cls.TYPE: cls for cls in _SERVER}
@@ -127,11 +130,13 @@ __all__ = [
     "ClientMessage",
     "CreateTable",
     "Draw",
+    "Entry",
     "Error",
     "Exchange",
     "Hand",
     "HandOver",
     "Hello",
+    "History",
     "Join",
     "Last",
     "Leave",

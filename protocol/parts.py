@@ -22,6 +22,7 @@ from .fields import (
     takeover,
 )
 from .limits import (
+    MAX_CHANGES,
     MAX_FIVES,
     MAX_HAND,
     MAX_NAME,
@@ -249,3 +250,18 @@ class Change(WireMap):
             _set(self, "fives", fives(self.fives, "fives", MAX_FIVES))
             if not self.fives:
                 fail("out_of_range", "A sequence change holds from 1 to 4 fives.")
+
+
+@wire
+class Entry(WireMap):
+    """One past change to the game, as its update told it: the version it led to, its
+    changes, and whether the computer made the action for an away person."""
+
+    version: int
+    changes: tuple[Change, ...]
+    stand_in: bool = False
+
+    def validate(self) -> None:
+        integer(self.version, "version")
+        _set(self, "changes", parts(Change, self.changes, "changes", 1, MAX_CHANGES))
+        boolean(self.stand_in, "stand_in")

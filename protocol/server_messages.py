@@ -33,6 +33,7 @@ from .limits import (
     MAX_CUT_ROUNDS,
     MAX_FIVES,
     MAX_HAND,
+    MAX_HISTORY_PAGE,
     MAX_LEGAL,
     MAX_NAME,
     MAX_PASSES,
@@ -49,6 +50,7 @@ from .limits import (
 from .parts import (
     Change,
     Choice,
+    Entry,
     Last,
     Player,
     Result,
@@ -317,6 +319,29 @@ def _cut(v: Any, top: int) -> tuple[CutRound, ...]:
             pairs.append(p)
         rounds.append(tuple(pairs))
     return tuple(rounds)
+
+
+@wire
+class History(WireMap):
+    """The game's public past, sent right after a snapshot of a game that has one: every
+    change since the game began, oldest first, as the updates told it (never a drawn
+    card or a hand). In pages: `more` says another page follows at once."""
+
+    TYPE = "history"
+    version: int  # the snapshot's version: every entry's is at or below it
+    entries: tuple[Entry, ...]
+    more: bool = False
+
+    def validate(self) -> None:
+        top = integer(self.version, "version")
+        entries = parts(Entry, self.entries, "entries", 0, MAX_HISTORY_PAGE)
+        _set(self, "entries", entries)
+        boolean(self.more, "more")
+        last = -1
+        for e in entries:
+            if not last < e.version <= top:
+                fail("out_of_range", "History entries must go up in version, to 'version'.")
+            last = e.version
 
 
 @wire

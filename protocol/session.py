@@ -43,8 +43,8 @@ SERVER_ALLOWED: dict[SessionState, frozenset[str]] = {
     S.CONNECTED: _SERVER_ALWAYS | {"welcome"},
     S.LOBBY: _SERVER_ALWAYS | {"tables", "table", "welcome"},
     S.TABLE: _SERVER_ALWAYS | _AT_TABLE,
-    S.GAME: _SERVER_ALWAYS | _AT_TABLE | {"update", "hand", "legal"},
-    S.ENDED: _SERVER_ALWAYS | _AT_TABLE,
+    S.GAME: _SERVER_ALWAYS | _AT_TABLE | {"history", "update", "hand", "legal"},
+    S.ENDED: _SERVER_ALWAYS | _AT_TABLE | {"history"},
 }
 
 # (state, trigger) -> next state. A trigger is a server message type, refined by content

@@ -28,7 +28,7 @@ from typing import Any, Protocol, TypeVar
 
 import trio
 
-from .engine import Action, Arrangement, Game, HouseRules
+from .engine import Action, Arrangement, Event, Game, HouseRules
 
 log = logging.getLogger("sarja.server")
 
@@ -164,15 +164,21 @@ class SavedTable:
 
 
 def replay_game(
-    arrangement: Arrangement, kept: SavedGame, rng: random.Random | None = None
+    arrangement: Arrangement,
+    kept: SavedGame,
+    rng: random.Random | None = None,
+    each: Callable[[SavedAction, list[Event]], None] | None = None,
 ) -> Game:
     """A kept game, replayed action by action with its reshuffles as they happened;
-    later reshuffles come from `rng`. EngineError if it does not replay."""
+    later reshuffles come from `rng`; `each` is told every action's events (the
+    table's history). EngineError if it does not replay."""
     cut = tuple(tuple((s, c) for s, c in r) for r in kept.cut)
     reshuffles = [tuple(order) for a in kept.actions for order in a.reshuffles]
     game = Game(arrangement, cut, kept.deck, rng=rng, replay_reshuffles=reshuffles)
     for a in kept.actions:
-        game.apply(a.seat, Action.parse(a.action))
+        events = game.apply(a.seat, Action.parse(a.action))
+        if each is not None:
+            each(a, events)
     return game
 
 

@@ -47,6 +47,7 @@ from .engine.actions import DEAD_ACTIONS, DRAW_ACTION, PASS_ACTION, PLACE, REMOV
 from .engine.board import LAYOUT, five_cells
 from .engine.cards import JACKS, parse_card
 from .guest import Guest
+from .history import GameHistory, send_history
 from .journal import Journal, SavedTable, replay_game
 from .present import (
     changes,
@@ -133,6 +134,8 @@ class Table:
         self.accepted: list[dict[int, tuple[Action, int]]] = [{} for _ in range(players)]
         # Per seat, the hand part last sent, so a hand goes out only when it changed.
         self._hands_sent: list[HandPart | None] = [None] * players
+        self.history = GameHistory()  # every public change, for members who come later
+        self.stand_ins: set[int] = set()  # versions whose action the computer made for a person
 
     def restore(self, saved: SavedTable, guests: dict[str, Guest]) -> None:
         """Bring the table back as the journal kept it: its seats (every player away
@@ -150,12 +153,19 @@ class Table:
                 self.away_since[seat] = now
         if self.in_play:
             self.handed = dict(saved.handed)
+            people = [s for s, held in enumerate(saved.seats) if held is not None]
+            self.history.everyone_away(self.version, people)
         self.wake_computer()
 
     def _replay(self, saved: SavedTable) -> None:
         kept = saved.game
         assert kept is not None
-        self.game = replay_game(self.arrangement, kept, self._rng)
+        self.game = replay_game(
+            self.arrangement,
+            kept,
+            self._rng,
+            lambda a, ev: self.history.record(a.version, changes(ev)),
+        )
         self.games_played = kept.number
         for a in kept.actions:
             self.acted_at = a.version
@@ -392,7 +402,7 @@ class Table:
         # spectator of every other would cost the square of their number.
         self.send_table(self._players_here() + [guest])
         if self.game is not None:
-            guest.send(self._snapshot_for(None))
+            self._send_snapshot(guest)
         self._notice("watching", guest, to=self._players_here())
 
     def sit(self, guest: Guest, seat: int) -> None:
@@ -661,7 +671,9 @@ class Table:
         """Tell everyone what the action just applied did."""
         game = self.game
         assert game is not None
-        self._broadcast(update(self.version, game, changes(events)))
+        made = changes(events)
+        self.history.record(self.version, made)
+        self._broadcast(update(self.version, game, made))
         self._after_change(events)
         if game.outcome is not None:
             if self.rematch:
@@ -679,6 +691,7 @@ class Table:
     def _send_snapshot(self, guest: Guest) -> None:
         seat = guest.seat
         guest.send(self._snapshot_for(seat))
+        send_history(self.history, guest, self.version, self.stand_ins)
         if seat is not None and self.game is not None:
             self._hands_sent[seat] = hand_part(self.game, seat)
 
@@ -713,7 +726,9 @@ class Table:
         assert self.game is not None
         self.version += 1
         self.journal.table_version(self.id, self.version)
-        message = update(self.version, self.game, seat_change(kind, seat))
+        made = seat_change(kind, seat)
+        self.history.record(self.version, made)
+        message = update(self.version, self.game, made)
         self._broadcast(message, [g for g in self.members() if g is not but])
         if kind == "away":
             self.wake_computer()

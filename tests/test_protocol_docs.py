@@ -42,6 +42,7 @@ from sarja.protocol.limits import (
     MAX_CLIENT_FRAME,
     MAX_CODE,
     MAX_FIVES,
+    MAX_HISTORY_PAGE,
     MAX_ID,
     MAX_LEGAL,
     MAX_NAME,
@@ -63,6 +64,7 @@ from sarja.protocol.messages import (
     Change,
     Choice,
     CreateTable,
+    Entry,
     Hello,
     Join,
     Last,
@@ -207,6 +209,7 @@ def limits() -> list[tuple[str, str]]:
         ("spectators at a table", f"at most {MAX_SPECTATORS}"),
         ("fives in one `play`, or held by one side", f"at most {MAX_FIVES}"),
         ("changes in one `update`", f"1 to {MAX_CHANGES}"),
+        ("entries in one `history` page", f"0 to {MAX_HISTORY_PAGE}"),
         ("actions in one legal list", f"at most {MAX_LEGAL}"),
         ("cells offering a choice of fives", f"at most {MAX_CHOICES}"),
         ("options at one such cell", f"2 to {MAX_OPTIONS}"),
@@ -557,6 +560,7 @@ PARTS: dict[str, type[WireMap]] = {
     "choice": Choice,
     "result": Result,
     "change": Change,
+    "entry": Entry,
 }
 
 

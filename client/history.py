@@ -1,0 +1,151 @@
+"""The game's past in the log, and the log scrolled back through it.
+
+After every snapshot of a game with a past, the server sends its `history`: each
+update so far, as it was told. The entries the log lacks are written into it the way
+live updates are (`log_changes`): after a fresh start the whole game, before the lines
+that greeted the snapshot; after a dropped connection the part that was missed. On a
+return, one line says what happened meanwhile, counted from the version we last logged
+(a connection that dropped) or from our seat's last `away` (a client started again).
+
+A move the computer made for an away person says so, in every client: "The computer
+(for you) played …", "The computer for Aino played …".
+
+The log scrolls by screen lines (`log_back`, clamped where it is drawn); PgUp and PgDn
+move a page, Home to the start, End back to the newest, and so does any new line.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+
+from sarja.protocol.messages import Change, Entry, History
+from sarja.protocol.mirror import GameMirror
+
+from .model import (
+    LOG_KEPT,
+    Fragment,
+    LogLine,
+    Model,
+    change_parts,
+    game_begins,
+    side_style,
+)
+
+# What a seat's player (or the computer for them) does: the changes a stand-in made.
+ACTED = frozenset({"played", "removed", "exchanged", "passed", "drew"})
+MOVES = frozenset({"played", "removed", "exchanged", "passed"})  # counted as moves
+PAST_KEPT = 20000  # entries of pages still coming; a server that sends more is cut off
+TOP = 10**9  # `log_back` for "the start": clamped to the oldest line when drawn
+
+
+def log_changes(
+    model: Model, game: GameMirror, changes: Sequence[Change], stand_in: bool = False
+) -> list[LogLine]:
+    """One update's changes as log lines (not yet in the log)."""
+    lines = []
+    for c in changes:
+        parts = change_parts(model, game, c)
+        if not parts:
+            continue
+        mine = c.seat is not None and c.seat == game.seat and model.replay is None
+        if stand_in and c.kind in ACTED and c.seat is not None:
+            parts = [_stand_in(game, c.seat, mine), *parts[1:]]
+        elif mine and c.kind == "away":
+            parts = [parts[0], ("", " were away; your seat was kept.")]
+        elif mine and c.kind == "back":
+            parts = [parts[0], ("", " are back.")]
+        lines.append(LogLine(c.kind, tuple(parts)))
+    return lines
+
+
+def _stand_in(game: GameMirror, seat: int, mine: bool) -> Fragment:
+    style = side_style(game.players[seat].side)
+    if mine:
+        return (style, "The computer (for you)")
+    return (style, f"The computer for {game.players[seat].name}")
+
+
+def take_history(model: Model, msg: History) -> None:
+    """A page of the history; once the last has come, the log gets what it lacks."""
+    game = model.game
+    if game is None or msg.version != game.version or model.syncing:
+        model.past = []
+        return
+    if len(model.past) + len(msg.entries) > PAST_KEPT:
+        model.past = []  # no real game is this long: keep the log as it is
+        return
+    model.past.extend(msg.entries)
+    if msg.more:
+        return
+    entries, model.past = model.past, []
+    fresh = model.logged is None
+    seen = -1 if model.logged is None else model.logged
+    missed = [e for e in entries if e.version > seen]
+    lines = [line for e in missed for line in log_changes(model, game, e.changes, e.stand_in)]
+    if fresh:
+        lines.insert(0, LogLine("info", tuple(game_begins(model, game))))
+        _before_arrival(model, lines)
+    else:
+        model.log.extend(lines)
+    if fresh:
+        since = _last_away(game, entries)
+    else:
+        since = seen if model.returning else None  # None: a `sync`, not a return
+    if since is not None:
+        summary = away_summary(game, [e for e in entries if e.version > since])
+        if summary:
+            model.log.append(LogLine("info", (("", summary),)))
+    model.logged = max(seen, msg.version)
+    model.returning = False
+    model.log_back = 0
+
+
+def _before_arrival(model: Model, lines: list[LogLine]) -> None:
+    """Put the game's past before the lines that greeted its snapshot."""
+    items = list(model.log)
+    at = next((i for i, line in enumerate(items) if line is model.arrival), len(items))
+    items[at:at] = lines
+    model.log = deque(items, maxlen=LOG_KEPT)
+
+
+def _last_away(game: GameMirror, entries: list[Entry]) -> int | None:
+    """The version of our seat's last going away, if the history has one."""
+    if game.seat is None:
+        return None
+    for e in reversed(entries):
+        if any(c.kind == "away" and c.seat == game.seat for c in e.changes):
+            return e.version
+    return None
+
+
+def away_summary(game: GameMirror, entries: list[Entry]) -> str:
+    """ "While you were away: 6 moves; the computer played 2 for you." ("" for none)."""
+    moves = [e for e in entries if any(c.kind in MOVES for c in e.changes)]
+    if not moves:
+        return ""
+    text = f"While you were away: {len(moves)} move{'s' if len(moves) != 1 else ''}"
+    mine = sum(
+        1
+        for e in moves
+        if e.stand_in and any(c.kind in MOVES and c.seat == game.seat for c in e.changes)
+    )
+    if mine and game.seat is not None:
+        text += f"; the computer played {mine} for you"
+    return text + "."
+
+
+# ----- scrolling ----------------------------------------------------------------------
+
+
+def scroll_log(model: Model, how: str) -> None:
+    """PgUp ("up"), PgDn ("down"), Home ("top") and End ("end") on the log."""
+    page = max(1, model.log_page - 2)
+    if how == "up":
+        model.log_back = min(model.log_back, TOP) + page
+    elif how == "down":
+        model.log_back = max(0, min(model.log_back, TOP) - page)
+    elif how == "top":
+        model.log_back = TOP
+    else:
+        model.log_back = 0
