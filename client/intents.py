@@ -8,6 +8,7 @@ sends or draws, so what every key and click means is tested without a terminal.
 
 from __future__ import annotations
 
+import re
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -357,18 +358,38 @@ def _chat_open(model: Model, arg: Any) -> None:
         model.overlay = "chat"
 
 
+# Terminal escape codes (colours, cursor moves, titles) that pasted text may carry.
+_ESCAPES = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-_]?)")
+
+
+def typed(text: str) -> str:
+    """What was typed or pasted into a text box, printable: escape codes dropped, other
+    control characters (a tab, a bell) made spaces."""
+    return "".join(ch if ch.isprintable() else " " for ch in _ESCAPES.sub("", text))
+
+
+def readable(text: str) -> str:
+    """Typed text as the protocol takes it: printable, runs of spaces made one."""
+    return " ".join(typed(text).split())
+
+
 def _say(model: Model, text: str) -> list[Effect]:
     """The chat box's line, sent (Enter)."""
     model.overlay = None
-    text = " ".join(text.split())[:MAX_TEXT]
+    text = readable(text)[:MAX_TEXT]
     return [Chat(text=text)] if text else []
 
 
 def _name(model: Model, text: str) -> list[Effect]:
     """The name screen's line, confirmed (Enter)."""
-    name = " ".join(text.split())[:MAX_NAME]
+    name = readable(text)
     if not name:
         model.status = "Type a name first."
+        return []
+    if len(name) > MAX_NAME:
+        model.status = (
+            f"A name has at most {MAX_NAME} characters; this one has {len(name)}. Shorten it."
+        )
         return []
     model.name, model.named, model.status = name, True, ""
     return [Command.GREET]
@@ -428,7 +449,7 @@ def _form_move(model: Model, step: int) -> None:
 
 
 def _form_name(model: Model, text: str) -> None:
-    model.form.name = text[:MAX_TABLE_NAME]
+    model.form.name = typed(text)[:MAX_TABLE_NAME]
 
 
 def _form_change(model: Model, step: int) -> None:
@@ -481,7 +502,7 @@ def usual_hand(model: Model, players: int, teams: int) -> int | None:
 
 def _create(model: Model, arg: Any) -> list[Effect]:
     form = model.form
-    name = " ".join(form.name.split())
+    name = readable(form.name)
     if not name:
         model.status = "Give the table a name."
         return []

@@ -36,7 +36,7 @@ from prompt_toolkit.widgets import TextArea
 from sarja.protocol.limits import MAX_NAME, MAX_TABLE_NAME, MAX_TEXT
 
 from . import render as r
-from .intents import Intent
+from .intents import Intent, typed
 from .model import Model, screen
 
 Draw = Callable[[int, int], list[r.Line]]
@@ -342,8 +342,10 @@ class ScreenLayout:
             self.do(Intent("form_name", buffer.text))
 
     def _chat_typed(self, buffer: Buffer) -> None:
-        if len(buffer.text) > MAX_TEXT:
-            buffer.text = buffer.text[:MAX_TEXT]
+        """Keep the box to what can be sent: printable, at most MAX_TEXT characters."""
+        text = typed(buffer.text)[:MAX_TEXT]
+        if text != buffer.text:
+            buffer.set_document(Document(text, min(buffer.cursor_position, len(text))))
 
     def _chat_count(self, width: int, height: int) -> list[r.Line]:
         n = len(self.chat_box.text)
