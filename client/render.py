@@ -108,10 +108,11 @@ def shorten(text: str, width: int) -> str:
     return out.rstrip() + "…"
 
 
-def wrap(parts: Sequence[Any], width: int, indent: int = 0) -> list[Line]:
+def wrap(parts: Sequence[Any], width: int, indent: int = 0, split: bool = False) -> list[Line]:
     """Fragments wrapped at spaces to lines of at most `width` columns. Spaces at the
     very start are kept; later lines start with `indent` spaces instead. A word longer
-    than a whole line is the one thing shortened (with "…")."""
+    than a whole line is the one thing shortened (with "…"), or with `split` broken
+    across lines (what people wrote is shown whole)."""
     units: list[tuple[bool, list[Any]]] = []  # (is space, fragments), runs merged
     for frag in parts:
         for run in re.findall(r" +|[^ ]+", frag[1]):
@@ -125,15 +126,31 @@ def wrap(parts: Sequence[Any], width: int, indent: int = 0) -> list[Line]:
     used = 0
     pending: list[Any] = []
     fresh = False  # the current line is a continuation with nothing on it yet
+
+    def new_line() -> None:
+        nonlocal used, pending, fresh
+        lines.append([("", " " * indent)] if indent else [])
+        used, pending, fresh = indent, [], True
+
     for space, unit in units:
         if space:
             pending = [] if fresh else unit
             continue
         need = width_of(unit)
+        if split and need > width - indent:
+            # Too long for any line: what fits here, the rest on lines of its own.
+            for piece in _chunks(unit, width - used - width_of(pending), width - indent):
+                if piece is None:
+                    new_line()
+                    continue
+                lines[-1] += [*pending, *piece]
+                used += width_of(pending) + width_of(piece)
+                pending, fresh = [], False
+            continue
         gap = width_of(pending)
         if used + gap + need > width and (used > 0 and not fresh):
-            lines.append([("", " " * indent)] if indent else [])
-            used, pending, gap, fresh = indent, [], 0, True
+            new_line()
+            gap = 0
         if used + gap + need > width:  # one word wider than the line
             unit = [(unit[0][0], shorten(text_of(unit), max(1, width - used - gap)),
                      *unit[0][2:])]  # fmt: skip
@@ -142,6 +159,31 @@ def wrap(parts: Sequence[Any], width: int, indent: int = 0) -> list[Line]:
         used += gap + need
         pending, fresh = [], False
     return lines
+
+
+def _chunks(unit: list[Any], first: int, rest: int) -> list[Line | None]:
+    """A word's fragments cut into pieces: `first` columns (if any fit), then `rest`
+    at a time, with None wherever a new line starts."""
+    out: list[Line | None] = []
+    room = first
+    piece: Line = []
+    used = 0
+    for frag in unit:
+        for ch in frag[1]:
+            w = get_cwidth(ch)
+            if used + w > room:
+                if piece:
+                    out.append(piece)
+                out.append(None)
+                piece, used, room = [], 0, max(rest, w)
+            if piece and piece[-1][0] == frag[0] and piece[-1][2:] == frag[2:]:
+                piece[-1] = (piece[-1][0], piece[-1][1] + ch, *frag[2:])
+            else:
+                piece.append((frag[0], ch, *frag[2:]))
+            used += w
+    if piece:
+        out.append(piece)
+    return out
 
 
 def _first_fitting(candidates: Sequence[Line], width: int) -> Line:
@@ -278,12 +320,16 @@ def _log_entry(entry: LogLine, width: int) -> list[Line]:
     base = _LOG_STYLES.get(entry.kind, "class:log")
     parts = [(f"{base} {f[0]}".strip(), f[1]) for f in entry.parts]
     if entry.kind != "chat":
-        lines = wrap([("", " "), *parts], width, indent=3)
+        lines = wrap([("", " "), *parts], width, indent=3, split=True)
     else:
-        # Every line of a chat message carries the chat mark, so no text a player
-        # types can pass for a game event, however it is padded or wrapped.
-        lines = wrap([(base, CHAT_MARK), *parts], width, indent=len(CHAT_MARK))
-        lines = [lines[0], *([(base, CHAT_MARK), *line[1:]] for line in lines[1:])]
+        # Every line of a chat message carries the chat mark, and its later lines are
+        # indented under the words after the sender's name: no text a player types
+        # can pass for a game event, or for a line of its own, however it is wrapped.
+        sender = width_of(entry.parts[:1]) + 2  # "Name: "
+        hang = len(CHAT_MARK) + min(sender, max(2, (width - len(CHAT_MARK)) // 3))
+        lines = wrap([(base, CHAT_MARK), *parts], width, indent=hang, split=True)
+        under = [(base, CHAT_MARK), ("", " " * (hang - len(CHAT_MARK)))]
+        lines = [lines[0], *([*under, *line[1:]] for line in lines[1:])]
     entry.wrapped = (width, lines)
     return lines
 
