@@ -17,7 +17,7 @@ from typing import Any
 
 from sarja.protocol.cards import ONE_EYED, TWO_EYED
 from sarja.protocol.fields import LEVELS
-from sarja.protocol.limits import MAX_HAND, MAX_NAME, MAX_TABLE_NAME, MAX_TEXT
+from sarja.protocol.limits import DECK_SIZE, MAX_HAND, MAX_NAME, MAX_TABLE_NAME, MAX_TEXT
 from sarja.protocol.messages import (
     Chat,
     ClientMessage,
@@ -468,8 +468,9 @@ def _form_change(model: Model, step: int) -> None:
         form.teams = options[(i + step) % len(options)]
         form.hand_size = None
     elif name == "hand_size":
-        sizes: list[int | None] = [None, *range(1, MAX_HAND + 1)]
-        form.hand_size = sizes[(sizes.index(form.hand_size) + step) % len(sizes)]
+        sizes = hand_sizes(model, form.players, form.teams)
+        at = sizes.index(form.hand_size) if form.hand_size in sizes else sizes.index(None)
+        form.hand_size = sizes[max(0, min(len(sizes) - 1, at + step))]  # no wrapping round
     elif name == "manual_draw":
         form.manual_draw = not form.manual_draw
     elif name == "computers":
@@ -498,6 +499,16 @@ def usual_hand(model: Model, players: int, teams: int) -> int | None:
         if (shape.players, shape.teams) == (players, teams):
             return shape.hand_size
     return None
+
+
+def hand_sizes(model: Model, players: int, teams: int) -> list[int | None]:
+    """The hands a table of this shape may deal, smallest first, the usual one as None
+    (so it is offered once): 1 to MAX_HAND cards, and at most half the deck dealt in
+    all, as the server checks (docs/protocol.md, `create_table`)."""
+    usual = usual_hand(model, players, teams)
+    most = min(MAX_HAND, DECK_SIZE // 2 // players)
+    sizes: list[int | None] = [None if n == usual else n for n in range(1, most + 1)]
+    return sizes if None in sizes else [None, *sizes]
 
 
 def _create(model: Model, arg: Any) -> list[Effect]:
