@@ -183,7 +183,7 @@ class ScreenLayout:
         # ----- the parts every screen has --------------------------------------------
         self.title = region(lambda w, h: [r.title(m, w)], focusable=True)
         status = region(lambda w, h: r.status_lines(m, w))
-        status_rows = lines_of(status, lambda: 4)
+        status_rows = lines_of(status, lambda: r.STATUS_ROWS)
 
         def status_height() -> int:
             return 1 if m.overlay == "chat" else status_rows()
@@ -243,7 +243,7 @@ class ScreenLayout:
             return FORM_ROWS if m.overlay == "create" else 0
 
         details = region(lambda w, h: r.lobby_details(m, w))
-        details_rows = lines_of(details, lambda: 3)
+        details_rows = lines_of(details, lambda: r.DETAIL_ROWS)
 
         form_label = region(lambda w, h: [[("class:selected" if m.form.field == 0 else "",
                                             r.form_label(m))]])  # fmt: skip

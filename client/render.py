@@ -25,6 +25,7 @@ from prompt_toolkit.utils import get_cwidth
 
 from sarja.protocol.cards import COLUMNS, CORNER_CODE, ONE_EYED, TWO_EYED, cell_name, five_cells
 from sarja.protocol.limits import MAX_NAME
+from sarja.protocol.messages import TableSummary
 
 from .intents import Intent, team_choices, usual_hand
 from .model import (
@@ -268,9 +269,19 @@ def title(model: Model, width: int) -> Line:
     return bar([("class:title", shorten(text, room))], right, width, "class:title")
 
 
+STATUS_ROWS = 4  # the most the status takes, above the keys
+
+
 def status_lines(model: Model, width: int) -> list[Line]:
-    """The line above the keys: questions, the connection, the server's refusals.
-    Up to three lines: a long sentence wraps rather than being cut."""
+    """The line above the keys: questions, the connection, the server's refusals. A
+    long sentence wraps; past STATUS_ROWS lines, the last one says it goes on."""
+    lines = _status_lines(model, width)
+    if len(lines) > STATUS_ROWS:
+        lines = [*lines[: STATUS_ROWS - 1], _cut(lines[STATUS_ROWS - 1], width)]
+    return lines
+
+
+def _status_lines(model: Model, width: int) -> list[Line]:
     if model.overlay == "quit":
         kept = "This practice game ends." if model.practice else "Your seat is kept."
         return wrap([("class:ask", f" Quit in the middle of the game? {kept} y / n ")],
@@ -435,23 +446,16 @@ def lobby_list(model: Model, width: int, height: int, click: Click = None) -> li
     return lines
 
 
+DETAIL_ROWS = 3  # the lobby's lines about the chosen table
+
+
 def lobby_details(model: Model, width: int) -> list[Line]:
-    """Who sits where at the chosen table, and its rules in full, wrapped; names are
-    shortened only if all of them would not fit in two lines."""
+    """Who sits where at the chosen table, and its rules in full, wrapped at words in
+    DETAIL_ROWS lines: names are shortened, and the hint on keys made brief or left
+    out, only as far as it takes to fit."""
     if not model.tables:
         return []
     info = model.tables[min(model.lobby_row, len(model.tables) - 1)]
-    for longest in (MAX_NAME, 12, 8, 5):
-        seats: list[Any] = [("class:label", "Seats: ")]
-        for i, who in enumerate(info.seated):
-            side = i % info.teams
-            level = info.computers[i] if info.computers else None
-            about = SIDE_NAMES[side] + (f", {level} computer" if level else "")
-            seats += [("", ", " if i else ""), (side_style(side), shorten(who or "free", longest)),
-                      ("class:dim", f" ({about})")]  # fmt: skip
-        seat_lines = wrap([("", " "), *seats], width, indent=3)
-        if len(seat_lines) <= 2:
-            break
     rules = _rules_text(info.rules.hand_size, info.rules.manual_draw, info.computer_takeover)
     extra = [("class:label", "Rules: "), ("", ", ".join(rules))]
     if info.spectators:
@@ -462,10 +466,34 @@ def lobby_details(model: Model, width: int) -> list[Line]:
         doing = "Enter watches the game"
     else:
         doing = "Enter takes a free seat"
-    return [
-        *seat_lines,
-        *wrap([("", " "), *extra, ("class:dim", f". {doing}, s watches.")], width, indent=3),
-    ]
+    hints = (f". {doing}, s watches.", ".")
+    lines: list[Line] = []
+    for longest in (MAX_NAME, 12, 8, 5):
+        seat_lines = wrap([("", " "), *_seat_parts(info, longest)], width, indent=3)
+        for hint in hints:
+            lines = seat_lines + wrap([("", " "), *extra, ("class:dim", hint)], width, indent=3)
+            if len(lines) <= DETAIL_ROWS:
+                return lines
+    return [*lines[: DETAIL_ROWS - 1], _cut(lines[DETAIL_ROWS - 1], width)]
+
+
+def _seat_parts(info: TableSummary, longest: int) -> list[Any]:
+    seats: list[Any] = [("class:label", "Seats: ")]
+    for i, who in enumerate(info.seated):
+        side = i % info.teams
+        level = info.computers[i] if info.computers else None
+        about = SIDE_NAMES[side] + (f", {level} computer" if level else "")
+        seats += [("", ", " if i else ""), (side_style(side), shorten(who or "free", longest)),
+                  ("class:dim", f" ({about})")]  # fmt: skip
+    return seats
+
+
+def _cut(line: Line, width: int) -> Line:
+    """The last line that fits, marked as going on: " …" after its last whole word."""
+    kept = list(line)
+    while kept and width_of(kept) + 2 > width:
+        kept.pop()
+    return [*kept, ("", " …")]
 
 
 _FORM_LABELS = {
