@@ -87,9 +87,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         except ValueError:
             parser.error(f"{args.address!r} is not an address like 192.168.1.20:{DEFAULT_PORT}")
     if args.name is not None:
-        args.name = " ".join(args.name.split())[:MAX_NAME]
+        args.name = " ".join(args.name.split())
         if not args.name or not args.name.isprintable():
             parser.error("--name must be a name people can read")
+        if len(args.name) > MAX_NAME:
+            parser.error(
+                f"--name may have at most {MAX_NAME} characters; this one has {len(args.name)}"
+            )
     return args
 
 

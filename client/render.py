@@ -243,13 +243,18 @@ def title(model: Model, width: int) -> Line:
     where = {"lobby": "lobby", "table": "waiting room", "game": "game"}.get(screen(model), "")
     server = model.welcome.server if model.welcome else "Sarja"
     table = f"table {model.table.name}" if model.table is not None else ""
+    # Each item with what may be done to it when the bar is short, in this order: the
+    # server's name goes first, then our own name (we know it) and the table's are
+    # shortened, and only then is the address left out.
     items = [" Sarja", server if server != "Sarja" else "", model.address, table, model.name]
-    items = [i for i in items if i]
+    steps = [("drop", 1), ("shorten", 4), ("shorten", 3), ("drop", 2)]
     right: Line = [("class:title", f"{where} ")] if where else []
     if model.game is not None and model.replay is None:
         g = model.game
         turn = turn_text(model)
-        if g.result is not None:
+        if model.link == "closed":
+            right = [("class:link", " this window is closed ")]
+        elif g.result is not None:
             right = [(_banner_style(g.result.side), f" {turn} ")]
         elif model.my_turn:
             right = [("class:myturn", f" ▶ {turn} ◀ ")]
@@ -261,12 +266,28 @@ def title(model: Model, width: int) -> Line:
         else:
             who = f"{g.players[g.seat].name}, {side_label(g.players[g.seat].side)}"
         items = [" Sarja", table, who]
+        steps = [("shorten", 2), ("shorten", 1), ("drop", 1)]
     room = width - width_of(right) - 1
-    text = " · ".join(items)
-    while get_cwidth(text) > room and len(items) > 2:
-        items.pop(1)
-        text = " · ".join(items)
-    return bar([("class:title", shorten(text, room))], right, width, "class:title")
+    return bar([("class:title", _fitted(items, steps, room))], right, width, "class:title")
+
+
+def _fitted(items: list[str], steps: list[tuple[str, int]], room: int) -> str:
+    """`items` joined with " · " in `room` columns, taking `steps` in turn until they
+    fit: an item left out, or shortened to what fits (to no fewer than 10 columns)."""
+    items = list(items)
+
+    def text() -> str:
+        return " · ".join(i for i in items if i)
+
+    for step, at in steps:
+        over = get_cwidth(text()) - room
+        if over <= 0:
+            break
+        if step == "drop":
+            items[at] = ""
+        elif items[at]:
+            items[at] = shorten(items[at], max(10, get_cwidth(items[at]) - over))
+    return shorten(text(), room)
 
 
 STATUS_ROWS = 4  # the most the status takes, above the keys
