@@ -82,7 +82,9 @@ def perform(model: Model, intent: Intent) -> list[Effect]:
 def _offline(model: Model, msg: ClientMessage) -> bool:
     """A message made while the connection is down: chat waits for it to come back;
     anything else is not sent, and the player is told so. Never sent now (False)."""
-    if isinstance(msg, Chat) and len(model.chat_queue) < CHAT_QUEUE:
+    if model.link == "closed":
+        model.status = ""  # the connection's own line says it is over, and what to do
+    elif isinstance(msg, Chat) and len(model.chat_queue) < CHAT_QUEUE:
         model.chat_queue.append(msg.text)
         model.status = "Not connected: your line will be sent when the connection is back."
     else:
@@ -307,7 +309,7 @@ def _quit(model: Model, arg: Any) -> list[Effect]:
 
 
 def _quitting(model: Model) -> list[Effect]:
-    if _playing(model) and model.practice is None:
+    if _playing(model) and model.practice is None and model.bye != "replaced":
         assert model.game is not None
         model.goodbye = (
             f"Your seat in the game is kept. To come back, run: sarja-client {model.address}"

@@ -200,7 +200,9 @@ class ScreenLayout:
         ], height=_exact(status_height))  # fmt: skip
 
         def footer(keys: Callable[[], list[tuple[str, str]]]) -> Window:
-            return window(lambda w, h: [r.keys_line(keys(), w)], 1)
+            # A connection closed for good leaves one thing to do.
+            return window(lambda w, h: [r.keys_line(
+                [("q", "quit")] if m.link == "closed" else keys(), w)], 1)  # fmt: skip
 
         def log(*others: Callable[[], int]) -> Window:
             """The log, in the rows the title, the `others`, the status and the keys

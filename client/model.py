@@ -180,6 +180,7 @@ class Model:
     next_id: int = 1  # the next action id, never at or below one the server holds
     replay: Replay | None = None  # stepping through a game record, offline
     goodbye: str = ""  # printed in the shell when the client ends
+    bye: str = ""  # the code of the server's last `bye` ("replaced": another window took over)
     thinking: int | None = None  # the seat a computer is choosing a move for
     # A practice game (--practice): the table to create on the first welcome, then
     # the client readies us at it; `practising` once it is made.
@@ -304,6 +305,7 @@ def apply(model: Model, msg: ServerMessage, phase: SessionState) -> list[ClientM
         case Error():
             replies = _error(model, msg)
         case Bye():
+            model.bye = msg.code
             model.status = msg.message
             note(model, "error", [("", msg.message)])
     if model.online and model.chat_queue and phase in _AT_TABLE:

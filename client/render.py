@@ -311,12 +311,19 @@ def _status_lines(model: Model, width: int) -> list[Line]:
         text = " Leave the table? Your seat is kept: join the table again to go on. y / n "
         return wrap([("class:ask", text)], width)
     if model.replay is None and model.welcome is not None and not model.online:
-        if model.link in ("closed", "stopped"):
+        if model.link == "closed" and model.bye == "replaced":
+            text = (
+                f"Disconnected: {model.link_text} You play on in that window; this one"
+                " is done: press q to close it."
+            )
+        elif model.link == "closed":
+            text = f"Disconnected: {model.link_text} Press q to quit."
+        elif model.link == "stopped":
             text = f"Disconnected: {model.link_text}"
         else:
             text = model.link_text or "The connection dropped; reconnecting…"
         lines = wrap([("class:link", " " + text + " ")], width, indent=1)
-        if model.status:  # what became of what was typed meanwhile
+        if model.status and model.link != "closed":  # what became of what was typed
             lines += wrap([("class:status", " " + model.status)], width, indent=1)
         return lines
     if not model.status:
