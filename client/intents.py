@@ -39,6 +39,7 @@ from sarja.protocol.messages import (
 )
 from sarja.protocol.session import SessionState
 
+from .command import client_command
 from .model import (
     CHAT_QUEUE,
     CreateForm,
@@ -311,9 +312,10 @@ def _quit(model: Model, arg: Any) -> list[Effect]:
 def _quitting(model: Model) -> list[Effect]:
     if _playing(model) and model.practice is None and model.bye != "replaced":
         assert model.game is not None
+        # The command on a line of its own, so a terminal never wraps it mid-word.
         model.goodbye = (
-            f"Your seat in the game is kept. To come back, run: sarja-client {model.address}"
-            f" --name {shlex.quote(model.name)}"
+            "Your seat in the game is kept. To come back, run:\n"
+            f"    {client_command()} {model.address} --name {shlex.quote(model.name)}"
         )
     return [Command.QUIT]
 
