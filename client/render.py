@@ -396,8 +396,11 @@ def name_top(model: Model, width: int, height: int) -> list[Line]:
 
 
 def name_bottom(model: Model, width: int, height: int) -> list[Line]:
-    if model.link == "online":
+    if model.link == "online" and model.welcome is not None:
         text = f"Connected to {model.address}."
+    elif model.link == "online":
+        # Only the answer to the hello, sent with the name, says a Sarja server is there.
+        text = f"{model.address} answers; Enter sends your name to it."
     elif model.link in ("unreachable", "stopped", "closed"):
         text = model.link_text
     else:
