@@ -405,11 +405,23 @@ def _table(model: Model, msg: TableView) -> None:
         model.seat_row = msg.seat if msg.seat is not None else _first_free(msg)
         if model.overlay == "create":
             model.overlay = None
+    _handed_over(model, msg)
     model.table = msg
     if not msg.started:
         model.game = None
         model.syncing = False
         model.thinking = None
+
+
+def _handed_over(model: Model, msg: TableView) -> None:
+    """Say as soon as the table shows it that the computer now plays an away player's
+    seat (after `o`, say), not only when it first moves there (the server's notice)."""
+    old = model.table
+    if old is None or old.id != msg.id or not msg.started or len(old.seats) != len(msg.seats):
+        return
+    for seat, (was, now) in enumerate(zip(old.seats, msg.seats, strict=True)):
+        if now.away and now.computer is not None and was.computer is None and now.name:
+            _notice(model, Notice(kind="takeover", name=now.name, seat=seat, _trusted=True))
 
 
 def _practice_ready(model: Model, msg: TableView) -> list[ClientMessage]:
@@ -709,6 +721,8 @@ def _notice(model: Model, msg: Notice) -> None:
         parts = [who, ("", " asked for a rematch." if mine else " wants a rematch.")]
     elif kind == "takeover":
         parts = [("", "The computer plays for "), who, ("", " until they return.")]
+        if any(e.kind == kind and e.parts == tuple(parts) for e in list(model.log)[-20:]):
+            return  # told already, when the table showed it
     else:
         parts = [("", f"{msg.name}: {kind}.")]
     note(model, kind, parts)
