@@ -46,6 +46,7 @@ from .model import (
     Model,
     card_label,
     choice_options,
+    final_board,
     hand_over_seat,
     is_dead,
     playable,
@@ -284,7 +285,18 @@ def _cancel(model: Model, arg: Any) -> None:
     model.status = ""
 
 
+def _to_table(model: Model, arg: Any) -> None:
+    """From a finished game kept on screen (see `final_board`) to its waiting room."""
+    if final_board(model):
+        model.game = None
+        model.picked = None
+        model.status = "The waiting room: r when you are ready for the next game."
+
+
 def _rematch(model: Model, arg: Any) -> list[Effect]:
+    if final_board(model):
+        _to_table(model, None)  # no rematch with a seat freed: a new game instead
+        return []
     if not model.seated:
         return []
     if model.phase != SessionState.ENDED:
@@ -596,6 +608,7 @@ _PERFORM: dict[str, Callable[[Model, Any], list[Effect] | None]] = {
     "hand_over": _hand_over,
     "cancel": _cancel,
     "rematch": _rematch,
+    "to_table": _to_table,
     "quit": _quit,
     "leave": _leave,
     "confirm": _confirm,

@@ -19,7 +19,7 @@ from prompt_toolkit.keys import Keys
 
 from .intents import Intent
 from .layout import ScreenLayout
-from .model import Model, screen
+from .model import Model, final_board, screen
 
 Do = Callable[[Intent], None]
 
@@ -169,7 +169,7 @@ def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
     bind("tab", playing, Intent("next_card", 1))
     bind("s-tab", playing, Intent("next_card", -1))
     bind("n", playing, Intent("next_target"))
-    bind(("enter", " "), playing, Intent("play"))
+    bind(("enter", " "), playing, lambda: Intent("to_table" if final_board(m) else "play"))
     bind("x", playing, Intent("exchange"))
     bind("p", playing, Intent("pass"))
     bind("d", playing, Intent("draw"))

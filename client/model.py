@@ -407,10 +407,20 @@ def _table(model: Model, msg: TableView) -> None:
             model.overlay = None
     _handed_over(model, msg)
     model.table = msg
-    if not msg.started:
+    if not msg.started and not final_board(model):
         model.game = None
         model.syncing = False
         model.thinking = None
+
+
+def final_board(model: Model) -> bool:
+    """A finished game kept on screen after its table went back to waiting (someone
+    left it), until the player moves on: the end is not snatched away."""
+    g, table = model.game, model.table
+    return (
+        g is not None and g.result is not None and table is not None
+        and not table.started and g.table == table.id and model.replay is None
+    )  # fmt: skip
 
 
 def _handed_over(model: Model, msg: TableView) -> None:

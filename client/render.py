@@ -40,6 +40,7 @@ from .model import (
     choice_options,
     computer_level,
     describe_cell,
+    final_board,
     five_label,
     hand_over_seat,
     is_dead,
@@ -945,6 +946,9 @@ def game_keys(model: Model) -> list[tuple[str, str]]:
     if g.seat is None:
         return [("arrows", "look around"), ("c", "chat"), ("L", "leave"), ("?", "help"),
                 ("q", "quit")]  # fmt: skip
+    if final_board(model):
+        return [("Enter", "to the waiting room"), ("L", "leave the table"), ("c", "chat"),
+                ("?", "help"), ("q", "quit")]  # fmt: skip
     if g.result is not None:
         return [("r", "rematch"), ("L", "leave the table"), ("c", "chat"), ("?", "help"),
                 ("q", "quit")]  # fmt: skip
