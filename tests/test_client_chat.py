@@ -47,7 +47,6 @@ def test_a_bracketed_paste_of_control_characters_sends_the_words() -> None:
     assert h.sent == [Chat(text="alku PUNAINEN ja loppu")]
 
 
-
 # ----- long chat lines in the log (issue 20 item 8, issue 19 item 8) ------------------
 
 
