@@ -87,9 +87,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         except ValueError:
             parser.error(f"{args.address!r} is not an address like 192.168.1.20:{DEFAULT_PORT}")
     if args.name is not None:
-        args.name = " ".join(args.name.split())[:MAX_NAME]
+        args.name = " ".join(args.name.split())
         if not args.name or not args.name.isprintable():
             parser.error("--name must be a name people can read")
+        if len(args.name) > MAX_NAME:
+            parser.error(
+                f"--name may have at most {MAX_NAME} characters; this one has {len(args.name)}"
+            )
     return args
 
 
@@ -131,10 +135,25 @@ def main(argv: list[str] | None = None) -> None:
     finally:
         if server is not None:
             server.stop()
-    if model.link == "closed" and model.link_text:
-        print(f"sarja-client: {model.link_text}", file=sys.stderr)
+    failed = failure(model)
+    if failed:
+        print(f"sarja-client: {failed}", file=sys.stderr)
     if model.goodbye:
         print(model.goodbye)
+    if failed:
+        sys.exit(1)
+
+
+def failure(model: m.Model) -> str:
+    """Why the client ended without having played, for the shell (and a non-zero exit
+    status): no server reached, something else there, or a session the server ended
+    with an error. Quitting on purpose, or from a window another one replaced, is not
+    a failure; nor is the server going away after a welcome (the seat is kept)."""
+    if model.link == "closed" and model.bye != "replaced":
+        return model.link_text
+    if model.welcome is None and model.link in ("unreachable", "stopped"):
+        return model.link_text
+    return ""
 
 
 def replay(path: Path) -> int:

@@ -8,6 +8,7 @@ sends or draws, so what every key and click means is tested without a terminal.
 
 from __future__ import annotations
 
+import re
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -16,7 +17,7 @@ from typing import Any
 
 from sarja.protocol.cards import ONE_EYED, TWO_EYED
 from sarja.protocol.fields import LEVELS
-from sarja.protocol.limits import MAX_HAND, MAX_NAME, MAX_TABLE_NAME, MAX_TEXT
+from sarja.protocol.limits import DECK_SIZE, MAX_HAND, MAX_NAME, MAX_TABLE_NAME, MAX_TEXT
 from sarja.protocol.messages import (
     Chat,
     ClientMessage,
@@ -38,6 +39,7 @@ from sarja.protocol.messages import (
 )
 from sarja.protocol.session import SessionState
 
+from .command import client_command
 from .history import scroll_log
 from .model import (
     CHAT_QUEUE,
@@ -45,6 +47,7 @@ from .model import (
     Model,
     card_label,
     choice_options,
+    final_board,
     hand_over_seat,
     is_dead,
     playable,
@@ -82,7 +85,9 @@ def perform(model: Model, intent: Intent) -> list[Effect]:
 def _offline(model: Model, msg: ClientMessage) -> bool:
     """A message made while the connection is down: chat waits for it to come back;
     anything else is not sent, and the player is told so. Never sent now (False)."""
-    if isinstance(msg, Chat) and len(model.chat_queue) < CHAT_QUEUE:
+    if model.link == "closed":
+        model.status = ""  # the connection's own line says it is over, and what to do
+    elif isinstance(msg, Chat) and len(model.chat_queue) < CHAT_QUEUE:
         model.chat_queue.append(msg.text)
         model.status = "Not connected: your line will be sent when the connection is back."
     else:
@@ -281,7 +286,18 @@ def _cancel(model: Model, arg: Any) -> None:
     model.status = ""
 
 
+def _to_table(model: Model, arg: Any) -> None:
+    """From a finished game kept on screen (see `final_board`) to its waiting room."""
+    if final_board(model):
+        model.game = None
+        model.picked = None
+        model.status = "The waiting room: r when you are ready for the next game."
+
+
 def _rematch(model: Model, arg: Any) -> list[Effect]:
+    if final_board(model):
+        _to_table(model, None)  # no rematch with a seat freed: a new game instead
+        return []
     if not model.seated:
         return []
     if model.phase != SessionState.ENDED:
@@ -307,11 +323,12 @@ def _quit(model: Model, arg: Any) -> list[Effect]:
 
 
 def _quitting(model: Model) -> list[Effect]:
-    if _playing(model) and model.practice is None:
+    if _playing(model) and model.practice is None and model.bye != "replaced":
         assert model.game is not None
+        # The command on a line of its own, so a terminal never wraps it mid-word.
         model.goodbye = (
-            f"Your seat in the game is kept. To come back, run: sarja-client {model.address}"
-            f" --name {shlex.quote(model.name)}"
+            "Your seat in the game is kept. To come back, run:\n"
+            f"    {client_command()} {model.address} --name {shlex.quote(model.name)}"
         )
     return [Command.QUIT]
 
@@ -358,18 +375,38 @@ def _chat_open(model: Model, arg: Any) -> None:
         model.overlay = "chat"
 
 
+# Terminal escape codes (colours, cursor moves, titles) that pasted text may carry.
+_ESCAPES = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-_]?)")
+
+
+def typed(text: str) -> str:
+    """What was typed or pasted into a text box, printable: escape codes dropped, other
+    control characters (a tab, a bell) made spaces."""
+    return "".join(ch if ch.isprintable() else " " for ch in _ESCAPES.sub("", text))
+
+
+def readable(text: str) -> str:
+    """Typed text as the protocol takes it: printable, runs of spaces made one."""
+    return " ".join(typed(text).split())
+
+
 def _say(model: Model, text: str) -> list[Effect]:
     """The chat box's line, sent (Enter)."""
     model.overlay = None
-    text = " ".join(text.split())[:MAX_TEXT]
+    text = readable(text)[:MAX_TEXT]
     return [Chat(text=text)] if text else []
 
 
 def _name(model: Model, text: str) -> list[Effect]:
     """The name screen's line, confirmed (Enter)."""
-    name = " ".join(text.split())[:MAX_NAME]
+    name = readable(text)
     if not name:
         model.status = "Type a name first."
+        return []
+    if len(name) > MAX_NAME:
+        model.status = (
+            f"A name has at most {MAX_NAME} characters; this one has {len(name)}. Shorten it."
+        )
         return []
     model.name, model.named, model.status = name, True, ""
     return [Command.GREET]
@@ -429,7 +466,7 @@ def _form_move(model: Model, step: int) -> None:
 
 
 def _form_name(model: Model, text: str) -> None:
-    model.form.name = text[:MAX_TABLE_NAME]
+    model.form.name = typed(text)[:MAX_TABLE_NAME]
 
 
 def _form_change(model: Model, step: int) -> None:
@@ -448,8 +485,9 @@ def _form_change(model: Model, step: int) -> None:
         form.teams = options[(i + step) % len(options)]
         form.hand_size = None
     elif name == "hand_size":
-        sizes: list[int | None] = [None, *range(1, MAX_HAND + 1)]
-        form.hand_size = sizes[(sizes.index(form.hand_size) + step) % len(sizes)]
+        sizes = hand_sizes(model, form.players, form.teams)
+        at = sizes.index(form.hand_size) if form.hand_size in sizes else sizes.index(None)
+        form.hand_size = sizes[max(0, min(len(sizes) - 1, at + step))]  # no wrapping round
     elif name == "manual_draw":
         form.manual_draw = not form.manual_draw
     elif name == "computers":
@@ -480,9 +518,19 @@ def usual_hand(model: Model, players: int, teams: int) -> int | None:
     return None
 
 
+def hand_sizes(model: Model, players: int, teams: int) -> list[int | None]:
+    """The hands a table of this shape may deal, smallest first, the usual one as None
+    (so it is offered once): 1 to MAX_HAND cards, and at most half the deck dealt in
+    all, as the server checks (docs/protocol.md, `create_table`)."""
+    usual = usual_hand(model, players, teams)
+    most = min(MAX_HAND, DECK_SIZE // 2 // players)
+    sizes: list[int | None] = [None if n == usual else n for n in range(1, most + 1)]
+    return sizes if None in sizes else [None, *sizes]
+
+
 def _create(model: Model, arg: Any) -> list[Effect]:
     form = model.form
-    name = " ".join(form.name.split())
+    name = readable(form.name)
     if not name:
         model.status = "Give the table a name."
         return []
@@ -570,6 +618,7 @@ _PERFORM: dict[str, Callable[[Model, Any], list[Effect] | None]] = {
     "hand_over": _hand_over,
     "cancel": _cancel,
     "rematch": _rematch,
+    "to_table": _to_table,
     "quit": _quit,
     "leave": _leave,
     "confirm": _confirm,

@@ -8,16 +8,18 @@ a question. A binding only names an intent; `perform` (intents.py) decides.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
 from prompt_toolkit.filters import Condition, Filter
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.key_binding.bindings.mouse import load_mouse_bindings, typical_mouse_events
 from prompt_toolkit.keys import Keys
 
 from .intents import Intent
 from .layout import ScreenLayout
-from .model import Model, screen
+from .model import Model, final_board, screen
 
 Do = Callable[[Intent], None]
 
@@ -47,9 +49,27 @@ def _edit(layout: ScreenLayout, key: str) -> Callable[[KeyPressEvent], None]:
     return handler
 
 
+# A mouse report as terminals send them: "Esc[M" and three bytes, or "Esc[b;x;yM"
+# (urxvt), "Esc[<b;x;yM" or "...m" (xterm SGR).
+_MOUSE = re.compile(r"\x1b\[(?:M(.)..|<?\d+;\d+;\d+[mM])", re.DOTALL)
+_MOUSE_HANDLER = load_mouse_bindings().get_bindings_for_keys((Keys.Vt100MouseEvent,))[0].handler
+
+
+def _mouse(event: KeyPressEvent) -> object:
+    """A mouse report, handed to prompt_toolkit's own handler only when it is one. Text
+    pasted into a terminal without bracketed paste can look like the start of one
+    (colour codes such as "Esc[31m"), which that handler cannot parse and raises on:
+    such a sequence is dropped, as a stray escape code should be."""
+    match = _MOUSE.fullmatch(event.data)
+    if match is None or (match[1] is not None and ord(match[1]) not in typical_mouse_events):
+        return NotImplemented  # nothing happened: no need to redraw
+    return _MOUSE_HANDLER(event)
+
+
 def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
     kb = KeyBindings()
     m = model
+    kb.add(Keys.Vt100MouseEvent)(_mouse)
 
     def bind(keys: tuple[str, ...] | str, when: Filter, intent: Intent | Callable[[], Intent],
              eager: bool = False) -> None:  # fmt: skip
@@ -149,7 +169,7 @@ def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
     bind("tab", playing, Intent("next_card", 1))
     bind("s-tab", playing, Intent("next_card", -1))
     bind("n", playing, Intent("next_target"))
-    bind(("enter", " "), playing, Intent("play"))
+    bind(("enter", " "), playing, lambda: Intent("to_table" if final_board(m) else "play"))
     bind("x", playing, Intent("exchange"))
     bind("p", playing, Intent("pass"))
     bind("d", playing, Intent("draw"))

@@ -36,7 +36,7 @@ from prompt_toolkit.widgets import TextArea
 from sarja.protocol.limits import MAX_NAME, MAX_TABLE_NAME, MAX_TEXT
 
 from . import render as r
-from .intents import Intent
+from .intents import Intent, typed
 from .model import Model, screen
 
 Draw = Callable[[int, int], list[r.Line]]
@@ -183,7 +183,7 @@ class ScreenLayout:
         # ----- the parts every screen has --------------------------------------------
         self.title = region(lambda w, h: [r.title(m, w)], focusable=True)
         status = region(lambda w, h: r.status_lines(m, w))
-        status_rows = lines_of(status, lambda: 4)
+        status_rows = lines_of(status, lambda: r.STATUS_ROWS)
 
         def status_height() -> int:
             return 1 if m.overlay == "chat" else status_rows()
@@ -200,7 +200,9 @@ class ScreenLayout:
         ], height=_exact(status_height))  # fmt: skip
 
         def footer(keys: Callable[[], list[tuple[str, str]]]) -> Window:
-            return window(lambda w, h: [r.keys_line(keys(), w)], 1)
+            # A connection closed for good leaves one thing to do.
+            return window(lambda w, h: [r.keys_line(
+                [("q", "quit")] if m.link == "closed" else keys(), w)], 1)  # fmt: skip
 
         def log(*others: Callable[[], int]) -> Window:
             """The log, in the rows the title, the `others`, the status and the keys
@@ -243,7 +245,7 @@ class ScreenLayout:
             return FORM_ROWS if m.overlay == "create" else 0
 
         details = region(lambda w, h: r.lobby_details(m, w))
-        details_rows = lines_of(details, lambda: 3)
+        details_rows = lines_of(details, lambda: r.DETAIL_ROWS)
 
         form_label = region(lambda w, h: [[("class:selected" if m.form.field == 0 else "",
                                             r.form_label(m))]])  # fmt: skip
@@ -342,8 +344,10 @@ class ScreenLayout:
             self.do(Intent("form_name", buffer.text))
 
     def _chat_typed(self, buffer: Buffer) -> None:
-        if len(buffer.text) > MAX_TEXT:
-            buffer.text = buffer.text[:MAX_TEXT]
+        """Keep the box to what can be sent: printable, at most MAX_TEXT characters."""
+        text = typed(buffer.text)[:MAX_TEXT]
+        if text != buffer.text:
+            buffer.set_document(Document(text, min(buffer.cursor_position, len(text))))
 
     def _chat_count(self, width: int, height: int) -> list[r.Line]:
         n = len(self.chat_box.text)

@@ -193,6 +193,7 @@ class Model:
     next_id: int = 1  # the next action id, never at or below one the server holds
     replay: Replay | None = None  # stepping through a game record, offline
     goodbye: str = ""  # printed in the shell when the client ends
+    bye: str = ""  # the code of the server's last `bye` ("replaced": another window took over)
     thinking: int | None = None  # the seat a computer is choosing a move for
     # A practice game (--practice): the table to create on the first welcome, then
     # the client readies us at it; `practising` once it is made.
@@ -321,6 +322,7 @@ def apply(model: Model, msg: ServerMessage, phase: SessionState) -> list[ClientM
         case Error():
             replies = _error(model, msg)
         case Bye():
+            model.bye = msg.code
             model.status = msg.message
             note(model, "error", [("", msg.message)])
     if model.online and model.chat_queue and phase in _AT_TABLE:
@@ -420,11 +422,33 @@ def _table(model: Model, msg: TableView) -> None:
         model.seat_row = msg.seat if msg.seat is not None else _first_free(msg)
         if model.overlay == "create":
             model.overlay = None
+    _handed_over(model, msg)
     model.table = msg
-    if not msg.started:
+    if not msg.started and not final_board(model):
         model.game = None
         model.syncing = False
         model.thinking = None
+
+
+def final_board(model: Model) -> bool:
+    """A finished game kept on screen after its table went back to waiting (someone
+    left it), until the player moves on: the end is not snatched away."""
+    g, table = model.game, model.table
+    return (
+        g is not None and g.result is not None and table is not None
+        and not table.started and g.table == table.id and model.replay is None
+    )  # fmt: skip
+
+
+def _handed_over(model: Model, msg: TableView) -> None:
+    """Say as soon as the table shows it that the computer now plays an away player's
+    seat (after `o`, say), not only when it first moves there (the server's notice)."""
+    old = model.table
+    if old is None or old.id != msg.id or not msg.started or len(old.seats) != len(msg.seats):
+        return
+    for seat, (was, now) in enumerate(zip(old.seats, msg.seats, strict=True)):
+        if now.away and now.computer is not None and was.computer is None and now.name:
+            _notice(model, Notice(kind="takeover", name=now.name, seat=seat, _trusted=True))
 
 
 def _practice_ready(model: Model, msg: TableView) -> list[ClientMessage]:
@@ -739,6 +763,8 @@ def _notice(model: Model, msg: Notice) -> None:
         parts = [who, ("", " asked for a rematch." if mine else " wants a rematch.")]
     elif kind == "takeover":
         parts = [("", "The computer plays for "), who, ("", " until they return.")]
+        if any(e.kind == kind and e.parts == tuple(parts) for e in list(model.log)[-20:]):
+            return  # told already, when the table showed it
     else:
         parts = [("", f"{msg.name}: {kind}.")]
     note(model, kind, parts)

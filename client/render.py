@@ -14,18 +14,23 @@ move + +, and whose turn it is is written out.
 
 from __future__ import annotations
 
-import re
-import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
-from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.utils import get_cwidth
 
 from sarja.protocol.cards import COLUMNS, CORNER_CODE, ONE_EYED, TWO_EYED, cell_name, five_cells
 from sarja.protocol.limits import MAX_NAME
+from sarja.protocol.messages import TableSummary
 
+from .fit import Line as Line
+from .fit import bar, centred, pad, shorten, wrap
+from .fit import cut as _cut
+from .fit import first_fitting as _first_fitting
+from .fit import fitted as _fitted
+from .fit import text_of as text_of
+from .fit import width_of as width_of
 from .intents import Intent, team_choices, usual_hand
 from .model import (
     SIDE_LETTERS,
@@ -39,6 +44,7 @@ from .model import (
     choice_options,
     computer_level,
     describe_cell,
+    final_board,
     five_label,
     hand_over_seat,
     is_dead,
@@ -54,21 +60,12 @@ from .model import (
 )
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
-Line = StyleAndTextTuples
 Click = Callable[[Intent], None] | None
 BOARD_ROWS = 11  # the column letters, then ten rows
 PANEL_MIN = 24
 
 
 # ----- pieces ----------------------------------------------------------------------
-
-
-def width_of(line: Sequence[Any]) -> int:
-    return sum(get_cwidth(f[1]) for f in line)
-
-
-def text_of(line: Sequence[Any]) -> str:
-    return "".join(f[1] for f in line)
 
 
 def _handler(click: Click, intent: Intent) -> Callable[[MouseEvent], object]:
@@ -88,77 +85,6 @@ def _on(click: Click, intent: Intent, style: str, text: str) -> Any:
     return (style, text, _handler(click, intent))
 
 
-def pad(line: Line, width: int, style: str = "") -> Line:
-    """`line` filled with spaces to `width` columns (never cut: callers fit it)."""
-    used = width_of(line)
-    return [*line, (style, " " * (width - used))] if used < width else list(line)
-
-
-def shorten(text: str, width: int) -> str:
-    """`text` fitted to `width`, shortened with "…" at the end if it must be."""
-    if get_cwidth(text) <= width:
-        return text
-    if width <= 1:
-        return "…"[:width]
-    out = ""
-    for ch in text:
-        if get_cwidth(out + ch) > width - 1:
-            break
-        out += ch
-    return out.rstrip() + "…"
-
-
-def wrap(parts: Sequence[Any], width: int, indent: int = 0) -> list[Line]:
-    """Fragments wrapped at spaces to lines of at most `width` columns. Spaces at the
-    very start are kept; later lines start with `indent` spaces instead. A word longer
-    than a whole line is the one thing shortened (with "…")."""
-    units: list[tuple[bool, list[Any]]] = []  # (is space, fragments), runs merged
-    for frag in parts:
-        for run in re.findall(r" +|[^ ]+", frag[1]):
-            space = run[0] == " "
-            piece = (frag[0], run, *frag[2:])
-            if units and units[-1][0] == space:
-                units[-1][1].append(piece)
-            else:
-                units.append((space, [piece]))
-    lines: list[Line] = [[]]
-    used = 0
-    pending: list[Any] = []
-    fresh = False  # the current line is a continuation with nothing on it yet
-    for space, unit in units:
-        if space:
-            pending = [] if fresh else unit
-            continue
-        need = width_of(unit)
-        gap = width_of(pending)
-        if used + gap + need > width and (used > 0 and not fresh):
-            lines.append([("", " " * indent)] if indent else [])
-            used, pending, gap, fresh = indent, [], 0, True
-        if used + gap + need > width:  # one word wider than the line
-            unit = [(unit[0][0], shorten(text_of(unit), max(1, width - used - gap)),
-                     *unit[0][2:])]  # fmt: skip
-            need = width_of(unit)
-        lines[-1] += [*pending, *unit]
-        used += gap + need
-        pending, fresh = [], False
-    return lines
-
-
-def _first_fitting(candidates: Sequence[Line], width: int) -> Line:
-    for line in candidates:
-        if width_of(line) <= width:
-            return list(line)
-    return wrap(candidates[-1], width)[0]
-
-
-def bar(left: Line, right: Line, width: int, style: str) -> Line:
-    """A full-width bar: `left`, then `right` against the right edge if both fit."""
-    if width_of(left) + width_of(right) + 1 > width:
-        right = []
-    gap = width - width_of(left) - width_of(right)
-    return [*left, (style, " " * max(0, gap)), *right]
-
-
 def keys_line(items: Sequence[tuple[str, str]], width: int) -> Line:
     """The footer: "key what" items; those that do not fit at the end are left off,
     but the last item (q quit) always stays."""
@@ -176,16 +102,6 @@ def keys_line(items: Sequence[tuple[str, str]], width: int) -> Line:
     return pad(line, width, "class:keys")
 
 
-def centred(texts: Sequence[tuple[str, str]], width: int, height: int) -> list[Line]:
-    """(style, text) paragraphs wrapped and centred in a box of width × height."""
-    rows: list[Line] = []
-    for style, text in texts:
-        for part in textwrap.wrap(text, width - 4) or [""]:
-            rows.append([("", " " * max(0, (width - get_cwidth(part)) // 2)), (style, part)])
-    top = max(0, (height - len(rows)) // 2)
-    return [[] for _ in range(top)] + rows
-
-
 # ----- the parts every screen has --------------------------------------------------
 
 
@@ -200,13 +116,18 @@ def title(model: Model, width: int) -> Line:
     where = {"lobby": "lobby", "table": "waiting room", "game": "game"}.get(screen(model), "")
     server = model.welcome.server if model.welcome else "Sarja"
     table = f"table {model.table.name}" if model.table is not None else ""
+    # Each item with what may be done to it when the bar is short, in this order: the
+    # server's name goes first, then our own name (we know it) and the table's are
+    # shortened, and only then is the address left out.
     items = [" Sarja", server if server != "Sarja" else "", model.address, table, model.name]
-    items = [i for i in items if i]
+    steps = [("drop", 1), ("shorten", 4), ("shorten", 3), ("drop", 2)]
     right: Line = [("class:title", f"{where} ")] if where else []
     if model.game is not None and model.replay is None:
         g = model.game
         turn = turn_text(model)
-        if g.result is not None:
+        if model.link == "closed":
+            right = [("class:link", " this window is closed ")]
+        elif g.result is not None:
             right = [(_banner_style(g.result.side), f" {turn} ")]
         elif model.my_turn:
             right = [("class:myturn", f" ▶ {turn} ◀ ")]
@@ -218,17 +139,24 @@ def title(model: Model, width: int) -> Line:
         else:
             who = f"{g.players[g.seat].name}, {side_label(g.players[g.seat].side)}"
         items = [" Sarja", table, who]
+        steps = [("shorten", 2), ("shorten", 1), ("drop", 1)]
     room = width - width_of(right) - 1
-    text = " · ".join(items)
-    while get_cwidth(text) > room and len(items) > 2:
-        items.pop(1)
-        text = " · ".join(items)
-    return bar([("class:title", shorten(text, room))], right, width, "class:title")
+    return bar([("class:title", _fitted(items, steps, room))], right, width, "class:title")
+
+
+STATUS_ROWS = 4  # the most the status takes, above the keys
 
 
 def status_lines(model: Model, width: int) -> list[Line]:
-    """The line above the keys: questions, the connection, the server's refusals.
-    Up to three lines: a long sentence wraps rather than being cut."""
+    """The line above the keys: questions, the connection, the server's refusals. A
+    long sentence wraps; past STATUS_ROWS lines, the last one says it goes on."""
+    lines = _status_lines(model, width)
+    if len(lines) > STATUS_ROWS:
+        lines = [*lines[: STATUS_ROWS - 1], _cut(lines[STATUS_ROWS - 1], width)]
+    return lines
+
+
+def _status_lines(model: Model, width: int) -> list[Line]:
     if model.overlay == "quit":
         kept = "This practice game ends." if model.practice else "Your seat is kept."
         return wrap([("class:ask", f" Quit in the middle of the game? {kept} y / n ")],
@@ -237,12 +165,19 @@ def status_lines(model: Model, width: int) -> list[Line]:
         text = " Leave the table? Your seat is kept: join the table again to go on. y / n "
         return wrap([("class:ask", text)], width)
     if model.replay is None and model.welcome is not None and not model.online:
-        if model.link in ("closed", "stopped"):
+        if model.link == "closed" and model.bye == "replaced":
+            text = (
+                f"Disconnected: {model.link_text} You play on in that window; this one"
+                " is done: press q to close it."
+            )
+        elif model.link == "closed":
+            text = f"Disconnected: {model.link_text} Press q to quit."
+        elif model.link == "stopped":
             text = f"Disconnected: {model.link_text}"
         else:
             text = model.link_text or "The connection dropped; reconnecting…"
         lines = wrap([("class:link", " " + text + " ")], width, indent=1)
-        if model.status:  # what became of what was typed meanwhile
+        if model.status and model.link != "closed":  # what became of what was typed
             lines += wrap([("class:status", " " + model.status)], width, indent=1)
         return lines
     if not model.status:
@@ -291,12 +226,16 @@ def _log_entry(entry: LogLine, width: int) -> list[Line]:
     base = _LOG_STYLES.get(entry.kind, "class:log")
     parts = [(f"{base} {f[0]}".strip(), f[1]) for f in entry.parts]
     if entry.kind != "chat":
-        lines = wrap([("", " "), *parts], width, indent=3)
+        lines = wrap([("", " "), *parts], width, indent=3, split=True)
     else:
-        # Every line of a chat message carries the chat mark, so no text a player
-        # types can pass for a game event, however it is padded or wrapped.
-        lines = wrap([(base, CHAT_MARK), *parts], width, indent=len(CHAT_MARK))
-        lines = [lines[0], *([(base, CHAT_MARK), *line[1:]] for line in lines[1:])]
+        # Every line of a chat message carries the chat mark, and its later lines are
+        # indented under the words after the sender's name: no text a player types
+        # can pass for a game event, or for a line of its own, however it is wrapped.
+        sender = width_of(entry.parts[:1]) + 2  # "Name: "
+        hang = len(CHAT_MARK) + min(sender, max(2, (width - len(CHAT_MARK)) // 3))
+        lines = wrap([(base, CHAT_MARK), *parts], width, indent=hang, split=True)
+        under = [(base, CHAT_MARK), ("", " " * (hang - len(CHAT_MARK)))]
+        lines = [lines[0], *([*under, *line[1:]] for line in lines[1:])]
     entry.wrapped = (width, lines)
     return lines
 
@@ -324,8 +263,11 @@ def name_top(model: Model, width: int, height: int) -> list[Line]:
 
 
 def name_bottom(model: Model, width: int, height: int) -> list[Line]:
-    if model.link == "online":
+    if model.link == "online" and model.welcome is not None:
         text = f"Connected to {model.address}."
+    elif model.link == "online":
+        # Only the answer to the hello, sent with the name, says a Sarja server is there.
+        text = f"{model.address} answers; Enter sends your name to it."
     elif model.link in ("unreachable", "stopped", "closed"):
         text = model.link_text
     else:
@@ -402,23 +344,16 @@ def lobby_list(model: Model, width: int, height: int, click: Click = None) -> li
     return lines
 
 
+DETAIL_ROWS = 3  # the lobby's lines about the chosen table
+
+
 def lobby_details(model: Model, width: int) -> list[Line]:
-    """Who sits where at the chosen table, and its rules in full, wrapped; names are
-    shortened only if all of them would not fit in two lines."""
+    """Who sits where at the chosen table, and its rules in full, wrapped at words in
+    DETAIL_ROWS lines: names are shortened, and the hint on keys made brief or left
+    out, only as far as it takes to fit."""
     if not model.tables:
         return []
     info = model.tables[min(model.lobby_row, len(model.tables) - 1)]
-    for longest in (MAX_NAME, 12, 8, 5):
-        seats: list[Any] = [("class:label", "Seats: ")]
-        for i, who in enumerate(info.seated):
-            side = i % info.teams
-            level = info.computers[i] if info.computers else None
-            about = SIDE_NAMES[side] + (f", {level} computer" if level else "")
-            seats += [("", ", " if i else ""), (side_style(side), shorten(who or "free", longest)),
-                      ("class:dim", f" ({about})")]  # fmt: skip
-        seat_lines = wrap([("", " "), *seats], width, indent=3)
-        if len(seat_lines) <= 2:
-            break
     rules = _rules_text(info.rules.hand_size, info.rules.manual_draw, info.computer_takeover)
     extra = [("class:label", "Rules: "), ("", ", ".join(rules))]
     if info.spectators:
@@ -429,10 +364,26 @@ def lobby_details(model: Model, width: int) -> list[Line]:
         doing = "Enter watches the game"
     else:
         doing = "Enter takes a free seat"
-    return [
-        *seat_lines,
-        *wrap([("", " "), *extra, ("class:dim", f". {doing}, s watches.")], width, indent=3),
-    ]
+    hints = (f". {doing}, s watches.", ".")
+    lines: list[Line] = []
+    for longest in (MAX_NAME, 12, 8, 5):
+        seat_lines = wrap([("", " "), *_seat_parts(info, longest)], width, indent=3)
+        for hint in hints:
+            lines = seat_lines + wrap([("", " "), *extra, ("class:dim", hint)], width, indent=3)
+            if len(lines) <= DETAIL_ROWS:
+                return lines
+    return [*lines[: DETAIL_ROWS - 1], _cut(lines[DETAIL_ROWS - 1], width)]
+
+
+def _seat_parts(info: TableSummary, longest: int) -> list[Any]:
+    seats: list[Any] = [("class:label", "Seats: ")]
+    for i, who in enumerate(info.seated):
+        side = i % info.teams
+        level = info.computers[i] if info.computers else None
+        about = SIDE_NAMES[side] + (f", {level} computer" if level else "")
+        seats += [("", ", " if i else ""), (side_style(side), shorten(who or "free", longest)),
+                  ("class:dim", f" ({about})")]  # fmt: skip
+    return seats
 
 
 _FORM_LABELS = {
@@ -853,6 +804,9 @@ def game_keys(model: Model) -> list[tuple[str, str]]:
     if g.seat is None:
         return [("arrows", "look around"), ("c", "chat"), ("L", "leave"), ("?", "help"),
                 ("q", "quit")]  # fmt: skip
+    if final_board(model):
+        return [("Enter", "to the waiting room"), ("L", "leave the table"), ("c", "chat"),
+                ("?", "help"), ("q", "quit")]  # fmt: skip
     if g.result is not None:
         return [("r", "rematch"), ("L", "leave the table"), ("c", "chat"), ("?", "help"),
                 ("q", "quit")]  # fmt: skip

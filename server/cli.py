@@ -13,6 +13,7 @@ from pathlib import Path
 
 import trio
 
+from sarja.client.command import client_command
 from sarja.protocol.limits import DEFAULT_PORT, MAX_SERVER_NAME
 
 from .app import Server, serve
@@ -78,12 +79,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def join_lines(host: str | None, port: int) -> list[str]:
-    """The exact commands players type to join."""
+    """The exact commands players type to join: `sarja-client` as this install runs it
+    (a venv's `.venv/bin/sarja-client`), since a fresh shell may have none on its PATH."""
     if host not in (None, "", "0.0.0.0", "::"):
         hosts = [host]
     else:
         hosts = lan_addresses() or ["localhost"]
-    return [f"sarja-client {h}:{port}" for h in hosts]
+    run = client_command()
+    return [f"{run} {h}:{port}" for h in hosts]
 
 
 async def run(config: ServerConfig) -> None:

@@ -308,7 +308,7 @@ def _render(client: ClientApp, columns: int, rows: int) -> tuple[str, list[Regio
                 screen, MouseHandlers(), WritePosition(0, 0, columns, rows), "", False, None
             )
             screen.draw_all_floats()
-            visible = app.layout.visible_windows
+            visible = screen.visible_windows
     finally:
         output.size = size
     text = "\n".join(

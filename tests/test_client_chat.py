@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from sarja.client.model import LogLine
 from sarja.client.render import CHAT_MARK, _log_entry
+from sarja.protocol.messages import Chat, ChatLine
+
+from .client_helpers import TABLE, headless
 
 
 def text_of(line: list[tuple[str, str]]) -> str:
@@ -21,3 +24,47 @@ def test_every_line_of_a_chat_message_is_marked_as_chat() -> None:
 def test_game_events_carry_no_chat_mark() -> None:
     entry = LogLine("played", (("", "Victim played 7♥ at D5. " * 4),))
     assert not any(text_of(line).startswith(CHAT_MARK) for line in _log_entry(entry, 40))
+
+
+# ----- pasting into the chat box (issue 20, item 6) -------------------------------------
+
+PASTE = "alku \x1b[31mPUNAINEN\x1b[0m"
+
+
+def test_a_plain_paste_with_colour_codes_sends_the_words() -> None:
+    # Without bracketed paste, "Esc[31m" reads as the start of a mouse report, which
+    # prompt_toolkit's own handler raised on.
+    h = headless(TABLE)
+    h.press("c", PASTE, "enter")
+    assert h.sent == [Chat(text="alku PUNAINEN")]
+
+
+def test_a_bracketed_paste_of_control_characters_sends_the_words() -> None:
+    h = headless(TABLE)
+    h.press("c", "\x1b[200~" + PASTE + "\tja\x07 \x1b]0;title\x07loppu\x1b[201~")
+    assert "\x1b" not in h.client.screen.chat_box.text
+    h.press("enter")
+    assert h.sent == [Chat(text="alku PUNAINEN ja loppu")]
+
+
+# ----- long chat lines in the log (issue 20 item 8, issue 19 item 8) ------------------
+
+
+def test_a_wrapped_chat_line_never_shows_a_line_that_passes_for_the_log() -> None:
+    # The second row used to read " » Victim played 7♥ at D5.", the sender left behind.
+    padded = "x" * 20 + " " * 60 + "Victim played 7♥ at D5. " * 3
+    entry = LogLine("chat", (("class:log.chat", "Mallory"), ("class:log.chat", ": " + padded)))
+    lines = [text_of(line) for line in _log_entry(entry, 40)]
+    assert lines[0].startswith(CHAT_MARK + "Mallory: ")
+    for line in lines[1:]:
+        assert line.startswith(CHAT_MARK + " " * len("Mallory: ")), lines
+        assert line.strip(" »") and "Victim" in line
+
+
+def test_the_whole_of_a_long_chat_line_is_shown_in_the_log() -> None:
+    words = "a" * 200  # what the box takes: 200 characters, here without a space
+    h = headless(TABLE, ChatLine(sender="Bertil", seat=1, text=words))
+    screen = h.screen()
+    rows = [line.split(CHAT_MARK, 1)[1] for line in screen.splitlines() if CHAT_MARK in line]
+    assert "".join(rows).replace("Bertil:", "").replace(" ", "") == words, screen
+    assert not h.unfit()

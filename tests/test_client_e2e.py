@@ -490,12 +490,29 @@ def test_what_is_not_a_sarja_server_is_told_in_words(tmp_path):
         screen = people[-1].wait_for(re.compile(r"No computer called|cannot be looked up"))
         assert "unknown error" not in screen and "-2" not in screen
         people[-1].type("q")
-        assert people[-1].finish() == 0
+        assert people[-1].finish() == 1  # it never reached a server: the shell is told
     finally:
         for person in people:
             person.close()
         ssh.close()
         silent.close()
+
+
+def test_quitting_after_cannot_reach_ends_with_a_failure_status(tmp_path):
+    # It used to exit 0, as if the evening had gone well.
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    with socket.create_server(("127.0.0.1", 0)) as probe:
+        port = probe.getsockname()[1]  # nothing listens here once it is closed
+    client = Terminal([*command("sarja-client"), f"127.0.0.1:{port}", "--name", "Dora"], env)
+    try:
+        client.wait_for("Cannot reach", timeout=10)
+        client.type("q")
+        assert client.finish() == 1
+        said = client.raw.decode("utf-8", "replace")
+        assert f"sarja-client: Cannot reach 127.0.0.1:{port}" in said
+        assert "Traceback" not in said
+    finally:
+        client.close()
 
 
 def test_a_server_that_cannot_listen_says_why_in_one_line(tmp_path):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 from sarja.client import model as m
-from sarja.client.intents import Command, Intent, perform
+from sarja.client.intents import Command, Intent, hand_sizes, perform
 from sarja.protocol.messages import (
     Chat,
     CreateTable,
@@ -229,7 +229,7 @@ def test_lobby_join_spectate_and_create_from_the_servers_shapes():
     assert h.model.form.name == "Big"
     h.press("down", "right", "right", "right")  # players: 2 -> 3 -> 4 -> 6
     h.press("down", "right")  # 6 players: 2 sides -> 3
-    h.press("down", "right", "right")  # hand size 2
+    h.press("down", "left", "left", "left")  # hand size 2 (the usual is 5)
     h.press("down", " ")  # manual draw on
     h.press("down", "right", "right")  # two computer players, in the last seats
     h.press("down", "right")  # at hard
@@ -244,8 +244,8 @@ def test_lobby_join_spectate_and_create_from_the_servers_shapes():
 
 def test_the_form_starts_afresh_and_shows_the_usual_hand_size():
     h = headless(TABLES)
-    h.press("n", "down", "right", "down", "down", "right")  # 3 players, hand size 1
-    assert h.model.form.players == 3 and h.model.form.hand_size == 1
+    h.press("n", "down", "right", "down", "down", "right")  # 3 players, hand size 7
+    assert h.model.form.players == 3 and h.model.form.hand_size == 7
     h.press("escape", "n")
     form = h.model.form
     assert (form.players, form.hand_size, form.field) == (2, None, 0)
@@ -266,6 +266,27 @@ def test_the_form_offers_what_the_server_offers():
         seen.append((h.model.form.players, h.model.form.teams))
     assert seen == [(4, 2), (2, 2), (4, 2)]
     assert "6 (the usual for 4 players)" in h.screen()
+
+
+def test_the_hand_size_steps_in_order_through_what_the_server_accepts():
+    # It used to go from the usual 6 to 10 on ←, to 1 on →, list the usual size twice
+    # (as itself and as "the usual") and offer hands the server refuses.
+    h = headless(TABLES)
+    h.press("n", "down", *["right"] * 3, "down", "right", "down")  # 6 in 3 sides: hand 5
+    form = h.model.form
+    assert (form.players, form.teams, form.hand_size) == (6, 3, None)
+    seen = []
+    for key in ["right"] * 5 + ["left"] * 10:
+        h.press(key)
+        seen.append(form.hand_size or 5)
+    assert seen == [6, 7, 8, 8, 8, 7, 6, 5, 4, 3, 2, 1, 1, 1, 1]  # 6 × 9 = 54 > 52
+    h.press(*["right"] * 7)
+    assert form.hand_size == 8 and "◀ 8 (usual: 5) ▶" in h.screen()
+    h.press("left", "left", "left")
+    assert form.hand_size is None and "◀ 5 (the usual for 6 players) ▶" in h.screen()
+    for players, most in ((2, 10), (8, 6), (12, 4)):
+        sizes = [n or 0 for n in hand_sizes(h.model, players, 2)]
+        assert max(sizes) == most and sizes.count(0) == 1, sizes
 
 
 def test_waiting_room_sit_and_ready():

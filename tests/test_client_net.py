@@ -3,6 +3,8 @@ against a real server on 127.0.0.1 and a peer that is not one."""
 
 from __future__ import annotations
 
+import math
+
 import trio
 
 from sarja.client.net import Link, address_text, parse_address
@@ -119,4 +121,45 @@ async def test_before_any_welcome_a_wrong_peer_waits_for_the_player():
         with trio.fail_after(5):
             while link.connections < 2:
                 await trio.sleep(0.01)
+        nursery.cancel_scope.cancel()
+
+
+def test_the_name_screen_says_connected_only_after_a_welcome():
+    # "Connected to 127.0.0.1:8099." was shown for a web server there, ~7 s before the
+    # client found it was not a Sarja server.
+    from sarja.client.model import Model, apply
+    from sarja.protocol import SessionState
+
+    from .client_helpers import WELCOME, text
+
+    model = Model(address="127.0.0.1:8099", link="online")
+    assert "Connected" not in text(model) and "127.0.0.1:8099 answers" in text(model)
+    apply(model, WELCOME, SessionState.LOBBY)
+    model.named = False  # a new name asked for, say
+    assert "Connected to 127.0.0.1:8099." in text(model)
+
+
+async def test_a_web_server_that_answers_is_known_at_once():
+    """An HTTP answer to the hello is not a frame ("HTTP" read as a length of 1.2 GB):
+    known from its first bytes, not after the welcome's time-out (made endless here)."""
+
+    async def web(stream: trio.SocketStream) -> None:
+        await stream.receive_some(4096)
+        await stream.send_all(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+        await trio.sleep_forever()  # and keeps the connection open
+
+    events: list[tuple[str, str]] = []
+    async with trio.open_nursery() as nursery:
+        listeners = await nursery.start(trio.serve_tcp, web, 0)
+        port = listeners[0].socket.getsockname()[1]
+        link = Link(
+            "127.0.0.1", port, name=lambda: "Aino", on_message=lambda msg, state: None,
+            on_link=lambda kind, text: events.append((kind, text)), welcome_timeout=math.inf,
+        )  # fmt: skip
+        nursery.start_soon(link.run)
+        with trio.fail_after(30):
+            while not any(kind == "stopped" for kind, _ in events):
+                await trio.sleep(0.01)
+        [(_, text)] = [e for e in events if e[0] == "stopped"]
+        assert "is not a Sarja server: it answered “HTTP/1.1 400 Bad Request”" in text
         nursery.cancel_scope.cancel()

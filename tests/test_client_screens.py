@@ -243,3 +243,19 @@ def test_a_choice_of_fives_fits_80_by_24():
     h.press("2", "enter")
     assert h.model.overlay == "fives"
     assert "Which five" in fits(h, "fives")
+
+
+def test_the_lobby_details_end_at_a_word_and_keep_their_rows():
+    # "… Enter takes a free seat, s" used to be cut off at the window's third row.
+    table = TableSummary(
+        id="t2", name="Perjantai-ilta", players=4, teams=2,
+        seated=("Äijä Lahtinen", None, "Öljy", None), spectators=2, started=False,
+        rules=Rules(hand_size=5, manual_draw=True), computer_takeover="hard",
+        computers=(None, "hard", None, "medium"),
+    )  # fmt: skip
+    h = Headless()
+    h.feed(welcome(), TableList(tables=(table,)))
+    screen = fits(h, "the lobby")
+    details = screen.splitlines()[4:7]
+    assert details[2].rstrip().endswith(("watching.", "s watches.")), screen
+    assert "medium computer)" in details[1]

@@ -49,7 +49,7 @@ async def test_the_real_server_process(tmp_path):
     seen: list[str] = []
     try:
         match = await read_lines_until(
-            process.stdout, re.compile(r"^\s+sarja-client 127\.0\.0\.1:(\d+)$"), seen
+            process.stdout, re.compile(r"^\s+\S*sarja-client 127\.0\.0\.1:(\d+)$"), seen
         )
         port = int(match.group(1))
         clients = await seat_table(Started(port), 2)

@@ -1,0 +1,47 @@
+"""Long names: refused with a sentence rather than cut without a word, and a title bar
+that shortens names before it leaves out where we are (issue 20, item 8)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from sarja.client import model as m
+from sarja.client.cli import parse_args
+from sarja.protocol.limits import MAX_NAME
+
+from .client_helpers import TABLE, WELCOME, Headless
+
+LONG = ("Bartholomew Featherstonehaugh-Cholmondeley " * 4)[:130]
+
+
+def test_the_name_prompt_refuses_a_name_too_long_and_says_so():
+    h = Headless(m.Model(address="host:7474", link="online"))
+    h.press(LONG, "enter")
+    assert not h.model.named  # it used to go on as the first 24 characters
+    assert f"at most {MAX_NAME} characters" in h.model.status and "130" in h.model.status
+    assert f"at most {MAX_NAME} characters" in h.screen()
+    h.press(*["backspace"] * (130 - 20), "enter")
+    assert h.model.named and h.model.name == LONG[:20].strip()
+
+
+def test_a_name_too_long_on_the_command_line_is_refused_in_one_line(capsys):
+    with pytest.raises(SystemExit) as stop:
+        parse_args(["127.0.0.1:7474", "--name", LONG])
+    assert stop.value.code != 0
+    err = capsys.readouterr().err
+    assert f"--name may have at most {MAX_NAME} characters; this one has 130" in err
+    assert parse_args(["127.0.0.1:7474", "--name", "  Äijä  "]).name == "Äijä"
+
+
+def test_the_waiting_rooms_title_keeps_the_address_and_the_table():
+    # A 24-character name used to push out the address and then the table.
+    name = "Bartholomew Featherstonh"
+    assert len(name) == MAX_NAME
+    h = Headless(m.Model(address="192.168.1.20:7474", name=name, named=True, link="online"))
+    h.feed(WELCOME, dataclasses.replace(TABLE, name="Midsummer at the lake house 2026"))
+    top = h.screen().splitlines()[0]
+    assert "192.168.1.20:7474" in top and "table Midsummer" in top and "waiting room" in top
+    assert "Bartholom" in top
+    assert not h.unfit()
