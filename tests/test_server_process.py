@@ -82,7 +82,7 @@ async def test_the_server_process_exits_non_zero_when_its_journal_fails(tmp_path
     seen: list[str] = []
     try:
         match = await read_lines_until(
-            process.stdout, re.compile(r"^\s+sarja-client 127\.0\.0\.1:(\d+)$"), seen
+            process.stdout, re.compile(r"^\s+\S*sarja-client 127\.0\.0\.1:(\d+)$"), seen
         )
         port = int(match.group(1))
         # Another program makes the journal refuse the next table: its commit fails.
