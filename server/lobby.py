@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import random
+import time
 from collections.abc import Callable
 
 from sarja.protocol.cards import LAYOUT_CODES
@@ -57,8 +58,10 @@ class Lobby:
         journal: Journal,
         on_game_over: Callable[[Table], None] = lambda table: None,
         push_soon: Callable[[], None] = lambda: None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.config = config
+        self.clock = clock  # the tables' graces are counted on it
         self.rng = rng
         self.server_id = server_id
         self.journal = journal
@@ -87,6 +90,15 @@ class Lobby:
                     guest_id, name, keys = held
                     guest = guests[guest_id] = Guest(name, guest_id, keys)
                     self._file(guest)
+        # Spectators watch again when they resume, unless they are here already (and
+        # have moved on since).
+        watchers: dict[str, list[Guest]] = {}
+        for kept in saved:
+            for guest_id, name, keys in kept.spectators:
+                if guest_id not in guests:
+                    guest = guests[guest_id] = Guest(name, guest_id, keys)
+                    self._file(guest)
+                    watchers.setdefault(kept.id, []).append(guest)
         for kept in saved:
             try:
                 computers = [None if c is None else Computer(*c) for c in kept.computers]
@@ -94,7 +106,7 @@ class Lobby:
                     kept.id, kept.name, kept.arrangement(), kept.takeover, computers,
                     journal=False,
                 )  # fmt: skip
-                table.restore(kept, guests)
+                table.restore(kept, guests, watchers.get(kept.id, []))
             except EngineError as err:
                 raise JournalError(
                     f"table {kept.id} in the journal {self.journal.path} does not replay:"
@@ -111,6 +123,7 @@ class Lobby:
         table = Table(
             table_id, name, arrangement, takeover, self.rng, self.journal,
             self._on_game_over, self.computers.wake, computers, self.config.hand_over_after,
+            self.config.draw_grace, self.clock,
         )  # fmt: skip
         self.tables[table_id] = table
         if journal:
@@ -166,12 +179,14 @@ class Lobby:
         guest.new_token(used=token)
         self._file(guest)
         guest.outbox = outbox
-        if self._holds_seat(guest):
+        if self._holds_seat(guest) or guest.table is not None:  # a seat, or watching
             self.journal.guest(guest.id, guest.name, guest.keys)
         return guest
 
     def _welcome(self, guest: Guest) -> None:
         table = guest.table
+        if table is not None and self.tables.get(table.id) is not table:
+            table = guest.table = None  # a spectator's table closed while they were gone
         guest.send(
             Welcome(
                 version=PROTOCOL_VERSION,
@@ -303,6 +318,7 @@ class Lobby:
         del self.tables[table.id]
         for spectator in table.spectators:
             spectator.table = None
+            self.journal.spectator(table.id, spectator.id, False)
             self._send_list(spectator)
         for guest in {id(g): g for g in table.seats if g is not None}.values():
             if guest.table is table:

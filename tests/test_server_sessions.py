@@ -217,7 +217,10 @@ async def test_a_rematch_keeps_the_seats(server):
 
 
 async def test_the_computer_plays_for_an_absent_player_when_the_table_allows(nursery, tmp_path):
-    config = ServerConfig(host="127.0.0.1", port=0, seed=5, data_dir=tmp_path, takeover_delay=0)
+    # The stand-in's grace (tests/test_server_graces.py) is not waited out here.
+    config = ServerConfig(
+        host="127.0.0.1", port=0, seed=5, data_dir=tmp_path, takeover_delay=0, hand_over_after=0
+    )
     server = await nursery.start(serve, config)
     alice, bob = await seat_table(server, 2, computer_takeover="medium")
     await bob.aclose()
@@ -275,7 +278,9 @@ async def test_after_a_game_a_freed_seat_reopens_the_table(server):
 
 
 async def test_a_finished_table_left_only_to_absent_players_is_forgotten(nursery, tmp_path):
-    config = ServerConfig(host="127.0.0.1", port=0, seed=5, data_dir=tmp_path, takeover_delay=0)
+    config = ServerConfig(
+        host="127.0.0.1", port=0, seed=5, data_dir=tmp_path, takeover_delay=0, hand_over_after=0
+    )
     server = await nursery.start(serve, config)
     alice, bob = await seat_table(server, 2, computer_takeover="medium")
     await bob.aclose()  # gone for good; the computer finishes his game
