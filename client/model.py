@@ -515,8 +515,11 @@ def _game_message(model: Model, msg: Update | Hand | Legal) -> list[ClientMessag
         return [Sync()]
     if isinstance(msg, Update):
         # Told after the change is applied: the words need only names and sides.
+        actor = msg.changes[0].seat if msg.stand_in else None
         for change in msg.changes:
             parts = change_parts(model, game, change)
+            if parts and actor is not None and change.seat == actor:
+                parts = stand_in_parts(model, game, change, parts)
             if parts:
                 note(model, change.kind, parts)
         if any(c.kind not in SEAT_ONLY for c in msg.changes):
@@ -641,6 +644,27 @@ def change_parts(model: Model, game: GameMirror, c: Change) -> list[Fragment]:
     if kind == "back":
         return [who, ("", " is back.")]
     return []
+
+
+# What a seat does itself (the rest of an update follows from it: sequences, forfeits).
+_OWN_ACTS = frozenset({"played", "removed", "exchanged", "drew", "no_draw", "passed"})
+
+
+def stand_in_parts(
+    model: Model, game: GameMirror, c: Change, parts: list[Fragment]
+) -> list[Fragment]:
+    """A change the computer made for a person's seat (an update's `stand_in`): "The
+    computer played for you: 6♣ at C4." for our own seat, "The computer, for Aino,
+    played 6♣ at C4." for another's."""
+    if c.kind not in _OWN_ACTS:
+        return parts
+    rest = parts[1:]  # the sentence after its subject
+    if c.seat == game.seat and model.replay is None:
+        if c.kind == "played":
+            return [("class:log.info", "The computer played for you: "), *rest[1:]]
+        return [("class:log.info", "The computer, for you,"), *rest]
+    return [("class:log.info", "The computer, for "), parts[0], ("class:log.info", ","),
+            *rest]  # fmt: skip
 
 
 def last_parts(model: Model, game: GameMirror, last: Last) -> list[Fragment]:

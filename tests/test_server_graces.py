@@ -74,9 +74,7 @@ class Box:
 class Place:
     """A lobby with a clock of the test's, and its people."""
 
-    def __init__(
-        self, clock: Callable[[], float], path: Path | None = None, seed: int = 1
-    ) -> None:
+    def __init__(self, clock: Callable[[], float], path: Path | None = None, seed: int = 1) -> None:
         self.clock = clock
         self.journal = Journal(path)
         config = ServerConfig(host="127.0.0.1", port=0, seed=seed)
@@ -395,9 +393,7 @@ def test_a_spectator_who_left_is_not_brought_back(tmp_path):
     assert kept.spectators == []
 
 
-async def test_the_computers_task_wakes_when_the_stand_ins_grace_runs_out(
-    nursery, autojump_clock
-):
+async def test_the_computers_task_wakes_when_the_stand_ins_grace_runs_out(nursery, autojump_clock):
     place = Place(trio.current_time)
     computers = place.lobby.computers
     await nursery.start(computers.run)
