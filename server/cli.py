@@ -59,6 +59,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--max-per-address", type=int, default=ServerConfig.max_per_address, metavar="N",
         help="connections one address may hold at once (default: %(default)s)",
     )  # fmt: skip
+    # For tests: the computer's pause before each move (0: it moves at once).
+    parser.add_argument(
+        "--computer-pace", type=float, default=ServerConfig.takeover_delay, help=argparse.SUPPRESS
+    )
     args = parser.parse_args(argv)
     if not 0 <= args.port <= 65535:
         parser.error("--port must be between 0 and 65535")
@@ -131,6 +135,7 @@ def main(argv: list[str] | None = None) -> None:
         durability=args.durability,
         max_per_address=args.max_per_address,
         seed=args.seed,
+        takeover_delay=max(0.0, args.computer_pace),
         server_name=args.name.strip()[:MAX_SERVER_NAME] or "Sarja",
     )
     try:

@@ -97,14 +97,20 @@ def test_a_move_the_computer_made_for_us_says_so():
     h = headless(STARTED, snapshot(turn=0))
     h.feed(
         Update(
-            version=13, changes=(Change(kind="played", seat=0, card="2C", cell=14),), turn=1,
-            draw_size=83, stand_in=True,
+            version=13,
+            changes=(Change(kind="played", seat=0, card="2C", cell=14),),
+            turn=1,
+            draw_size=83,
+            stand_in=True,
         )  # fmt: skip
     )
     h.feed(
         Update(
-            version=14, changes=(Change(kind="removed", seat=1, card="JS", cell=15, side=0),),
-            turn=0, draw_size=82, stand_in=True,
+            version=14,
+            changes=(Change(kind="removed", seat=1, card="JS", cell=15, side=0),),
+            turn=0,
+            draw_size=82,
+            stand_in=True,
         )  # fmt: skip
     )
     h.feed(Update(version=15, changes=(Change(kind="passed", seat=0),), turn=1, draw_size=82))
