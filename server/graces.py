@@ -11,13 +11,18 @@ Two graces keep the computer fair to people (docs/rules.md, *Decisions*):
   (or its person came back); and not at all while that person is away within the
   stand-in grace, since they cannot take it then.
 
-Pure bookkeeping with an injected clock: the table asks whether something is due and
-when the next thing will be, and the trio side (computers.py) sleeps until then.
+Pure bookkeeping with an injected clock: `computer_plan` says which seats the computer
+may play at a table now and when the next grace runs out, and the trio side
+(computers.py) sleeps until then.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .table import Table
 
 
 class Graces:
@@ -65,3 +70,42 @@ class Graces:
     def reset(self) -> None:
         """A new game: no draw waits (the away people stay away)."""
         self.draw_since.clear()
+
+
+def computer_plan(table: Table) -> tuple[list[int], float | None]:
+    """The seats the computer plays at `table` that have something to do now (waiting
+    draws first, so a computer's own draw is never lost to its move), and the clock time
+    at which a grace runs out and another may have (None: nothing to wait for)."""
+    game = table.game
+    if game is None or game.outcome is not None:
+        return [], None
+    if table.takeover is None and not table.handed and not any(table.computers):
+        return [], None  # only people play here: nothing to look at after every move
+    graces = table.graces
+    now = graces.clock()
+    away = table.away()
+    due = table.stood_in() if table.takeover is not None else None
+    ready: list[int] = []
+    waits: list[float] = []
+    for seat in dict.fromkeys((*game.pending_draw, game.turn)):
+        if not game.legal_actions(seat):
+            continue
+        if table.level_for(seat, due) is None:
+            if table.takeover is not None and table.computers[seat] is None and away[seat]:
+                waits.append(graces.stand_in_from(seat))  # the stand-in's grace
+            continue
+        # The previous seat's draw is lost once this seat has played and drawn: a
+        # person's waits its grace (a computer's is taken first, above).
+        before = (seat - 1) % len(table.seats)
+        held = (
+            graces.draw_held_until(before, away[before])
+            if seat == game.turn
+            and before in game.pending_draw
+            and table.level_for(before, due) is None
+            else None
+        )
+        if held is not None and held > now:
+            waits.append(held)
+        else:
+            ready.append(seat)
+    return ready, min(waits, default=None)

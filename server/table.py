@@ -48,7 +48,7 @@ from .engine import Action, Arrangement, EngineError, Event, Game, seat_view
 from .engine.actions import DEAD_ACTIONS, DRAW, DRAW_ACTION, PASS_ACTION, PLACE, REMOVE
 from .engine.board import LAYOUT, five_cells
 from .engine.cards import JACKS, parse_card
-from .graces import Graces
+from .graces import Graces, computer_plan
 from .guest import Guest
 from .journal import Journal, SavedTable, replay_game
 from .present import (
@@ -621,42 +621,9 @@ class Table:
     # ----- the computer --------------------------------------------------
 
     def _computer_plan(self) -> tuple[list[int], float | None]:
-        """The seats the computer plays that have something to do now (waiting draws
-        first, so a computer's own draw is never lost to its move), and the clock time
-        at which a grace runs out and another may have (None: nothing to wait for)."""
-        game = self.game
-        if game is None or game.outcome is not None:
-            return [], None
-        if self.takeover is None and not self.handed and not any(self.computers):
-            return [], None  # only people play here: nothing to look at after every move
-        now = self.clock()
-        away = self.away()
-        due = self.stood_in() if self.takeover is not None else None
-        ready: list[int] = []
-        waits: list[float] = []
-        for s in dict.fromkeys((*game.pending_draw, game.turn)):
-            if not game.legal_actions(s):
-                continue
-            if self.level_for(s, due) is None:
-                if self.takeover is not None and self.computers[s] is None and away[s]:
-                    waits.append(self.graces.stand_in_from(s))  # the stand-in's grace
-                continue
-            held = self._draw_held_until(s, away, due) if s == game.turn else None
-            if held is not None and held > now:
-                waits.append(held)  # the previous seat's draw waits for its person
-            else:
-                ready.append(s)
-        return ready, min(waits, default=None)
-
-    def _draw_held_until(self, seat: int, away: list[bool], due: list[bool] | None) -> float | None:
-        """Until when a computer on turn at `seat` lets the previous seat's person take
-        their waiting draw (their draw is lost once this seat has played and drawn)."""
-        game = self.game
-        assert game is not None
-        before = (seat - 1) % self.arrangement.players
-        if before not in game.pending_draw or self.level_for(before, due) is not None:
-            return None  # no draw waits, or a computer takes it (first: `_computer_plan`)
-        return self.graces.draw_held_until(before, away[before])
+        """The seats the computer plays that have something to do now, and when a
+        grace runs out (graces.py)."""
+        return computer_plan(self)
 
     def computer_due(self) -> float | None:
         """When (on `clock`) the computer may have a move to make here that it has not
