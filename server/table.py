@@ -761,8 +761,8 @@ class Table:
         self.journal.table_version(self.id, self.version)
         message = update(self.version, self.game, seat_change(kind, seat))
         self._broadcast(message, [g for g in self.members() if g is not but])
-        if kind == "away":
-            self.wake_computer()
+        # Either way a grace starts or ends: the computer looks again.
+        self.wake_computer()
 
     def send_table(self, to: list[Guest] | None = None) -> None:
         for guest in self.members() if to is None else to:

@@ -421,3 +421,23 @@ async def test_a_draw_taken_in_time_wakes_the_waiting_computer_at_once(nursery, 
             await trio.sleep(0.01)
     # It did not sleep out the rest of the draw grace: it looked again when she drew.
     assert trio.current_time() < drawn + DRAW_GRACE - 2
+
+
+async def test_coming_back_starts_the_draw_grace_afresh_and_wakes_the_computer(
+    nursery, autojump_clock
+):
+    """Away with her draw waiting, Aino comes back after 20 s and does not draw: the
+    computer plays once the draw grace from her return is over, not a minute on."""
+    place, aino, table = manual_with_a_computer(trio.current_time)
+    computers = place.lobby.computers
+    await nursery.start(computers.run)
+    gone = trio.current_time()
+    place.lobby.disconnected(aino, place.boxes["Aino"])
+    await trio.sleep(20)
+    assert not computers.moves
+    place.hello("Aino", resume=aino.token)
+    back = trio.current_time()
+    with trio.fail_after(GRACE * 3):
+        while not computers.moves:
+            await trio.sleep(0.5)
+    assert back + DRAW_GRACE <= trio.current_time() < gone + GRACE
