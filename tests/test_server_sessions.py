@@ -346,3 +346,32 @@ async def test_a_final_move_resent_after_the_end_gets_its_acknowledgement(server
     assert await mover.expect("ack") == last_ack
     await mover.send(action_message("pass", mover.next_id(), final.version))
     assert (await mover.expect("error")).code == "game_over"
+
+
+async def test_a_spectator_resuming_after_a_restart_is_watching_again(tmp_path):
+    """Today's players come back to their seats after a restart; a spectator comes back
+    to watching (before, the token was unknown and the client went to the lobby)."""
+    config = ServerConfig(host="127.0.0.1", port=0, seed=3, data_dir=tmp_path)
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(serve, config)
+        alice, bob = await seat_table(server, 2)
+        cecilia = await NetClient.connect(server.port, "Cecilia")
+        await cecilia.send(Spectate(table=alice.table.id))
+        assert (await cecilia.expect("snapshot")).seat is None
+        token = cecilia.welcome.resume
+        nursery.cancel_scope.cancel()  # the server stops
+    for client in (alice, bob, cecilia):
+        await client.aclose()
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(serve, config)
+        back = await NetClient.connect(server.port, "Cecilia", resume=token)
+        view = await back.expect("table")
+        assert view.seat is None and view.spectators == 1
+        snap = await back.expect("snapshot")
+        assert snap.seat is None and snap.hand == ()
+        # And she hears the game go on: a player coming back, here.
+        again = await NetClient.connect(server.port, "P0", resume=alice.welcome.resume)
+        await again.expect("snapshot")
+        update = await back.expect("update")
+        assert [(c.kind, c.seat) for c in update.changes] == [("back", again.state.seat)]
+        nursery.cancel_scope.cancel()
