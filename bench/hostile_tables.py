@@ -1,6 +1,6 @@
 """Issue 19's attacks on the table limit, for bench/hostile.py: each against a
 `sarja-server` process of its own, started with a small `--max-tables` so that the
-limit is reached in seconds, quick computers (`--computer-pause`) and a short
+limit is reached in seconds, quick computers (`--computer-pace`) and a short
 stand-in grace (`--hand-over-after`).
 
 - The park race: a game its computers play for an absent person is parked when
@@ -74,7 +74,7 @@ class Client:
 
 async def start(folder: Path, max_tables: int, pause: float, grace: float) -> tuple[Any, int]:
     command = [SERVER, "--host", HOST, "--port", "0", "--data-dir", str(folder),
-               "--max-tables", str(max_tables), "--computer-pause", str(pause),
+               "--max-tables", str(max_tables), "--computer-pace", str(pause),
                "--hand-over-after", str(grace)]  # fmt: skip
     process = await trio.lowlevel.open_process(
         command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL

@@ -24,16 +24,15 @@ from sarja.protocol.mirror import GameMirror
 
 from .model import (
     LOG_KEPT,
-    Fragment,
     LogLine,
     Model,
     change_parts,
     game_begins,
-    side_style,
+    stand_in_parts,
 )
 
 # What a seat's player (or the computer for them) does: the changes a stand-in made.
-ACTED = frozenset({"played", "removed", "exchanged", "passed", "drew"})
+ACTED = frozenset({"played", "removed", "exchanged", "passed", "drew", "no_draw"})
 MOVES = frozenset({"played", "removed", "exchanged", "passed"})  # counted as moves
 PAST_KEPT = 20000  # entries of pages still coming; a server that sends more is cut off
 TOP = 10**9  # `log_back` for "the start": clamped to the oldest line when drawn
@@ -44,26 +43,20 @@ def log_changes(
 ) -> list[LogLine]:
     """One update's changes as log lines (not yet in the log)."""
     lines = []
+    actor = changes[0].seat if stand_in and changes else None  # whom the computer played for
     for c in changes:
         parts = change_parts(model, game, c)
         if not parts:
             continue
         mine = c.seat is not None and c.seat == game.seat and model.replay is None
-        if stand_in and c.kind in ACTED and c.seat is not None:
-            parts = [_stand_in(game, c.seat, mine), *parts[1:]]
+        if actor is not None and c.seat == actor and c.kind in ACTED:
+            parts = stand_in_parts(model, game, c, parts)
         elif mine and c.kind == "away":
             parts = [parts[0], ("", " were away; your seat was kept.")]
         elif mine and c.kind == "back":
             parts = [parts[0], ("", " are back.")]
         lines.append(LogLine(c.kind, tuple(parts)))
     return lines
-
-
-def _stand_in(game: GameMirror, seat: int, mine: bool) -> Fragment:
-    style = side_style(game.players[seat].side)
-    if mine:
-        return (style, "The computer (for you)")
-    return (style, f"The computer for {game.players[seat].name}")
 
 
 def take_history(model: Model, msg: History) -> None:

@@ -306,7 +306,7 @@ class ScreenLayout:
             ConditionalContainer(window(fives, fives_rows), filter=choosing),
             log(lambda: r.BOARD_ROWS + 1, hand_rows, fives_rows),
             status_row,
-            footer(lambda: r.game_keys(m)),
+            window(lambda w, h: [r.game_footer(m, w)], 1),
         ])  # fmt: skip
 
         # ----- help, and a terminal too small ------------------------------------------

@@ -567,7 +567,7 @@ def _game_message(model: Model, msg: Update | Hand | Legal) -> list[ClientMessag
         from .history import log_changes
 
         # Told after the change is applied: the words need only names and sides.
-        stand_in = bool(getattr(msg, "stand_in", False))  # a later field of `update`
+        stand_in = msg.stand_in
         for line in log_changes(model, game, msg.changes, stand_in):
             note(model, line.kind, line.parts)
         # (A history comes only straight after its snapshot: any update is later.)
@@ -697,6 +697,27 @@ def change_parts(model: Model, game: GameMirror, c: Change) -> list[Fragment]:
     if kind == "back":
         return [who, ("", " is back.")]
     return []
+
+
+# What a seat does itself (the rest of an update follows from it: sequences, forfeits).
+_OWN_ACTS = frozenset({"played", "removed", "exchanged", "drew", "no_draw", "passed"})
+
+
+def stand_in_parts(
+    model: Model, game: GameMirror, c: Change, parts: list[Fragment]
+) -> list[Fragment]:
+    """A change the computer made for a person's seat (an update's `stand_in`): "The
+    computer played for you: 6♣ at C4." for our own seat, "The computer, for Aino,
+    played 6♣ at C4." for another's."""
+    if c.kind not in _OWN_ACTS:
+        return parts
+    rest = parts[1:]  # the sentence after its subject
+    if c.seat == game.seat and model.replay is None:
+        if c.kind == "played":
+            return [("class:log.info", "The computer played for you: "), *rest[1:]]
+        return [("class:log.info", "The computer, for you,"), *rest]
+    return [("class:log.info", "The computer, for "), parts[0], ("class:log.info", ","),
+            *rest]  # fmt: skip
 
 
 def last_parts(model: Model, game: GameMirror, last: Last) -> list[Fragment]:

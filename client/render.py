@@ -793,6 +793,17 @@ def fives_lines(model: Model, width: int, click: Click = None) -> list[Line]:
     return lines
 
 
+def game_footer(model: Model, width: int) -> Line:
+    """The game's footer: its keys, led by a waiting draw in the turn's colours (a draw
+    waits only so long once the next player may move: docs/rules.md)."""
+    keys = game_keys(model)
+    if not (model.draw_waiting and model.replay is None and model.overlay != "fives"):
+        return keys_line(keys, width)
+    banner: Line = [("class:myturn", " ▶ d: TAKE YOUR DRAW ◀ ")]
+    rest = [k for k in keys if k[0] != "d"]
+    return banner + keys_line(rest, max(1, width - width_of(banner)))
+
+
 def game_keys(model: Model) -> list[tuple[str, str]]:
     g = model.game
     assert g is not None

@@ -285,6 +285,16 @@ FINAL_UPDATE = Update(
     result=RESULT,
 )
 
+# The computer's move for a person's seat: Bertil has been away past the grace and the
+# table's stand-in plays K♠ on B4 for him (docs/protocol.md section 8, "Computer moves").
+STAND_IN_UPDATE = Update(
+    version=14,
+    changes=(Change(kind="played", seat=1, card="KS", cell=31), Change(kind="drew", seat=1)),
+    turn=0,
+    draw_size=76,
+    stand_in=True,
+)
+
 # A version-1 client's greeting, as version 1 wrote it (every field, nil included),
 # and the server's fatal answer, which a version-1 client can read: `error` kept its
 # shape across the versions.

@@ -347,7 +347,8 @@ class History(WireMap):
 @wire
 class Update(WireMap):
     """What one change to the game did, for every member alike: the version it leads to,
-    the changes in order, and the turn's counters after them."""
+    the changes in order, and the turn's counters after them. `stand_in`: the computer
+    made this action for a person's seat (a stand-in, or a seat handed over)."""
 
     TYPE = "update"
     version: int
@@ -358,11 +359,13 @@ class Update(WireMap):
     exchanged: bool = False
     pending_draw: tuple[int, ...] = ()
     result: Result | None = None
+    stand_in: bool = False
 
     def validate(self) -> None:
         integer(self.version, "version")
         _set(self, "changes", parts(Change, self.changes, "changes", 1, MAX_CHANGES))
         _turn(self, MAX_SEATS - 1)
+        boolean(self.stand_in, "stand_in")
 
 
 @wire

@@ -52,7 +52,7 @@ class Server:
             self.journal,
             on_game_over=self._game_over,
             push_soon=self._push_list_soon,
-            clock=trio.current_time,
+            clock=trio.current_time,  # the graces' timers sleep on trio's clock
         )
         self.lobby.restore(self.journal.load())
         self.listeners: list[trio.SocketListener] = []

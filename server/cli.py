@@ -65,8 +65,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--max-tables", type=int, default=ServerConfig.max_tables, metavar="N",
         help="tables open at once; games no one is at make room (default: %(default)s)",
     )  # fmt: skip
-    # For tests and benches: quick computer players, a short stand-in grace.
-    parser.add_argument("--computer-pause", type=float, default=None, help=argparse.SUPPRESS)
+    # For tests: the computer's pause before each move (0: it moves at once).
+    parser.add_argument(
+        "--computer-pace", type=float, default=ServerConfig.takeover_delay, help=argparse.SUPPRESS
+    )
+    # For tests and benches: a short stand-in grace (the hand-over wait, in seconds).
     parser.add_argument("--hand-over-after", type=float, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if not 0 <= args.port <= 65535:
@@ -157,10 +160,11 @@ def main(argv: list[str] | None = None) -> None:
         max_per_address=args.max_per_address,
         max_tables=args.max_tables,
         seed=args.seed,
+        takeover_delay=max(0.0, args.computer_pace),
         server_name=args.name.strip()[:MAX_SERVER_NAME] or "Sarja",
     )
-    quick = {"takeover_delay": args.computer_pause, "hand_over_after": args.hand_over_after}
-    config = replace(config, **{k: v for k, v in quick.items() if v is not None})
+    if args.hand_over_after is not None:
+        config = replace(config, hand_over_after=max(0.0, args.hand_over_after))
     try:
         trio.run(run, config)
     except Exception as exc:

@@ -13,6 +13,10 @@ table then plays those moves one at a time, so people can follow them:
 3. the move is applied only if the game has not moved on meanwhile (someone came back
    to the seat, a waiting draw was taken): otherwise it starts again from 1.
 
+When the table has nothing for the computer to do yet but a grace is running (an away
+person's, or a waiting draw's: graces.py), the task sleeps until the table says it runs
+out (`Table.computer_due`), and wakes sooner if anything changes at the table.
+
 A computer never keeps a table waiting longer than `computer_budget` seconds: a thread
 that has not answered by then is abandoned and medium's choice, which takes well under
 a millisecond, is played instead.
@@ -90,6 +94,7 @@ class Computers:
         self._due: list[Table] = []  # woken before `run` started
         self._busy: set[Table] = set()
         self._scopes: dict[Table, trio.CancelScope] = {}  # each playing table's task
+        self._waiting: dict[Table, trio.CancelScope] = {}  # tables sleeping out a grace
         self.stopped = False
         self.moves = 0  # moves made, for tests and the bench
         self.late = 0  # moves the budget cut short (medium's choice played instead)
@@ -111,6 +116,9 @@ class Computers:
     def wake(self, table: Table) -> None:
         """The computer may have a move to make at `table`."""
         if table in self._busy or self.stopped:
+            waiting = self._waiting.get(table)
+            if waiting is not None:
+                waiting.cancel()  # something changed: look again now
             return  # its task looks again after each move
         self._busy.add(table)
         if self._nursery is None:
@@ -130,7 +138,9 @@ class Computers:
         with trio.CancelScope() as scope:
             self._scopes[table] = scope
             try:
-                while (turn := table.computer_turn()) is not None:
+                while (turn := table.computer_turn()) is not None or await self._wait(table):
+                    if turn is None:
+                        continue
                     table.computer_thinking(turn.seat)
                     started = trio.current_time()
                     action = await self._choose(turn)
@@ -143,6 +153,22 @@ class Computers:
                 if self._scopes.get(table) is scope:
                     del self._scopes[table]
                     self._busy.discard(table)
+
+    async def _wait(self, table: Table) -> bool:
+        """Sleep until the table's running grace runs out, or it is woken; False if no
+        grace runs (nothing to wait for)."""
+        due = table.computer_due() if table.live else None
+        if due is None:
+            return False
+        with trio.CancelScope(
+            deadline=trio.current_time() + max(0.0, due - table.clock())
+        ) as scope:
+            self._waiting[table] = scope
+            try:
+                await trio.sleep_forever()
+            finally:
+                del self._waiting[table]
+        return True
 
     async def _choose(self, turn: Turn) -> Action:
         """The level's choice, made in a worker thread within the budget; medium's

@@ -45,4 +45,7 @@ class ServerConfig:
     takeover_delay: float = 1.0  # the computer's pause before each move it makes
     computer_budget: float = 2.0  # the longest a computer's move takes, pause included
     think_time: float | None = None  # hard's search per move; None: the bots' default
-    hand_over_after: float = 60.0  # an away seat may be handed to the computer after this
+    # An away seat may be handed to the computer after this, and the stand-in plays it
+    # only after this (counted from the restart, after one).
+    hand_over_after: float = 60.0
+    draw_grace: float = 8.0  # a computer waits this long for the previous seat's draw

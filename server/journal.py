@@ -34,7 +34,7 @@ log = logging.getLogger("sarja.server")
 
 _T = TypeVar("_T")
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 FILE_NAME = "journal.sqlite3"
 DURABILITY = ("normal", "full")
 PARKED = 2  # `tables.closed` of a table kept for its players but not loaded at start
@@ -86,7 +86,13 @@ CREATE TABLE IF NOT EXISTS actions (
     action_id INTEGER,
     version INTEGER NOT NULL,
     reshuffles TEXT,
+    stand_in INTEGER NOT NULL DEFAULT 0,  -- the computer made it for a person's seat
     PRIMARY KEY (table_id, game, n)
+);
+CREATE TABLE IF NOT EXISTS spectators (
+    table_id TEXT NOT NULL,
+    guest_id TEXT NOT NULL,
+    PRIMARY KEY (table_id, guest_id)
 );
 """
 
@@ -97,6 +103,15 @@ ALTER TABLE tables ADD COLUMN takeover TEXT;
 UPDATE tables SET takeover = 'medium' WHERE computer_takeover != 0;
 ALTER TABLE seats ADD COLUMN computer TEXT;
 ALTER TABLE seats ADD COLUMN name TEXT;
+""",
+    # Stand-ins' moves marked, and spectators kept across a restart.
+    3: """
+ALTER TABLE actions ADD COLUMN stand_in INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE IF NOT EXISTS spectators (
+    table_id TEXT NOT NULL,
+    guest_id TEXT NOT NULL,
+    PRIMARY KEY (table_id, guest_id)
+);
 """,
 }
 
@@ -123,6 +138,7 @@ class SavedAction:
     action_id: int | None
     version: int
     reshuffles: list[list[int]]  # reshuffles this action caused, each a deck order
+    stand_in: bool = False  # the computer made it for a person's seat
 
 
 @dataclass
@@ -148,6 +164,8 @@ class SavedTable:
     game: SavedGame | None
     computers: list[tuple[str, str] | None] = field(default_factory=list)  # (level, name)
     handed: dict[int, str] = field(default_factory=dict)  # seat -> level, person away
+    # Who was watching (guest id, name, keys), to watch again on resuming.
+    spectators: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)
 
     def arrangement(self) -> Arrangement:
         return Arrangement.of(
@@ -310,6 +328,18 @@ class Journal:
             table_id, seat, guest_id, computer, name,
         )  # fmt: skip
 
+    def spectator(self, table_id: str, guest_id: str, watching: bool) -> None:
+        """A guest starts (`watching`) or stops watching a table."""
+        if watching:
+            self._write(
+                "INSERT OR REPLACE INTO spectators (table_id, guest_id) VALUES (?, ?)",
+                table_id, guest_id,
+            )  # fmt: skip
+        else:
+            self._write(
+                "DELETE FROM spectators WHERE table_id = ? AND guest_id = ?", table_id, guest_id
+            )
+
     def game_started(
         self, table_id: str, number: int, cut: tuple[tuple[tuple[int, int], ...], ...],
         deck: tuple[int, ...],
@@ -323,12 +353,13 @@ class Journal:
     def action(
         self, table_id: str, game: int, n: int, seat: int, notation: str,
         action_id: int | None, version: int, reshuffles: list[tuple[int, ...]],
+        stand_in: bool = False,
     ) -> None:  # fmt: skip
         self._write(
             "INSERT INTO actions (table_id, game, n, seat, action, action_id, version,"
-            " reshuffles) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            " reshuffles, stand_in) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             table_id, game, n, seat, notation, action_id, version,
-            json.dumps(reshuffles) if reshuffles else None,
+            json.dumps(reshuffles) if reshuffles else None, stand_in,
         )  # fmt: skip
         # (The table's version is its last action's, or the last written by
         # `table_version`, whichever is greater: one statement less per move.)
@@ -489,9 +520,17 @@ class Journal:
                     handed[seat] = str(level)
             elif level is not None:
                 computers[seat] = (str(level), str(cname))
+        spectators = [
+            (str(gid), str(gname), tuple(str(token).split()))
+            for gid, gname, token in self._db.execute(
+                "SELECT g.id, g.name, g.token_hash FROM spectators s"
+                " JOIN guests g ON g.id = s.guest_id WHERE s.table_id = ? ORDER BY g.rowid",
+                (table_id,),
+            )
+        ]
         return SavedTable(
             table_id, number, name, players, teams, hand, bool(manual), takeover,
-            version, seats, self._game(table_id, game), computers, handed,
+            version, seats, self._game(table_id, game), computers, handed, spectators,
         )  # fmt: skip
 
     def _game(self, table_id: str, number: int | None) -> SavedGame | None:
@@ -510,13 +549,20 @@ class Journal:
         if row is None:
             return None
         game = SavedGame(row[0], json.loads(row[1]), json.loads(row[2]))
-        for seat, action, action_id, version, reshuffles in db.execute(
-            "SELECT seat, action, action_id, version, reshuffles FROM actions"
+        for seat, action, action_id, version, reshuffles, stand_in in db.execute(
+            "SELECT seat, action, action_id, version, reshuffles, stand_in FROM actions"
             " WHERE table_id = ? AND game = ? ORDER BY n",
             (table_id, game.number),
         ):
             game.actions.append(
-                SavedAction(seat, action, action_id, version, json.loads(reshuffles or "[]"))
+                SavedAction(
+                    seat,
+                    action,
+                    action_id,
+                    version,
+                    json.loads(reshuffles or "[]"),
+                    bool(stand_in),
+                )  # fmt: skip
             )
         return game
 

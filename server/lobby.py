@@ -61,6 +61,7 @@ class Lobby:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.config = config
+        self.clock = clock  # the tables' graces are counted on it
         self.rng = rng
         self.server_id = server_id
         self.journal = journal
@@ -78,7 +79,6 @@ class Lobby:
         self._list: TableList | None = None  # the table list, while it holds
         self._list_frame: bytes | None = None  # ... and packed
         self._pushed: tuple[TableSummary, ...] = ()  # the list the lobby was last sent
-        self._clock = clock  # the sweep's clock
         # (table id, guest id or address) -> when the sweep freed that seat squatter.
         self._freed: dict[tuple[str, str], float] = {}
 
@@ -92,6 +92,15 @@ class Lobby:
                     guest_id, name, keys = held
                     guest = guests[guest_id] = Guest(name, guest_id, keys)
                     self._file(guest)
+        # Spectators watch again when they resume, unless they are here already (and
+        # have moved on since).
+        watchers: dict[str, list[Guest]] = {}
+        for kept in saved:
+            for guest_id, name, keys in kept.spectators:
+                if guest_id not in guests:
+                    guest = guests[guest_id] = Guest(name, guest_id, keys)
+                    self._file(guest)
+                    watchers.setdefault(kept.id, []).append(guest)
         for kept in saved:
             try:
                 computers = [None if c is None else Computer(*c) for c in kept.computers]
@@ -99,7 +108,7 @@ class Lobby:
                     kept.id, kept.name, kept.arrangement(), kept.takeover, computers,
                     journal=False,
                 )  # fmt: skip
-                table.restore(kept, guests)
+                table.restore(kept, guests, watchers.get(kept.id, []))
             except EngineError as err:
                 raise JournalError(
                     f"table {kept.id} in the journal {self.journal.path} does not replay:"
@@ -116,6 +125,7 @@ class Lobby:
         table = Table(
             table_id, name, arrangement, takeover, self.rng, self.journal,
             self._game_over, self.computers.wake, computers, self.config.hand_over_after,
+            self.config.draw_grace, self.clock,
         )  # fmt: skip
         self.tables[table_id] = table
         if journal:
@@ -171,12 +181,14 @@ class Lobby:
         guest.new_token(used=token)
         self._file(guest)
         guest.outbox = outbox
-        if self._holds_seat(guest):
+        if self._holds_seat(guest) or guest.table is not None:  # a seat, or watching
             self.journal.guest(guest.id, guest.name, guest.keys)
         return guest
 
     def _welcome(self, guest: Guest) -> None:
         table = guest.table
+        if table is not None and self.tables.get(table.id) is not table:
+            table = guest.table = None  # a spectator's table closed while they were gone
         guest.send(
             Welcome(
                 version=PROTOCOL_VERSION,
@@ -323,6 +335,7 @@ class Lobby:
         self.journal.table_parked(table.id, self.config.max_parked)
         for spectator in table.spectators:
             spectator.table = None
+            self.journal.spectator(table.id, spectator.id, False)
             self._send_list(spectator)
         for guest in {id(g): g for g in table.seats if g is not None}.values():
             if guest.table is table:
@@ -438,7 +451,7 @@ class Lobby:
         """A seat squatter the sweep freed cannot sit down again at once, from the
         same connection or another at the same address: the seat goes to someone
         who will play."""
-        now, patience = self._clock(), self.config.ready_timeout
+        now, patience = self.clock(), self.config.ready_timeout
         for who in (guest.id, guest.address):
             freed = self._freed.get((table.id, who)) if who else None
             if freed is not None and now - freed < patience:

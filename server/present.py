@@ -206,8 +206,9 @@ def changes(events: Iterable[Event]) -> tuple[Change, ...]:
     return tuple(out)
 
 
-def update(version: int, game: Game, made: tuple[Change, ...]) -> Update:
-    """The public update that leads to `version`, with the turn's counters after it."""
+def update(version: int, game: Game, made: tuple[Change, ...], stand_in: bool = False) -> Update:
+    """The public update that leads to `version`, with the turn's counters after it
+    (`stand_in`: the computer made the action for a person's seat)."""
     return Update(
         version=version,
         changes=made,
@@ -217,6 +218,7 @@ def update(version: int, game: Game, made: tuple[Change, ...]) -> Update:
         exchanged=game.exchanged,
         pending_draw=tuple(game.pending_draw),
         result=_result(game),
+        stand_in=stand_in,
         _trusted=True,
     )
 

@@ -13,14 +13,16 @@ is always ready, and asks for every rematch. The computer also plays a person's 
 while they are away, when the table lets it stand in (`takeover`, a level) or when a
 player still at the table hands the seat over; the person takes it back by coming
 back. The moves themselves are made by `Computers` (computers.py), from the seat's
-view only.
+view only. The stand-in waits out a grace before it plays an away person's seat, and
+every computer waits for the previous seat's manual draw (graces.py); the table says
+until when (`computer_due`), and the trio side sleeps until then.
 """
 
 from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Literal
 
 from sarja.protocol.limits import MAX_SPECTATORS
@@ -43,9 +45,10 @@ from sarja.protocol.messages import (
 
 from .computers import Computer, Turn
 from .engine import Action, Arrangement, EngineError, Event, Game, seat_view
-from .engine.actions import DEAD_ACTIONS, DRAW_ACTION, PASS_ACTION, PLACE, REMOVE
+from .engine.actions import DEAD_ACTIONS, DRAW, DRAW_ACTION, PASS_ACTION, PLACE, REMOVE
 from .engine.board import LAYOUT, five_cells
 from .engine.cards import JACKS, parse_card
+from .graces import Graces, computer_plan
 from .guest import Guest
 from .history import GameHistory, send_history
 from .journal import Journal, SavedTable, replay_game
@@ -92,6 +95,8 @@ class Table:
         wake_computer: Callable[[Table], None] = lambda table: None,
         computers: list[Computer | None] | None = None,
         hand_over_after: float = 60.0,
+        draw_grace: float = 8.0,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.id = table_id
         self.journal = journal
@@ -114,8 +119,10 @@ class Table:
         self._on_game_over = on_game_over
         self._wake_computer = wake_computer
         self.hand_over_after = hand_over_after
+        self.clock = clock
         self.handed: dict[int, str] = {}  # away people's seats handed to the computer
-        self.away_since: dict[int, float] = {}  # when each away seat's player went
+        self.graces = Graces(clock, hand_over_after, draw_grace)
+        self.away_since = self.graces.away_since  # when each away seat's player went
         self.taken_over: set[int] = set()  # seats whose takeover the members were told
         # False once the lobby has parked or closed this table: a table is one object
         # for as long as it is in memory, and a dead one never plays or writes again
@@ -135,22 +142,30 @@ class Table:
         # Per seat, the hand part last sent, so a hand goes out only when it changed.
         self._hands_sent: list[HandPart | None] = [None] * players
         self.history = GameHistory()  # every public change, for members who come later
-        self.stand_ins: set[int] = set()  # versions whose action the computer made for a person
+        # The versions whose action a computer made for a person's seat (a stand-in's
+        # or a handed seat's), not a computer seat's own.
+        self.stand_ins: set[int] = set()
 
-    def restore(self, saved: SavedTable, guests: dict[str, Guest]) -> None:
+    def restore(
+        self, saved: SavedTable, guests: dict[str, Guest], watchers: Sequence[Guest] = ()
+    ) -> None:
         """Bring the table back as the journal kept it: its seats (every player away
-        until they resume, the computer's seats playing on) and its latest game,
-        replayed action by action."""
+        until they resume, the computer's seats playing on), its latest game, replayed
+        action by action, and its spectators (`watchers`), watching again once they
+        resume."""
+        for guest in watchers:
+            guest.table, guest.seat = self, None
         if saved.game is not None:
             self._replay(saved)
-        now = time.monotonic()
+        now = self.clock()
         for seat, held in enumerate(saved.seats):
             if held is not None:
                 guest = self.seats[seat] = guests[held[0]]
                 # A guest comes back to the game in play, if it holds a seat in one.
                 if guest.table is None or self.in_play:
                     guest.table, guest.seat = self, seat
-                self.away_since[seat] = now
+                # Gone since the restart: the server cannot know since when before it.
+                self.graces.gone(seat, now)
         if self.in_play:
             self.handed = dict(saved.handed)
             people = [s for s, held in enumerate(saved.seats) if held is not None]
@@ -171,6 +186,9 @@ class Table:
             self.acted_at = a.version
             if a.action_id is not None:
                 self.accepted[a.seat][a.action_id] = (Action.parse(a.action), a.version)
+            if a.stand_in:
+                self.stand_ins.add(a.version)
+        self.graces.draws_waiting(self.game.pending_draw)
         # Everyone is away now: a change like any other, so versions only grow.
         self.version = max(saved.version, self.acted_at) + 1
         self.journal.table_version(self.id, self.version)
@@ -228,8 +246,15 @@ class Table:
             for g, c in zip(self.seats, self.computers, strict=True)
         ]
 
-    def level_for(self, seat: int, away: list[bool] | None = None) -> str | None:
-        """The level of the computer that plays `seat` now, if one does."""
+    def stood_in(self) -> list[bool]:
+        """Per seat, whether the stand-in may play it: a person's seat whose person has
+        been away the whole grace (`graces`)."""
+        now = self.clock()
+        return [a and now >= self.graces.stand_in_from(s) for s, a in enumerate(self.away())]
+
+    def level_for(self, seat: int, due: list[bool] | None = None) -> str | None:
+        """The level of the computer that plays `seat` now, if one does (`due`: the
+        seats `stood_in` now, if known)."""
         computer = self.computers[seat]
         if computer is not None:
             return computer.level
@@ -238,7 +263,7 @@ class Table:
             return level
         if self.takeover is None or not self.in_play:
             return None
-        return self.takeover if (self.away() if away is None else away)[seat] else None
+        return self.takeover if (self.stood_in() if due is None else due)[seat] else None
 
     def last_id(self, seat: int | None) -> int | None:
         """The highest action id accepted for `seat` in this game, if any."""
@@ -277,6 +302,7 @@ class Table:
 
     def _view(self, seat: int | None) -> TableView:
         away = self.away()
+        due = self.stood_in() if self.in_play and self.takeover is not None else None
         names = self.names()
         return TableView(
             id=self.id,
@@ -288,7 +314,7 @@ class Table:
                     name=names[i] if g is not None or c is not None else None,
                     ready=self.ready[i],
                     away=g is not None and away[i],
-                    computer=self.level_for(i, away),
+                    computer=self.level_for(i, due),
                     _trusted=True,
                 )
                 for i, (g, c) in enumerate(zip(self.seats, self.computers, strict=True))
@@ -398,6 +424,8 @@ class Table:
         self._check_name(guest)
         self.spectators.append(guest)
         guest.table, guest.seat = self, None
+        self.journal.guest(guest.id, guest.name, guest.keys)
+        self.journal.spectator(self.id, guest.id, True)
         # Told to the players and the newcomer only: with many watching, telling every
         # spectator of every other would cost the square of their number.
         self.send_table(self._players_here() + [guest])
@@ -416,6 +444,7 @@ class Table:
             self.ready[guest.seat] = False
         elif guest in self.spectators:
             self.spectators.remove(guest)
+            self.journal.spectator(self.id, guest.id, False)
         self._set_seat(seat, guest)
         self.ready[seat] = False
         guest.seat = seat
@@ -438,6 +467,7 @@ class Table:
         turn are kept for them; otherwise the seat is freed."""
         if guest in self.spectators:
             self.spectators.remove(guest)
+            self.journal.spectator(self.id, guest.id, False)
             guest.table = guest.seat = None
             self.send_table(self._players_here())
             return
@@ -468,17 +498,29 @@ class Table:
             self.leave(guest)
 
     def _gone(self, seat: int) -> None:
-        self.away_since[seat] = time.monotonic()
+        # Gone on purpose (`leave`) or not, the seat is kept the same: the stand-in
+        # waits its grace either way.
+        self.graces.gone(seat)
         self._seat_change("away", seat)
         self.send_table()
 
     def welcome_back(self, guest: Guest) -> None:
         """A seat holder is back (a new connection, or a `join` from the lobby): the
-        seat is theirs again, whoever played it meanwhile."""
+        seat is theirs again, whoever played it meanwhile. A spectator from before a
+        restart watches again."""
+        if guest not in self.seats:
+            if guest in self.spectators:  # a second connection took over from the first
+                self.send_table([guest])
+                if self.game is not None:
+                    guest.send(self._snapshot_for(None))
+            else:
+                guest.table = None
+                self.spectate(guest)
+            return
         guest.table = self
         seat = guest.seat = self.seats.index(guest)
         self.taken_over.discard(seat)
-        self.away_since.pop(seat, None)
+        self.graces.back(seat)
         if self.handed.pop(seat, None) is not None:
             self.journal.seat(self.id, seat, guest.id)
         if self.in_play:
@@ -502,7 +544,7 @@ class Table:
             raise Refusal("already_computer", f"The computer already plays for {name}.")
         if not self.away()[seat]:
             raise Refusal("not_away", f"{name} is here; only an away player's seat is handed over.")
-        gone = time.monotonic() - self.away_since.get(seat, 0.0)
+        gone = self.graces.away_for(seat)
         if gone < self.hand_over_after:
             raise Refusal(
                 "too_soon",
@@ -524,6 +566,7 @@ class Table:
         self.taken_over.clear()
         self.handed.clear()
         self._reset_game_state()
+        self.graces.reset()
         self.games_played += 1
         self.journal.game_started(self.id, self.games_played, self.game.cut, self.game.deck)
         self.send_table()
@@ -590,29 +633,28 @@ class Table:
 
     # ----- the computer --------------------------------------------------
 
-    def _computer_seats(self) -> list[int]:
-        """Seats the computer plays that have something to do now."""
-        game = self.game
-        if game is None or game.outcome is not None:
-            return []
-        if self.takeover is None and not self.handed and not any(self.computers):
-            return []  # only people play here: nothing to look at after every move
-        away = self.away()
-        return [
-            s
-            for s in dict.fromkeys((game.turn, *game.pending_draw))
-            if self.level_for(s, away) is not None and game.legal_actions(s)
-        ]
+    def _computer_plan(self) -> tuple[list[int], float | None]:
+        """The seats the computer plays that have something to do now, and when a
+        grace runs out (graces.py)."""
+        return computer_plan(self)
+
+    def computer_due(self) -> float | None:
+        """When (on `clock`) the computer may have a move to make here that it has not
+        now, if a grace is running: the trio side sleeps until then."""
+        return self._computer_plan()[1]
 
     def wake_computer(self) -> None:
-        if self.live and self._computer_seats():
+        if not self.live:
+            return
+        ready, due = self._computer_plan()
+        if ready or due is not None:
             self._wake_computer(self)
 
     def computer_turn(self) -> Turn | None:
         """The next move the computer is to make here, with the seat's view."""
         if not self.live:
             return None
-        seats = self._computer_seats()
+        seats = self._computer_plan()[0]
         if not seats:
             return None
         game = self.game
@@ -637,16 +679,23 @@ class Table:
         game = self.game
         if not self.live or game is not turn.game or len(game.history) != turn.moves:
             return False
-        if self.level_for(turn.seat) is None:
+        seat = turn.seat
+        if self.level_for(seat) is None or seat not in self._computer_plan()[0]:
             return False
+        stand_in = self.computers[seat] is None  # a person's seat, played for them
         try:
-            events = self._apply(turn.seat, action, None)
+            events = self._apply(seat, action, None, stand_in)
         except EngineError:
             return False  # not this seat's to make any more: the next turn decides
-        self._publish(events)
+        self._publish(events, stand_in)
+        if action.kind != DRAW and seat in game.pending_draw and game.outcome is None:
+            # The draw with the move, in the same step: no one can play before it.
+            self._publish(self._apply(seat, DRAW_ACTION, None, stand_in), stand_in)
         return True
 
-    def _apply(self, seat: int, action: Action, action_id: int | None) -> list[Event]:
+    def _apply(
+        self, seat: int, action: Action, action_id: int | None, stand_in: bool = False
+    ) -> list[Event]:
         """Apply an action to the game and write it to the journal; refused
         (EngineError) before anything changes."""
         game = self.game
@@ -657,9 +706,12 @@ class Table:
         self.acted_at = self.version
         if action_id is not None:
             self.accepted[seat][action_id] = (action, self.version)
+        if stand_in:
+            self.stand_ins.add(self.version)
+        self.graces.draws_waiting(game.pending_draw)
         self.journal.action(
             self.id, self.games_played, game.version, seat, str(action), action_id,
-            self.version, game.reshuffles[reshuffled:],
+            self.version, game.reshuffles[reshuffled:], stand_in,
         )  # fmt: skip
         if game.outcome is not None:
             self.journal.game_finished(self.id, self.games_played)
@@ -667,13 +719,14 @@ class Table:
             self.rematch.update(i for i, c in enumerate(self.computers) if c is not None)
         return events
 
-    def _publish(self, events: list[Event]) -> None:
-        """Tell everyone what the action just applied did."""
+    def _publish(self, events: list[Event], stand_in: bool = False) -> None:
+        """Tell everyone what the action just applied did (`stand_in`: a computer did it
+        for a person's seat)."""
         game = self.game
         assert game is not None
         made = changes(events)
         self.history.record(self.version, made)
-        self._broadcast(update(self.version, game, made))
+        self._broadcast(update(self.version, game, made, stand_in))
         self._after_change(events)
         if game.outcome is not None:
             if self.rematch:
@@ -730,8 +783,8 @@ class Table:
         self.history.record(self.version, made)
         message = update(self.version, self.game, made)
         self._broadcast(message, [g for g in self.members() if g is not but])
-        if kind == "away":
-            self.wake_computer()
+        # Either way a grace starts or ends: the computer looks again.
+        self.wake_computer()
 
     def send_table(self, to: list[Guest] | None = None) -> None:
         for guest in self.members() if to is None else to:

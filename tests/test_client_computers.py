@@ -90,6 +90,37 @@ def test_the_computer_thinking_for_an_away_player_says_so():
     assert "Bertil (computer)" in h.screen()
 
 
+def test_a_move_the_computer_made_for_us_says_so():
+    """An update marked `stand_in` is the computer's move for a person's seat: ours reads
+    "The computer played for you", another's names whom it played for; a move of a
+    computer's own seat reads as before."""
+    h = headless(STARTED, snapshot(turn=0))
+    h.feed(
+        Update(
+            version=13,
+            changes=(Change(kind="played", seat=0, card="2C", cell=14),),
+            turn=1,
+            draw_size=83,
+            stand_in=True,
+        )  # fmt: skip
+    )
+    h.feed(
+        Update(
+            version=14,
+            changes=(Change(kind="removed", seat=1, card="JS", cell=15, side=0),),
+            turn=0,
+            draw_size=82,
+            stand_in=True,
+        )  # fmt: skip
+    )
+    h.feed(Update(version=15, changes=(Change(kind="passed", seat=0),), turn=1, draw_size=82))
+    log = [line.text for line in h.model.log]
+    assert "The computer played for you: 2♣ at E2." in log, log
+    assert "The computer, for Bertil, removed your chip at F2 with the J♠." in log, log
+    assert "You passed: no playable card." in log, log
+    assert "The computer played for you" in h.screen()
+
+
 def test_o_hands_an_away_players_seat_to_the_computer():
     away = snapshot(turn=1, players=(
         Player(name="Aino", side=0, away=False, hand_size=7),

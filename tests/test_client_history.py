@@ -53,7 +53,7 @@ def test_after_a_fresh_start_the_whole_game_comes_before_the_greeting():
         f"You played 4♥ at {cell_name(13)}.",
         "You were away; your seat was kept.",
         f"Bertil played A♣ at {cell_name(14)}.",
-        f"The computer (for you) played 6♥ at {cell_name(15)}.",
+        f"The computer played for you: 6♥ at {cell_name(15)}.",
         "Bertil played 8♦ at H4.",
         "You are back.",
         "You are back in the game at Friday.",
@@ -70,7 +70,7 @@ def test_another_seats_stand_in_is_named_and_a_spectator_gets_no_summary():
     past = (played(1, 0, "2H", 11), played(2, 1, "3H", 12, stand_in=True))
     model = fed(STARTED, snapshot(seat=None, hand=(), targets=(), legal=(), choices=()),
                 History(version=12, entries=past)).model  # fmt: skip
-    assert f"The computer for Bertil played 3♥ at {cell_name(12)}." in lines(model)
+    assert f"The computer, for Bertil, played 3♥ at {cell_name(12)}." in lines(model)
     assert lines(model)[1] == f"Aino played 2♥ at {cell_name(11)}."
     assert not any("While you were away" in t for t in lines(model))
 
@@ -91,7 +91,7 @@ def test_after_a_dropped_connection_only_what_was_missed_is_added():
         "The connection dropped; reconnecting…",
         "Connected again.",
         "You are back.",
-        f"The computer (for you) played 9♣ at {cell_name(20)}.",
+        f"The computer played for you: 9♣ at {cell_name(20)}.",
         f"Bertil played 10♠ at {cell_name(21)}.",
         "While you were away: 2 moves; the computer played 1 for you.",
     ], added

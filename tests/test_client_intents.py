@@ -124,8 +124,11 @@ def test_manual_draw_shows_its_key_and_d_takes_it():
     manual = dataclasses.replace(SNAPSHOT.rules, manual_draw=True)
     h = headless(STARTED, snapshot(rules=manual, pending_draw=(0,), turn=1))
     screen = h.screen()
-    assert "[d] take your draw" in screen and "d draw" in screen
+    assert "[d] take your draw" in screen
     assert "Your draw waits: press d" in screen and not h.unfit()
+    # The footer leads with it, where the keys are read: hard to miss.
+    footer = screen.splitlines()[-1]
+    assert footer.startswith(" ▶ d: TAKE YOUR DRAW ◀ ") and footer.endswith("q quit"), footer
     [draw] = sent(h, "d")
     assert isinstance(draw, Draw)
 

@@ -31,6 +31,7 @@ from sarja.protocol.examples import (
     FINAL_UPDATE,
     INCOMPATIBLE,
     SERVER_EXAMPLES,
+    STAND_IN_UPDATE,
     V1_HELLO,
 )
 from sarja.protocol.framing import FrameDecoder
@@ -290,6 +291,17 @@ def block_final_update() -> str:
     return "```text\n" + "\n".join(pretty(wire(FINAL_UPDATE))) + "\n```"
 
 
+def block_stand_in() -> str:
+    codec = ServerCodec()
+    codec.session.state = SessionState.GAME
+    frame = codec.send(STAND_IN_UPDATE)
+    return (
+        "```text\n" + "\n".join(pretty(wire(STAND_IN_UPDATE))) + "\n```\n\n"
+        f"Golden bytes, `server:stand_in`, {len(frame)} bytes:\n\n"
+        "```text\n" + "\n".join(hex_lines(frame)) + "\n```"
+    )
+
+
 def v1_hello_frame() -> bytes:
     body = pack(V1_HELLO)
     return len(body).to_bytes(HEADER_SIZE, "big") + body
@@ -520,6 +532,7 @@ STATIC: dict[str, Callable[[], str]] = {
     "golden": block_golden,
     "version_one": block_version_one,
     "final_update": block_final_update,
+    "stand_in": block_stand_in,
 }
 
 

@@ -217,7 +217,10 @@ async def test_a_rematch_keeps_the_seats(server):
 
 
 async def test_the_computer_plays_for_an_absent_player_when_the_table_allows(nursery, tmp_path):
-    config = ServerConfig(host="127.0.0.1", port=0, seed=5, data_dir=tmp_path, takeover_delay=0)
+    # The stand-in's grace (tests/test_server_graces.py) is not waited out here.
+    config = ServerConfig(
+        host="127.0.0.1", port=0, seed=5, data_dir=tmp_path, takeover_delay=0, hand_over_after=0
+    )
     server = await nursery.start(serve, config)
     alice, bob = await seat_table(server, 2, computer_takeover="medium")
     await bob.aclose()
@@ -275,7 +278,9 @@ async def test_after_a_game_a_freed_seat_reopens_the_table(server):
 
 
 async def test_a_finished_table_left_only_to_absent_players_is_forgotten(nursery, tmp_path):
-    config = ServerConfig(host="127.0.0.1", port=0, seed=5, data_dir=tmp_path, takeover_delay=0)
+    config = ServerConfig(
+        host="127.0.0.1", port=0, seed=5, data_dir=tmp_path, takeover_delay=0, hand_over_after=0
+    )
     server = await nursery.start(serve, config)
     alice, bob = await seat_table(server, 2, computer_takeover="medium")
     await bob.aclose()  # gone for good; the computer finishes his game
@@ -341,3 +346,32 @@ async def test_a_final_move_resent_after_the_end_gets_its_acknowledgement(server
     assert await mover.expect("ack") == last_ack
     await mover.send(action_message("pass", mover.next_id(), final.version))
     assert (await mover.expect("error")).code == "game_over"
+
+
+async def test_a_spectator_resuming_after_a_restart_is_watching_again(tmp_path):
+    """Today's players come back to their seats after a restart; a spectator comes back
+    to watching (before, the token was unknown and the client went to the lobby)."""
+    config = ServerConfig(host="127.0.0.1", port=0, seed=3, data_dir=tmp_path)
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(serve, config)
+        alice, bob = await seat_table(server, 2)
+        cecilia = await NetClient.connect(server.port, "Cecilia")
+        await cecilia.send(Spectate(table=alice.table.id))
+        assert (await cecilia.expect("snapshot")).seat is None
+        token = cecilia.welcome.resume
+        nursery.cancel_scope.cancel()  # the server stops
+    for client in (alice, bob, cecilia):
+        await client.aclose()
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(serve, config)
+        back = await NetClient.connect(server.port, "Cecilia", resume=token)
+        view = await back.expect("table")
+        assert view.seat is None and view.spectators == 1
+        snap = await back.expect("snapshot")
+        assert snap.seat is None and snap.hand == ()
+        # And she hears the game go on: a player coming back, here.
+        again = await NetClient.connect(server.port, "P0", resume=alice.welcome.resume)
+        await again.expect("snapshot")
+        update = await back.expect("update")
+        assert [(c.kind, c.seat) for c in update.changes] == [("back", again.state.seat)]
+        nursery.cancel_scope.cancel()
