@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sarja.protocol.cards import CORNER_CODE, ONE_EYED, TWO_EYED, cell_name, five_cells, parse_cell
+from sarja.protocol.distrust import table_fits
 from sarja.protocol.messages import (
     Ack,
     Bye,
@@ -51,7 +52,6 @@ from sarja.protocol.messages import (
     Update,
     Welcome,
 )
-from sarja.protocol.distrust import table_fits
 from sarja.protocol.mirror import SEAT_ONLY, GameMirror, ServerProtocolError
 from sarja.protocol.session import SessionState
 

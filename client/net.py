@@ -44,7 +44,6 @@ from sarja.protocol import (
     SessionState,
 )
 from sarja.protocol.limits import DEFAULT_PORT
-from sarja.protocol.mirror import ServerProtocolError
 from sarja.protocol.messages import (
     Bye,
     ClientMessage,
@@ -55,6 +54,7 @@ from sarja.protocol.messages import (
     ServerMessage,
     Welcome,
 )
+from sarja.protocol.mirror import ServerProtocolError
 
 BACKOFF = (0.5, 1.0, 2.0, 4.0, 8.0)  # seconds between attempts; the last one repeats
 CONNECT_TIMEOUT = 5.0

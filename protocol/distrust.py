@@ -133,9 +133,7 @@ def result_fits(
     copies([*discard, *(c for hand in result.hands for c in hand)])
 
 
-def legal_fits(
-    legal: Sequence[str], hand: Sequence[str], dead: Sequence[str]
-) -> None:
+def legal_fits(legal: Sequence[str], hand: Sequence[str], dead: Sequence[str]) -> None:
     """Every legal action plays a card of the hand (where it may go is the server's
     word: the client never works that out)."""
     if not set(dead) <= set(hand):

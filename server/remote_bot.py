@@ -71,9 +71,9 @@ from .engine.cards import parse_card
 from .engine.view import SeatView
 
 RECEIVE_SIZE = 65536
-# Plays kept from the updates. Hard reads back LOOK_BACK plays of each other seat, so
-# with exchanges between them (one a turn at most) 2 * LOOK_BACK rounds of 12 seats
-# hold all it reads; a longer game keeps only its newest plays.
+# Plays kept from the updates. Hard reads back LOOK_BACK plays of each other seat: in
+# LOOK_BACK rounds of at most 12 seats, each turn a play and perhaps an exchange, so
+# this many entries hold all it reads; a longer game keeps only its newest plays.
 HISTORY_KEPT = 2 * LOOK_BACK * MAX_SEATS
 
 
@@ -203,8 +203,8 @@ class RemoteBot:
                 (self.say if done.code == 0 else self.complain)(done.why)
                 return done.code
             except ServerProtocolError as err:
-                self.complain(f"stopped: the server sent something this bot cannot use"
-                              f" ({err.code}: {err.message})")  # fmt: skip
+                why = f"{err.code}: {err.message}"
+                self.complain(f"stopped: the server sent something this bot cannot use ({why})")
                 return 1
             except ProtocolError as err:
                 self.complain(f"the server sent something this bot does not understand: {err}")

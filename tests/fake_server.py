@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import trio
@@ -109,7 +110,8 @@ Script = Callable[[int], Iterator[ServerMessage]]
 @dataclass
 class Liar:
     """The listener; `script(n)` is what the n-th connection (from 0) gets after the
-    welcome, the table and the snapshot. A `Ping` in it waits for its `pong`."""
+    welcome, the table and the snapshot. A `Ping` in it waits for its `pong`. After the
+    script, the connection stays open until the client closes it."""
 
     script: Script
     position: tuple[Welcome, TableView, Snapshot] = field(default_factory=position)
@@ -119,7 +121,7 @@ class Liar:
     done: trio.Event = field(default_factory=trio.Event)  # the last script's end
 
     async def start(self, nursery: trio.Nursery) -> int:
-        listeners = await nursery.start(trio.serve_tcp, self._serve, 0, "127.0.0.1")
+        listeners = await nursery.start(partial(trio.serve_tcp, self._serve, 0, host="127.0.0.1"))
         self.port = listeners[0].socket.getsockname()[1]
         return self.port
 
@@ -138,8 +140,11 @@ class Liar:
                         with trio.fail_after(60):
                             while await waiting.receive() != msg.n:
                                 pass
+                self.done.set()
+                while True:  # until the client hangs up: what it should do after a lie
+                    await waiting.receive()
             except (trio.BrokenResourceError, trio.ClosedResourceError, trio.EndOfChannel):
-                pass  # the client hung up on the lie: what a client should do
+                pass
             self.done.set()
             nursery.cancel_scope.cancel()
 

@@ -135,7 +135,7 @@ def test_updates_move_the_game_on_and_the_log_says_what_happened():
 
 # Five blue chips on A5-F5, green ones on B1-E1 and A2-E2: sequences the changes can
 # lock (the client refuses a sequence over spaces without the side's chips).
-ROWS_OF_FIVE = "*gggg....*" "ggggg....." + SNAPSHOT.board[20:40] + "bbbbbb...." + SNAPSHOT.board[50:]
+ROWS_OF_FIVE = "*gggg....*ggggg....." + SNAPSHOT.board[20:40] + "bbbbbb...." + SNAPSHOT.board[50:]
 
 
 def test_every_change_in_words():

@@ -129,8 +129,13 @@ def test_any_update_is_taken_whole_or_refused_never_a_crash(chs, turn, draw_size
     game = mirror()
     update = Update(version=1, changes=tuple(chs), turn=turn, draw_size=draw_size,
                     pending_draw=tuple(pending))  # fmt: skip
-    outside = turn >= 2 or any(s >= 2 for s in pending) or any(
-        (c.seat is not None and c.seat >= 2) or (c.side is not None and c.side >= 2) for c in chs
+    outside = (
+        turn >= 2
+        or any(s >= 2 for s in pending)
+        or any(
+            (c.seat is not None and c.seat >= 2) or (c.side is not None and c.side >= 2)
+            for c in chs
+        )
     )
     try:
         assert game.apply(update)
