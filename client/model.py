@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sarja.protocol.cards import CORNER_CODE, ONE_EYED, TWO_EYED, cell_name, five_cells, parse_cell
+from sarja.protocol.distrust import table_fits
 from sarja.protocol.messages import (
     Ack,
     Bye,
@@ -53,7 +54,7 @@ from sarja.protocol.messages import (
     Update,
     Welcome,
 )
-from sarja.protocol.mirror import SEAT_ONLY, GameMirror
+from sarja.protocol.mirror import SEAT_ONLY, GameMirror, ServerProtocolError
 from sarja.protocol.session import SessionState
 
 if TYPE_CHECKING:
@@ -284,10 +285,39 @@ def _keep_token(model: Model, server_id: str, token: str) -> None:
 def apply(model: Model, msg: ServerMessage, phase: SessionState) -> list[ClientMessage]:
     """Take in one message from the server, in the session state it led to; returns
     what to send back (a `resume`, a `sync` when the updates skipped a version, the
-    lobby's list, chat kept while the connection was down)."""
+    lobby's list, chat kept while the connection was down).
+
+    A message that does not fit the game raises ServerProtocolError, once the log
+    says so and the game waits for a fresh picture: the link then connects afresh."""
     if phase != model.phase:
         model.status = ""  # a line about the last screen means nothing on the next
     model.phase = phase
+    try:
+        replies = _take(model, msg, phase)
+    except ServerProtocolError as err:
+        _unusable(model, err)
+        raise
+    if model.online and model.chat_queue and phase in _AT_TABLE:
+        replies += [Chat(text=text) for text in model.chat_queue]
+        model.chat_queue.clear()
+    return replies
+
+
+def _unusable(model: Model, err: ServerProtocolError) -> None:
+    """The server said something no game can be in: say so, and act on nothing it said
+    before until a fresh snapshot (a stale "your turn" would invite a move)."""
+    text = f"The server sent something this client could not use: {err.message}"
+    note(model, "error", [("", text + " Connecting again for a fresh picture.")])
+    model.status = text
+    model.syncing = True
+    model.thinking = None
+    if model.game is not None:
+        model.game.legal, model.game.choices = (), ()
+    if model.overlay == "fives":
+        model.overlay = model.fives_cell = None
+
+
+def _take(model: Model, msg: ServerMessage, phase: SessionState) -> list[ClientMessage]:
     replies: list[ClientMessage] = []
     match msg:
         case Welcome():
@@ -325,9 +355,6 @@ def apply(model: Model, msg: ServerMessage, phase: SessionState) -> list[ClientM
             model.bye = msg.code
             model.status = msg.message
             note(model, "error", [("", msg.message)])
-    if model.online and model.chat_queue and phase in _AT_TABLE:
-        replies += [Chat(text=text) for text in model.chat_queue]
-        model.chat_queue.clear()
     return replies
 
 
@@ -493,6 +520,7 @@ def _first_free(table: TableView) -> int:
 
 
 def _snapshot(model: Model, msg: Snapshot) -> None:
+    table_fits(msg, model.table)
     fresh = model.game is None or model.game.table != msg.table or model.game.version > msg.version
     if model.game is None:
         model.game = GameMirror(msg)

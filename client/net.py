@@ -13,6 +13,12 @@ pauses. What cannot get better by waiting stops the retries until the player ask
 (r): an unknown host, or a peer that is not a Sarja server (it answers something else,
 or nothing, to the hello). `bye` `replaced` and a fatal error end the link for good.
 
+A message the model cannot use (`on_message` raises `ServerProtocolError`: a seat the
+table lacks, cards that do not add up) is the server's fault, never the client's
+crash: the link hangs up and connects afresh, and the resumed seat brings a snapshot.
+A server that keeps doing it (UNUSABLE_LIMIT connections in a row) is not retried
+until the player asks.
+
 Each connection has its own codec, and so its own session state: every message is
 handed on with the state it led to, and the model keeps no second copy of the table of
 transitions.
@@ -48,12 +54,14 @@ from sarja.protocol.messages import (
     ServerMessage,
     Welcome,
 )
+from sarja.protocol.mirror import ServerProtocolError
 
 BACKOFF = (0.5, 1.0, 2.0, 4.0, 8.0)  # seconds between attempts; the last one repeats
 CONNECT_TIMEOUT = 5.0
 WELCOME_TIMEOUT = 5.0  # a Sarja server answers a hello at once; silence means it is not one
 SILENCE_LIMIT = 35.0  # the server pings after 20 s of quiet; this long silent is a dead link
 RECEIVE_SIZE = 65536
+UNUSABLE_LIMIT = 3  # connections in a row that brought an unusable message: stop trying
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 
@@ -121,6 +129,8 @@ class Link:
         self._stopped_gist = ""  # ... in a few words, for the line that says we try again
         self._last_error = ""
         self._server_said = ""  # why the server closed on us (bye), until it greets again
+        self._unusable = 0  # connections in a row ended by a message we could not use
+        self._firm = False  # the stop holds even after a welcome (see `run`)
         self.connections = 0  # how many times a connection was made (tests look)
 
     # ----- called from anywhere in the thread (the app's key handlers) -------------
@@ -162,7 +172,7 @@ class Link:
         self._stopped, self._stopped_gist = why, gist
 
     def _wake_up(self) -> None:
-        self._stopped = None
+        self._stopped, self._firm = None, False
         self._wake.set()
 
     def _drop_now(self) -> None:
@@ -174,7 +184,7 @@ class Link:
         attempt = 0
         greeted = False  # a welcome came on some connection: now we *re*connect
         while self._closed is None:
-            if self._stopped is not None and greeted:
+            if self._stopped is not None and greeted and not self._firm:
                 # Once this address led to our server, what looks wrong now (a name
                 # not found, something else answering) may be passing: keep trying.
                 self._last_error, self._stopped = self._stopped_gist, None
@@ -203,7 +213,10 @@ class Link:
                 continue
             attempt = 0
             self.connections += 1
+            unusable = self._unusable
             ended = await self._serve(stream)
+            if self._unusable == unusable:
+                self._unusable = 0  # this connection was fine: start counting afresh
             greeted = greeted or ended == "welcomed"
             if ended == "nameless":
                 await trio.sleep(0.2)  # hung up on while the name was typed: connect afresh
@@ -352,7 +365,19 @@ class Link:
         if isinstance(msg, Ping):
             self._send_now(Pong(n=msg.n))
             return True
-        self._on_message(msg, state)
+        try:
+            self._on_message(msg, state)
+        except ServerProtocolError as err:
+            self._unusable += 1
+            self._last_error = "it sent something this client could not use"
+            if self._unusable >= UNUSABLE_LIMIT:
+                self._firm = True
+                self._stop(
+                    f"{self.where} keeps sending messages this client cannot use"
+                    f" ({err.message}). Press r to try again.",
+                    "it sends messages this client cannot use",
+                )
+            return False
         if isinstance(msg, Bye):
             if msg.code == "replaced":
                 self._closed = msg.message

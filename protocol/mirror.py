@@ -8,16 +8,26 @@ The server sends what changed; this module is the one place that knows how a cha
 changes the picture, so every client (the terminal one, `sarja-bot`, the tests) reads
 the game the same way. Nothing here knows the rules: chips, counters and cards move
 only as the server's changes say.
+
+Nor does it trust them: a message that does not fit the table's shape (a seat or side
+the table lacks, a chip taken from an empty space, cards that no longer add up to the
+deck) raises `ServerProtocolError` (distrust.py) and leaves the mirror as it was. So
+what it keeps stays bounded whatever the server sends: the discard pile is part of the
+104 cards, each side's sequences at most MAX_FIVES.
 """
 
 from __future__ import annotations
 
 import dataclasses
 
+from . import distrust as check
 from .cards import cell_name, five_cells
+from .distrust import CHIPS as _CHIP
+from .distrust import ServerProtocolError, refuse
+from .limits import MAX_FIVES
 from .messages import Ack, Change, Hand, Last, Legal, Snapshot, Update
 
-_CHIP = "bgr"
+__all__ = ["SEAT_ONLY", "GameMirror", "ServerProtocolError"]
 SEAT_ONLY = frozenset({"away", "back"})  # changes of who is here, not of the game
 
 
@@ -28,6 +38,11 @@ class GameMirror:
         self.reset(snap)
 
     def reset(self, snap: Snapshot) -> None:
+        """Take a snapshot as the whole picture (ServerProtocolError if it does not fit)."""
+        check.snapshot_fits(snap)
+        self._take(snap)
+
+    def _take(self, snap: Snapshot) -> None:
         self.table = snap.table
         self.version = snap.version
         self.seat = snap.seat
@@ -56,21 +71,34 @@ class GameMirror:
         self.drawn: str | None = None  # the card last drawn into our hand, to mark it
 
     def apply(self, msg: Update | Hand | Legal | Ack) -> bool:
-        """Take in one message; False if it does not follow on (ask for a snapshot)."""
+        """Take in one message; False if it does not follow on (ask for a snapshot).
+        ServerProtocolError if it does not fit the game; then nothing of it is taken."""
         if isinstance(msg, Ack):  # our own action, accepted: its update follows
             self.last_id = msg.id if self.last_id is None else max(self.last_id, msg.id)
             return True
         if isinstance(msg, Update):
             if msg.version != self.version + 1:
                 return False
-            self._update(msg)
+            before, drawn = self.snapshot(), self.drawn
+            try:
+                self._update(msg)
+            except ServerProtocolError:
+                self._take(before)  # all of it or nothing: the picture stays whole
+                self.drawn = drawn
+                raise
             return True
         if msg.version != self.version:
             return False
+        if self.seat is None:
+            raise refuse(f"A spectator was sent a '{msg.TYPE}' message.")
         if isinstance(msg, Hand):
+            check.hand_fits(msg.hand, self.players[self.seat].hand_size, self.discard)
+            check.legal_fits(self.legal, msg.hand, msg.dead)
             self.hand, self.targets, self.dead = msg.hand, msg.targets, msg.dead
             self.drawn = msg.drawn
         else:
+            check.legal_fits(msg.legal, self.hand, self.dead)
+            check.copies([*self.hand, *self.discard])  # the hand is this version's now
             self.legal, self.choices = msg.legal, msg.choices
         return True
 
@@ -82,6 +110,11 @@ class GameMirror:
         # server sends no `legal` after it: the list in hand still holds.
         for change in msg.changes:
             self._change(change)
+        check.turn_fits(msg.turn, msg.pending_draw, len(self.players))
+        check.hand_sizes(self.players, self.rules.hand_size)
+        check.cards_add_up(self.players, len(self.discard), msg.draw_size)
+        if msg.result is not None:
+            check.result_fits(msg.result, self.players, self.sides, self.discard)
         self.turn, self.draw_size, self.passes = msg.turn, msg.draw_size, msg.passes
         self.exchanged, self.pending_draw = msg.exchanged, msg.pending_draw
         self.result = msg.result
@@ -91,13 +124,20 @@ class GameMirror:
             self.targets, self.dead = ((),) * len(self.hand), ()
 
     def _change(self, c: Change) -> None:
-        kind, seat = c.kind, c.seat
+        kind = c.kind
+        what = f"A '{kind}' change"
+        seat = None if c.seat is None else check.seat(c.seat, len(self.players), what)
+        side = None if c.side is None else check.side(c.side, self.sides, what)
         if kind == "played":
             assert seat is not None and c.cell is not None and c.card is not None
+            if self.board[c.cell] != ".":
+                raise refuse(f"A chip is played on {cell_name(c.cell)}, which is not open.")
             self.board[c.cell] = _CHIP[self.players[seat].side]
             self._discarded(seat, c.card, f"{c.card}@{cell_name(c.cell)}")
         elif kind == "removed":
             assert seat is not None and c.cell is not None and c.card is not None
+            if side is None or self.board[c.cell] != _CHIP[side]:
+                raise refuse(f"A chip is removed from {cell_name(c.cell)}, which holds none.")
             self.board[c.cell] = "."
             self._discarded(seat, c.card, f"{c.card}x{cell_name(c.cell)}")
         elif kind == "exchanged":
@@ -105,6 +145,8 @@ class GameMirror:
             self._discarded(seat, c.card, f"dead:{c.card}")
         elif kind == "drew":
             assert seat is not None
+            if self.draw_size < 1:
+                raise refuse("A card is drawn from an empty draw pile.")
             self._hand_size(seat, +1)
             self.draw_size -= 1
         elif kind == "reshuffled":
@@ -114,19 +156,27 @@ class GameMirror:
             assert seat is not None
             self.last = Last(seat=seat, action="pass", _trusted=True)
         elif kind == "sequence":
-            assert c.side is not None and c.fives is not None
-            self.sequences[c.side].extend(c.fives)
-            letter = _CHIP[c.side].upper()
-            for five in c.fives:
-                for cell in five_cells(five):
-                    if self.board[cell] != "*":
-                        self.board[cell] = letter
+            assert side is not None and c.fives is not None
+            self._sequence(side, c.fives)
         elif kind in SEAT_ONLY:
             assert seat is not None
             self.players[seat] = dataclasses.replace(
                 self.players[seat], away=kind == "away", _trusted=True
             )
         # no_draw, draw_forfeited, won, drawn_game: the counters and result say it all.
+
+    def _sequence(self, side: int, fives: tuple[tuple[int, int], ...]) -> None:
+        if len(self.sequences[side]) + len(fives) > MAX_FIVES:
+            raise refuse(f"Side {side} would hold more than {MAX_FIVES} sequences.")
+        chip = _CHIP[side]
+        for five in fives:
+            if any(self.board[c].lower() not in (chip, "*") for c in five_cells(five)):
+                raise refuse(f"A sequence of side {side} covers a space without its chip.")
+        self.sequences[side].extend(fives)
+        for five in fives:
+            for cell in five_cells(five):
+                if self.board[cell] != "*":
+                    self.board[cell] = chip.upper()
 
     def _discarded(self, seat: int, card: str, notation: str) -> None:
         self.discard.append(card)
@@ -135,6 +185,8 @@ class GameMirror:
 
     def _hand_size(self, seat: int, by: int) -> None:
         p = self.players[seat]
+        if p.hand_size + by < 0:
+            raise refuse(f"Seat {seat} plays a card from an empty hand.")
         self.players[seat] = dataclasses.replace(p, hand_size=p.hand_size + by, _trusted=True)
 
     def snapshot(self) -> Snapshot:

@@ -13,6 +13,11 @@ seat); without, at the first table that has a free seat and no game yet, waiting
 until one has. It readies at once. After each game it asks for a rematch while it has
 games left to play (`--games`, default 1), else it leaves the table and exits 0. It
 exits 1 when the server refuses it for good or the connection ends.
+
+It trusts the server no more than the server trusts it: a message that does not fit
+the game (`ServerProtocolError` from the mirror) ends it with one line on stderr and
+exit status 1, never a traceback; and what it keeps of a game is bounded (the mirror's
+piles by the deck, its history by HISTORY_KEPT).
 """
 
 from __future__ import annotations
@@ -20,14 +25,16 @@ from __future__ import annotations
 import argparse
 import itertools
 import sys
+from collections import Counter, deque
 from collections.abc import Callable, Iterable
 
 import trio
 
 from sarja.protocol import ClientCodec, ProtocolError
+from sarja.protocol import distrust as check
 from sarja.protocol.cards import five_cells
 from sarja.protocol.fields import LEVELS
-from sarja.protocol.limits import DEFAULT_PORT, MAX_NAME, PROTOCOL_VERSION
+from sarja.protocol.limits import DEFAULT_PORT, MAX_NAME, MAX_SEATS, PROTOCOL_VERSION
 from sarja.protocol.messages import (
     Ack,
     Bye,
@@ -53,16 +60,21 @@ from sarja.protocol.messages import (
     Update,
     Welcome,
 )
-from sarja.protocol.mirror import GameMirror
+from sarja.protocol.mirror import GameMirror, ServerProtocolError
 from sarja.protocol.moves import action_message
 
 from .bots import make_player
-from .engine import Action
+from .bots.inference import LOOK_BACK
+from .engine import Action, EngineError
 from .engine.actions import DEAD, PLACE, REMOVE
 from .engine.cards import parse_card
 from .engine.view import SeatView
 
 RECEIVE_SIZE = 65536
+# Plays kept from the updates. Hard reads back LOOK_BACK plays of each other seat: in
+# LOOK_BACK rounds of at most 12 seats, each turn a play and perhaps an exchange, so
+# this many entries hold all it reads; a longer game keeps only its newest plays.
+HISTORY_KEPT = 2 * LOOK_BACK * MAX_SEATS
 
 
 def plays_in(changes: Iterable[Change]) -> list[tuple[int, Action]]:
@@ -144,6 +156,7 @@ class RemoteBot:
         games: int = 1, players: int = 2, teams: int | None = None,
         think_time: float | None = None, seed: int | None = None,
         say: Callable[[str], None] = lambda line: None,
+        complain: Callable[[str], None] | None = None,
     ) -> None:  # fmt: skip
         self.host, self.port = host, port
         self.name = name
@@ -153,19 +166,20 @@ class RemoteBot:
         self.teams = teams or (players if players <= 3 else 2)
         self.player = make_player(level, seed=seed, think_time=think_time)
         self.say = say
+        self.complain = complain or say  # why it stopped, when it stops on a failure
         self.codec = ClientCodec()
         self.stream: trio.SocketStream | None = None
         self.mirror: GameMirror | None = None
         # The plays seen since the last snapshot; none under the manual draw, where
         # the draws taken count too (inference.py) and are not gathered.
-        self.history: list[tuple[int, Action]] = []
+        self.history: deque[tuple[int, Action]] = deque(maxlen=HISTORY_KEPT)
         self.table: TableView | None = None
         self.ids = itertools.count(1)
         self.asked_at: int | None = None  # the version we last sent an action for
         self.created = False
         self.asking = False  # a join or create is on its way: wait for its answer
         self.played = 0  # games finished at our table
-        self.results: list[str] = []  # "won", "lost" or "draw", per game
+        self.results: Counter[str] = Counter()  # "won", "lost" or "draw": how many of each
         self.leaving = False
 
     async def run(self) -> int:
@@ -173,7 +187,7 @@ class RemoteBot:
         try:
             self.stream = await trio.open_tcp_stream(self.host, self.port)
         except OSError as err:
-            self.say(f"cannot reach {self.host}:{self.port}: {err.strerror or err}")
+            self.complain(f"cannot reach {self.host}:{self.port}: {err.strerror or err}")
             return 1
         async with self.stream:
             try:
@@ -186,13 +200,17 @@ class RemoteBot:
                     if not data:
                         raise Finished(1, "the server closed the connection")
             except Finished as done:
-                self.say(done.why)
+                (self.say if done.code == 0 else self.complain)(done.why)
                 return done.code
+            except ServerProtocolError as err:
+                why = f"{err.code}: {err.message}"
+                self.complain(f"stopped: the server sent something this bot cannot use ({why})")
+                return 1
             except ProtocolError as err:
-                self.say(f"the server sent something this bot does not understand: {err}")
+                self.complain(f"the server sent something this bot does not understand: {err}")
                 return 1
             except (trio.BrokenResourceError, OSError) as err:
-                self.say(f"the connection broke: {err}")
+                self.complain(f"the connection broke: {err}")
                 return 1
 
     async def send(self, msg: ClientMessage) -> None:
@@ -218,11 +236,12 @@ class RemoteBot:
                 if msg.seat is not None and not msg.started and not msg.seats[msg.seat].ready:
                     await self.send(Ready(ready=True))
             case Snapshot():
+                check.table_fits(msg, self.table)
                 if self.mirror is None:
                     self.mirror = GameMirror(msg)
                 else:
                     self.mirror.reset(msg)
-                self.history = []  # what came before it is not all known
+                self.history.clear()  # what came before it is not all known
                 if msg.last_id is not None:
                     self.ids = itertools.count(msg.last_id + 1)
                 self.asked_at = None
@@ -234,7 +253,7 @@ class RemoteBot:
                     await self.send(Sync())
                     return
                 if isinstance(msg, Update) and not self.mirror.rules.manual_draw:
-                    self.history += plays_in(msg.changes)
+                    self.history.extend(plays_in(msg.changes))
                 await self.after_change()
             case Error():
                 self.asking = False  # a refused join: the next list may offer another
@@ -283,20 +302,27 @@ class RemoteBot:
         if not game.legal or self.asked_at == game.version:
             return
         self.asked_at = game.version
-        view = seat_view_of(game, tuple(self.history))
-        action = await trio.to_thread.run_sync(self.player.choose, view)
+        try:
+            view = seat_view_of(game, tuple(self.history))
+            action = await trio.to_thread.run_sync(self.player.choose, view)
+        except (EngineError, ValueError, LookupError, AssertionError) as err:
+            # The view is all the server's: a picture no game can be in (which the
+            # mirror's checks let through) is the server's fault, not a crash of ours.
+            raise ServerProtocolError(
+                f"no move can be chosen from the game it describes ({type(err).__name__}: {err})"
+            ) from err
         await self.send(action_message(str(action), next(self.ids), game.version))
 
     async def game_over(self, game: GameMirror) -> None:
         result = game.result
         assert result is not None and game.seat is not None
         if result.side is None:
-            self.results.append("draw")
+            outcome = "draw"
         else:
-            mine = game.players[game.seat].side == result.side
-            self.results.append("won" if mine else "lost")
+            outcome = "won" if game.players[game.seat].side == result.side else "lost"
+        self.results[outcome] += 1
         self.played += 1
-        self.say(f"game {self.played}: {self.results[-1]}")
+        self.say(f"game {self.played}: {outcome}")
         if self.played < self.games:
             await self.send(Rematch())
         else:
@@ -304,7 +330,7 @@ class RemoteBot:
             await self.send(Leave())
 
     def summary(self) -> str:
-        counts = {r: self.results.count(r) for r in ("won", "lost", "draw")}
+        counts = self.results
         return f"played {self.played}: won {counts['won']}, lost {counts['lost']}," + (
             f" drawn {counts['draw']}"
         )
@@ -351,9 +377,12 @@ def main(argv: list[str] | None = None) -> None:
     def say(line: str) -> None:
         print(f"sarja-bot {args.name}: {line}", flush=True)
 
+    def complain(line: str) -> None:
+        print(f"sarja-bot {args.name}: {line}", file=sys.stderr, flush=True)
+
     bot = RemoteBot(
         args.host, args.port, args.level, args.name, args.table, args.games, args.players,
-        args.teams, args.think_time, args.seed, say,
+        args.teams, args.think_time, args.seed, say, complain,
     )  # fmt: skip
     try:
         sys.exit(trio.run(bot.run))

@@ -44,8 +44,8 @@ from .client_helpers import (
 )
 
 
-def update(version: int, *changes: Change, turn: int = 1, **fields) -> Update:
-    return Update(version=version, changes=changes, turn=turn, draw_size=83, **fields)
+def update(version: int, *changes: Change, turn: int = 1, draw_size: int = 83, **fields) -> Update:
+    return Update(version=version, changes=changes, turn=turn, draw_size=draw_size, **fields)
 
 
 def said(model: m.Model) -> list[str]:
@@ -133,10 +133,15 @@ def test_updates_move_the_game_on_and_the_log_says_what_happened():
     assert "+(G)+" in screen
 
 
+# Five blue chips on A5-F5, green ones on B1-E1 and A2-E2: sequences the changes can
+# lock (the client refuses a sequence over spaces without the side's chips).
+ROWS_OF_FIVE = "*gggg....*ggggg....." + SNAPSHOT.board[20:40] + "bbbbbb...." + SNAPSHOT.board[50:]
+
+
 def test_every_change_in_words():
-    wire = fed(STARTED, SNAPSHOT)
+    wire = fed(STARTED, snapshot(board=ROWS_OF_FIVE))
     changes = [
-        Change(kind="removed", seat=1, card="JS", cell=40, side=0),
+        Change(kind="removed", seat=1, card="JS", cell=45, side=0),
         Change(kind="removed", seat=0, card="JH", cell=37, side=1),
         Change(kind="exchanged", seat=1, card="9S"),
         Change(kind="no_draw", seat=1),
@@ -152,7 +157,7 @@ def test_every_change_in_words():
     for version, change in enumerate(changes, start=13):
         wire.feed(update(version, change))
     assert said(wire.model) == [
-        "Bertil removed your chip at A5 with the J♠.",
+        "Bertil removed your chip at F5 with the J♠.",
         "You removed Green's chip at H4 with the J♥.",
         "Bertil exchanged a dead 9♠.",
         "Bertil could not draw: both piles are empty.",
@@ -174,14 +179,16 @@ def test_teams_are_named_as_teams_and_the_end_in_words():
         for i, (p, name) in enumerate(zip(SNAPSHOT.players * 2, ("Aino", "Bertil", "Cecilia",
                                                                  "Daniel"), strict=True))
     )  # fmt: skip
-    wire = fed(STARTED, snapshot(players=players))
+    four = dataclasses.replace(STARTED, players=4, seats=STARTED.seats * 2)
+    four_hands = dataclasses.replace(RESULT, hands=(*RESULT.hands, ("5C",), ("6C",)))
+    wire = fed(four, snapshot(players=players, board=ROWS_OF_FIVE, draw_size=70))
     wire.feed(
-        update(13, Change(kind="removed", seat=1, card="JS", cell=40, side=0)),
-        update(14, Change(kind="sequence", seat=2, side=0, fives=((40, 44),))),
-        update(15, Change(kind="won", side=0), result=RESULT),
+        update(13, Change(kind="removed", seat=1, card="JS", cell=45, side=0), draw_size=70),
+        update(14, Change(kind="sequence", seat=2, side=0, fives=((40, 44),)), draw_size=70),
+        update(15, Change(kind="won", side=0), draw_size=70, result=four_hands),
     )
     assert said(wire.model) == [
-        "Bertil removed Team Blue's chip at A5 with the J♠.",
+        "Bertil removed Team Blue's chip at F5 with the J♠.",
         "Team Blue completed a sequence (A5–E5).",
         "Team Blue wins!",
     ]
@@ -190,7 +197,8 @@ def test_teams_are_named_as_teams_and_the_end_in_words():
 
 def test_manual_draw_shows_draws_and_the_card_we_drew():
     manual = Rules(hand_size=7, manual_draw=True)
-    wire = fed(STARTED, snapshot(rules=manual))
+    waiting = (SNAPSHOT.players[0], dataclasses.replace(SNAPSHOT.players[1], hand_size=6))
+    wire = fed(STARTED, snapshot(rules=manual, players=waiting))
     wire.feed(
         update(13, Change(kind="played", seat=0, card="7H", cell=48), pending_draw=(0,)),
         update(14, Change(kind="drew", seat=0)),
@@ -339,8 +347,9 @@ def test_the_end_is_in_the_winners_colour():
     )
     red = dataclasses.replace(RESULT, side=2, hands=(("2C",), ("4H",), ("KD",)))
     three = dataclasses.replace(STARTED, players=3, teams=3, seats=(STARTED.seats * 2)[:3])
-    model = model_at(three, snapshot(players=players, sides=3, needed=1, result=red,
-                                     sequences=((), (), ((40, 44),))))  # fmt: skip
+    board = SNAPSHOT.board[:40] + "RRRRRb...." + SNAPSHOT.board[50:]
+    model = model_at(three, snapshot(players=players, sides=3, needed=1, result=red, board=board,
+                                     draw_size=80, sequences=((), (), ((40, 44),))))  # fmt: skip
     banner = render.end_lines(model, 80)[0]
     assert {f[0] for f in banner} == {"class:banner.r"}
     assert "Red wins: Cecilia" in render.text_of(banner)

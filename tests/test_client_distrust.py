@@ -1,0 +1,142 @@
+"""`sarja-bot` and the client's link against a server that lies (tests/fake_server.py,
+on 127.0.0.1 port 0): an update that does not fit the table ends the bot with one line
+on stderr, never a traceback, and makes the link say so and connect afresh (stopping
+when the server keeps at it); an endless stream of updates that fit grows neither."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+import trio
+
+from sarja.client import model as m
+from sarja.client.net import UNUSABLE_LIMIT, Link
+from sarja.protocol.limits import DECK_SIZE
+from sarja.protocol.messages import Ping, Pong, ServerMessage
+from sarja.server.remote_bot import HISTORY_KEPT, RemoteBot
+
+from .fake_server import Liar, bad_updates, endless, position
+from .test_remote_bot import command
+
+_, _, SNAP = position()
+BAD = bad_updates(SNAP)
+
+
+def once(*messages: ServerMessage) -> Iterator[ServerMessage]:
+    yield from messages
+
+
+@pytest.mark.parametrize("name", list(BAD))
+async def test_the_bot_process_stops_with_one_line_on_a_lie(name):
+    liar = Liar(lambda n: once(BAD[name]))
+    async with trio.open_nursery() as nursery:
+        port = await liar.start(nursery)
+        with trio.fail_after(60):
+            done = await trio.run_process(
+                [*command("sarja-bot"), f"127.0.0.1:{port}", "--level", "easy"],
+                capture_stdout=True, capture_stderr=True, check=False,
+                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            )  # fmt: skip
+        nursery.cancel_scope.cancel()
+    err = done.stderr.decode()
+    assert done.returncode == 1, err
+    assert "Traceback" not in err and len(err.splitlines()) == 1, err
+    assert "the server sent something this bot cannot use (bad_server_message:" in err
+
+
+async def test_the_bot_keeps_a_bounded_history_over_an_endless_stream():
+    """20k updates that fit, each a play the bot would remember: it keeps the newest
+    HISTORY_KEPT, and its mirror a discard pile of at most the deck."""
+    count = 20_000
+    liar = Liar(lambda n: iter([*endless(SNAP, count), Ping(n=1)]))
+    async with trio.open_nursery() as nursery:
+        port = await liar.start(nursery)
+        bot = RemoteBot("127.0.0.1", port, "easy", "Easy bot")
+        nursery.start_soon(bot.run)
+        with trio.fail_after(240):
+            await liar.done.wait()  # the pong after the stream: every update was taken
+        assert bot.mirror is not None and bot.mirror.version == count
+        assert len(bot.history) == HISTORY_KEPT
+        assert len(bot.mirror.discard) <= DECK_SIZE
+        nursery.cancel_scope.cancel()
+
+
+def linked(port: int, model: m.Model, events: list[tuple[str, str]]) -> Link:
+    """A link driving `model` as the app does (without a screen)."""
+
+    def message(msg: ServerMessage, state) -> None:
+        for reply in m.apply(model, msg, state):
+            link.send(reply)
+
+    def on_link(kind: str, text: str) -> None:
+        events.append((kind, text))
+        m.set_link(model, kind, text)
+
+    link = Link("127.0.0.1", port, name=lambda: "Aino", on_message=message, on_link=on_link,
+                backoff=(0.05,))  # fmt: skip
+    return link
+
+
+async def test_the_client_says_it_could_not_use_a_lie_and_connects_afresh():
+    """The first connection brings seat 11 at a 2-seat table; the link hangs up, says
+    why, and the next connection's snapshot puts the game back on screen."""
+    liar = Liar(lambda n: once(BAD["seat 11"]) if n == 0 else iter([Ping(n=2)]))
+    model = m.Model(address="127.0.0.1", name="Aino", named=True)
+    events: list[tuple[str, str]] = []
+    async with trio.open_nursery() as nursery:
+        port = await liar.start(nursery)
+        link = linked(port, model, events)
+        nursery.start_soon(link.run)
+        with trio.fail_after(30):  # the second connection's ping answered: all before it read
+            while Pong(n=2) not in liar.received:
+                await trio.sleep(0.01)
+        told = [line.text for line in model.log if line.kind == "error"]
+        assert told and told[0].startswith("The server sent something this client could not")
+        assert "seat 11 at a table of 2 seats" in told[0]
+        assert any(kind == "reconnecting" and "could not use" in text for kind, text in events)
+        assert model.online and model.game is not None and model.my_turn  # a fresh picture
+        assert not any(kind == "stopped" for kind, _ in events)
+        nursery.cancel_scope.cancel()
+
+
+@pytest.mark.parametrize("name", ["side 2", "turn of seat 5", "cards beyond the deck"])
+async def test_a_server_that_keeps_lying_is_not_retried_until_the_player_asks(name):
+    liar = Liar(lambda n: once(BAD[name]))
+    model = m.Model(address="127.0.0.1", name="Aino", named=True)
+    events: list[tuple[str, str]] = []
+    async with trio.open_nursery() as nursery:
+        port = await liar.start(nursery)
+        link = linked(port, model, events)
+        nursery.start_soon(link.run)
+        with trio.fail_after(30):
+            while not any(kind == "stopped" for kind, _ in events):
+                await trio.sleep(0.01)
+        [(_, text)] = [e for e in events if e[0] == "stopped"]
+        assert "keeps sending messages this client cannot use" in text
+        assert link.connections == UNUSABLE_LIMIT
+        assert model.link == "stopped" and not model.my_turn  # no stale "your turn"
+        await trio.sleep(0.3)
+        assert link.connections == UNUSABLE_LIMIT  # no retry until asked
+        link.retry_now()
+        with trio.fail_after(30):
+            while link.connections == UNUSABLE_LIMIT:
+                await trio.sleep(0.01)
+        nursery.cancel_scope.cancel()
+
+
+async def test_the_client_keeps_a_bounded_picture_over_an_endless_stream():
+    count = 20_000
+    liar = Liar(lambda n: iter([*endless(SNAP, count), Ping(n=1)]))
+    model = m.Model(address="127.0.0.1", name="Aino", named=True)
+    events: list[tuple[str, str]] = []
+    async with trio.open_nursery() as nursery:
+        port = await liar.start(nursery)
+        nursery.start_soon(linked(port, model, events).run)
+        with trio.fail_after(240):
+            await liar.done.wait()
+        assert model.game is not None and model.game.version == count
+        assert len(model.game.discard) <= DECK_SIZE and len(model.log) <= m.LOG_KEPT
+        assert not any(kind == "reconnecting" for kind, _ in events)
+        nursery.cancel_scope.cancel()
