@@ -796,6 +796,8 @@ def fives_lines(model: Model, width: int, click: Click = None) -> list[Line]:
 def game_footer(model: Model, width: int) -> Line:
     """The game's footer: its keys, led by a waiting draw in the turn's colours (a draw
     waits only so long once the next player may move: docs/rules.md)."""
+    if model.link == "closed":  # a connection closed for good leaves one thing to do
+        return keys_line([("q", "quit")], width)
     keys = game_keys(model)
     if not (model.draw_waiting and model.replay is None and model.overlay != "fives"):
         return keys_line(keys, width)

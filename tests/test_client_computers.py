@@ -107,7 +107,7 @@ def test_a_move_the_computer_made_for_us_says_so():
     h.feed(
         Update(
             version=14,
-            changes=(Change(kind="removed", seat=1, card="JS", cell=15, side=0),),
+            changes=(Change(kind="removed", seat=1, card="JS", cell=14, side=0),),
             turn=0,
             draw_size=82,
             stand_in=True,
@@ -116,7 +116,7 @@ def test_a_move_the_computer_made_for_us_says_so():
     h.feed(Update(version=15, changes=(Change(kind="passed", seat=0),), turn=1, draw_size=82))
     log = [line.text for line in h.model.log]
     assert "The computer played for you: 2♣ at E2." in log, log
-    assert "The computer, for Bertil, removed your chip at F2 with the J♠." in log, log
+    assert "The computer, for Bertil, removed your chip at E2 with the J♠." in log, log
     assert "You passed: no playable card." in log, log
     assert "The computer played for you" in h.screen()
 

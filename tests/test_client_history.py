@@ -4,6 +4,8 @@ scrolled back through it; and the bell and title on our turn, remembered."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from prompt_toolkit.output import DummyOutput
 
 from sarja.client import model as m
@@ -14,7 +16,7 @@ from sarja.protocol import ClientCodec
 from sarja.protocol.cards import cell_name
 from sarja.protocol.messages import Change, ChatLine, Entry, History, Legal, Update
 
-from .client_helpers import STARTED, WELCOME, Headless, fed, headless, snapshot
+from .client_helpers import BOARD, STARTED, WELCOME, Headless, fed, headless, snapshot
 
 
 def played(version: int, seat: int, card: str, cell: int, stand_in: bool = False) -> Entry:
@@ -68,15 +70,23 @@ def test_after_a_fresh_start_the_whole_game_comes_before_the_greeting():
 
 def test_another_seats_stand_in_is_named_and_a_spectator_gets_no_summary():
     past = (played(1, 0, "2H", 11), played(2, 1, "3H", 12, stand_in=True))
-    model = fed(STARTED, snapshot(seat=None, hand=(), targets=(), legal=(), choices=()),
+    watching = replace(STARTED, seat=None)
+    model = fed(watching, snapshot(seat=None, hand=(), targets=(), legal=(), choices=()),
                 History(version=12, entries=past)).model  # fmt: skip
     assert f"The computer, for Bertil, played 3♥ at {cell_name(12)}." in lines(model)
     assert lines(model)[1] == f"Aino played 2♥ at {cell_name(11)}."
     assert not any("While you were away" in t for t in lines(model))
 
 
+# The board at version 6, before Bertil's 8♦ at H4 (version 7).
+BOARD_AT_6 = BOARD[:37] + "." + BOARD[38:]
+
+
 def test_after_a_dropped_connection_only_what_was_missed_is_added():
-    wire = fed(STARTED, snapshot(version=6, turn=1), History(version=6, entries=PAST[:6]))
+    wire = fed(
+        STARTED, snapshot(version=6, turn=1, board=BOARD_AT_6),
+        History(version=6, entries=PAST[:6]),
+    )  # fmt: skip
     model = wire.model
     wire.feed(Update(version=7, changes=PAST[6].changes, turn=0, draw_size=83))
     before = lines(model)
