@@ -67,3 +67,52 @@ async def test_the_real_server_process(tmp_path):
     assert "Stopped." in "".join(seen) + rest
     records = list((tmp_path / "records").glob("*.json"))
     assert len(records) == 1 and '"outcome"' in records[0].read_text()
+
+
+async def test_one_server_per_data_directory(tmp_path):
+    """A second server on the same data directory says so in one line and exits
+    non-zero; `export` still reads the journal meanwhile; after a kill -9 of the
+    first, the lock is gone with it and a new server starts."""
+    command = [SERVER, "--host", "127.0.0.1", "--port", "0", "--data-dir", str(tmp_path)]
+    listening = re.compile(r"^\s+sarja-client 127\.0\.0\.1:(\d+)$")
+    first = await trio.lowlevel.open_process(
+        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
+    seen: list[str] = []
+    try:
+        port = int((await read_lines_until(first.stdout, listening, seen)).group(1))
+        clients = await seat_table(Started(port), 2, name="Kept")
+        second = await trio.lowlevel.open_process(
+            command, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+        try:
+            out = b""  # until it exits, or says it listens (and would run on)
+            while b"listening" not in out and (chunk := await second.stdout.receive_some(4096)):
+                out += chunk
+            assert b"listening" not in out, out
+            assert await second.wait() != 0
+            err = await second.stderr.receive_some(65536)
+        finally:
+            if second.returncode is None:
+                second.kill()
+                await second.wait()
+        lines = err.decode().strip().splitlines()
+        assert len(lines) == 1, lines
+        assert str(tmp_path) in lines[0] and "another sarja-server" in lines[0], lines
+        assert "--data-dir" in lines[0]  # what to do
+        listed = await trio.run_process(
+            [SERVER, "export", "--data-dir", str(tmp_path)], capture_stdout=True
+        )
+        assert "'Kept'  in progress" in listed.stdout.decode()
+        assert clients[0].state is not None
+    finally:
+        first.kill()  # SIGKILL: nothing of the first server runs to drop the lock
+        await first.wait()
+    third = await trio.lowlevel.open_process(
+        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
+    try:
+        await read_lines_until(third.stdout, listening, seen)
+    finally:
+        third.kill()
+        await third.wait()
