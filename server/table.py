@@ -43,6 +43,7 @@ from sarja.protocol.messages import (
 
 from .computers import Computer, Turn
 from .engine import Action, Arrangement, EngineError, Event, Game, seat_view
+from .engine.arrangement import SIDE_COLOURS
 from .engine.actions import DEAD_ACTIONS, DRAW_ACTION, PASS_ACTION, PLACE, REMOVE
 from .engine.board import LAYOUT, five_cells
 from .engine.cards import JACKS, parse_card
@@ -303,6 +304,12 @@ class Table:
             free = [i for i in free if self.arrangement.side_of(i) == side]
         if seat is not None:
             self._check_seat(seat)
+            on = self.arrangement.side_of(seat)
+            if side is not None and on != side:  # free or not: it is not on that side
+                names = [colour.capitalize() for colour in SIDE_COLOURS]
+                raise Refusal(
+                    "wrong_side", f"Seat {seat + 1} is on {names[on]}'s side, not {names[side]}'s."
+                )
             if seat not in free:
                 raise Refusal("seat_taken", self._taken(seat))
             free = [seat]

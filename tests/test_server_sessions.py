@@ -195,6 +195,20 @@ async def test_leaving_a_waiting_table_frees_the_seat(server):
     assert (await bob.expect("tables")).tables == ()  # the empty table is gone
 
 
+async def test_a_free_seat_on_another_side_is_refused_as_such(server):
+    aino = await NetClient.connect(server.port, "Aino")
+    await aino.send(CreateTable(name="Teams", players=4, teams=2))
+    table = await aino.expect("table")  # Aino has seat 1; seat 2 is free, and Green's
+    bo = await NetClient.connect(server.port, "Bo")
+    await bo.send(Join(table=table.id, seat=1, side=0))
+    error = await bo.expect("error")
+    assert (error.code, error.message) == ("wrong_side", "Seat 2 is on Green's side, not Blue's.")
+    await bo.send(Join(table=table.id, seat=0, side=0))  # taken, and on that side
+    assert (await bo.expect("error")).code == "seat_taken"
+    await bo.send(Join(table=table.id, seat=2, side=0))
+    assert (await bo.expect("table")).seat == 2
+
+
 async def test_a_refused_arrangement_says_why(server):
     alice = await NetClient.connect(server.port, "Aino")
     await alice.send(CreateTable(name="Odd", players=8, teams=3))
