@@ -692,3 +692,11 @@ def main(argv: Iterable[str]) -> None:
 
 if __name__ == "__main__":
     main(sys.argv[1:])
+
+
+def test_rules_md_names_the_code_a_move_after_the_game_gets() -> None:
+    # The server answers `game_over` (test_server_sessions checks it on the wire), the
+    # session state allowing actions once the game has ended.
+    said = re.search(r"after the\s+game has ended is refused with `(\w+)`", RULES)
+    assert said is not None and said.group(1) == "game_over"
+    assert "game_over" in section("10.") and "`ended`" in section("5.")
