@@ -45,7 +45,7 @@ def export_main(argv: list[str]) -> int:
                     print(f"{table_id} {number}  {name!r}  {state}")
                 return 0
             table = journal.table(args.table, args.game)
-            finished = {(t, n) for t, n, _, done in journal.games() if done}
+            over = {(t, n) for t, n, _, done in journal.games() if done}
         finally:
             journal.close()
     except JournalError as err:
@@ -54,7 +54,7 @@ def export_main(argv: list[str]) -> int:
     if table is None or table.game is None:
         print(f"sarja-server export: no such game in {path}", file=sys.stderr)
         return 1
-    if (table.id, table.game.number) not in finished:
+    if (table.id, table.game.number) not in over:
         # The players' hands and the draw pile are secret while the game is on.
         where = f"{table.id} game {table.game.number}"
         if not args.reveal_unfinished:

@@ -43,8 +43,8 @@ from sarja.protocol.messages import (
 
 from .computers import Computer, Turn
 from .engine import Action, Arrangement, EngineError, Event, Game, seat_view
-from .engine.arrangement import SIDE_COLOURS
 from .engine.actions import DEAD_ACTIONS, DRAW_ACTION, PASS_ACTION, PLACE, REMOVE
+from .engine.arrangement import SIDE_COLOURS
 from .engine.board import LAYOUT, five_cells
 from .engine.cards import CARD_CODES, JACKS, parse_card
 from .guest import Guest

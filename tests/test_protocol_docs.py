@@ -700,3 +700,20 @@ def test_rules_md_names_the_code_a_move_after_the_game_gets() -> None:
     said = re.search(r"after the\s+game has ended is refused with `(\w+)`", RULES)
     assert said is not None and said.group(1) == "game_over"
     assert "game_over" in section("10.") and "`ended`" in section("5.")
+
+
+def test_the_gap_rule_counts_a_newer_hand_or_legal_as_a_gap() -> None:
+    # A client that lost the update giving it the turn learns of it from a newer `legal`
+    # alone: ignoring that would leave it waiting for ever.
+    gaps = " ".join(subsection(section("8."), "### Gaps and `sync`").split())
+    assert "a `hand` or `legal` whose `version` is newer than the picture's" in gaps
+    lists = " ".join(subsection(section("8."), "### Hand and legal lists").split())
+    assert "newer than the picture's means updates were missed" in lists
+
+
+def test_a_client_author_finds_the_records_format_from_the_start() -> None:
+    opening = DOC.split("\n## 1.")[0]
+    assert "(records.md)" in opening and "(rules.md)" in opening
+    readme = (ROOT / "README.md").read_text("utf-8")
+    writing = next(p for p in readme.split("\n\n") if "client of your own" in p)
+    assert "(docs/records.md)" in writing and "(docs/protocol.md)" in writing

@@ -10,7 +10,16 @@ import pytest
 import trio
 
 from sarja.protocol.cards import LAYOUT_CODES, cell_name
-from sarja.protocol.messages import CreateTable, Hand, Join, Legal, Ready, Snapshot, Spectate, Update
+from sarja.protocol.messages import (
+    CreateTable,
+    Hand,
+    Join,
+    Legal,
+    Ready,
+    Snapshot,
+    Spectate,
+    Update,
+)
 from sarja.server.app import serve
 from sarja.server.config import ServerConfig
 from sarja.server.engine import Action, replay
