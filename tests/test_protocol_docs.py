@@ -86,6 +86,8 @@ from sarja.server.config import ServerConfig
 from sarja.server.connection import MAX_RESUME_TRIES
 from sarja.server.refusal import SERVER_CODES
 
+from .netclient import PATIENCE
+
 ROOT = Path(__file__).resolve().parent.parent
 DOC_PATH = ROOT / "docs" / "protocol.md"
 RULES_PATH = ROOT / "docs" / "rules.md"
@@ -420,7 +422,7 @@ async def worked_session() -> str:
         note("Bertil's connection drops; his seat is kept.")
         await bertil.stream.aclose()
         mine = aino.mirror
-        with trio.fail_after(5):  # the server sees the close in its own time
+        with trio.fail_after(PATIENCE):  # the server sees the close in its own time
             while not mine.players[1].away:
                 await aino.settle()
         made_at = mine.version - 1

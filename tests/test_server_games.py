@@ -26,7 +26,7 @@ from sarja.server.engine import Action, replay
 from sarja.server.engine.cards import FULL_DECK, card_code, parse_card
 from sarja.server.engine.record import initial_game
 
-from .netclient import NetClient
+from .netclient import PATIENCE, NetClient
 from .server_helpers import play_to_the_end, seat_table
 
 
@@ -92,7 +92,7 @@ async def test_a_whole_game_to_the_end(server, tmp_path, players, teams):
     assert all(c.gaps == 0 for c in clients)
     # The record is written, replays to the same end, and shows no other seat
     # more than it was entitled to during the game.
-    with trio.fail_after(5):
+    with trio.fail_after(PATIENCE):
         while not server.records_written:
             await trio.sleep(0.01)
     record = json.loads(server.records_written[0].read_text())
@@ -144,7 +144,7 @@ async def test_a_gap_in_the_updates_is_mended_by_a_snapshot(server):
     await mover.legal_at(0)
     await mover.send(mover.action_message(mover.state.legal[0]))
     ack = await mover.expect("ack")
-    with trio.fail_after(5):  # the other seat's update, read by hand and thrown away
+    with trio.fail_after(PATIENCE):  # the other seat's update, read by hand and thrown away
         while True:
             while not other._pending:
                 await other._fill()

@@ -20,7 +20,7 @@ from sarja.server.app import serve
 from sarja.server.config import ServerConfig
 from sarja.server.connection import Connection
 
-from .netclient import NetClient
+from .netclient import PATIENCE, NetClient
 from .server_helpers import play_to_the_end, seat_table
 
 
@@ -46,7 +46,7 @@ def frame_as_if_in(state: SessionState, msg: Any) -> bytes:
 
 async def read_until_closed(stream: trio.SocketStream) -> bytes:
     received = b""
-    with trio.fail_after(5):
+    with trio.fail_after(PATIENCE):
         while data := await stream.receive_some(65536):
             received += data
     return received
@@ -174,7 +174,7 @@ async def test_a_client_that_never_reads_is_dropped_and_delays_no_one(server):
     async with trio.open_nursery() as nursery:
         nursery.start_soon(game_meanwhile, server, outcomes)
         # Ask and ask, never reading a reply, until the server hangs up.
-        with trio.move_on_after(20):
+        with trio.move_on_after(PATIENCE):
             try:
                 for _ in range(50_000):
                     await sleeper.stream.send_all(request)
@@ -185,7 +185,9 @@ async def test_a_client_that_never_reads_is_dropped_and_delays_no_one(server):
     assert "Sleeper" not in connected and "P0" in connected
 
 
-async def test_silent_peers_are_dropped_with_a_goodbye(nursery):
+async def test_silent_peers_are_dropped_with_a_goodbye(nursery, autojump_clock):
+    # The server's timeouts run on trio's MockClock: they fire when they are due, not
+    # sooner or later on a busy machine.
     config = ServerConfig(
         host="127.0.0.1", port=0, handshake_timeout=0.3, idle_timeout=0.5, ping_interval=10
     )
@@ -194,17 +196,18 @@ async def test_silent_peers_are_dropped_with_a_goodbye(nursery):
     mute = await trio.open_tcp_stream("127.0.0.1", server.port)
     assert b"idle" in await read_until_closed(mute)
     quiet = await NetClient.connect(server.port, "Quiet")
-    with trio.fail_after(5):
+    with trio.fail_after(PATIENCE):
         bye = await quiet.expect("bye")
     assert bye.code == "idle"
     assert await read_until_closed(quiet.stream) == b""
-    with trio.fail_after(5):
+    with trio.fail_after(PATIENCE):
         while any(g.connected for g in server.lobby.guests.values()):
             await trio.sleep(0.01)
 
 
-async def test_a_quiet_peer_is_pinged_and_kept_while_it_answers(nursery):
-    # Kept past the handshake's deadline too: that one ends with the hello.
+async def test_a_quiet_peer_is_pinged_and_kept_while_it_answers(nursery, autojump_clock):
+    # Kept past the handshake's deadline too: that one ends with the hello. The clock is
+    # trio's MockClock, so a busy machine cannot make the answers late.
     config = ServerConfig(
         host="127.0.0.1", port=0, ping_interval=0.1, idle_timeout=0.5, handshake_timeout=0.6
     )
@@ -280,7 +283,7 @@ async def test_a_slow_reader_gets_every_frame_whole_and_in_order(nursery, monkey
             await churner.expect("tables")
         ours = next(c for c in sent if c.guest is not None and c.guest.name == "Slow")
         expected = b"".join(sent[ours])
-        with trio.fail_after(20):
+        with trio.fail_after(PATIENCE):
             while len(received) < len(expected):
                 await trio.sleep(0.01)
         done.set()
@@ -327,7 +330,7 @@ async def test_one_address_cannot_take_every_connection(nursery):
     extra = NetClient(await trio.open_tcp_stream("127.0.0.1", server.port), "Extra")
     assert (await extra.expect("bye")).code == "too_many_connections"
     await kept[0].aclose()
-    with trio.fail_after(5):
+    with trio.fail_after(PATIENCE):
         while server.connections > 2:
             await trio.sleep(0.01)
     await NetClient.connect(server.port, "Later")  # a slot is free again

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import trio
 
-from .netclient import NetClient
+from .netclient import PATIENCE, NetClient
 from .server_helpers import play_to_the_end, seat_table
 
 SERVER = str(Path(sys.executable).parent / "sarja-server")
@@ -25,7 +25,7 @@ class Started:
 
 async def read_lines_until(stream, pattern: re.Pattern, seen: list[str]) -> re.Match:
     buffer = b""
-    with trio.fail_after(10):
+    with trio.fail_after(PATIENCE):
         while True:
             chunk = await stream.receive_some(4096)
             assert chunk, "the server exited early: " + "".join(seen)
@@ -56,7 +56,7 @@ async def test_the_real_server_process(tmp_path):
         process.send_signal(signal.SIGTERM)
         bye = await watcher.expect("bye")
         assert bye.code == "shutdown"
-        with trio.fail_after(10):
+        with trio.fail_after(PATIENCE):
             code = await process.wait()
         assert code == 0, "".join(seen)
     finally:

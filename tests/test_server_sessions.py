@@ -28,7 +28,7 @@ from sarja.server.app import serve
 from sarja.server.config import ServerConfig
 from sarja.server.journal import token_hash
 
-from .netclient import NetClient
+from .netclient import PATIENCE, NetClient
 from .server_helpers import play_to_the_end, seat_table
 
 
@@ -41,7 +41,7 @@ def turn_order(*clients: NetClient) -> tuple[NetClient, NetClient]:
 async def play_alone(client: NetClient, rng: random.Random) -> None:
     """Play every legal list this client gets until the game ends (the computer
     plays the other seat)."""
-    with trio.fail_after(20):
+    with trio.fail_after(PATIENCE):
         while client.state is None or client.state.result is None:
             msg = await client.receive()
             if isinstance(msg, Legal) and client.state.version == msg.version:
@@ -84,11 +84,11 @@ async def test_others_hear_who_is_away_and_who_is_back(server):
     token = bob.welcome.resume
     await bob.aclose()
     kinds = []
-    with trio.fail_after(5):
+    with trio.fail_after(PATIENCE):
         while "away" not in kinds:
             kinds += [c.kind for c in (await alice.expect("update")).changes]
     await NetClient.connect(server.port, "P1", resume=token)
-    with trio.fail_after(5):
+    with trio.fail_after(PATIENCE):
         while "back" not in kinds:
             kinds += [c.kind for c in (await alice.expect("update")).changes]
     assert kinds == ["away", "back"]
@@ -223,7 +223,7 @@ async def test_a_rematch_keeps_the_seats(server):
     for client in clients:
         await client.send(Rematch())
     for client in clients:
-        with trio.fail_after(5):
+        with trio.fail_after(PATIENCE):
             while client.state is None or client.state.result is not None:
                 await client.receive()
         assert client.state.version == 0 and len(client.state.hand) == 7
@@ -249,7 +249,8 @@ async def test_without_takeover_the_game_waits_for_an_absent_player(server):
         await alice.state_at((await alice.expect("ack")).version)
     await bob.aclose()
     version = alice.state.version
-    with trio.move_on_after(0.5):
+    await alice.state_at(version + 1)  # Bob is away...
+    with trio.move_on_after(0.5):  # ...and nothing more comes (no computer plays for him)
         while True:
             await alice.receive()
     assert alice.state.version == version + 1 and alice.state.turn == 1  # only "away"
@@ -276,7 +277,7 @@ async def test_after_a_game_a_freed_seat_reopens_the_table(server):
     leaver, stayer = clients
     await leaver.send(Leave())
     await leaver.expect("tables")
-    with trio.fail_after(5):
+    with trio.fail_after(PATIENCE):
         while stayer.table.started:
             await stayer.expect("table")
     newcomer = await NetClient.connect(server.port, "Newcomer")
