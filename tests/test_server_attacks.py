@@ -56,7 +56,7 @@ class Raw:
     async def open(cls, port: int) -> Raw:
         return cls(await trio.open_tcp_stream("127.0.0.1", port))
 
-    async def read_until(self, done: Any, timeout: float = 5) -> bool:
+    async def read_until(self, done: Any, timeout: float = PATIENCE) -> bool:
         """Read until `done(self.received)`, the end of the stream, or `timeout`."""
         with trio.move_on_after(timeout):
             while not done(self.received):
