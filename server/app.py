@@ -24,6 +24,7 @@ from sarja.protocol.messages import Bye
 
 from .config import ServerConfig
 from .connection import Connection, peer_address, serve_connection
+from .datalock import DataDirLock
 from .journal import FILE_NAME as JOURNAL_FILE
 from .journal import Journal, JournalError
 from .lobby import Lobby
@@ -179,6 +180,7 @@ async def serve(
 ) -> None:
     """Listen and serve until cancelled or shut down; `task_status` gets the Server."""
     server: Server | None = None
+    lock = DataDirLock.take(config.data_dir)  # before anything there is read or written
     try:
         async with trio.open_nursery() as nursery:
             server = Server(config, nursery)
@@ -188,6 +190,7 @@ async def serve(
         # being the one that stopped; what was written before is committed here.
         if server is not None:
             server.journal.close()
+        lock.release()
 
 
 async def _run(server: Server, nursery: trio.Nursery, task_status: trio.TaskStatus[Server]) -> None:

@@ -18,6 +18,7 @@ from sarja.protocol.limits import DEFAULT_PORT, MAX_SERVER_NAME
 
 from .app import Server, serve
 from .config import ServerConfig
+from .datalock import DataDirInUse
 from .export import export_main
 from .journal import DURABILITY, JournalError
 from .lan import lan_addresses
@@ -184,7 +185,7 @@ def host_can_fix(exc: BaseException, port: int) -> str | None:
             if reason is not None:
                 return reason
         return None
-    if isinstance(exc, JournalError):
+    if isinstance(exc, JournalError | DataDirInUse):
         return str(exc)
     if isinstance(exc, OSError):
         return f"cannot listen on port {port}: {exc.strerror or exc}"

@@ -1,7 +1,8 @@
-"""`sarja-server export`: any game the journal keeps, finished or not, as a game record.
+"""`sarja-server export`: a game the journal keeps, as a game record.
 
-A record of a game in progress shows every hand and the draw pile: it is for the host
-(after the evening, or to look into a problem), not for the players at that table.
+A record shows every hand and the draw pile, so a game still being played is written
+only when the host asks for it by name (`--reveal-unfinished`, to look into a problem),
+and then with a warning: no one at that table may see it.
 """
 
 from __future__ import annotations
@@ -18,13 +19,18 @@ from .records import default_data_dir
 def export_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="sarja-server export",
-        description="Write a game the server keeps (finished or not) as a JSON game record"
+        description="Write a finished game the server keeps as a JSON game record"
         " (docs/records.md). With no table, list the games kept.",
     )
     parser.add_argument("table", nargs="?", help="the table's id, e.g. t3")
     parser.add_argument("game", nargs="?", type=int, help="the game's number (default: latest)")
     parser.add_argument("--data-dir", type=Path, default=None, help="the server's data directory")
     parser.add_argument("-o", "--output", type=Path, help="write here instead of to stdout")
+    parser.add_argument(
+        "--reveal-unfinished", action="store_true",
+        help="also write a game still being played: its record shows every hand and the"
+        " draw pile, which no one at that table may see",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     path = (args.data_dir or default_data_dir()) / FILE_NAME
     if not path.exists():
@@ -39,6 +45,7 @@ def export_main(argv: list[str]) -> int:
                     print(f"{table_id} {number}  {name!r}  {state}")
                 return 0
             table = journal.table(args.table, args.game)
+            over = {(t, n) for t, n, _, done in journal.games() if done}
         finally:
             journal.close()
     except JournalError as err:
@@ -47,6 +54,22 @@ def export_main(argv: list[str]) -> int:
     if table is None or table.game is None:
         print(f"sarja-server export: no such game in {path}", file=sys.stderr)
         return 1
+    if (table.id, table.game.number) not in over:
+        # The players' hands and the draw pile are secret while the game is on.
+        where = f"{table.id} game {table.game.number}"
+        if not args.reveal_unfinished:
+            print(
+                f"sarja-server export: {where} is still being played, and its record would"
+                " show every hand and the draw pile; export it once it is over, or add"
+                " --reveal-unfinished to see it now",
+                file=sys.stderr,
+            )
+            return 1
+        print(
+            f"sarja-server export: {where} is still being played: this record reveals"
+            " every hand and the draw pile; show it to no one at that table",
+            file=sys.stderr,
+        )
     names = table.names()
     text = record_json(replay_game(table.arrangement(), table.game), names) + "\n"
     if args.output is None:

@@ -19,6 +19,7 @@ SERVER_CODES: dict[str, str] = {
     "table_full": "Every seat at the table is taken.",
     "seat_taken": "That seat is taken.",
     "no_such_seat": "The table has no such seat or side.",
+    "wrong_side": "The seat asked for is not on the side asked for.",
     "game_started": "The game has started; seats can't change now.",
     "not_a_player": "Only a seated player can do that (spectators watch).",
     "too_many_spectators": "The table has as many spectators as the protocol allows.",

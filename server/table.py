@@ -46,8 +46,9 @@ from sarja.protocol.messages import (
 from .computers import Computer, Turn
 from .engine import Action, Arrangement, EngineError, Event, Game, seat_view
 from .engine.actions import DEAD_ACTIONS, DRAW, DRAW_ACTION, PASS_ACTION, PLACE, REMOVE
+from .engine.arrangement import SIDE_COLOURS
 from .engine.board import LAYOUT, five_cells
-from .engine.cards import JACKS, parse_card
+from .engine.cards import CARD_CODES, JACKS, parse_card
 from .graces import Graces, computer_plan
 from .guest import Guest
 from .history import GameHistory, send_history
@@ -343,6 +344,12 @@ class Table:
             free = [i for i in free if self.arrangement.side_of(i) == side]
         if seat is not None:
             self._check_seat(seat)
+            on = self.arrangement.side_of(seat)
+            if side is not None and on != side:  # free or not: it is not on that side
+                names = [colour.capitalize() for colour in SIDE_COLOURS]
+                raise Refusal(
+                    "wrong_side", f"Seat {seat + 1} is on {names[on]}'s side, not {names[side]}'s."
+                )
             if seat not in free:
                 raise Refusal("seat_taken", self._taken(seat))
             free = [seat]
@@ -764,9 +771,12 @@ class Table:
                 self._hands_sent[seat] = None
             elif before is None or touched is None or _may_change(game.hands[seat], seat, touched):
                 part = hand_part(game, seat)
-                if part != before:
+                spent = _spent(events, seat)
+                # A seat that drew the twin of the card it spent holds what it held: it
+                # still learns that it drew, and what.
+                if part != before or spent is not None:
                     self._hands_sent[seat] = part
-                    guest.send(hand_message(self.version, part, _drawn(before, part)))
+                    guest.send(hand_message(self.version, part, _drawn(before, part, spent)))
         for seat in dict.fromkeys((game.turn, *game.pending_draw)):
             guest = self.seated_here(seat)
             legal = None if guest is None else legal_message(self.version, game, seat)
@@ -831,12 +841,27 @@ def _may_change(hand: list[int], seat: int, touched: tuple[set[int], set[int]]) 
     return seat in seats or not cards.isdisjoint(hand)
 
 
-def _drawn(before: HandPart | None, after: HandPart) -> str | None:
-    """The card that came into the hand, when one did (and only one)."""
+def _spent(events: list[Event] | None, seat: int) -> str | None:
+    """The card the seat gave up, if it gave one up and drew in the same action."""
+    if events is None or not any(e.kind == "drew" and e.seat == seat for e in events):
+        return None
+    spent = [e.card for e in events if e.seat == seat and e.kind in SPENDS and e.card >= 0]
+    return CARD_CODES[spent[0]] if len(spent) == 1 else None
+
+
+def _drawn(before: HandPart | None, after: HandPart, spent: str | None = None) -> str | None:
+    """The card that came into the hand, when one did (and only one); `spent`, the
+    card that left it, tells a card drawn from one given up of the same name."""
     if before is None:
         return None
+    held = list(before[0])
+    if spent is not None and spent in held:
+        held.remove(spent)
     rest = list(after[0])
-    for card in before[0]:
+    for card in held:
         if card in rest:
             rest.remove(card)
     return rest[0] if len(rest) == 1 else None
+
+
+SPENDS = frozenset({"played", "removed", "dead_card"})  # events that take a card from a hand

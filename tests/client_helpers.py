@@ -69,6 +69,8 @@ from sarja.protocol.moves import action_message
 from sarja.server.app import serve
 from sarja.server.config import ServerConfig
 
+from .netclient import PATIENCE
+
 # ----- messages, as a server would send them ------------------------------------------
 
 RESUME = "q2v9X0c3T7mZpW1yK8rB4nE6dF5gH_aJ-sL0uVxYz"
@@ -465,7 +467,9 @@ class Player:
     def screen(self, columns: int = 80, rows: int = 24) -> str:
         return render(self.client, columns, rows)[0]
 
-    async def wait(self, condition: Callable[[], Any], what: str = "", timeout: float = 10) -> Any:
+    async def wait(
+        self, condition: Callable[[], Any], what: str = "", timeout: float = PATIENCE
+    ) -> Any:
         """Poll until `condition()` is true (the loop runs meanwhile)."""
         deadline = asyncio.get_running_loop().time() + timeout
         while not (value := condition()):

@@ -14,6 +14,10 @@ from sarja.protocol.messages import Ack, Hand, Hello, Legal, Pong, Snapshot, Syn
 from sarja.protocol.mirror import GameMirror
 from sarja.protocol.moves import action_message
 
+# A guard against a hang, never a measure of speed: it only ends a test that would
+# otherwise wait for ever, so it is long enough for a busy 2-core machine.
+PATIENCE = 120.0
+
 
 class NetClient:
     """One connection. Keeps every message received, and the game as a mirror built
@@ -65,7 +69,7 @@ class NetClient:
             await self.send(Pong(n=msg.n))
         return msg
 
-    async def expect(self, kind: str, timeout: float = 5) -> Any:
+    async def expect(self, kind: str, timeout: float = PATIENCE) -> Any:
         """Read until a message of `kind` arrives (others are kept, not lost)."""
         with trio.fail_after(timeout):
             while True:
@@ -75,21 +79,21 @@ class NetClient:
                 if msg.TYPE == "error" and kind != "error":
                     raise AssertionError(f"{self.name} got an error: {msg}")
 
-    async def state_at(self, version: int, timeout: float = 5) -> GameMirror:
+    async def state_at(self, version: int, timeout: float = PATIENCE) -> GameMirror:
         """Read until the game reaches `version`."""
         with trio.fail_after(timeout):
             while self.state is None or self.state.version < version:
                 await self.receive()
         return self.state
 
-    async def legal_at(self, version: int, timeout: float = 5) -> GameMirror:
+    async def legal_at(self, version: int, timeout: float = PATIENCE) -> GameMirror:
         """Read until this seat's legal actions for `version` have come."""
         with trio.fail_after(timeout):
             while self.state is None or self.state.version < version or not self.state.legal:
                 await self.receive()
         return self.state
 
-    async def check_mirror(self, timeout: float = 5) -> Snapshot:
+    async def check_mirror(self, timeout: float = PATIENCE) -> Snapshot:
         """Ask for a snapshot and check that the mirror, built from updates, says the
         same. Everything the server sent before the snapshot is read first, in order."""
         await self.send(Sync())

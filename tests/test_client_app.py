@@ -15,7 +15,15 @@ from prompt_toolkit.input import create_pipe_input
 from sarja.server.app import serve
 from sarja.server.config import ServerConfig
 
-from .client_helpers import Player, TrioHost, greedy_action, harness, keys_for, parse_action
+from .client_helpers import (
+    PATIENCE,
+    Player,
+    TrioHost,
+    greedy_action,
+    harness,
+    keys_for,
+    parse_action,
+)
 
 
 async def seat_two(h) -> tuple[Player, Player]:
@@ -191,7 +199,7 @@ async def _unreachable(tmp_path):
             await p.wait(lambda: p.model.phase.value == "lobby", "the lobby")
             assert p.settings.name == "Aino" and "No tables yet" in p.screen()
             p.press("q")
-            await asyncio.wait_for(app, 5)
+            await asyncio.wait_for(app, PATIENCE)
     finally:
         await host.guest.stop()
 

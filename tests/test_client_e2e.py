@@ -26,6 +26,8 @@ from pathlib import Path
 import pyte
 import pytest
 
+from .netclient import PATIENCE
+
 BIN = Path(sys.executable).parent
 
 
@@ -73,7 +75,7 @@ class Terminal:
     def type(self, keys: str) -> None:
         os.write(self.fd, keys.encode())
 
-    def wait_for(self, what: str | re.Pattern[str], timeout: float = 15) -> str:
+    def wait_for(self, what: str | re.Pattern[str], timeout: float = PATIENCE) -> str:
         deadline = time.monotonic() + timeout
         while True:
             screen = self.text()
@@ -90,7 +92,7 @@ class Terminal:
         self.screen.resize(rows, cols)
         self.proc.send_signal(signal.SIGWINCH)
 
-    def wait_for_status(self, what: re.Pattern[str], timeout: float = 10) -> str:
+    def wait_for_status(self, what: re.Pattern[str], timeout: float = PATIENCE) -> str:
         """Wait for the status line (the one above the keys) to match; return it."""
         deadline = time.monotonic() + timeout
         while not what.search(line := self.text().splitlines()[-2]):
@@ -98,7 +100,7 @@ class Terminal:
             time.sleep(0.005)
         return line
 
-    def finish(self, timeout: float = 10) -> int:
+    def finish(self, timeout: float = PATIENCE) -> int:
         """Wait for the program to end (reading what it writes meanwhile)."""
         deadline = time.monotonic() + timeout
         while self.proc.poll() is None:
@@ -143,11 +145,11 @@ class Server:
         """Stop it as its host does, with Ctrl-C."""
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGINT)
-            self.proc.wait(10)
+            self.proc.wait(PATIENCE)
 
     def restart(self) -> None:
         self.stop()
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + PATIENCE
         while True:  # the port may take a moment to be free again
             try:
                 self.__init__(self.data, self.port)  # type: ignore[misc]
@@ -197,7 +199,7 @@ def hurry(mover: Terminal) -> None:
 def play_to_the_end(*people: Terminal, moves: int = 600) -> None:
     """Whoever's screen says it is their turn moves (see `hurry`), to the end."""
     for _ in range(moves):
-        deadline = time.monotonic() + 15
+        deadline = time.monotonic() + PATIENCE
         while True:
             screens = [p.text() for p in people]
             if any("Game over" in s for s in screens):
@@ -213,7 +215,7 @@ def play_to_the_end(*people: Terminal, moves: int = 600) -> None:
         else:
             hurry(mover)
         # Wait for the move to land (`_landed`).
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + PATIENCE
         while not _landed(now := mover.text(), before):
             assert time.monotonic() < deadline, now
             time.sleep(0.005)
@@ -310,7 +312,7 @@ def test_two_people_play_a_game_in_real_terminals(server, tmp_path):
 def take_turn(*people: Terminal) -> Terminal:
     """Whoever's screen says it is their turn makes one move by keys (see `hurry`);
     returns once the next player's screen says it is theirs."""
-    deadline = time.monotonic() + 15
+    deadline = time.monotonic() + PATIENCE
     while len(movers := [p for p in people if TURN in p.text()]) != 1:
         assert time.monotonic() < deadline, "\n\n".join(p.text() for p in people)
         time.sleep(0.005)
@@ -319,7 +321,7 @@ def take_turn(*people: Terminal) -> Terminal:
     if "Which five" in mover.wait_for(re.compile(r"Which five|Hand ")):
         mover.type("\r")
     others = [p for p in people if p is not mover]
-    deadline = time.monotonic() + 15
+    deadline = time.monotonic() + PATIENCE
     while TURN in mover.text() or not any(TURN in p.text() for p in others):
         assert time.monotonic() < deadline, "\n\n".join(p.text() for p in people)
         time.sleep(0.005)
@@ -415,7 +417,7 @@ def test_the_server_stopping_and_coming_back(host, tmp_path):
 
         host.restart()
         for person in (aino, bertil):
-            person.wait_for("Connected again.", timeout=20)
+            person.wait_for("Connected again.", timeout=PATIENCE)
             screen = person.wait_for("Hand ")
             assert "You left" not in screen and "no longer at" not in screen
         # The line went to the server (everyone at the table gets it, the sender too;
@@ -475,18 +477,18 @@ def test_what_is_not_a_sarja_server_is_told_in_words(tmp_path):
         # The address written as a URL is understood, and shown as an address.
         people.append(Terminal([*command("sarja-client"), f"http://127.0.0.1:{ssh.port}/",
                                 "--name", "Dora"], env))  # fmt: skip
-        screen = people[-1].wait_for("is not a Sarja server", timeout=5)
+        screen = people[-1].wait_for("is not a Sarja server", timeout=PATIENCE)
         assert "it answered “SSH-2.0-OpenSSH_9.6”" in screen
         assert f"127.0.0.1:{ssh.port}" in screen and "http" not in screen
         # Something that says nothing back (an HTTP server waits for a whole request).
         people.append(Terminal([*command("sarja-client"), f"127.0.0.1:{silent.port}",
                                 "--name", "Dora"], env))  # fmt: skip
-        screen = people[-1].wait_for("answered as a Sarja server does", timeout=10)
+        screen = people[-1].wait_for("answered as a Sarja server does", timeout=PATIENCE)
         assert "Check the address" in screen and "Joining" not in screen
         # A host no one knows.
         people.append(Terminal([*command("sarja-client"), "nosuchhost.invalid:7474",
                                 "--name", "Dora"], env))  # fmt: skip
-        screen = people[-1].wait_for("nosuchhost.invalid", timeout=10)
+        screen = people[-1].wait_for("nosuchhost.invalid", timeout=PATIENCE)
         screen = people[-1].wait_for(re.compile(r"No computer called|cannot be looked up"))
         assert "unknown error" not in screen and "-2" not in screen
         people[-1].type("q")

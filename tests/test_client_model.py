@@ -261,6 +261,16 @@ def test_a_gap_in_the_versions_asks_for_a_snapshot_once():
     assert wire.feed(update(16, played, turn=0)) == []
 
 
+def test_a_lost_update_that_gave_us_the_turn_is_noticed_from_the_legal_list():
+    """The update for 13 (Bertil's move, our turn next) is lost; the `legal` for 14 is
+    the only sign, and it means a gap, not a message to ignore (protocol.md, section 8)."""
+    wire = fed(STARTED, dataclasses.replace(SNAPSHOT, turn=1, legal=(), choices=()))
+    assert wire.feed(Legal(version=13, legal=("pass",))) == [Sync()]
+    assert wire.model.syncing
+    fresh = fed(STARTED, dataclasses.replace(SNAPSHOT, turn=1, legal=(), choices=()))
+    assert fresh.feed(Hand(version=13, hand=(), targets=(), dead=())) == [Sync()]
+
+
 def test_someone_going_away_keeps_our_turn():
     wire = fed(STARTED, SNAPSHOT)
     wire.feed(update(13, Change(kind="away", seat=1), turn=0))

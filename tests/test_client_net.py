@@ -12,6 +12,8 @@ from sarja.protocol.messages import Welcome
 from sarja.server.app import serve
 from sarja.server.config import ServerConfig
 
+from .netclient import PATIENCE
+
 
 def test_addresses_are_read_as_people_write_them():
     assert parse_address("192.168.1.20:7474") == ("192.168.1.20", 7474)
@@ -42,7 +44,7 @@ async def impostor(port: int, task_status=trio.TASK_STATUS_IGNORED) -> None:
 
 async def started(nursery: trio.Nursery, fn, *args) -> None:
     """`nursery.start(fn, *args)`, again while the port is still being let go of."""
-    with trio.fail_after(5):
+    with trio.fail_after(PATIENCE):
         while True:
             try:
                 await nursery.start(fn, *args)
@@ -71,7 +73,7 @@ async def test_once_welcomed_the_link_keeps_trying_whatever_answers_meanwhile(tm
             backoff=(0.05,),
         )  # fmt: skip
         nursery.start_soon(link.run)
-        with trio.fail_after(5):
+        with trio.fail_after(PATIENCE):
             while not welcomes:
                 await trio.sleep(0.01)
         await server.shutdown()
@@ -83,7 +85,7 @@ async def test_once_welcomed_the_link_keeps_trying_whatever_answers_meanwhile(tm
                 await impostor(port, task_status=task_status)
 
         await started(nursery, pretend)
-        with trio.fail_after(10):
+        with trio.fail_after(PATIENCE):
             while not any("something else answers there" in text for _, text in events):
                 await trio.sleep(0.01)
         assert all(kind != "stopped" for kind, _ in events)
@@ -92,7 +94,7 @@ async def test_once_welcomed_the_link_keeps_trying_whatever_answers_meanwhile(tm
         await trio.sleep(0.1)
         config = ServerConfig(host="127.0.0.1", port=port, data_dir=tmp_path)
         await started(nursery, serve, config)
-        with trio.fail_after(10):
+        with trio.fail_after(PATIENCE):
             while len(welcomes) < 2:
                 await trio.sleep(0.01)
         assert welcomes[0].server_id == welcomes[1].server_id  # the same data directory
@@ -109,7 +111,7 @@ async def test_before_any_welcome_a_wrong_peer_waits_for_the_player():
             on_link=lambda kind, text: events.append((kind, text)), backoff=(0.05,),
         )  # fmt: skip
         nursery.start_soon(link.run)
-        with trio.fail_after(5):
+        with trio.fail_after(PATIENCE):
             while not any(kind == "stopped" for kind, _ in events):
                 await trio.sleep(0.01)
         [(_, text)] = [e for e in events if e[0] == "stopped"]
@@ -118,7 +120,7 @@ async def test_before_any_welcome_a_wrong_peer_waits_for_the_player():
         await trio.sleep(0.3)
         assert link.connections == 1  # no retry until asked
         link.retry_now()
-        with trio.fail_after(5):
+        with trio.fail_after(PATIENCE):
             while link.connections < 2:
                 await trio.sleep(0.01)
         nursery.cancel_scope.cancel()

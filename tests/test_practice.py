@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import re
 
-from .test_client_e2e import TURN, Terminal, command, hurry, play_to_the_end
+from .test_client_e2e import PATIENCE, TURN, Terminal, command, hurry, play_to_the_end
 
 
 def test_practice_starts_a_game_against_the_computer_and_plays_it(tmp_path):
@@ -16,7 +16,7 @@ def test_practice_starts_a_game_against_the_computer_and_plays_it(tmp_path):
             "--pace", "0.25"]  # fmt: skip
     aino = Terminal(argv, env)
     try:
-        screen = aino.wait_for(re.compile(f"{re.escape(TURN)}|is thinking"), 20)
+        screen = aino.wait_for(re.compile(f"{re.escape(TURN)}|is thinking"), PATIENCE)
         assert "Practice" in screen and "Bertil (computer)" in screen
         if TURN in screen:
             hurry(aino)

@@ -91,6 +91,8 @@ from sarja.server.config import ServerConfig
 from sarja.server.connection import MAX_RESUME_TRIES
 from sarja.server.refusal import SERVER_CODES
 
+from .netclient import PATIENCE
+
 ROOT = Path(__file__).resolve().parent.parent
 DOC_PATH = ROOT / "docs" / "protocol.md"
 RULES_PATH = ROOT / "docs" / "rules.md"
@@ -441,7 +443,7 @@ async def worked_session() -> str:
         note("Bertil's connection drops; his seat is kept.")
         await bertil.stream.aclose()
         mine = aino.mirror
-        with trio.fail_after(5):  # the server sees the close in its own time
+        with trio.fail_after(PATIENCE):  # the server sees the close in its own time
             while not mine.players[1].away:
                 await aino.settle()
         made_at = mine.version - 1
@@ -715,3 +717,28 @@ def main(argv: Iterable[str]) -> None:
 
 if __name__ == "__main__":
     main(sys.argv[1:])
+
+
+def test_rules_md_names_the_code_a_move_after_the_game_gets() -> None:
+    # The server answers `game_over` (test_server_sessions checks it on the wire), the
+    # session state allowing actions once the game has ended.
+    said = re.search(r"after the\s+game has ended is refused with `(\w+)`", RULES)
+    assert said is not None and said.group(1) == "game_over"
+    assert "game_over" in section("10.") and "`ended`" in section("5.")
+
+
+def test_the_gap_rule_counts_a_newer_hand_or_legal_as_a_gap() -> None:
+    # A client that lost the update giving it the turn learns of it from a newer `legal`
+    # alone: ignoring that would leave it waiting for ever.
+    gaps = " ".join(subsection(section("8."), "### Gaps and `sync`").split())
+    assert "a `hand` or `legal` whose `version` is newer than the picture's" in gaps
+    lists = " ".join(subsection(section("8."), "### Hand and legal lists").split())
+    assert "newer than the picture's means updates were missed" in lists
+
+
+def test_a_client_author_finds_the_records_format_from_the_start() -> None:
+    opening = DOC.split("\n## 1.")[0]
+    assert "(records.md)" in opening and "(rules.md)" in opening
+    readme = (ROOT / "README.md").read_text("utf-8")
+    writing = next(p for p in readme.split("\n\n") if "client of your own" in p)
+    assert "(docs/records.md)" in writing and "(docs/protocol.md)" in writing

@@ -27,7 +27,7 @@ from sarja.server.app import serve
 from sarja.server.config import ServerConfig
 from sarja.server.connection import Connection
 
-from .netclient import NetClient
+from .netclient import PATIENCE, NetClient
 
 
 def frame(obj: Any) -> bytes:
@@ -56,7 +56,7 @@ class Raw:
     async def open(cls, port: int) -> Raw:
         return cls(await trio.open_tcp_stream("127.0.0.1", port))
 
-    async def read_until(self, done: Any, timeout: float = 5) -> bool:
+    async def read_until(self, done: Any, timeout: float = PATIENCE) -> bool:
         """Read until `done(self.received)`, the end of the stream, or `timeout`."""
         with trio.move_on_after(timeout):
             while not done(self.received):
@@ -271,7 +271,7 @@ async def test_lobby_guests_that_never_read_are_dropped_and_hold_bounded_memory(
         await host.send(CreateTable(name=f"More {i:03d} " + "m" * 22, players=12, teams=2))
         await trio.sleep(0.02)
         most = max(most, max((c.queued for c in server._live), default=0))
-    with trio.fail_after(10):
+    with trio.fail_after(PATIENCE):
         while any(
             g.connected and g.name.startswith("Silent") for g in server.lobby.guests.values()
         ):
@@ -379,7 +379,7 @@ async def test_spectate_and_leave_churn_reaches_the_players_boundedly(server):
     churner = await NetClient.connect(server.port, "Churner")
     async with trio.open_nursery() as readers:
         readers.start_soon(read_all, host, counts)
-        with trio.fail_after(30):
+        with trio.fail_after(PATIENCE):
             for _ in range(200):
                 await churner.send(Spectate(table=table.id))
                 reply = await churner.receive()

@@ -18,7 +18,7 @@ from sarja.server.app import serve
 from sarja.server.config import ServerConfig
 from sarja.server.journal import FILE_NAME, SCHEMA_VERSION, Journal
 
-from .netclient import NetClient
+from .netclient import PATIENCE, NetClient
 from .server_helpers import seat_table
 
 LEVELS = (None, "easy", "medium", "hard")
@@ -100,7 +100,7 @@ async def test_an_away_seat_is_handed_to_the_computer_and_taken_back(nursery):
     await aino.send(HandOver(seat=1))
     assert (await aino.expect("error")).code == "not_away"
     await bertil.aclose()
-    with trio.fail_after(5):
+    with trio.fail_after(PATIENCE):
         while not aino.state.players[1].away:
             await aino.receive()
     await aino.send(HandOver(seat=1))
@@ -117,7 +117,7 @@ async def test_an_away_seat_is_handed_to_the_computer_and_taken_back(nursery):
     # Bertil comes back: the seat is his again, and the computer stops.
     back = await NetClient.connect(server.port, "Bertil", resume=token)
     await back.expect("snapshot")
-    with trio.fail_after(5):
+    with trio.fail_after(PATIENCE):
         while aino.table.seats[1].computer is not None or aino.state.players[1].away:
             await aino.receive()
     assert back.table.seats[1].computer is None and not back.table.seats[1].away
@@ -133,7 +133,7 @@ async def test_a_seat_is_handed_over_only_after_its_player_has_been_away_a_while
     server = await nursery.start(serve, fast())  # the default: after 60 s
     aino, bertil = await seat_table(server, 2)
     await bertil.aclose()
-    with trio.fail_after(5):
+    with trio.fail_after(PATIENCE):
         while not aino.state.players[1].away:
             await aino.receive()
     await aino.send(HandOver(seat=1))
@@ -158,7 +158,7 @@ async def test_computer_seats_survive_a_restart_and_play_on(tmp_path):
         server = await nursery.start(serve, fast(data_dir=tmp_path))
         [table] = server.lobby.tables.values()
         # Aino is away, but the computers go on until it is her turn.
-        with trio.fail_after(10):
+        with trio.fail_after(PATIENCE):
             while table.game.turn != 0 and table.game.outcome is None:
                 await trio.sleep(0.01)
         back = await NetClient.connect(server.port, "Aino", resume=token)

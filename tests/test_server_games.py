@@ -9,14 +9,24 @@ import random
 import pytest
 import trio
 
-from sarja.protocol.messages import Hand, Legal, Snapshot, Spectate, Update
+from sarja.protocol.cards import LAYOUT_CODES, cell_name
+from sarja.protocol.messages import (
+    CreateTable,
+    Hand,
+    Join,
+    Legal,
+    Ready,
+    Snapshot,
+    Spectate,
+    Update,
+)
 from sarja.server.app import serve
 from sarja.server.config import ServerConfig
 from sarja.server.engine import Action, replay
-from sarja.server.engine.cards import card_code
+from sarja.server.engine.cards import FULL_DECK, card_code, parse_card
 from sarja.server.engine.record import initial_game
 
-from .netclient import NetClient
+from .netclient import PATIENCE, NetClient
 from .server_helpers import play_to_the_end, seat_table
 
 
@@ -82,7 +92,7 @@ async def test_a_whole_game_to_the_end(server, tmp_path, players, teams):
     assert all(c.gaps == 0 for c in clients)
     # The record is written, replays to the same end, and shows no other seat
     # more than it was entitled to during the game.
-    with trio.fail_after(5):
+    with trio.fail_after(PATIENCE):
         while not server.records_written:
             await trio.sleep(0.01)
     record = json.loads(server.records_written[0].read_text())
@@ -134,7 +144,7 @@ async def test_a_gap_in_the_updates_is_mended_by_a_snapshot(server):
     await mover.legal_at(0)
     await mover.send(mover.action_message(mover.state.legal[0]))
     ack = await mover.expect("ack")
-    with trio.fail_after(5):  # the other seat's update, read by hand and thrown away
+    with trio.fail_after(PATIENCE):  # the other seat's update, read by hand and thrown away
         while True:
             while not other._pending:
                 await other._fill()
@@ -148,3 +158,58 @@ async def test_a_gap_in_the_updates_is_mended_by_a_snapshot(server):
     await other.check_mirror()
     final = await play_to_the_end(clients, random.Random(8), check_every=5)
     assert final.result is not None
+
+
+class Rigged:
+    """A shuffle the test chooses: seat 0 cuts low, and the deck is `deck`."""
+
+    def __init__(self, deck: list[str]) -> None:
+        self.deck = deck
+
+    def sample(self, population: tuple[int, ...], k: int) -> list[int]:
+        return [parse_card("2C"), parse_card("AS")][:k]
+
+    def shuffle(self, x: list[int]) -> None:
+        x[:] = [parse_card(c) for c in self.deck]
+
+
+async def test_an_exchange_that_draws_the_other_copy_says_so(server):
+    """Both 7♥ spaces covered; seat 0 exchanges its dead 7♥ and draws the other 7♥: its
+    hand reads as before, but it drew a card, and its `hand` says which."""
+    seven = [i for i, code in enumerate(LAYOUT_CODES) if code == "7H"]
+    dealt = ["7H", "3S", "JD", "4S", "JC", "5S", "2D", "6S", "3D", "8S", "4D", "9S", "5D", "TS"]
+    drawn = ["6D", "QS", "8D", "KS", "7H"]  # the last: seat 0's draw for its exchange
+    rest = list(FULL_DECK)
+    for card in dealt + drawn:
+        rest.remove(parse_card(card))
+    deck = dealt + drawn + [card_code(c) for c in rest]
+    aino = await NetClient.connect(server.port, "Aino")
+    await aino.send(CreateTable(name="Sevens", players=2, teams=2))
+    table_id = (await aino.expect("table")).id
+    server.lobby.tables[table_id]._rng = Rigged(deck)
+    bo = await NetClient.connect(server.port, "Bo")
+    await bo.send(Join(table=table_id))
+    await bo.expect("table")
+    for c in (aino, bo):
+        await c.send(Ready(ready=True))
+    for c in (aino, bo):
+        await c.state_at(0)
+    assert aino.state.seat == 0 and aino.state.turn == 0
+    version = 0
+    for jack, cell in (("JD", seven[0]), ("JC", seven[1])):
+        for mover, move in ((aino, f"{jack}@{cell_name(cell)}"), (bo, None)):
+            await mover.legal_at(version)
+            move = move or next(m for m in mover.state.legal if "@" in m)
+            await mover.send(mover.action_message(move))
+            version = (await mover.expect("ack")).version
+            await aino.state_at(version)
+    assert aino.state.dead == ("7H",) and aino.state.hand.count("7H") == 1
+    before = aino.state.hand
+    await aino.legal_at(version)
+    await aino.send(aino.action_message("dead:7H"))
+    version = (await aino.expect("ack")).version
+    await aino.legal_at(version)  # the legal list comes last
+    hands = [m for m in aino.received if isinstance(m, Hand) and m.version == version]
+    assert len(hands) == 1 and hands[0].drawn == "7H", hands
+    assert aino.state.hand == before and aino.state.dead == ("7H",)
+    await aino.check_mirror()

@@ -3,11 +3,11 @@ and peers that stop reading never disturb another table."""
 
 from __future__ import annotations
 
-import contextlib
 import random
 import socket
 import struct
-import threading
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -20,7 +20,7 @@ from sarja.server.app import serve
 from sarja.server.config import ServerConfig
 from sarja.server.connection import Connection
 
-from .netclient import NetClient
+from .netclient import PATIENCE, NetClient
 from .server_helpers import play_to_the_end, seat_table
 
 
@@ -46,15 +46,15 @@ def frame_as_if_in(state: SessionState, msg: Any) -> bytes:
 
 async def read_until_closed(stream: trio.SocketStream) -> bytes:
     received = b""
-    with trio.fail_after(5):
+    with trio.fail_after(PATIENCE):
         while data := await stream.receive_some(65536):
             received += data
     return received
 
 
-async def game_meanwhile(server, outcomes: list) -> None:
+async def game_meanwhile(server, outcomes: list, check_every: int = 1) -> None:
     clients = await seat_table(server, 2, name="Bystanders")
-    final = await play_to_the_end(clients, random.Random(9))
+    final = await play_to_the_end(clients, random.Random(9), check_every=check_every)
     outcomes.append(final.result)
     outcomes.append(clients)  # kept open: the test may look at who is connected
 
@@ -87,42 +87,73 @@ async def test_garbage_oversize_and_wrong_state_leave_other_tables_playing(serve
     assert outcomes and outcomes[0] is not None
 
 
-def flood(port: int, stop: threading.Event, sent: list[int]) -> None:
-    """A peer in a thread of its own, so its bytes keep arriving whatever the
-    server's loop is doing: pings in bursts, as fast as the socket takes them,
-    and the pongs read back so that it is not dropped as stuck."""
-    hello = frame_as_if_in(SessionState.CONNECTED, Hello(version=PROTOCOL_VERSION, name="Flood"))
-    burst = frame_as_if_in(SessionState.LOBBY, Ping(n=1)) * 500
-    with socket.create_connection(("127.0.0.1", port)) as sock:
+FLOOD_BUDGET = 20_000_000  # pings; a fair server ends the game long before (see below)
 
-        def drain() -> None:
-            with contextlib.suppress(OSError):
-                while sock.recv(1 << 20):
-                    pass
-
-        threading.Thread(target=drain, daemon=True).start()
-        sock.sendall(hello)
-        with contextlib.suppress(OSError):
-            while not stop.is_set():
-                sock.sendall(burst)
-                sent[0] += 500
-
-
-async def test_a_peer_flooding_valid_messages_holds_up_no_one(server):
-    """Bytes always waiting on one socket must not keep its reader from yielding."""
-    outcomes: list = []
-    stop, sent = threading.Event(), [0]
-    flooder = threading.Thread(target=flood, args=(server.port, stop, sent), daemon=True)
-    flooder.start()
+# A peer in a process of its own, so its bytes keep arriving whatever the server's loop
+# is doing (a thread would wait for the server's GIL): pings in bursts, as fast as the
+# socket takes them, and the pongs read back so that it is not dropped as stuck. It
+# says "flowing" once the flood is on, and gives up after its budget of pings, so a
+# server that never yields to others fails the test instead of hanging it.
+FLOODER = """
+import os, signal, socket, sys, threading
+port, budget, hello, burst = int(sys.argv[1]), int(sys.argv[2]), bytes.fromhex(sys.argv[3]), \\
+    bytes.fromhex(sys.argv[4]) * 500
+sock = socket.create_connection(("127.0.0.1", port))
+def drain():
     try:
-        with trio.fail_after(30):
-            while sent[0] < 5000:  # the flood is on before the game starts
-                await trio.sleep(0.01)
-            await game_meanwhile(server, outcomes)
-        flooding = flooder.is_alive()
+        while sock.recv(1 << 20):
+            pass
+    except OSError:
+        pass
+threading.Thread(target=drain, daemon=True).start()
+sock.sendall(hello)
+sent = 0
+signal.signal(signal.SIGTERM, lambda *_: (print(sent, flush=True), os._exit(0)))
+while sent < budget:
+    sock.sendall(burst)
+    sent += 500
+    if sent == 5000:
+        print("flowing", flush=True)
+print("spent", flush=True)
+"""
+
+
+async def test_a_peer_flooding_valid_messages_holds_up_no_one(nursery, tmp_path, mock_clock):
+    """Bytes always waiting on one socket must not keep its reader from yielding.
+
+    Measured in the flood, not in seconds, so that a busy machine cannot fail it: the
+    clock stands still (trio's MockClock), so no timeout fires, and the game at another
+    table must end while the flooder still has pings to send. The flood's pace is the
+    server's reading pace (TCP holds the flooder back), so a server that gives the
+    flooded socket its turn and no more ends the game within a small part of the budget
+    (about 0.9 million pings of 20 million, measured); one that kept reading while bytes
+    wait would hold the game up for as long as the flooder, in a process of its own,
+    keeps them waiting.
+    """
+    config = ServerConfig(host="127.0.0.1", port=0, seed=7, data_dir=tmp_path)
+    server = await nursery.start(serve, config)
+    hello = frame_as_if_in(SessionState.CONNECTED, Hello(version=PROTOCOL_VERSION, name="Flood"))
+    ping = frame_as_if_in(SessionState.LOBBY, Ping(n=1))
+    flooder = await trio.lowlevel.open_process(
+        [sys.executable, "-c", FLOODER, str(server.port), str(FLOOD_BUDGET), hello.hex(),
+         ping.hex()],
+        stdout=subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        assert await flooder.stdout.receive_some(100) == b"flowing\n"  # before the game
+        outcomes: list = []
+        await game_meanwhile(server, outcomes, check_every=20)
+        flooder.terminate()  # it says how many pings it sent, and ends
+        said = b""
+        while chunk := await flooder.stdout.receive_some(100):
+            said += chunk
     finally:
-        stop.set()
-    assert outcomes[0].result in ("win", "draw") and flooding
+        if flooder.returncode is None:
+            flooder.kill()
+        await flooder.wait()
+    assert outcomes[0].result in ("win", "draw")
+    assert b"spent" not in said, "the game ended only after the flood ran out"
+    print(f"pings sent before the game ended: {int(said)}")
 
 
 async def test_a_client_that_never_reads_is_dropped_and_delays_no_one(server):
@@ -143,7 +174,7 @@ async def test_a_client_that_never_reads_is_dropped_and_delays_no_one(server):
     async with trio.open_nursery() as nursery:
         nursery.start_soon(game_meanwhile, server, outcomes)
         # Ask and ask, never reading a reply, until the server hangs up.
-        with trio.move_on_after(20):
+        with trio.move_on_after(PATIENCE):
             try:
                 for _ in range(50_000):
                     await sleeper.stream.send_all(request)
@@ -154,7 +185,9 @@ async def test_a_client_that_never_reads_is_dropped_and_delays_no_one(server):
     assert "Sleeper" not in connected and "P0" in connected
 
 
-async def test_silent_peers_are_dropped_with_a_goodbye(nursery):
+async def test_silent_peers_are_dropped_with_a_goodbye(nursery, autojump_clock):
+    # The server's timeouts run on trio's MockClock: they fire when they are due, not
+    # sooner or later on a busy machine.
     config = ServerConfig(
         host="127.0.0.1", port=0, handshake_timeout=0.3, idle_timeout=0.5, ping_interval=10
     )
@@ -163,17 +196,18 @@ async def test_silent_peers_are_dropped_with_a_goodbye(nursery):
     mute = await trio.open_tcp_stream("127.0.0.1", server.port)
     assert b"idle" in await read_until_closed(mute)
     quiet = await NetClient.connect(server.port, "Quiet")
-    with trio.fail_after(5):
+    with trio.fail_after(PATIENCE):
         bye = await quiet.expect("bye")
     assert bye.code == "idle"
     assert await read_until_closed(quiet.stream) == b""
-    with trio.fail_after(5):
+    with trio.fail_after(PATIENCE):
         while any(g.connected for g in server.lobby.guests.values()):
             await trio.sleep(0.01)
 
 
-async def test_a_quiet_peer_is_pinged_and_kept_while_it_answers(nursery):
-    # Kept past the handshake's deadline too: that one ends with the hello.
+async def test_a_quiet_peer_is_pinged_and_kept_while_it_answers(nursery, autojump_clock):
+    # Kept past the handshake's deadline too: that one ends with the hello. The clock is
+    # trio's MockClock, so a busy machine cannot make the answers late.
     config = ServerConfig(
         host="127.0.0.1", port=0, ping_interval=0.1, idle_timeout=0.5, handshake_timeout=0.6
     )
@@ -249,7 +283,7 @@ async def test_a_slow_reader_gets_every_frame_whole_and_in_order(nursery, monkey
             await churner.expect("tables")
         ours = next(c for c in sent if c.guest is not None and c.guest.name == "Slow")
         expected = b"".join(sent[ours])
-        with trio.fail_after(20):
+        with trio.fail_after(PATIENCE):
             while len(received) < len(expected):
                 await trio.sleep(0.01)
         done.set()
@@ -297,7 +331,7 @@ async def test_one_address_cannot_take_every_connection(nursery):
     extra = NetClient(await trio.open_tcp_stream("127.0.0.1", server.port), "Extra")
     assert (await extra.expect("bye")).code == "too_many_connections"
     await kept[0].aclose()
-    with trio.fail_after(5):
+    with trio.fail_after(PATIENCE):
         while server.connections > 2:
             await trio.sleep(0.01)
     await NetClient.connect(server.port, "Later")  # a slot is free again

@@ -27,7 +27,7 @@ from sarja.server.config import ServerConfig
 from sarja.server.engine import replay
 from sarja.server.journal import FILE_NAME, Journal, JournalError
 
-from .netclient import NetClient
+from .netclient import PATIENCE, NetClient
 from .server_helpers import play_to_the_end, seat_table
 
 
@@ -84,7 +84,7 @@ async def test_a_game_goes_on_after_the_server_stops_and_starts_again(tmp_path):
             c._ids = iter(range((c.welcome.last_id or 0) + 1, 10**6))
         final = await play_to_the_end(back, rng, check_every=10)
         assert final.result is not None
-        with trio.fail_after(5):
+        with trio.fail_after(PATIENCE):
             while not server.records_written:
                 await trio.sleep(0.01)
         record = json.loads(server.records_written[0].read_text())
@@ -242,7 +242,7 @@ async def test_a_full_disk_stops_the_server_and_no_unsaved_move_is_told(tmp_path
 
         monkeypatch.setattr(journal_module.Journal, "_commit", full)
         await mover.send(mover.action_message(mover.state.legal[0]))
-        with trio.fail_after(5):
+        with trio.fail_after(PATIENCE):
             while True:
                 try:
                     msg = await mover.receive()
@@ -279,7 +279,7 @@ async def test_records_are_private_kept_within_a_limit_and_written_after_a_stop(
         for _ in range(2):
             clients = await seat_table(server, 2)
             await play_to_the_end(clients, random.Random(len(server.records_written)), 3000, 10)
-            with trio.fail_after(5):
+            with trio.fail_after(PATIENCE):
                 while len(server.records_written) < 1 + (_ == 1):
                     await trio.sleep(0.01)
             for c in clients:
@@ -301,7 +301,7 @@ async def test_records_are_private_kept_within_a_limit_and_written_after_a_stop(
     files[0].unlink()
     async with trio.open_nursery() as nursery:
         server = await nursery.start(serve, config(tmp_path))
-        with trio.fail_after(5):
+        with trio.fail_after(PATIENCE):
             while not server.records_written:
                 await trio.sleep(0.01)
         assert replay(json.loads(server.records_written[0].read_text())).outcome is not None
@@ -328,3 +328,46 @@ async def test_a_welcome_lost_in_a_crash_leaves_the_old_token_good(tmp_path):
         back = await NetClient.connect(server.port, name, resume=token)
         assert (await back.expect("snapshot")).seat == 0
         nursery.cancel_scope.cancel()
+
+
+async def export(data_dir: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
+    """The real `sarja-server export`."""
+    command = [str(Path(sys.executable).parent / "sarja-server"), "export"]
+    return await trio.run_process(
+        [*command, *args, "--data-dir", str(data_dir)],
+        capture_stdout=True, capture_stderr=True, check=False,
+    )  # fmt: skip
+
+
+async def test_export_keeps_a_game_in_progress_secret_unless_the_host_asks(tmp_path):
+    rng = random.Random(7)
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(serve, config(tmp_path))
+        clients = await seat_table(server, 2)
+        await play(clients, 3, rng)
+        table = clients[0].table.id
+        nursery.cancel_scope.cancel()
+    refused = await export(tmp_path, table)
+    assert refused.returncode == 1 and refused.stdout == b""  # no deck order, no hand
+    why = refused.stderr.decode().strip().splitlines()
+    assert len(why) == 1 and "still being played" in why[0] and "--reveal-unfinished" in why[0]
+    shown = await export(tmp_path, table, "--reveal-unfinished")
+    assert shown.returncode == 0 and json.loads(shown.stdout)["outcome"] is None
+    assert "reveals every hand and the draw pile" in shown.stderr.decode()
+
+    async with trio.open_nursery() as nursery:  # the game is played to its end
+        server = await nursery.start(serve, config(tmp_path))
+        back = []
+        for c in clients:
+            back.append(await NetClient.connect(server.port, c.name, resume=c.welcome.resume))
+            await back[-1].expect("snapshot")
+        back.sort(key=lambda c: c.state.seat)
+        for c in back:
+            c._ids = iter(range((c.welcome.last_id or 0) + 1, 10**6))
+        await play_to_the_end(back, rng, check_every=50)
+        while not server.records_written:
+            await trio.sleep(0.01)
+        nursery.cancel_scope.cancel()
+    finished = await export(tmp_path, table)
+    assert finished.returncode == 0 and finished.stderr == b"", finished.stderr
+    assert json.loads(finished.stdout)["outcome"] is not None

@@ -15,7 +15,7 @@ import trio
 
 from sarja.protocol.messages import CreateTable
 
-from .netclient import NetClient
+from .netclient import PATIENCE, NetClient
 from .server_helpers import play_to_the_end, seat_table
 
 SERVER = str(Path(sys.executable).parent / "sarja-server")
@@ -28,7 +28,7 @@ class Started:
 
 async def read_lines_until(stream, pattern: re.Pattern, seen: list[str]) -> re.Match:
     buffer = b""
-    with trio.fail_after(10):
+    with trio.fail_after(PATIENCE):
         while True:
             chunk = await stream.receive_some(4096)
             assert chunk, "the server exited early: " + "".join(seen)
@@ -59,7 +59,7 @@ async def test_the_real_server_process(tmp_path):
         process.send_signal(signal.SIGTERM)
         bye = await watcher.expect("bye")
         assert bye.code == "shutdown"
-        with trio.fail_after(10):
+        with trio.fail_after(PATIENCE):
             code = await process.wait()
         assert code == 0, "".join(seen)
     finally:
@@ -95,7 +95,7 @@ async def test_the_server_process_exits_non_zero_when_its_journal_fails(tmp_path
         db.close()
         host = await NetClient.connect(port, "Host")
         await host.send(CreateTable(name="Doomed", players=2, teams=2))
-        with trio.fail_after(60):  # a hang guard only: it exits at once
+        with trio.fail_after(PATIENCE):  # a hang guard only: it exits at once
             code = await process.wait()
     finally:
         if process.returncode is None:
@@ -106,3 +106,52 @@ async def test_the_server_process_exits_non_zero_when_its_journal_fails(tmp_path
     last = errors[-1]
     assert last.startswith("sarja-server: cannot write the journal") and "no more tables" in last
     assert not any("Traceback" in line for line in errors)
+
+
+async def test_one_server_per_data_directory(tmp_path):
+    """A second server on the same data directory says so in one line and exits
+    non-zero; `export` still reads the journal meanwhile; after a kill -9 of the
+    first, the lock is gone with it and a new server starts."""
+    command = [SERVER, "--host", "127.0.0.1", "--port", "0", "--data-dir", str(tmp_path)]
+    listening = re.compile(r"^\s+\S*sarja-client 127\.0\.0\.1:(\d+)$")
+    first = await trio.lowlevel.open_process(
+        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
+    seen: list[str] = []
+    try:
+        port = int((await read_lines_until(first.stdout, listening, seen)).group(1))
+        clients = await seat_table(Started(port), 2, name="Kept")
+        second = await trio.lowlevel.open_process(
+            command, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+        try:
+            out = b""  # until it exits, or says it listens (and would run on)
+            while b"listening" not in out and (chunk := await second.stdout.receive_some(4096)):
+                out += chunk
+            assert b"listening" not in out, out
+            assert await second.wait() != 0
+            err = await second.stderr.receive_some(65536)
+        finally:
+            if second.returncode is None:
+                second.kill()
+                await second.wait()
+        lines = err.decode().strip().splitlines()
+        assert len(lines) == 1, lines
+        assert str(tmp_path) in lines[0] and "another sarja-server" in lines[0], lines
+        assert "--data-dir" in lines[0]  # what to do
+        listed = await trio.run_process(
+            [SERVER, "export", "--data-dir", str(tmp_path)], capture_stdout=True
+        )
+        assert "'Kept'  in progress" in listed.stdout.decode()
+        assert clients[0].state is not None
+    finally:
+        first.kill()  # SIGKILL: nothing of the first server runs to drop the lock
+        await first.wait()
+    third = await trio.lowlevel.open_process(
+        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
+    try:
+        await read_lines_until(third.stdout, listening, seen)
+    finally:
+        third.kill()
+        await third.wait()

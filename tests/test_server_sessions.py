@@ -28,7 +28,7 @@ from sarja.server.app import serve
 from sarja.server.config import ServerConfig
 from sarja.server.journal import token_hash
 
-from .netclient import NetClient
+from .netclient import PATIENCE, NetClient
 from .server_helpers import play_to_the_end, seat_table
 
 
@@ -41,7 +41,7 @@ def turn_order(*clients: NetClient) -> tuple[NetClient, NetClient]:
 async def play_alone(client: NetClient, rng: random.Random) -> None:
     """Play every legal list this client gets until the game ends (the computer
     plays the other seat)."""
-    with trio.fail_after(20):
+    with trio.fail_after(PATIENCE):
         while client.state is None or client.state.result is None:
             msg = await client.receive()
             if isinstance(msg, Legal) and client.state.version == msg.version:
@@ -84,11 +84,11 @@ async def test_others_hear_who_is_away_and_who_is_back(server):
     token = bob.welcome.resume
     await bob.aclose()
     kinds = []
-    with trio.fail_after(5):
+    with trio.fail_after(PATIENCE):
         while "away" not in kinds:
             kinds += [c.kind for c in (await alice.expect("update")).changes]
     await NetClient.connect(server.port, "P1", resume=token)
-    with trio.fail_after(5):
+    with trio.fail_after(PATIENCE):
         while "back" not in kinds:
             kinds += [c.kind for c in (await alice.expect("update")).changes]
     assert kinds == ["away", "back"]
@@ -195,6 +195,20 @@ async def test_leaving_a_waiting_table_frees_the_seat(server):
     assert (await bob.expect("tables")).tables == ()  # the empty table is gone
 
 
+async def test_a_free_seat_on_another_side_is_refused_as_such(server):
+    aino = await NetClient.connect(server.port, "Aino")
+    await aino.send(CreateTable(name="Teams", players=4, teams=2))
+    table = await aino.expect("table")  # Aino has seat 1; seat 2 is free, and Green's
+    bo = await NetClient.connect(server.port, "Bo")
+    await bo.send(Join(table=table.id, seat=1, side=0))
+    error = await bo.expect("error")
+    assert (error.code, error.message) == ("wrong_side", "Seat 2 is on Green's side, not Blue's.")
+    await bo.send(Join(table=table.id, seat=0, side=0))  # taken, and on that side
+    assert (await bo.expect("error")).code == "seat_taken"
+    await bo.send(Join(table=table.id, seat=2, side=0))
+    assert (await bo.expect("table")).seat == 2
+
+
 async def test_a_refused_arrangement_says_why(server):
     alice = await NetClient.connect(server.port, "Aino")
     await alice.send(CreateTable(name="Odd", players=8, teams=3))
@@ -209,7 +223,7 @@ async def test_a_rematch_keeps_the_seats(server):
     for client in clients:
         await client.send(Rematch())
     for client in clients:
-        with trio.fail_after(5):
+        with trio.fail_after(PATIENCE):
             while client.state is None or client.state.result is not None:
                 await client.receive()
         assert client.state.version == 0 and len(client.state.hand) == 7
@@ -238,7 +252,8 @@ async def test_without_takeover_the_game_waits_for_an_absent_player(server):
         await alice.state_at((await alice.expect("ack")).version)
     await bob.aclose()
     version = alice.state.version
-    with trio.move_on_after(0.5):
+    await alice.state_at(version + 1)  # Bob is away...
+    with trio.move_on_after(0.5):  # ...and nothing more comes (no computer plays for him)
         while True:
             await alice.receive()
     assert alice.state.version == version + 1 and alice.state.turn == 1  # only "away"
@@ -265,7 +280,7 @@ async def test_after_a_game_a_freed_seat_reopens_the_table(server):
     leaver, stayer = clients
     await leaver.send(Leave())
     await leaver.expect("tables")
-    with trio.fail_after(5):
+    with trio.fail_after(PATIENCE):
         while stayer.table.started:
             await stayer.expect("table")
     newcomer = await NetClient.connect(server.port, "Newcomer")
