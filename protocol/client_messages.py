@@ -14,6 +14,7 @@ from .fields import (
     integer,
     label,
     opt_integer,
+    opt_level,
     seat_levels,
     takeover,
     text,
@@ -42,12 +43,14 @@ class Hello(WireMap):
     version: int
     name: str
     resume: str | None = None
+    computer: str | None = None  # a computer player speaks here, at this level
 
     def validate(self) -> None:
         integer(self.version, "version")
         _set(self, "name", label(self.name, "name", MAX_NAME))
         if self.resume is not None:
             ident(self.resume, "resume", TOKEN_RE)
+        opt_level(self.computer, "computer")
 
 
 @wire

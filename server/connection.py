@@ -266,7 +266,9 @@ class Connection:
             return
         try:
             if isinstance(msg, Hello):
-                self.guest = self.lobby.hello(msg.name, msg.resume, self, self.address)
+                self.guest = self.lobby.hello(
+                    msg.name, msg.resume, self, self.address, msg.computer
+                )
             elif isinstance(msg, Resume):
                 assert self.guest is not None  # the codec allows it only after hello
                 self.guest = self.lobby.resume(self.guest, msg.token, self)

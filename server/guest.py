@@ -40,7 +40,7 @@ class Outbox(Protocol):
 class Guest:
     __slots__ = (
         "id", "session", "token", "keys", "name", "outbox", "table", "seat", "chat_times",
-        "move_times", "address",
+        "move_times", "address", "computer",
     )  # fmt: skip
 
     def __init__(self, name: str, guest_id: str | None = None, keys: tuple[str, ...] = ()) -> None:
@@ -62,6 +62,7 @@ class Guest:
         self.chat_times: deque[float] = deque()
         self.move_times: deque[float] = deque()  # joins, watches and leaves
         self.address = ""  # where its last connection came from
+        self.computer: str | None = None  # a computer's level, if one says it plays here
 
     def new_token(self, used: str | None = None) -> None:
         """A fresh token (unguessable, shown to no one else: it alone restores a seat);

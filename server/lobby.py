@@ -140,9 +140,12 @@ class Lobby:
 
     # ----- connections ----------------------------------------------------
 
-    def hello(self, name: str, resume: str | None, outbox: Outbox, address: str = "") -> Guest:
+    def hello(
+        self, name: str, resume: str | None, outbox: Outbox, address: str = "",
+        computer: str | None = None,
+    ) -> Guest:  # fmt: skip
         """Greet a connection from `address`: a new guest, or one coming back with its
-        token."""
+        token; `computer`, the level of a computer player that says it plays here."""
         if resume is not None:
             guest = self._take_back(resume, outbox)
             guest.name = name
@@ -151,6 +154,7 @@ class Lobby:
             self._file(guest)
             guest.outbox = outbox
         guest.address = address
+        guest.computer = computer
         self._welcome(guest)
         return guest
 

@@ -160,6 +160,7 @@ class RemoteBot:
     ) -> None:  # fmt: skip
         self.host, self.port = host, port
         self.name = name
+        self.level = level  # said in `hello`, so the table shows the seat as a computer's
         self.table_name = table
         self.games = games
         self.players = players
@@ -191,7 +192,8 @@ class RemoteBot:
             return 1
         async with self.stream:
             try:
-                await self.send(Hello(version=PROTOCOL_VERSION, name=self.name))
+                hello = Hello(version=PROTOCOL_VERSION, name=self.name, computer=self.level)
+                await self.send(hello)
                 while True:
                     data = await self.stream.receive_some(RECEIVE_SIZE)
                     self.codec.receive_data(data)

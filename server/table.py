@@ -292,8 +292,11 @@ class Table:
             started=self.started,
             rules=rules_of(self.arrangement),
             computer_takeover=self.computer_takeover,
-            computers=tuple(c.level if c else None for c in self.computers)
-            if any(self.computers)
+            computers=tuple(
+                c.level if c else g.computer if g else None
+                for g, c in zip(self.seats, self.computers, strict=True)
+            )
+            if any(self.computers) or any(g and g.computer for g in self.seats)
             else (),
             _trusted=True,
         )
@@ -315,7 +318,7 @@ class Table:
                     name=names[i] if g is not None or c is not None else None,
                     ready=self.ready[i],
                     away=g is not None and away[i],
-                    computer=self.level_for(i, due),
+                    computer=self.level_for(i, due) or (g.computer if g else None),
                     _trusted=True,
                 )
                 for i, (g, c) in enumerate(zip(self.seats, self.computers, strict=True))

@@ -38,10 +38,14 @@ class NetClient:
         self._pending: list[Any] = []
 
     @classmethod
-    async def connect(cls, port: int, name: str, resume: str | None = None) -> NetClient:
+    async def connect(
+        cls, port: int, name: str, resume: str | None = None, computer: str | None = None
+    ) -> NetClient:
         stream = await trio.open_tcp_stream("127.0.0.1", port)
         client = cls(stream, name)
-        await client.send(Hello(version=PROTOCOL_VERSION, name=name, resume=resume))
+        await client.send(
+            Hello(version=PROTOCOL_VERSION, name=name, resume=resume, computer=computer)
+        )
         client.welcome = await client.expect("welcome")
         return client
 

@@ -91,7 +91,7 @@ from sarja.server.config import ServerConfig
 from sarja.server.connection import MAX_RESUME_TRIES
 from sarja.server.refusal import SERVER_CODES
 
-from .netclient import PATIENCE
+PATIENCE = 120.0  # a hang guard, as in netclient.py (this file also runs as a script)
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC_PATH = ROOT / "docs" / "protocol.md"

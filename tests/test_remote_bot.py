@@ -12,11 +12,16 @@ from pathlib import Path
 
 import pytest
 
+from sarja.protocol.messages import CreateTable, Join, ListTables
 from sarja.protocol.mirror import GameMirror
+from sarja.server.app import serve
 from sarja.server.bots import make_player
+from sarja.server.config import ServerConfig
 from sarja.server.engine import Arrangement, Game, seat_view
 from sarja.server.present import changes, snapshot, update
 from sarja.server.remote_bot import parse_args, plays_in, seat_view_of
+
+from .netclient import NetClient
 
 BIN = Path(sys.executable).parent
 SAME = (
@@ -152,3 +157,23 @@ def test_two_bot_processes_play_whole_games_against_each_other(address):
     results = [line.rsplit(": ", 1)[1] for line in (first + second).splitlines() if ": game " in
                line]  # fmt: skip
     assert len(results) == 4 and results.count("won") == results.count("lost")
+
+
+async def test_a_sarja_bot_seat_reads_as_a_computers(nursery):
+    """Issue 20, item 8: the people at the table saw a `sarja-bot` seat as a person's
+    ("Hard bot"); its `hello` now says it is a computer, and the table shows it."""
+    server = await nursery.start(serve, ServerConfig(host="127.0.0.1", port=0))
+    person = await NetClient.connect(server.port, "Aino")
+    await person.send(CreateTable(name="Friday", players=2, teams=2))
+    await person.expect("table")
+    bot = await NetClient.connect(server.port, "Hard bot", computer="hard")
+    await bot.send(Join(table=person.table.id))
+    await bot.expect("table")
+    while person.table.seats[1].name is None:
+        await person.expect("table")
+    assert person.table.seats[1].computer == "hard"
+    assert person.table.seats[0].computer is None
+    passer_by = await NetClient.connect(server.port, "Bertil")
+    await passer_by.send(ListTables())
+    listed = (await passer_by.expect("tables")).tables[0]
+    assert listed.computers == (None, "hard")
