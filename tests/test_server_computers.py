@@ -16,7 +16,7 @@ import trio
 from sarja.protocol.messages import CreateTable, HandOver, ListTables, Ready, Rematch
 from sarja.server.app import serve
 from sarja.server.config import ServerConfig
-from sarja.server.journal import FILE_NAME, Journal
+from sarja.server.journal import FILE_NAME, SCHEMA_VERSION, Journal
 
 from .netclient import NetClient
 from .server_helpers import seat_table
@@ -204,4 +204,4 @@ def test_a_first_version_journal_is_brought_up_to_date(tmp_path: Path, takeover:
     assert table.takeover == ("medium" if takeover else None)
     assert table.names() == ["Aino", "Seat 2"] and table.computers == [None, None]
     journal.close()
-    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 2
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
