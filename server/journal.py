@@ -272,14 +272,18 @@ class Journal:
     async def run(self) -> None:
         """Commit what was written, batch after batch, until cancelled; empty the
         write-ahead log between two commits when it is due (journal_wal.py)."""
-        while self.failed is None:
-            with trio.move_on_after(self._wake_every):
-                await self._work.wait()
-            if self._work.is_set():
-                self._work = trio.Event()
-                await self._commit_pending()
-            if self.wal is not None and self.failed is None:
-                await self.wal.checkpoint_if_due()
+        async with trio.open_nursery() as nursery:
+            if self.wal is not None:
+                nursery.start_soon(self.wal.run)  # copies the log aside
+            while self.failed is None:
+                with trio.move_on_after(self._wake_every):
+                    await self._work.wait()
+                if self._work.is_set():
+                    self._work = trio.Event()
+                    await self._commit_pending()
+                if self.wal is not None and self.failed is None:
+                    await self.wal.checkpoint_if_due()
+            nursery.cancel_scope.cancel()
 
     async def _commit_pending(self) -> None:
         batch, self._pending = self._pending, []

@@ -1,11 +1,17 @@
 """The journal's write-ahead log, kept small: emptied by a TRUNCATE checkpoint once it
 passes a size, and every few seconds when it holds anything.
 
-The checkpoint runs in a worker thread on a connection of its own, and only when the
-journal's task calls `due_now` between two commits: a TRUNCATE checkpoint must be the
-only writer, and the journal's commits (on the event loop, with no busy timeout) must
-never meet one, or they would fail busy and stop the server. Writes made meanwhile
-wait in the journal's next batch, their frames held; none is lost or told early.
+A TRUNCATE checkpoint must be the only writer, and the journal's commits (on the event
+loop, with no busy timeout) must never meet one, or they would fail busy and stop the
+server: it runs only when the journal's task calls `checkpoint_if_due` between two
+commits, in a worker thread on a connection of its own. Writes made meanwhile wait in
+the journal's next batch, their frames held; none is lost or told early.
+
+Most of a checkpoint's time is the disk sync of the log (which "normal" durability
+never syncs otherwise). So that commits do not wait for it, a PASSIVE checkpoint
+first copies the log into the database aside (`run`, in a thread, while commits go
+on: a PASSIVE checkpoint never blocks a writer), once the log is half the limit or
+every few seconds; the TRUNCATE that follows has only what came meanwhile to do.
 """
 
 from __future__ import annotations
@@ -33,7 +39,10 @@ class WalKeeper:
         self.every = every
         self.truncations: list[tuple[int, float]] = []  # the latest: (log bytes, seconds)
         self._db: sqlite3.Connection | None = None
-        self._last = 0.0  # trio time of the last checkpoint
+        self._lock = trio.Lock()  # one checkpoint at a time
+        self._copy_due = trio.Event()
+        self._copied = False  # a PASSIVE checkpoint ran since the last truncation
+        self._last = 0.0  # trio time of the last truncation
         self._not_before = 0.0
 
     def size(self) -> int:
@@ -42,37 +51,58 @@ class WalKeeper:
         except OSError:
             return 0
 
+    async def run(self) -> None:
+        """PASSIVE checkpoints aside, when `checkpoint_if_due` asks or every `every`
+        seconds, until cancelled."""
+        while True:
+            with trio.move_on_after(self.every):
+                await self._copy_due.wait()
+            self._copy_due = trio.Event()
+            if self.size() == 0:
+                continue
+            async with self._lock:
+                await self._checkpoint("PASSIVE")
+            self._copied = True
+
     async def checkpoint_if_due(self) -> None:
-        """Empty the log if it passed the limit, or holds anything and was not emptied
-        for `every` seconds. Call it only between commits (see the docstring)."""
-        now = trio.current_time()
-        if now < self._not_before:
-            return
+        """Empty the log if it passed the limit, or a PASSIVE checkpoint copied it (or
+        it was not emptied for `every` seconds). Call it only between commits."""
         size = self.size()
-        if size <= self.limit and (size == 0 or now < self._last + self.every):
+        if size > self.limit // 2:
+            self._copy_due.set()
+        now = trio.current_time()
+        due = size > self.limit or self._copied or now >= self._last + self.every
+        if not size or not due or now < self._not_before:
             return
-        began = time.perf_counter()
-        try:
-            done = await trio.to_thread.run_sync(self._truncate)
-        except sqlite3.Error as err:  # the commits report real trouble
-            log.warning("journal checkpoint failed: %s", err)
-            done = False
+        if self._lock.locked() and size <= self.limit:
+            return  # being copied aside: truncated after it, with less to do
+        async with self._lock:  # over the limit: waits for the copy, if one is running
+            began = time.perf_counter()
+            done = await self._checkpoint("TRUNCATE")
+            took = time.perf_counter() - began
         self._last = trio.current_time()
+        self._copied = False
         if not done:  # a reader held it up: later, not after every commit
             self._not_before = self._last + RETRY_AFTER
             return
-        took = time.perf_counter() - began
         self.truncations = [*self.truncations[-99:], (size, took)]
         log.debug("journal log emptied: %d bytes in %.1f ms", size, took * 1e3)
 
-    def _truncate(self) -> bool:
-        """In a worker thread; False if a reader kept it from finishing."""
+    async def _checkpoint(self, mode: str) -> bool:
+        try:
+            return await trio.to_thread.run_sync(self._run, mode)
+        except sqlite3.Error as err:  # the commits report real trouble
+            log.warning("journal checkpoint failed: %s", err)
+            return False
+
+    def _run(self, mode: str) -> bool:
+        """In a worker thread; False if a reader (or writer) kept it from finishing."""
         if self._db is None:
             self._db = sqlite3.connect(
                 str(self.path), timeout=READER_WAIT, check_same_thread=False,
                 isolation_level=None,
             )  # fmt: skip
-        busy = self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+        busy = self._db.execute(f"PRAGMA wal_checkpoint({mode})").fetchone()[0]
         return not busy
 
     def close(self) -> None:
