@@ -146,6 +146,36 @@ async def test_the_server_keeps_the_log_under_its_configured_limit(tmp_path):
     assert 0 < peak <= limit + 32 * 1024, peak
 
 
+KILLED_WRITER = """
+import os, signal, sqlite3, sys
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+db.execute("PRAGMA journal_mode=WAL")
+db.execute("PRAGMA wal_autocheckpoint=0")
+db.execute("CREATE TABLE filler (n INTEGER PRIMARY KEY, text TEXT)")
+for n in range(600):
+    db.execute("INSERT INTO filler VALUES (?, ?)", (n, "x" * 3000))
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+async def test_a_log_left_by_a_killed_server_is_emptied(tmp_path):
+    """A crash-test run left a 408 MB log beside a 3.9 MB database: the next start
+    empties whatever log it finds, once it passes the limit."""
+    path = tmp_path / FILE_NAME
+    subprocess.run([sys.executable, "-c", KILLED_WRITER, str(path)], timeout=60)
+    left = wal_size(path)
+    assert left > 1024 * 1024
+    journal = Journal(path, wal_limit=256 * 1024)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(journal.run)
+        journal.table_opened("t1", 1, "After", 2, 2, 7, False, None)
+        await journal.durable(journal.epoch)
+        await until(lambda: wal_size(path) <= 256 * 1024)
+        nursery.cancel_scope.cancel()
+    journal.close()
+    assert query(path, "SELECT count(*) FROM filler") == [(600,)]  # nothing lost
+
+
 # ----- rows deleted -------------------------------------------------------------------------
 
 
