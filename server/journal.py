@@ -85,6 +85,7 @@ class Journal:
         self._holding: set[Holder] = set()
         self._work = trio.Event()
         self._done = trio.Event()
+        self._wal_limit = wal_limit
         self._db = self._open()
         # The log kept small (journal_wal.py); nothing to keep small in memory.
         self.wal = None if path is None else WalKeeper(path, wal_limit, checkpoint_every)
@@ -118,9 +119,12 @@ class Journal:
                 raise JournalError(_corrupt(where, str(check)))
             db.execute("PRAGMA journal_mode=WAL")
             if self.path is not None:
-                # Checkpoints sync the disk: `run` makes them in a thread, between commits,
-                # not in the commits that every table waits on.
+                # Checkpoints sync the disk: journal_wal.py makes them in threads, never
+                # in the commits that every table waits on.
                 db.execute("PRAGMA wal_autocheckpoint=0")
+                # A log that starts over (each time a checkpoint copied all of it) is
+                # cut back to this at the commit after: its size tells what it holds.
+                db.execute(f"PRAGMA journal_size_limit={self._wal_limit // 2}")
             db.execute(f"PRAGMA synchronous={'FULL' if self.full else 'NORMAL'}")
             if version < SCHEMA_VERSION:
                 set_up(db, version)
@@ -278,11 +282,12 @@ class Journal:
             while self.failed is None:
                 with trio.move_on_after(self._wake_every):
                     await self._work.wait()
-                if self._work.is_set():
+                quiet = not self._work.is_set()
+                if not quiet:
                     self._work = trio.Event()
                     await self._commit_pending()
                 if self.wal is not None and self.failed is None:
-                    await self.wal.checkpoint_if_due()
+                    await self.wal.checkpoint_if_due(quiet)
             nursery.cancel_scope.cancel()
 
     async def _commit_pending(self) -> None:

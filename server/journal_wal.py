@@ -1,5 +1,5 @@
 """The journal's write-ahead log, kept small: emptied by a TRUNCATE checkpoint once it
-passes a size, and every few seconds when it holds anything.
+passes a size, or when the journal has been quiet for a few seconds.
 
 A TRUNCATE checkpoint must be the only writer, and the journal's commits (on the event
 loop, with no busy timeout) must never meet one, or they would fail busy and stop the
@@ -8,10 +8,13 @@ commits, in a worker thread on a connection of its own. Writes made meanwhile wa
 the journal's next batch, their frames held; none is lost or told early.
 
 Most of a checkpoint's time is the disk sync of the log (which "normal" durability
-never syncs otherwise). So that commits do not wait for it, a PASSIVE checkpoint
-first copies the log into the database aside (`run`, in a thread, while commits go
-on: a PASSIVE checkpoint never blocks a writer), once the log is half the limit or
-every few seconds; the TRUNCATE that follows has only what came meanwhile to do.
+never syncs otherwise), and a busy disk can make that long. So that commits seldom
+wait for it, PASSIVE checkpoints copy the log into the database aside (`run`, in a
+thread, while commits go on: a PASSIVE checkpoint never blocks a writer) every few
+seconds and once the log is half the limit. One that copies everything lets SQLite
+start the log over at the next commit, so at an ordinary pace the log never grows and
+no commit waits; only writes faster than the copies (an attack, say) bring it to the
+limit, and the TRUNCATE then has only what came since the last copy to do.
 """
 
 from __future__ import annotations
@@ -41,9 +44,7 @@ class WalKeeper:
         self._db: sqlite3.Connection | None = None
         self._lock = trio.Lock()  # one checkpoint at a time
         self._copy_due = trio.Event()
-        self._copied = False  # a PASSIVE checkpoint ran since the last truncation
-        self._last = 0.0  # trio time of the last truncation
-        self._not_before = 0.0
+        self._not_before = 0.0  # trio time; a truncation a reader held up waits for it
 
     def size(self) -> int:
         try:
@@ -62,28 +63,23 @@ class WalKeeper:
                 continue
             async with self._lock:
                 await self._checkpoint("PASSIVE")
-            self._copied = True
 
-    async def checkpoint_if_due(self) -> None:
-        """Empty the log if it passed the limit, or a PASSIVE checkpoint copied it (or
-        it was not emptied for `every` seconds). Call it only between commits."""
+    async def checkpoint_if_due(self, quiet: bool) -> None:
+        """Empty the log if it passed the limit, or holds anything and the journal was
+        `quiet` (nothing to commit for `every` seconds). Call it only between commits."""
         size = self.size()
         if size > self.limit // 2:
             self._copy_due.set()
-        now = trio.current_time()
-        due = size > self.limit or self._copied or now >= self._last + self.every
-        if not size or not due or now < self._not_before:
+        if not (size > self.limit or (quiet and size)):
             return
-        if self._lock.locked() and size <= self.limit:
-            return  # being copied aside: truncated after it, with less to do
-        async with self._lock:  # over the limit: waits for the copy, if one is running
+        if trio.current_time() < self._not_before:
+            return
+        async with self._lock:  # waits for a copy running aside: less left to do
             began = time.perf_counter()
             done = await self._checkpoint("TRUNCATE")
             took = time.perf_counter() - began
-        self._last = trio.current_time()
-        self._copied = False
         if not done:  # a reader held it up: later, not after every commit
-            self._not_before = self._last + RETRY_AFTER
+            self._not_before = trio.current_time() + RETRY_AFTER
             return
         self.truncations = [*self.truncations[-99:], (size, took)]
         log.debug("journal log emptied: %d bytes in %.1f ms", size, took * 1e3)

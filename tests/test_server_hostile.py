@@ -27,7 +27,11 @@ from .server_helpers import play_to_the_end, seat_table
 @pytest.fixture
 async def server(nursery, tmp_path):
     config = ServerConfig(
-        host="127.0.0.1", port=0, seed=7, data_dir=tmp_path, max_queued_bytes=256 * 1024,
+        host="127.0.0.1",
+        port=0,
+        seed=7,
+        data_dir=tmp_path,
+        max_queued_bytes=256 * 1024,
         send_timeout=1.0,
     )
     return await nursery.start(serve, config)
@@ -203,7 +207,10 @@ async def test_a_slow_reader_gets_every_frame_whole_and_in_order(nursery, monkey
 
     monkeypatch.setattr(Connection, "_enqueue", recording)
     config = ServerConfig(
-        host="127.0.0.1", port=0, max_queued_bytes=4 * 1024 * 1024, table_list_every=0,
+        host="127.0.0.1",
+        port=0,
+        max_queued_bytes=4 * 1024 * 1024,
+        table_list_every=0,
         move_burst=1000,  # this peer comes and goes far more than a person would
     )
     server = await nursery.start(serve, config)
