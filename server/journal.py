@@ -12,9 +12,9 @@ Durability: "normal" (the default) commits in WAL mode without a sync, which sur
 the server process being killed at any moment; "full" also syncs every commit to the
 disk (and survives a power cut), in a worker thread so no table waits for the disk.
 
-Size: the write-ahead log is emptied between two commits once it passes `wal_limit`
-bytes (journal_wal.py), and what a game or table no longer needs is deleted as it goes
-(journal_schema.py).
+Size: the write-ahead log is kept under `wal_limit` bytes, by checkpoints that never
+meet a commit (journal_wal.py), and what a game or table no longer needs is deleted as
+it goes (journal_schema.py).
 """
 
 from __future__ import annotations
