@@ -1914,8 +1914,8 @@ JOURNAL_FULL = JournalScale(
     probes=400,
 )  # fmt: skip
 JOURNAL_QUICK = JournalScale(
-    writer_s=5, pairs=2, churners=1, closed_tables=1000, open_tables=100, results=1000,
-    probes=60,
+    writer_s=4, pairs=2, churners=1, closed_tables=1000, open_tables=100, results=1000,
+    probes=40,
 )  # fmt: skip
 A_JOURNAL_PAIRS, A_JOURNAL_CHURN, A_JOURNAL_PROBE = 170, 180, 190
 WAL_TARGET_MIB = 64.0
