@@ -32,6 +32,10 @@ WAL_LIMIT = 16 * 1024 * 1024  # bytes of log that set off a truncation
 CHECKPOINT_EVERY = 5.0  # seconds: a log that holds anything is emptied as often
 RETRY_AFTER = 1.0  # seconds, after a checkpoint a reader held up
 READER_WAIT = 0.1  # seconds a checkpoint waits for a reader (another process's, say)
+# The log's size is looked at after this many commits or seconds, not after each: a
+# system call lets go of the GIL, and a computer's search in a thread may keep it a while.
+LOOK_COMMITS = 64
+LOOK_EVERY = 0.02
 
 
 class WalKeeper:
@@ -45,6 +49,8 @@ class WalKeeper:
         self._lock = trio.Lock()  # one checkpoint at a time
         self._copy_due = trio.Event()
         self._not_before = 0.0  # trio time; a truncation a reader held up waits for it
+        self._unlooked = 0  # commits since the log's size was looked at
+        self._looked = 0.0
 
     def size(self) -> int:
         try:
@@ -67,12 +73,17 @@ class WalKeeper:
     async def checkpoint_if_due(self, quiet: bool) -> None:
         """Empty the log if it passed the limit, or holds anything and the journal was
         `quiet` (nothing to commit for `every` seconds). Call it only between commits."""
+        now = trio.current_time()
+        self._unlooked += 1
+        if not quiet and self._unlooked < LOOK_COMMITS and now < self._looked + LOOK_EVERY:
+            return
+        self._unlooked, self._looked = 0, now
         size = self.size()
         if size > self.limit // 2:
             self._copy_due.set()
         if not (size > self.limit or (quiet and size)):
             return
-        if trio.current_time() < self._not_before:
+        if now < self._not_before:
             return
         async with self._lock:  # waits for a copy running aside: less left to do
             began = time.perf_counter()
