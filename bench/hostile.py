@@ -31,6 +31,9 @@ file that is scanned at the end). Attackers bind source addresses 127.0.0.2 to
      and one more; spectate/leave churn at the real game's table; and last, abandoned
      games (create, join, ready, disconnect) until the server refuses new tables.
 4. After: the server's memory once the attackers are gone; then SIGTERM.
+5. The journal's bounds, on servers of their own: pairs moving flat out and tables
+   created and closed without pause (the log's peak size, the journal's growth an
+   hour); and unknown resume tokens timed on an empty journal and a full one.
 
 Printed: frames, connections, crashes (the server process died), tracebacks logged,
 `internal_error` replies seen, the real game's p50/p99 before and during the attack,
