@@ -9,7 +9,10 @@ rematches, and some leave the table mid-game and come back, so kills land during
 creation, rematches and departures too.
 
 Each player keeps every acknowledgement it received. After the last stop the journal
-is read: every acknowledged action must be in it, in order, exactly once. A player
+is read: every acknowledged action must be in it, in order, exactly once. (A finished
+game whose record is written leaves the journal: its actions are read from its record
+file instead, which has no action ids; there each seat's acknowledged actions must be
+the record's actions of that seat, in order, one for one.) A player
 whose action was not acknowledged before a kill sends it again with the same id once
 it is back: the server either answers with the first acknowledgement (it was kept) or
 applies it now -- never twice.
@@ -350,6 +353,11 @@ def check(data_dir: Path, players: list[Player], kills: list[int], starts: int) 
     journal = Journal(data_dir / FILE_NAME)
     try:
         games = journal.games()
+        held = {(table_id, number) for table_id, number, _, _ in games}
+        archived = sorted(
+            (r.table_id, r.game, r.record) for r in journal.results()
+            if (r.table_id, r.game) not in held
+        )  # fmt: skip
         kept: dict[tuple[str, int, int], tuple[str, int]] = {}
         game_of: dict[tuple[str, int, int], tuple[str, int]] = {}
         twice = 0
@@ -368,11 +376,35 @@ def check(data_dir: Path, players: list[Player], kills: list[int], starts: int) 
             unfinished += not done and bool(table.game.actions)
     finally:
         journal.close()
+    # The games the journal let go: each seat's actions, in order, from the records.
+    recorded: dict[tuple[str, int], list[tuple[str, int]]] = {}
+    for table_id, number, record in archived:
+        assert record is not None, f"game {number} of {table_id}: no record"
+        data = json.loads((data_dir / "records" / record).read_text("utf-8"))
+        for seat, notation in data["actions"]:
+            recorded.setdefault((table_id, seat), []).append((notation, number))
+        finished += 1
     acks = [a for p in players for a in p.acks]
     lost = sum(kept.get((a.table, a.seat, a.id)) != (a.action, a.version) for a in acks)
     # Kept but never acknowledged: every player resends what it was not told of, so
     # once all have finished, nothing kept should be unknown to its player.
     unacked = len(kept.keys() - {(a.table, a.seat, a.id) for a in acks})
+    # Acknowledged but not in the journal: in a record, or lost.
+    elsewhere: dict[tuple[str, int], list[Ack_]] = {}
+    for a in acks:
+        if (a.table, a.seat, a.id) not in kept:
+            elsewhere.setdefault((a.table, a.seat), []).append(a)
+    lost -= sum(len(v) for v in elsewhere.values())
+    for key in recorded.keys() | elsewhere.keys():
+        there, told = recorded.get(key, []), elsewhere.get(key, [])
+        matched = 0
+        for (notation, number), a in zip(there, told, strict=False):
+            if notation != a.action:
+                break
+            matched += 1
+            game_of[(a.table, a.seat, a.id)] = (a.table, number)
+        lost += len(told) - matched
+        unacked += len(there) - matched
     runs: dict[tuple[str, int], set[int]] = {}
     for a in acks:
         game = game_of.get((a.table, a.seat, a.id))

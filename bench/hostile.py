@@ -31,6 +31,9 @@ file that is scanned at the end). Attackers bind source addresses 127.0.0.2 to
      and one more; spectate/leave churn at the real game's table; and last, abandoned
      games (create, join, ready, disconnect) until the server refuses new tables.
 4. After: the server's memory once the attackers are gone; then SIGTERM.
+5. The journal's bounds, on servers of their own: pairs moving flat out and tables
+   created and closed without pause (the log's peak size, the journal's growth an
+   hour); and unknown resume tokens timed on an empty journal and a full one.
 
 Printed: frames, connections, crashes (the server process died), tracebacks logged,
 `internal_error` replies seen, the real game's p50/p99 before and during the attack,
@@ -1901,6 +1904,300 @@ async def play(port: int) -> None:
             out.flush()
 
 
+# ----- the journal's bounds (issue 19): servers of their own, after the attack ---------------
+
+
+@dataclass(frozen=True)
+class JournalScale:
+    writer_s: float  # the flat-out writer's length
+    pairs: int  # pairs of players moving as fast as they may, rematching at each end
+    churners: int  # connections creating and leaving tables, one after another
+    closed_tables: int  # put in the full journal (each with four guests)
+    open_tables: int  # the same, left open (the table limit's worth in the full run)
+    results: int  # finished games' results in the full journal
+    probes: int  # unknown tokens timed on each journal
+
+
+JOURNAL_FULL = JournalScale(
+    writer_s=120, pairs=4, churners=2, closed_tables=20_000, open_tables=1000, results=20_000,
+    probes=400,
+)  # fmt: skip
+JOURNAL_QUICK = JournalScale(
+    writer_s=4, pairs=2, churners=1, closed_tables=1000, open_tables=100, results=1000,
+    probes=40,
+)  # fmt: skip
+A_JOURNAL_PAIRS, A_JOURNAL_CHURN, A_JOURNAL_PROBE = 170, 180, 190
+WAL_TARGET_MIB = 64.0
+TOKEN_RATIO_TARGET = 2.0
+
+
+async def flat_out_pair(ctx: Ctx, i: int, until: float, tally: Counter[str]) -> None:
+    """Two players at a table of their own, each moving the moment it may; rematch."""
+    async with trio.open_nursery() as nursery:
+        signal_ = Signal()
+        views, conns = [GameView(), GameView()], []
+        for k, view in enumerate(views):
+            conn = await ctx.connect(nursery, address(A_JOURNAL_PAIRS + i), view=view,
+                                     signal_=signal_)  # fmt: skip
+            if conn is None:
+                tally["pair_failed"] += 1
+                return
+            await conn.send(hello(f"Writer{i}x{k}"))
+            conns.append(conn)
+        (a, b), (va, vb) = conns, views
+        await a.wait_for(lambda: va.welcomed and vb.welcomed, 10)
+        await a.send(create(f"Writer {i}"))
+        await a.wait_for(lambda: va.table_id is not None, 10)
+        await b.send(frame({"t": "join", "table": va.table_id}) + READY)
+        await a.send(READY)
+        await a.wait_for(lambda: va.snapshots > 0 and vb.snapshots > 0, 10)
+        ids, rng = itertools.count(1), random.Random(i)
+        over = lambda: va.result is not None and vb.result is not None  # noqa: E731
+        while trio.current_time() < until:
+            if not await a.wait_for(lambda: va.can_move() or vb.can_move() or over(), 10):
+                tally["pair_stuck"] += 1
+                break
+            if over():
+                tally["games"] += 1
+                seen = (va.snapshots, vb.snapshots)
+                await a.send(frame({"t": "rematch"}))
+                await b.send(frame({"t": "rematch"}))
+                await a.wait_for(lambda: va.snapshots > seen[0] and vb.snapshots > seen[1]  # noqa: B023
+                                 and va.result is None, 10)  # fmt: skip
+                continue
+            mover, view = (a, va) if va.can_move() else (b, vb)
+            move_id = next(ids)
+            msg = action_message(rng.choice(view.legal), move_id, view.version).to_wire()
+            await mover.send(frame(msg))
+            acked, refused = view.acked, view.error_ids
+            if not await mover.wait_for(lambda: move_id in acked or move_id in refused, 10):  # noqa: B023
+                tally["pair_stuck"] += 1
+                break
+            tally["moves"] += 1
+        nursery.cancel_scope.cancel()
+
+
+async def table_churn(ctx: Ctx, w: int, until: float, tally: Counter[str]) -> None:
+    """A new connection, a new table, and leave it (closing it): again and again."""
+    patterns = {**BASIC, "tables": PAT_TABLES, "table": PAT_TABLE}
+    while trio.current_time() < until:
+        async with trio.open_nursery() as nursery:
+            conn = await ctx.connect(nursery, address(A_JOURNAL_CHURN + w), patterns=patterns)
+            if conn is None:
+                await trio.sleep(0.1)
+                continue
+            await conn.try_send(hello(f"Churn{w}") + create(f"Churn {w}"))
+            if await conn.wait_for(lambda: conn.counts["table"] > 0, 5):  # noqa: B023
+                lists = conn.counts["tables"]
+                await conn.try_send(LEAVE)
+                if await conn.wait_for(lambda: conn.counts["tables"] > lists, 5):  # noqa: B023
+                    tally["tables_churned"] += 1
+            await conn.close()
+            nursery.cancel_scope.cancel()
+
+
+def journal_used_bytes(path: Path) -> int:
+    """Bytes of the journal's pages in use (what compaction frees is reused)."""
+    import sqlite3
+
+    uri = f"file:{path}?mode=ro"
+    with contextlib.closing(sqlite3.connect(uri, uri=True, timeout=1)) as db:
+        pages, free, size = (
+            db.execute(f"PRAGMA {p}").fetchone()[0]
+            for p in ("page_count", "freelist_count", "page_size")
+        )
+    return int((pages - free) * size)
+
+
+async def start_journal_server(data_dir: Path, log: Path) -> tuple[trio.Process, int]:
+    command = [SERVER, "--host", HOST, "--port", "0", "--data-dir", str(data_dir),
+               "--log-level", "debug"]  # fmt: skip
+    with open(log, "wb") as err:
+        process = await trio.lowlevel.open_process(command, stdout=subprocess.PIPE, stderr=err)
+    return process, await read_port(process)
+
+
+async def stop_journal_server(process: trio.Process) -> None:
+    process.send_signal(signal.SIGTERM)
+    with trio.move_on_after(10):
+        await process.wait()
+    if process.returncode is None:
+        process.kill()
+        await process.wait()
+
+
+async def flat_out_writer(js: JournalScale, folder: Path) -> dict[str, Any]:
+    """Pairs moving flat out and tables churned, for `writer_s`: the log's peak size,
+    how often it shrank, its truncations between commits (what each cost: the commits'
+    pause, from the server's debug log), and the journal's growth over the last two
+    thirds, after compaction, extrapolated to an hour."""
+    data_dir, log = folder / "writer-data", folder / "writer.log"
+    process, port = await start_journal_server(data_dir, log)
+    path = data_dir / "journal.sqlite3"
+    wal = Path(f"{path}-wal")
+    ctx = Ctx(port, process.pid, QUICK, True)
+    tally: Counter[str] = Counter()
+    peak = drops = 0
+    marks: list[tuple[float, int, int]] = []  # (time, used bytes, games finished)
+    start = trio.current_time()
+    until = start + js.writer_s
+    async with trio.open_nursery() as nursery:
+        assert process.stdout is not None
+        nursery.start_soon(drain, process.stdout)
+        for i in range(js.pairs):
+            nursery.start_soon(flat_out_pair, ctx, i, until, tally)
+        for w in range(js.churners):
+            nursery.start_soon(table_churn, ctx, w, until, tally)
+        last = 0
+        next_mark = start + js.writer_s / 3
+        while trio.current_time() < until:
+            size = wal.stat().st_size if wal.exists() else 0
+            peak, drops, last = max(peak, size), drops + (size < last), size
+            if trio.current_time() >= next_mark:
+                used = await trio.to_thread.run_sync(journal_used_bytes, path)
+                marks.append((trio.current_time(), used, tally["games"]))
+                next_mark = math.inf
+            await trio.sleep(0.01)
+        used = await trio.to_thread.run_sync(journal_used_bytes, path)
+        marks.append((trio.current_time(), used, tally["games"]))
+        nursery.cancel_scope.cancel()
+    await stop_journal_server(process)
+    costs = [float(ms) for ms in re.findall(r"journal log emptied: \d+ bytes in ([\d.]+) ms",
+                                            log.read_text(errors="replace"))]  # fmt: skip
+    (t0, used0, games0), (t1, used1, games1) = marks[0], marks[-1]
+    growth = used1 - used0
+    games = games1 - games0
+    return {
+        "wal_peak_mib": round(peak / 2**20, 2),
+        "wal_truncations": len(costs),
+        "wal_cut_back_seen": drops,  # started over after a copy, and cut back
+        "wal_truncate_ms_median": round(statistics.median(costs), 2) if costs else None,
+        "wal_truncate_ms_max": round(max(costs), 2) if costs else None,
+        "writer_moves_per_s": round(tally["moves"] / js.writer_s),
+        "writer_games": tally["games"],
+        "writer_tables_churned": tally["tables_churned"],
+        "writer_stuck": tally["pair_stuck"] + tally["pair_failed"],
+        "journal_used_mib": round(used1 / 2**20, 2),
+        "journal_file_mib": round(path.stat().st_size / 2**20, 2),
+        "journal_mib_per_hour": round(max(growth, 0) / (t1 - t0) * 3600 / 2**20, 2),
+        "journal_bytes_per_game": round(growth / games) if games > 0 else None,
+    }
+
+
+def fill_journal(path: Path, js: JournalScale) -> None:
+    """A journal as a long evening leaves it: closed tables, open ones (four guests with
+    two tokens each), and finished games' results; written through the journal's API."""
+    from sarja.server.journal import Journal, Result, token_hash
+
+    journal = Journal(path)
+    number = 0
+    for closed, count in ((True, js.closed_tables), (False, js.open_tables)):
+        for _ in range(count):
+            number += 1
+            table_id = f"f{number}"
+            journal.table_opened(table_id, number, f"Filled {number}", 4, 2, 6, False, None)
+            for seat in range(4):
+                guest = f"g{number}x{seat}"
+                keys = (token_hash(f"{guest}a"), token_hash(f"{guest}b"))
+                journal.guest(guest, f"P{seat}", keys)
+                journal.seat(table_id, seat, guest)
+            if closed:
+                journal.table_closed(table_id)
+    for n in range(js.results):
+        seats = [(f"r{n}x{s}", f"P{s}", None) for s in range(4)]
+        journal.game_recorded(f"r{n}", 1, Result(f"Old {n}", 4, 2, "win", n % 2, 90, seats))
+    journal.close()
+
+
+async def time_unknown_tokens(port: int, n: int) -> list[float]:
+    """Seconds from `hello` with an unknown resume token to its refusal, `n` times
+    (two a connection: the server cuts a connection that guesses more)."""
+    ctx = Ctx(port, 0, QUICK, True)
+    rng = random.Random(9)
+    patterns = {**BASIC, "unknown": code_pattern("unknown_resume")}
+    took: list[float] = []
+    while len(took) < n:
+        async with trio.open_nursery() as nursery:
+            conn = await ctx.connect(nursery, address(A_JOURNAL_PROBE), patterns=patterns)
+            if conn is None:
+                raise RuntimeError("the token probe could not connect")
+            for _ in range(2):
+                seen = conn.counts["unknown"]
+                began = time.perf_counter()
+                await conn.send(hello("Guess", random_token(rng)))
+                if not await conn.wait_for(lambda: conn.counts["unknown"] > seen, 10):  # noqa: B023
+                    raise RuntimeError("an unknown token was not refused")
+                took.append(time.perf_counter() - began)
+            await conn.close()
+            nursery.cancel_scope.cancel()
+    return took
+
+
+async def unknown_tokens(js: JournalScale, folder: Path) -> dict[str, Any]:
+    """The median cost of an unknown resume token, on an empty journal and a full one."""
+    figures: dict[str, Any] = {}
+    full_dir = folder / "full-data"
+    full_dir.mkdir()
+    began = time.monotonic()
+    await trio.to_thread.run_sync(fill_journal, full_dir / "journal.sqlite3", js)
+    figures["full_journal_fill_s"] = round(time.monotonic() - began, 1)
+    servers = {}
+    for name, data_dir in (("empty", folder / "empty-data"), ("full", full_dir)):
+        began = time.monotonic()
+        servers[name] = await start_journal_server(data_dir, folder / f"{name}.log")
+        figures[f"{name}_journal_start_s"] = round(time.monotonic() - began, 1)
+    took: dict[str, list[float]] = {name: [] for name in servers}
+    async with trio.open_nursery() as nursery:
+        for process, _ in servers.values():
+            assert process.stdout is not None
+            nursery.start_soon(drain, process.stdout)
+        for _, port in servers.values():
+            await time_unknown_tokens(port, 10)  # warm up
+        # In turns, ten at a time, so the machine's other load falls on both alike.
+        while len(took["full"]) < js.probes:
+            for name, (_, port) in servers.items():
+                took[name] += await time_unknown_tokens(port, 10)
+        nursery.cancel_scope.cancel()
+    for name, (process, _) in servers.items():
+        await stop_journal_server(process)
+        figures[f"unknown_token_ms_{name}"] = round(statistics.median(took[name]) * 1e3, 3)
+        figures[f"unknown_token_p99_ms_{name}"] = round(percentile(took[name], 0.99) * 1e3, 3)
+    figures["unknown_token_ratio"] = round(
+        figures["unknown_token_ms_full"] / figures["unknown_token_ms_empty"], 2
+    )
+    return figures
+
+
+async def journal_bounds(quick: bool, folder: Path) -> dict[str, Any]:
+    js = JOURNAL_QUICK if quick else JOURNAL_FULL
+    print(f"The journal's bounds: a flat-out writer for {js.writer_s:g} s ({js.pairs} pairs,"
+          f" {js.churners} table churners)", flush=True)  # fmt: skip
+    figures = await flat_out_writer(js, folder)
+    print(f"  {figures}", flush=True)
+    print(f"Unknown resume tokens: an empty journal, and one filled with {js.closed_tables}"
+          f" closed tables, {js.open_tables} open ones (four guests each) and {js.results}"
+          " results", flush=True)  # fmt: skip
+    tokens = await unknown_tokens(js, folder)
+    print(f"  {tokens}", flush=True)
+    return figures | tokens
+
+
+def report_journal(f: dict[str, Any]) -> None:
+    checks = [
+        ("WAL peak", f"{f['wal_peak_mib']} MiB", f"at most {WAL_TARGET_MIB:g} MiB",
+         f["wal_peak_mib"] <= WAL_TARGET_MIB),
+        ("unknown token, full / empty journal", f"{f['unknown_token_ratio']}x",
+         f"at most {TOKEN_RATIO_TARGET:g}x", f["unknown_token_ratio"] <= TOKEN_RATIO_TARGET),
+    ]  # fmt: skip
+    print(f"Journal: {f['journal_mib_per_hour']} MiB/h at the flat-out writer's rate"
+          f" ({f['journal_bytes_per_game']} bytes per finished game); WAL started over and"
+          f" cut back {f['wal_cut_back_seen']} times (seen), truncated between commits"
+          f" {f['wal_truncations']} times (median {f['wal_truncate_ms_median']} ms, worst"
+          f" {f['wal_truncate_ms_max']} ms)")  # fmt: skip
+    for name, value, target, met in checks:
+        print(f"  {name}: {value}, target {target}: {'met' if met else 'MISSED'}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="a scaled-down run, for tests")
@@ -1923,7 +2220,9 @@ def main() -> None:
           flush=True)  # fmt: skip
     with tempfile.TemporaryDirectory(prefix="sarja-hostile-") as folder:
         figures = trio.run(run, scale, args.quick, Path(folder))
+        figures |= trio.run(journal_bounds, args.quick, Path(folder))
         report(figures, scale)
+        report_journal(figures)
         log = Path(folder) / "server.log"
         text = log.read_text(errors="replace")
         first = text.find("Traceback")

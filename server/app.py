@@ -28,6 +28,7 @@ from .datalock import DataDirLock
 from .journal import FILE_NAME as JOURNAL_FILE
 from .journal import Journal, JournalError
 from .lobby import Lobby
+from .private import narrow_if_there, private_directory, private_file
 from .records import RecordStore
 from .table import Table
 
@@ -44,8 +45,9 @@ class Server:
         # Opening and reading the journal refuses (JournalError) a file it cannot trust:
         # the server never starts empty over games it could not read.
         path = None if config.data_dir is None else Path(config.data_dir) / JOURNAL_FILE
-        self.journal = Journal(path, config.durability)
+        self.journal = Journal(path, config.durability, config.wal_limit)
         self.journal.on_failure = self._journal_failed
+        self.journal.compact()
         self.lobby = Lobby(
             config,
             rng,
@@ -148,11 +150,14 @@ class Server:
             await self.journal.durable(self.journal.epoch)  # the game's end is kept
             try:
                 due = self.records.due(self.journal)
-                for table_id, number, name, text in due:
-                    path = await trio.to_thread.run_sync(self.records.write, name, text)
-                    self.journal.game_recorded(table_id, number)
-                    self.records_written.append(path)
-                if due:
+                for table_id, number, name, text, result in due:
+                    if self.records.directory is not None:
+                        path = await trio.to_thread.run_sync(self.records.write, name, text)
+                        result.record = path.name
+                        self.records_written.append(path)
+                    # What is kept of the game; its actions go, the record holding them.
+                    self.journal.game_recorded(table_id, number, result)
+                if due and self.records.directory is not None:
                     await trio.to_thread.run_sync(self.records.prune)
                 delay = math.inf
             except (OSError, JournalError) as err:
@@ -196,8 +201,7 @@ async def serve(
 async def _run(server: Server, nursery: trio.Nursery, task_status: trio.TaskStatus[Server]) -> None:
     config = server.config
     try:
-        nursery.start_soon(server.journal.run)
-        nursery.start_soon(server.journal.checkpoints)
+        nursery.start_soon(server.journal.run)  # its commits and checkpoints
         await nursery.start(server.lobby.computers.run)  # the computer players
         server.listeners = await trio.open_tcp_listeners(config.port, host=config.host)
         for listener in server.listeners:
@@ -239,13 +243,16 @@ def server_id(data_dir: Path | None) -> str:
     path = Path(data_dir) / "server-id"
     try:
         text = path.read_text("ascii").strip()
-        if ID_RE.fullmatch(text):
-            return text
     except (OSError, UnicodeDecodeError):
-        pass
+        text = ""
+    if ID_RE.fullmatch(text):
+        with contextlib.suppress(OSError):
+            narrow_if_there(path)  # an older server left it readable by all
+        return text
     text = secrets.token_hex(8)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_directory(path.parent)
+        private_file(path)
         path.write_text(text + "\n", "ascii")
     except OSError as err:
         log.warning("could not keep the server id in %s: %s", path, err.strerror)

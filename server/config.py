@@ -14,6 +14,7 @@ class ServerConfig:
     port: int = DEFAULT_PORT
     data_dir: Path | None = None  # the journal, records and server id; None: nothing kept
     durability: str = "normal"  # "full" also survives a power cut (journal.py)
+    wal_limit: int = 16 * 1024 * 1024  # journal log bytes that set off its truncation
     seed: int | None = None  # reproducible shuffles, for tests only
     server_name: str = "Sarja"
     handshake_timeout: float = 10.0  # seconds to send `hello` after connecting

@@ -1,5 +1,8 @@
-"""`sarja-server export`: a game the journal keeps, as a game record.
+"""`sarja-server export`: a game the server keeps, as a game record.
 
+A game the journal still holds (in progress, or the last one played at an open table)
+is written from the journal; a finished game whose moves the journal let go once its
+record was written is the record file itself, while the records folder keeps it.
 A record shows every hand and the draw pile, so a game still being played is written
 only when the host asks for it by name (`--reveal-unfinished`, to look into a problem),
 and then with a warning: no one at that table may see it.
@@ -12,7 +15,7 @@ import sys
 from pathlib import Path
 
 from .engine import record_json
-from .journal import FILE_NAME, Journal, JournalError, replay_game
+from .journal import FILE_NAME, Journal, JournalError, Result, replay_game
 from .records import default_data_dir
 
 
@@ -32,15 +35,22 @@ def export_main(argv: list[str]) -> int:
         " draw pile, which no one at that table may see",
     )  # fmt: skip
     args = parser.parse_args(argv)
-    path = (args.data_dir or default_data_dir()) / FILE_NAME
+    data_dir = args.data_dir or default_data_dir()
+    path = data_dir / FILE_NAME
     if not path.exists():
         print(f"sarja-server export: no journal at {path}", file=sys.stderr)
         return 1
     try:
         journal = Journal(path)
         try:
+            held = journal.games()
+            kept = {(table_id, number) for table_id, number, _, _ in held}
+            archived = [r for r in journal.results() if (r.table_id, r.game) not in kept]
             if args.table is None:
-                for table_id, number, name, finished in journal.games():
+                for r in archived:
+                    where = f"records/{r.record}" if r.record else "no record written"
+                    print(f"{r.table_id} {r.game}  {r.table_name!r}  finished ({where})")
+                for table_id, number, name, finished in held:
                     state = "finished" if finished else "in progress"
                     print(f"{table_id} {number}  {name!r}  {state}")
                 return 0
@@ -52,28 +62,53 @@ def export_main(argv: list[str]) -> int:
         print(f"sarja-server export: {err}", file=sys.stderr)
         return 1
     if table is None or table.game is None:
-        print(f"sarja-server export: no such game in {path}", file=sys.stderr)
-        return 1
-    if (table.id, table.game.number) not in over:
-        # The players' hands and the draw pile are secret while the game is on.
-        where = f"{table.id} game {table.game.number}"
-        if not args.reveal_unfinished:
+        ours = [r for r in archived if r.table_id == args.table]
+        ours = [r for r in ours if args.game in (None, r.game)][-1:]
+        if not ours:
+            print(f"sarja-server export: no such game in {path}", file=sys.stderr)
+            return 1
+        text = _from_record(data_dir, ours[0])
+        if text is None:
+            return 1
+    else:
+        if (table.id, table.game.number) not in over:
+            # The players' hands and the draw pile are secret while the game is on.
+            where = f"{table.id} game {table.game.number}"
+            if not args.reveal_unfinished:
+                print(
+                    f"sarja-server export: {where} is still being played, and its record would"
+                    " show every hand and the draw pile; export it once it is over, or add"
+                    " --reveal-unfinished to see it now",
+                    file=sys.stderr,
+                )
+                return 1
             print(
-                f"sarja-server export: {where} is still being played, and its record would"
-                " show every hand and the draw pile; export it once it is over, or add"
-                " --reveal-unfinished to see it now",
+                f"sarja-server export: {where} is still being played: this record reveals"
+                " every hand and the draw pile; show it to no one at that table",
                 file=sys.stderr,
             )
-            return 1
-        print(
-            f"sarja-server export: {where} is still being played: this record reveals"
-            " every hand and the draw pile; show it to no one at that table",
-            file=sys.stderr,
-        )
-    names = table.names()
-    text = record_json(replay_game(table.arrangement(), table.game), names) + "\n"
+        names = table.names()
+        text = record_json(replay_game(table.arrangement(), table.game), names) + "\n"
     if args.output is None:
         sys.stdout.write(text)
     else:
         args.output.write_text(text, "utf-8")
     return 0
+
+
+def _from_record(data_dir: Path, result: Result) -> str | None:
+    """A finished game's record file, which holds it now that the journal does not."""
+    game = f"game {result.game} of table {result.table_id}"
+    if result.record is None:
+        print(f"sarja-server export: {game} finished, and no record was kept", file=sys.stderr)
+        return None
+    try:
+        return (data_dir / "records" / result.record).read_text("utf-8")
+    except OSError as err:
+        print(
+            f"sarja-server export: {game} is kept only in its record {result.record},"
+            f" which cannot be read ({err.strerror}): the records folder keeps the newest"
+            " 1,000",
+            file=sys.stderr,
+        )
+        return None

@@ -11,6 +11,10 @@ when nothing is waiting (pings, chat, most of the time) go at once.
 Durability: "normal" (the default) commits in WAL mode without a sync, which survives
 the server process being killed at any moment; "full" also syncs every commit to the
 disk (and survives a power cut), in a worker thread so no table waits for the disk.
+
+Size: the write-ahead log is kept under `wal_limit` bytes, by checkpoints that never
+meet a commit (journal_wal.py), and what a game or table no longer needs is deleted as
+it goes (journal_schema.py).
 """
 
 from __future__ import annotations
@@ -18,102 +22,38 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import random
 import sqlite3
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 import trio
 
-from .engine import Action, Arrangement, Event, Game, HouseRules
+from .journal_saved import Result, SavedAction, SavedGame, SavedTable, replay_game
+from .journal_schema import (
+    COMPACT,
+    FORGET_GUEST,
+    PARKED,
+    SCHEMA_VERSION,
+    compact_all,
+    set_up,
+)
+from .journal_wal import CHECKPOINT_EVERY, WAL_LIMIT, WalKeeper
+from .private import narrow_if_there, private_directory, private_file
+
+__all__ = [
+    "DURABILITY", "FILE_NAME", "PARKED", "SCHEMA_VERSION", "Journal", "JournalError", "Result",
+    "SavedAction", "SavedGame", "SavedTable", "replay_game", "token_hash",
+]  # fmt: skip
 
 log = logging.getLogger("sarja.server")
 
 _T = TypeVar("_T")
 
-SCHEMA_VERSION = 3
 FILE_NAME = "journal.sqlite3"
 DURABILITY = ("normal", "full")
-PARKED = 2  # `tables.closed` of a table kept for its players but not loaded at start
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS tables (
-    id TEXT PRIMARY KEY,
-    number INTEGER NOT NULL,
-    name TEXT NOT NULL,
-    players INTEGER NOT NULL,
-    teams INTEGER NOT NULL,
-    hand_size INTEGER NOT NULL,
-    manual_draw INTEGER NOT NULL,
-    computer_takeover INTEGER NOT NULL,  -- version 1's flag; `takeover` says it now
-    version INTEGER NOT NULL DEFAULT 0,
-    closed INTEGER NOT NULL DEFAULT 0,  -- 1: closed; 2: parked (PARKED)
-    takeover TEXT  -- the level of the computer that stands in for an away player
-);
-CREATE TABLE IF NOT EXISTS guests (
-    id TEXT PRIMARY KEY,
-    name TEXT NOT NULL,
-    token_hash TEXT NOT NULL  -- the hashes of the tokens that resume it, space-separated
-);
-CREATE TABLE IF NOT EXISTS seats (
-    table_id TEXT NOT NULL,
-    seat INTEGER NOT NULL,
-    guest_id TEXT,
-    -- The level of the computer that plays the seat: a computer seat (no guest; `name`
-    -- is the computer's), or a guest's seat handed to the computer while they are away.
-    computer TEXT,
-    name TEXT,
-    PRIMARY KEY (table_id, seat)
-);
-CREATE TABLE IF NOT EXISTS games (
-    table_id TEXT NOT NULL,
-    number INTEGER NOT NULL,
-    cut TEXT NOT NULL,
-    deck TEXT NOT NULL,
-    finished INTEGER NOT NULL DEFAULT 0,
-    recorded INTEGER NOT NULL DEFAULT 0,  -- its record file is written
-    PRIMARY KEY (table_id, number)
-);
-CREATE TABLE IF NOT EXISTS actions (
-    table_id TEXT NOT NULL,
-    game INTEGER NOT NULL,
-    n INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    action TEXT NOT NULL,
-    action_id INTEGER,
-    version INTEGER NOT NULL,
-    reshuffles TEXT,
-    stand_in INTEGER NOT NULL DEFAULT 0,  -- the computer made it for a person's seat
-    PRIMARY KEY (table_id, game, n)
-);
-CREATE TABLE IF NOT EXISTS spectators (
-    table_id TEXT NOT NULL,
-    guest_id TEXT NOT NULL,
-    PRIMARY KEY (table_id, guest_id)
-);
-"""
-
-# What brings a journal of an older version up to this one, by the version it leads to.
-_MIGRATIONS = {
-    2: """
-ALTER TABLE tables ADD COLUMN takeover TEXT;
-UPDATE tables SET takeover = 'medium' WHERE computer_takeover != 0;
-ALTER TABLE seats ADD COLUMN computer TEXT;
-ALTER TABLE seats ADD COLUMN name TEXT;
-""",
-    # Stand-ins' moves marked, and spectators kept across a restart.
-    3: """
-ALTER TABLE actions ADD COLUMN stand_in INTEGER NOT NULL DEFAULT 0;
-CREATE TABLE IF NOT EXISTS spectators (
-    table_id TEXT NOT NULL,
-    guest_id TEXT NOT NULL,
-    PRIMARY KEY (table_id, guest_id)
-);
-""",
-}
 
 
 class Holder(Protocol):
@@ -131,79 +71,13 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-@dataclass
-class SavedAction:
-    seat: int
-    action: str  # notation
-    action_id: int | None
-    version: int
-    reshuffles: list[list[int]]  # reshuffles this action caused, each a deck order
-    stand_in: bool = False  # the computer made it for a person's seat
-
-
-@dataclass
-class SavedGame:
-    number: int
-    cut: list[list[list[int]]]  # rounds of [seat, card]
-    deck: list[int]
-    actions: list[SavedAction] = field(default_factory=list)
-
-
-@dataclass
-class SavedTable:
-    id: str
-    number: int
-    name: str
-    players: int
-    teams: int
-    hand_size: int
-    manual_draw: bool
-    takeover: str | None  # the level that stands in for an away player
-    version: int
-    seats: list[tuple[str, str, tuple[str, ...]] | None]  # (guest id, name, keys) per seat
-    game: SavedGame | None
-    computers: list[tuple[str, str] | None] = field(default_factory=list)  # (level, name)
-    handed: dict[int, str] = field(default_factory=dict)  # seat -> level, person away
-    # Who was watching (guest id, name, keys), to watch again on resuming.
-    spectators: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)
-
-    def arrangement(self) -> Arrangement:
-        return Arrangement.of(
-            self.players, self.teams, HouseRules(self.hand_size, self.manual_draw)
-        )
-
-    def names(self) -> list[str]:
-        """Who sat in each seat: a person's name, a computer's, or "Seat n"."""
-        computers = self.computers or [None] * len(self.seats)
-        return [
-            held[1] if held else computer[1] if computer else f"Seat {i + 1}"
-            for i, (held, computer) in enumerate(zip(self.seats, computers, strict=True))
-        ]
-
-
-def replay_game(
-    arrangement: Arrangement,
-    kept: SavedGame,
-    rng: random.Random | None = None,
-    each: Callable[[SavedAction, list[Event]], None] | None = None,
-) -> Game:
-    """A kept game, replayed action by action with its reshuffles as they happened;
-    later reshuffles come from `rng`; `each` is told every action's events (the
-    table's history). EngineError if it does not replay."""
-    cut = tuple(tuple((s, c) for s, c in r) for r in kept.cut)
-    reshuffles = [tuple(order) for a in kept.actions for order in a.reshuffles]
-    game = Game(arrangement, cut, kept.deck, rng=rng, replay_reshuffles=reshuffles)
-    for a in kept.actions:
-        events = game.apply(a.seat, Action.parse(a.action))
-        if each is not None:
-            each(a, events)
-    return game
-
-
 class Journal:
     """One SQLite file in the data directory; see the module's docstring."""
 
-    def __init__(self, path: Path | None, durability: str = "normal") -> None:
+    def __init__(
+        self, path: Path | None, durability: str = "normal", wal_limit: int = WAL_LIMIT,
+        checkpoint_every: float = CHECKPOINT_EVERY,
+    ) -> None:  # fmt: skip
         """A journal in the file `path`; None keeps it in memory (a server without a
         data directory), so the same code runs, with nothing kept."""
         if durability not in DURABILITY:
@@ -218,7 +92,11 @@ class Journal:
         self._holding: set[Holder] = set()
         self._work = trio.Event()
         self._done = trio.Event()
+        self._wal_limit = wal_limit
         self._db = self._open()
+        # The log kept small (journal_wal.py); nothing to keep small in memory.
+        self.wal = None if path is None else WalKeeper(path, wal_limit, checkpoint_every)
+        self._wake_every = checkpoint_every
 
     # ----- opening ----------------------------------------------------------
 
@@ -226,7 +104,12 @@ class Journal:
         where = str(self.path or ":memory:")
         try:
             if self.path is not None:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
+                # Private before SQLite opens it: the -wal and -shm it makes beside the
+                # file take the file's mode.
+                private_directory(self.path.parent)
+                private_file(self.path)
+                for extra in ("-wal", "-shm"):
+                    narrow_if_there(Path(f"{self.path}{extra}"))
             db = sqlite3.connect(where, check_same_thread=False, isolation_level=None)
         except (OSError, sqlite3.Error) as err:
             raise JournalError(f"cannot open the journal {where}: {_why(err)}") from None
@@ -243,12 +126,15 @@ class Journal:
                 raise JournalError(_corrupt(where, str(check)))
             db.execute("PRAGMA journal_mode=WAL")
             if self.path is not None:
-                # Checkpoints sync the disk: `checkpoints` runs them aside, not in the
-                # commits that every table waits on.
+                # Checkpoints sync the disk: journal_wal.py makes them in threads, never
+                # in the commits that every table waits on.
                 db.execute("PRAGMA wal_autocheckpoint=0")
+                # A log that starts over (each time a checkpoint copied all of it) is
+                # cut back to this at the commit after: its size tells what it holds.
+                db.execute(f"PRAGMA journal_size_limit={self._wal_limit // 2}")
             db.execute(f"PRAGMA synchronous={'FULL' if self.full else 'NORMAL'}")
             if version < SCHEMA_VERSION:
-                _set_up(db, version)
+                set_up(db, version)
         except JournalError:
             db.close()
             raise
@@ -260,6 +146,15 @@ class Journal:
             raise JournalError(_corrupt(where, text)) from None
         return db
 
+    def compact(self) -> None:
+        """Delete every row nothing can come back to (journal_schema.py): as the server
+        starts, before it reads the journal. (Not on every open: `sarja-server export`
+        must not write to the file while a server may be committing to it.)"""
+        try:
+            compact_all(self._db)
+        except sqlite3.Error as err:
+            raise JournalError(f"cannot write the journal {self.path}: {_why(err)}") from None
+
     def close(self) -> None:
         """Commit what is left, then close the file: a clean stop keeps everything."""
         batch, self._pending = self._pending, []
@@ -269,6 +164,8 @@ class Journal:
                 self.committed = self.epoch
             except sqlite3.Error as err:
                 log.critical("cannot write the journal %s: %s", self.path, _why(err))
+        if self.wal is not None:
+            self.wal.close()
         self._db.close()
 
     # ----- writing ----------------------------------------------------------
@@ -291,6 +188,8 @@ class Journal:
 
     def table_closed(self, table_id: str) -> None:
         self._write("UPDATE tables SET closed = 1 WHERE id = ?", table_id)
+        self._write("DELETE FROM spectators WHERE table_id = ?", table_id)
+        self._compact(table_id)
 
     def table_parked(self, table_id: str, keep: int) -> None:
         """Kept for its absent players, not loaded at start: only a resume brings it
@@ -306,28 +205,6 @@ class Journal:
     def table_reopened(self, table_id: str) -> None:
         self._write("UPDATE tables SET closed = 0 WHERE id = ?", table_id)
 
-    def table_version(self, table_id: str, version: int) -> None:
-        self._write("UPDATE tables SET version = ? WHERE id = ?", version, table_id)
-
-    def guest(self, guest_id: str, name: str, keys: tuple[str, ...]) -> None:
-        """A guest's name and the hashes of the tokens that resume it (`token_hash`)."""
-        self._write(
-            "INSERT OR REPLACE INTO guests (id, name, token_hash) VALUES (?, ?, ?)",
-            guest_id, name, " ".join(keys),
-        )  # fmt: skip
-
-    def seat(
-        self, table_id: str, seat: int, guest_id: str | None, computer: str | None = None,
-        name: str | None = None,
-    ) -> None:  # fmt: skip
-        """Who holds a seat: a guest, a computer (`computer` its level, `name` its name),
-        or a guest whose seat the computer plays at `computer` while they are away."""
-        self._write(
-            "INSERT OR REPLACE INTO seats (table_id, seat, guest_id, computer, name)"
-            " VALUES (?, ?, ?, ?, ?)",
-            table_id, seat, guest_id, computer, name,
-        )  # fmt: skip
-
     def spectator(self, table_id: str, guest_id: str, watching: bool) -> None:
         """A guest starts (`watching`) or stops watching a table."""
         if watching:
@@ -340,6 +217,38 @@ class Journal:
                 "DELETE FROM spectators WHERE table_id = ? AND guest_id = ?", table_id, guest_id
             )
 
+    def _compact(self, table_id: str) -> None:
+        for sql in COMPACT:
+            self._write(sql, table_id)
+
+    def table_version(self, table_id: str, version: int) -> None:
+        self._write("UPDATE tables SET version = ? WHERE id = ?", version, table_id)
+
+    def guest(self, guest_id: str, name: str, keys: tuple[str, ...]) -> None:
+        """A guest's name and the hashes of the tokens that resume it (`token_hash`)."""
+        self._write(
+            "INSERT OR REPLACE INTO guests (id, name, token_hash) VALUES (?, ?, ?)",
+            guest_id, name, " ".join(keys),
+        )  # fmt: skip
+        self._write("DELETE FROM guest_keys WHERE guest_id = ?", guest_id)
+        for key in keys:
+            self._write(
+                "INSERT OR REPLACE INTO guest_keys (key, guest_id) VALUES (?, ?)", key, guest_id
+            )
+
+    def seat(
+        self, table_id: str, seat: int, guest_id: str | None, computer: str | None = None,
+        name: str | None = None,
+    ) -> None:  # fmt: skip
+        """Who holds a seat: a guest, a computer (`computer` its level, `name` its name),
+        or a guest whose seat the computer plays at `computer` while they are away."""
+        self._write(FORGET_GUEST, table_id, seat, guest_id)
+        self._write(
+            "INSERT OR REPLACE INTO seats (table_id, seat, guest_id, computer, name)"
+            " VALUES (?, ?, ?, ?, ?)",
+            table_id, seat, guest_id, computer, name,
+        )  # fmt: skip
+
     def game_started(
         self, table_id: str, number: int, cut: tuple[tuple[tuple[int, int], ...], ...],
         deck: tuple[int, ...],
@@ -349,6 +258,7 @@ class Journal:
             table_id, number, json.dumps(cut), json.dumps(deck),
         )  # fmt: skip
         self._write("DELETE FROM actions WHERE table_id = ? AND game = ?", table_id, number)
+        self._compact(table_id)  # the game before, if its record is written
 
     def action(
         self, table_id: str, game: int, n: int, seat: int, notation: str,
@@ -366,13 +276,27 @@ class Journal:
 
     def game_finished(self, table_id: str, number: int) -> None:
         self._write(
-            "UPDATE games SET finished = 1 WHERE table_id = ? AND number = ?", table_id, number
-        )
+            "UPDATE games SET finished = 1, finished_at = ? WHERE table_id = ? AND number = ?",
+            time.time(), table_id, number,
+        )  # fmt: skip
 
-    def game_recorded(self, table_id: str, number: int) -> None:
+    def game_recorded(self, table_id: str, number: int, result: Result | None = None) -> None:
+        """Game `number`'s record is written (or, with no data directory, need not be):
+        `result` is what is kept of it, and the rest may go."""
+        if result is not None:
+            self._write(
+                "INSERT OR REPLACE INTO results (table_id, game, finished_at, table_name,"
+                " players, teams, result, side, moves, seats, record) VALUES (?, ?,"
+                " (SELECT finished_at FROM games WHERE table_id = ? AND number = ?),"
+                " ?, ?, ?, ?, ?, ?, ?, ?)",
+                table_id, number, table_id, number, result.table_name, result.players,
+                result.teams, result.result, result.side, result.moves,
+                json.dumps(result.seats), result.record,
+            )  # fmt: skip
         self._write(
             "UPDATE games SET recorded = 1 WHERE table_id = ? AND number = ?", table_id, number
         )
+        self._compact(table_id)
 
     def unrecorded(self) -> list[tuple[str, int]]:
         """Finished games whose record file was not written (the server stopped first)."""
@@ -385,45 +309,42 @@ class Journal:
     # ----- committing -------------------------------------------------------
 
     async def run(self) -> None:
-        """Commit what was written, batch after batch, until cancelled."""
-        while self.failed is None:
-            await self._work.wait()
-            self._work = trio.Event()
-            batch, self._pending = self._pending, []
-            epoch = self.epoch
-            try:
-                if self.full:
-                    await trio.to_thread.run_sync(self._commit, batch)
-                else:
-                    self._commit(batch)
-            except sqlite3.Error as err:
-                self.failed = f"cannot write the journal {self.path}: {_why(err)}"
-                log.critical("%s; stopping, so that no move is lost", self.failed)
-                self.on_failure(self.failed)
-            else:
-                self.committed = epoch
-                holding, self._holding = self._holding, set()
-                for holder in holding:
-                    if holder.release(epoch):
-                        self._holding.add(holder)
-            done, self._done = self._done, trio.Event()
-            done.set()
+        """Commit what was written, batch after batch, until cancelled; empty the
+        write-ahead log between two commits when it is due (journal_wal.py)."""
+        async with trio.open_nursery() as nursery:
+            if self.wal is not None:
+                nursery.start_soon(self.wal.run)  # copies the log aside
+            while self.failed is None:
+                with trio.move_on_after(self._wake_every):
+                    await self._work.wait()
+                quiet = not self._work.is_set()
+                if not quiet:
+                    self._work = trio.Event()
+                    await self._commit_pending()
+                if self.wal is not None and self.failed is None:
+                    await self.wal.checkpoint_if_due(quiet)
+            nursery.cancel_scope.cancel()
 
-    async def checkpoints(self, every: float = 5.0) -> None:
-        """Move the write-ahead log into the database now and then, in a worker thread
-        with a connection of its own, so no table waits on the disk sync it makes."""
-        if self.path is None:
-            return
-        db = sqlite3.connect(str(self.path), check_same_thread=False)
+    async def _commit_pending(self) -> None:
+        batch, self._pending = self._pending, []
+        epoch = self.epoch
         try:
-            while True:
-                await trio.sleep(every)
-                try:
-                    await trio.to_thread.run_sync(db.execute, "PRAGMA wal_checkpoint(PASSIVE)")
-                except sqlite3.Error as err:  # the commits report real trouble
-                    log.warning("journal checkpoint failed: %s", _why(err))
-        finally:
-            db.close()
+            if self.full:
+                await trio.to_thread.run_sync(self._commit, batch)
+            else:
+                self._commit(batch)
+        except sqlite3.Error as err:
+            self.failed = f"cannot write the journal {self.path}: {_why(err)}"
+            log.critical("%s; stopping, so that no move is lost", self.failed)
+            self.on_failure(self.failed)
+        else:
+            self.committed = epoch
+            holding, self._holding = self._holding, set()
+            for holder in holding:
+                if holder.release(epoch):
+                    self._holding.add(holder)
+        done, self._done = self._done, trio.Event()
+        done.set()
 
     def hold(self, holder: Holder) -> None:
         """`holder` has frames waiting for the next commit: it is released after it."""
@@ -476,6 +397,42 @@ class Journal:
             ]
         )
 
+    def results(self) -> list[Result]:
+        """What is kept of every game whose record is written, oldest first."""
+        return self._read(
+            lambda: [
+                Result(
+                    name,
+                    players,
+                    teams,
+                    result,
+                    side,
+                    moves,
+                    [(g, str(n), c) for g, n, c in json.loads(seats)],
+                    record,
+                    table_id,
+                    game,
+                    at,
+                )  # fmt: skip
+                for (
+                    table_id,
+                    game,
+                    at,
+                    name,
+                    players,
+                    teams,
+                    result,
+                    side,
+                    moves,
+                    seats,
+                    record,
+                ) in self._db.execute(
+                    "SELECT table_id, game, finished_at, table_name, players, teams, result,"
+                    " side, moves, seats, record FROM results ORDER BY finished_at, rowid"
+                )
+            ]
+        )
+
     def table(self, table_id: str, game: int | None = None) -> SavedTable | None:
         """One table, closed or not, with game `game` (None: its latest)."""
         row = self._read(
@@ -484,12 +441,12 @@ class Journal:
         return None if row is None else self._read(lambda: self._table(row, game))
 
     def table_of(self, key: str) -> str | None:
-        """The open table where the guest with token hash `key` holds a seat."""
+        """The open table where the guest with token hash `key` holds a seat: by the
+        key's index, so an unknown key costs the same however much is kept."""
         row = self._read(
             lambda: self._db.execute(
-                "SELECT s.table_id FROM seats s JOIN guests g ON g.id = s.guest_id"
-                f" JOIN tables t ON t.id = s.table_id WHERE t.closed IN (0, {PARKED})"
-                " AND instr(' ' || g.token_hash || ' ', ' ' || ? || ' ') > 0"
+                "SELECT s.table_id FROM guest_keys k JOIN seats s ON s.guest_id = k.guest_id"
+                f" JOIN tables t ON t.id = s.table_id WHERE k.key = ? AND t.closed IN (0, {PARKED})"
                 " ORDER BY t.number DESC LIMIT 1",
                 (key,),
             ).fetchone()
@@ -554,37 +511,14 @@ class Journal:
             " WHERE table_id = ? AND game = ? ORDER BY n",
             (table_id, game.number),
         ):
-            game.actions.append(
-                SavedAction(
-                    seat,
-                    action,
-                    action_id,
-                    version,
-                    json.loads(reshuffles or "[]"),
-                    bool(stand_in),
-                )  # fmt: skip
-            )
+            kept = json.loads(reshuffles or "[]")
+            game.actions.append(SavedAction(seat, action, action_id, version, kept, bool(stand_in)))
         return game
 
 
 _TABLES = (
     "SELECT id, number, name, players, teams, hand_size, manual_draw, takeover, version FROM tables"
 )
-
-
-def _set_up(db: sqlite3.Connection, version: int) -> None:
-    """Create the schema in a new file, or bring one of an older `version` up to date:
-    in one transaction, so a failure leaves the file as it was."""
-    if version == 0:
-        script = _SCHEMA
-    else:
-        script = "".join(_MIGRATIONS[v] for v in range(version + 1, SCHEMA_VERSION + 1))
-    try:
-        db.executescript(f"BEGIN;\n{script}\nPRAGMA user_version={SCHEMA_VERSION};\nCOMMIT;")
-    except sqlite3.Error:
-        if db.in_transaction:
-            db.execute("ROLLBACK")
-        raise
 
 
 def _why(err: BaseException) -> str:

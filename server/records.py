@@ -3,7 +3,9 @@
 Every finished game the journal marks as not yet recorded is written, whole or not at
 all, readable by the host alone; a record that cannot be written now stays marked and
 is written on a later try (a minute later, or at the next start). The folder keeps the
-newest `kept` records.
+newest `kept` records. Once a record is written, the journal keeps only a summary of
+the game (a `Result`) and lets the rest go; with no data directory, no record is
+written and the summary is all that is kept.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import time
 from pathlib import Path
 
 from .engine import record_json
-from .journal import Journal, replay_game
+from .journal import Journal, Result, replay_game
 
 log = logging.getLogger("sarja.server")
 
@@ -33,11 +35,10 @@ class RecordStore:
             for partial in self.directory.glob("*.partial"):  # left by a stop mid-write
                 partial.unlink(missing_ok=True)
 
-    def due(self, journal: Journal) -> list[tuple[str, int, str, str]]:
-        """(table id, game number, file name, text) of every finished game not yet
-        recorded. Reads the journal: call it where the journal lives, not in a thread."""
-        if self.directory is None:
-            return []
+    def due(self, journal: Journal) -> list[tuple[str, int, str, str, Result]]:
+        """(table id, game number, file name, text, summary) of every finished game not
+        yet recorded (no text with no data directory). Reads the journal: call it where
+        the journal lives, not in a thread."""
         due = []
         for table_id, number in journal.unrecorded():
             table = journal.table(table_id, number)
@@ -47,7 +48,23 @@ class RecordStore:
             game = replay_game(table.arrangement(), table.game)
             stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
             name = f"{stamp}-{table_id}-game{number}.json"
-            due.append((table_id, number, name, record_json(game, names)))
+            text = "" if self.directory is None else record_json(game, names)
+            outcome = game.outcome
+            computers = table.computers or [None] * table.players
+            seats = [
+                (
+                    None if held is None else held[0],
+                    names[i],
+                    table.handed.get(i) if held else None if c is None else c[0],
+                )  # fmt: skip
+                for i, (held, c) in enumerate(zip(table.seats, computers, strict=True))
+            ]
+            result = Result(
+                table.name, table.players, table.teams,
+                "draw" if outcome is None else outcome.result,
+                None if outcome is None else outcome.side, len(table.game.actions), seats,
+            )  # fmt: skip
+            due.append((table_id, number, name, text, result))
         return due
 
     def write(self, name: str, text: str) -> Path:

@@ -20,6 +20,10 @@ from .netclient import NetClient
 
 
 def config(tmp_path, **kw):
+    """A server for these tests. On the mock clock a worker thread (the journal's
+    checkpoints, a record being written) lets virtual time race ahead, so tests that
+    need no restart keep their journal in memory (`tmp_path` None): the same code,
+    with no file and no thread."""
     kw.setdefault("takeover_delay", 0.01)  # quick games, where the test waits for ends
     return ServerConfig(host="127.0.0.1", port=0, data_dir=tmp_path, seed=7, **kw)
 
@@ -68,7 +72,7 @@ async def test_parking_a_game_computers_play_and_resuming_it_leaves_one_table(
 ):
     # A move a second: the game goes on long after the stand-in's grace.
     server = await nursery.start(
-        serve, config(tmp_path, max_tables=2, takeover_delay=1.0, hand_over_after=10)
+        serve, config(None, max_tables=2, takeover_delay=1.0, hand_over_after=10)
     )
     aino = await start_alone_with_a_computer(server.port, "Aino")
     token, first = aino.welcome.resume, aino.table.id
@@ -100,10 +104,8 @@ async def test_parking_a_game_computers_play_and_resuming_it_leaves_one_table(
     await later.expect("tables")
 
 
-async def test_a_game_finished_while_its_people_are_away_does_not_lock_out(
-    nursery, tmp_path, autojump_clock
-):
-    server = await nursery.start(serve, config(tmp_path, max_tables=2))
+async def test_a_game_finished_while_its_people_are_away_does_not_lock_out(nursery, autojump_clock):
+    server = await nursery.start(serve, config(None, max_tables=2))
     for name in ("Aino", "Bertil"):
         person = await start_alone_with_a_computer(server.port, name)
         await person.aclose()

@@ -1,0 +1,197 @@
+"""The journal's SQLite schema, the migrations that bring an older file up to date, and
+compaction: what a table or game no longer needs is deleted, so the file stays small.
+
+What is kept for ever is one `results` row per finished game (who sat where, how it
+ended, the name of its record file): the record file is the game's archive. Everything
+else is deleted once nothing can come back to it: a finished game's set-up and actions
+once its record is written and a newer game started at its table (an open table keeps
+its latest game, to show it when it comes back), and a closed table's every row (its
+seats, its games, and the guests no other seat names) once its finished games are
+recorded.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+SCHEMA_VERSION = 3
+PARKED = 2  # `tables.closed` of a table kept for its players but not loaded at start
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    number INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    players INTEGER NOT NULL,
+    teams INTEGER NOT NULL,
+    hand_size INTEGER NOT NULL,
+    manual_draw INTEGER NOT NULL,
+    computer_takeover INTEGER NOT NULL,  -- version 1's flag; `takeover` says it now
+    version INTEGER NOT NULL DEFAULT 0,
+    closed INTEGER NOT NULL DEFAULT 0,  -- 1: closed; 2: parked (PARKED)
+    takeover TEXT  -- the level of the computer that stands in for an away player
+);
+CREATE TABLE IF NOT EXISTS guests (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    token_hash TEXT NOT NULL  -- the hashes of the tokens that resume it, space-separated
+);
+CREATE TABLE IF NOT EXISTS seats (
+    table_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    guest_id TEXT,
+    -- The level of the computer that plays the seat: a computer seat (no guest; `name`
+    -- is the computer's), or a guest's seat handed to the computer while they are away.
+    computer TEXT,
+    name TEXT,
+    PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS games (
+    table_id TEXT NOT NULL,
+    number INTEGER NOT NULL,
+    cut TEXT NOT NULL,
+    deck TEXT NOT NULL,
+    finished INTEGER NOT NULL DEFAULT 0,
+    recorded INTEGER NOT NULL DEFAULT 0,  -- done with: its record file is written
+    finished_at REAL,  -- when (Unix time)
+    PRIMARY KEY (table_id, number)
+);
+CREATE TABLE IF NOT EXISTS actions (
+    table_id TEXT NOT NULL,
+    game INTEGER NOT NULL,
+    n INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    action_id INTEGER,
+    version INTEGER NOT NULL,
+    reshuffles TEXT,
+    PRIMARY KEY (table_id, game, n)
+);
+"""
+
+# What version 3 added beyond the columns in SCHEMA (a new file gets it too).
+_V3 = """
+-- The computer made the action for a person's seat (a stand-in's or a handed seat's).
+ALTER TABLE actions ADD COLUMN stand_in INTEGER NOT NULL DEFAULT 0;
+-- Who watches each table, to watch again after a restart.
+CREATE TABLE spectators (
+    table_id TEXT NOT NULL,
+    guest_id TEXT NOT NULL,
+    PRIMARY KEY (table_id, guest_id)
+);
+-- Each resume token's hash, as a key: a resume is one look-up, however much is kept.
+CREATE TABLE guest_keys (key TEXT PRIMARY KEY, guest_id TEXT NOT NULL) WITHOUT ROWID;
+CREATE INDEX guest_keys_by_guest ON guest_keys (guest_id);
+CREATE INDEX seats_by_guest ON seats (guest_id);
+CREATE TRIGGER guest_gone AFTER DELETE ON guests BEGIN
+    DELETE FROM guest_keys WHERE guest_id = old.id;
+END;
+WITH RECURSIVE split(guest_id, rest, key) AS (
+    SELECT id, token_hash || ' ', '' FROM guests
+    UNION ALL
+    SELECT guest_id, substr(rest, instr(rest, ' ') + 1), substr(rest, 1, instr(rest, ' ') - 1)
+    FROM split WHERE rest != ''
+)
+INSERT OR REPLACE INTO guest_keys SELECT key, guest_id FROM split WHERE key != '';
+-- What is kept of a finished game once its actions are deleted (see the docstring).
+CREATE TABLE results (
+    table_id TEXT NOT NULL,
+    game INTEGER NOT NULL,
+    finished_at REAL,  -- Unix time
+    table_name TEXT NOT NULL,
+    players INTEGER NOT NULL,
+    teams INTEGER NOT NULL,
+    result TEXT NOT NULL,  -- "win" or "draw"
+    side INTEGER,  -- the side that won
+    moves INTEGER NOT NULL,  -- actions in the game
+    seats TEXT NOT NULL,  -- JSON, per seat: [guest id or null, name, computer level or null]
+    record TEXT,  -- the record file's name in records/ (null: none was written)
+    PRIMARY KEY (table_id, game)
+);
+"""
+
+
+# What brings a journal of an older version up to this one, by the version it leads to.
+MIGRATIONS = {
+    2: """
+ALTER TABLE tables ADD COLUMN takeover TEXT;
+UPDATE tables SET takeover = 'medium' WHERE computer_takeover != 0;
+ALTER TABLE seats ADD COLUMN computer TEXT;
+ALTER TABLE seats ADD COLUMN name TEXT;
+""",
+    3: "ALTER TABLE games ADD COLUMN finished_at REAL;\n" + _V3,
+}
+
+
+def set_up(db: sqlite3.Connection, version: int) -> None:
+    """Create the schema in a new file, or bring one of an older `version` up to date:
+    in one transaction, so a failure leaves the file as it was."""
+    if version == 0:
+        script = SCHEMA + _V3
+    else:
+        script = "".join(MIGRATIONS[v] for v in range(version + 1, SCHEMA_VERSION + 1))
+    try:
+        db.executescript(f"BEGIN;\n{script}\nPRAGMA user_version={SCHEMA_VERSION};\nCOMMIT;")
+    except sqlite3.Error:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+
+
+# ----- compaction -------------------------------------------------------------------------
+
+# A table none can come back to: closed, and no finished game of it waiting for its record.
+_DONE = (
+    "EXISTS (SELECT 1 FROM tables WHERE id = ?1 AND closed = 1) AND NOT EXISTS"
+    " (SELECT 1 FROM games WHERE table_id = ?1 AND finished = 1 AND recorded = 0)"
+)
+_OLD_GAMES = (
+    "SELECT number FROM games WHERE table_id = ?1 AND finished = 1 AND recorded = 1"
+    " AND number < (SELECT max(number) FROM games WHERE table_id = ?1)"
+)
+
+# Statements (each with the table id as ?1) that delete what table ?1 no longer needs;
+# safe to run at any moment, in any order with the writes that lead to them.
+COMPACT = (
+    f"DELETE FROM actions WHERE table_id = ?1 AND game IN ({_OLD_GAMES})",
+    f"DELETE FROM games WHERE table_id = ?1 AND number IN ({_OLD_GAMES})",
+    "DELETE FROM guests WHERE id IN (SELECT guest_id FROM seats WHERE table_id = ?1)"
+    " AND NOT EXISTS (SELECT 1 FROM seats s WHERE s.guest_id = guests.id"
+    " AND s.table_id != ?1) AND NOT EXISTS (SELECT 1 FROM spectators w"
+    f" WHERE w.guest_id = guests.id) AND {_DONE}",
+    f"DELETE FROM actions WHERE table_id = ?1 AND {_DONE}",
+    f"DELETE FROM seats WHERE table_id = ?1 AND {_DONE}",
+    f"DELETE FROM games WHERE table_id = ?1 AND {_DONE}",
+    "DELETE FROM tables WHERE id = ?1 AND closed = 1 AND NOT EXISTS"
+    " (SELECT 1 FROM games WHERE table_id = ?1 AND finished = 1 AND recorded = 0)",
+)
+
+# Before seat ?1/?2 changes hands (to ?3, or none): its guest, if no other seat names them.
+FORGET_GUEST = (
+    "DELETE FROM guests WHERE id = (SELECT guest_id FROM seats WHERE table_id = ?1"
+    " AND seat = ?2) AND id IS NOT ?3 AND NOT EXISTS (SELECT 1 FROM seats s"
+    " WHERE s.guest_id = guests.id AND NOT (s.table_id = ?1 AND s.seat = ?2))"
+    " AND NOT EXISTS (SELECT 1 FROM spectators w WHERE w.guest_id = guests.id)"
+)
+
+
+def compact_all(db: sqlite3.Connection) -> None:
+    """Compact every table, and drop guests no seat names: once, as the file opens
+    (a journal of an older version kept every row)."""
+    ids = [row[0] for row in db.execute("SELECT id FROM tables")]
+    db.execute("BEGIN")
+    try:
+        for table_id in ids:
+            for sql in COMPACT:
+                db.execute(sql, (table_id,))
+        db.execute(
+            "DELETE FROM spectators WHERE table_id NOT IN (SELECT id FROM tables WHERE closed != 1)"
+        )
+        db.execute(
+            "DELETE FROM guests WHERE NOT EXISTS (SELECT 1 FROM seats WHERE guest_id = guests.id)"
+            " AND NOT EXISTS (SELECT 1 FROM spectators WHERE guest_id = guests.id)"
+        )
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
