@@ -29,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import multiprocessing
+import os
 import random
 from collections.abc import Callable
 from concurrent.futures import (
@@ -241,8 +242,9 @@ class Computers:
             if self.processes:
                 # Spawned, not forked: a fork of the server would copy its threads' locks.
                 self._pool = ProcessPoolExecutor(
-                    self.workers, multiprocessing.get_context("spawn"), initializer=worker.quiet
-                )
+                    self.workers, multiprocessing.get_context("spawn"),
+                    initializer=worker.start, initargs=(os.getpid(),),
+                )  # fmt: skip
             else:
                 self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="search")
         return self._pool

@@ -7,7 +7,11 @@ from __future__ import annotations
 
 import multiprocessing
 import random
+import signal
+import subprocess
+import sys
 import threading
+from pathlib import Path
 from typing import Any
 
 import trio
@@ -197,3 +201,59 @@ async def test_stop_ends_a_tables_computer_task_before_its_move(nursery):
             await trio.sleep(0.01)
     assert len(table.game.history) == made + 1
     assert firsts and table.game.history[-1][1] == firsts[-1]  # the fresh task's move
+
+
+def workers_of(pid: int) -> list[int]:
+    """The search workers among a process's children (Linux)."""
+    try:
+        kids = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return []
+    return [int(k) for k in kids if b"spawn_main" in _cmdline(int(k))]
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def ended(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] in "ZX"
+    except OSError:
+        return True
+
+
+async def test_search_workers_end_with_a_server_killed_outright():
+    """`kill -9` of the real server: its search workers, which nothing else would stop,
+    end by themselves instead of computing on for ever."""
+    command = [sys.executable, "-c", "from sarja.server.cli import main; main()",
+               "--host", "127.0.0.1", "--port", "0", "--ephemeral"]  # fmt: skip
+    process = await trio.lowlevel.open_process(command, stdout=subprocess.PIPE)
+    try:
+        assert process.stdout is not None
+        printed = b""
+        with trio.fail_after(30):
+            while b"port " not in printed or not printed.split(b"port ")[1].split(b".")[0]:
+                printed += await process.stdout.receive_some(4096)
+        port = int(printed.split(b"port ")[1].split(b".")[0])
+        aino = await connect(port, "Aino")
+        await aino.send(
+            CreateTable(name="Alone", players=4, teams=2, computers=(None, "hard", "hard", "hard"),
+                        computer_takeover="hard")
+        )  # fmt: skip
+        await aino.expect("table")
+        await aino.send(Ready(ready=True))
+        await aino.expect("snapshot")
+        await aino.aclose()  # hard computers play every seat now
+        with trio.fail_after(60):
+            while not (workers := workers_of(process.pid)):
+                await trio.sleep(0.05)
+    finally:
+        process.send_signal(signal.SIGKILL)
+        await process.wait()
+    with trio.fail_after(60):
+        while not all(ended(pid) for pid in workers):
+            await trio.sleep(0.05)
