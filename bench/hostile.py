@@ -31,6 +31,12 @@ file that is scanned at the end). Attackers bind source addresses 127.0.0.2 to
      and one more; spectate/leave churn at the real game's table; and last, abandoned
      games (create, join, ready, disconnect) until the server refuses new tables.
 4. After: the server's memory once the attackers are gone; then SIGTERM.
+5. Computers at many tables (issue 19), on a server of its own: the real game timed
+   alone (`p99_calm_ms`), then while 20 twelve-seat tables of hard computers (4 in the
+   quick run) play on with no one there, made four to an address from 127.0.0.150 on
+   (`p99_under_computers_ms`, at most 3x the calm p99); one more from the same address
+   must be refused. `--computers-only` runs just this; `--search-threads` and
+   `--search-workers N` set the server's search pool, to compare.
 
 Printed: frames, connections, crashes (the server process died), tracebacks logged,
 `internal_error` replies seen, the real game's p50/p99 before and during the attack,
