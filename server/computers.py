@@ -167,7 +167,7 @@ class Computers:
     async def _play(self, table: Table, scope: trio.CancelScope) -> None:
         try:
             with scope:
-                while (turn := table.computer_turn()) is not None:
+                while not scope.cancel_called and (turn := table.computer_turn()) is not None:
                     table.computer_thinking(turn.seat)
                     started = trio.current_time()
                     action = await self._choose(turn)
@@ -220,21 +220,23 @@ class Computers:
             with contextlib.suppress(trio.RunFinishedError):
                 token.run_sync_soon(release)
 
+        pool = self._workers()
         try:
-            future = self._workers().submit(
-                self.search, turn.level, self._seed, self.think_time, turn.view
-            )
-        except BaseException:
-            release()
-            raise
-        self.searches += 1
-        future.add_done_callback(ended)
-        await done.wait()
-        try:
+            try:
+                future = pool.submit(
+                    self.search, turn.level, self._seed, self.think_time, turn.view
+                )
+            except BaseException:
+                release()
+                raise
+            self.searches += 1
+            future.add_done_callback(ended)
+            await done.wait()
             return future.result()
         except BrokenExecutor:
             # A worker died (killed?): new ones for the next search.
-            self._close_pool()
+            if self._pool is pool:
+                self._close_pool()
             raise
 
     def _workers(self) -> Executor:

@@ -167,6 +167,26 @@ async def test_hard_searches_in_a_worker_process_not_in_the_servers(nursery):
             await trio.sleep(0.05)
 
 
+async def test_a_search_worker_killed_is_replaced(nursery):
+    """A worker that dies (the host's OOM killer, say) costs one move at medium: the
+    next searches get a new worker."""
+    before = {p.pid for p in multiprocessing.active_children()}
+    server = await nursery.start(serve, fast(search_workers=1, think_time=5.0))
+    computers = server.lobby.computers
+    aino = await connect(server.port, "Aino")
+    await computer_table(aino)
+    rng = random.Random(6)
+    await play_until(aino, rng, lambda c: bool(notices(c, "thinking")))
+    with trio.fail_after(30):
+        while not (first := [p for p in multiprocessing.active_children() if p.pid not in before]):
+            await trio.sleep(0.01)
+    first[0].kill()  # mid-search, or idle: either way its pool breaks
+    computers.think_time = 0.02
+    await play_until(aino, rng, lambda c: computers.moves >= 4 and computers.searches >= 3)
+    now = [p for p in multiprocessing.active_children() if p.pid not in before]
+    assert now and first[0] not in now
+
+
 async def test_stop_ends_a_tables_computer_task_before_its_move(nursery):
     """The lobby stops the computer at a table it parks or closes: a search under way
     is abandoned and its answer never played; the table can be woken afresh."""
