@@ -234,6 +234,8 @@ def limits() -> list[tuple[str, str]]:
         ("connections from one address",
          f"{config.max_per_address} (more get `bye` `too_many_connections`)"),
         ("tables", f"{config.max_tables} (more are refused `too_many_tables`)"),
+        ("open tables where computers play, made from one address",
+         f"{config.computer_tables_per_address} (more are refused `too_many_computer_tables`)"),
     ]  # fmt: skip
 
 
