@@ -22,15 +22,16 @@ from sarja.protocol import ServerCodec
 from sarja.protocol.fields import ID_RE
 from sarja.protocol.messages import Bye
 
+from .computers import Computers
 from .config import ServerConfig
 from .connection import Connection, peer_address, serve_connection
 from .datalock import DataDirLock
 from .journal import FILE_NAME as JOURNAL_FILE
 from .journal import Journal, JournalError
 from .lobby import Lobby
+from .outflow import Outflow
 from .private import narrow_if_there, private_directory, private_file
 from .records import RecordStore
-from .table import Table
 
 log = logging.getLogger("sarja.server")
 
@@ -48,16 +49,20 @@ class Server:
         self.journal = Journal(path, config.durability, config.wal_limit)
         self.journal.on_failure = self._journal_failed
         self.journal.compact()
+        self.outflow = Outflow(self.journal)  # commit, then send
         self.lobby = Lobby(
             config,
             rng,
             server_id(config.data_dir),
             self.journal,
-            on_game_over=self._game_over,
-            push_soon=self._push_list_soon,
             clock=trio.current_time,  # the graces' timers sleep on trio's clock
         )
-        self.lobby.restore(self.journal.load())
+        # The computer players; `computers.run` must run in the server's nursery.
+        self.computers = Computers(
+            config.takeover_delay, config.computer_budget, config.think_time, config.seed,
+            workers=config.search_workers, processes=config.search_processes,
+            carry=self.carry, clock=trio.current_time,
+        )  # fmt: skip
         self.listeners: list[trio.SocketListener] = []
         self.connections = 0
         self._per_address: Counter[str] = Counter()
@@ -66,6 +71,28 @@ class Server:
         self._records_due = trio.Event()
         self._list_due = trio.Event()
         self.failure: str | None = None  # why the server stopped by itself, if it did
+        self.lobby.restore(self.journal.load())
+        self.carry()
+
+    def carry(self) -> None:
+        """Carry out what the lobby's and its tables' steps left (effects.py): their
+        rows, then their messages (the outflow sends them once the rows are kept), the
+        connections to close, the computers' timers, the records and the lobby's list
+        now due. Called after every step: a request, a computer's move, the sweep."""
+        fx = self.lobby.fx.take()
+        outflow = self.outflow
+        outflow.write(fx.rows)
+        outflow.send_all(fx.sends)
+        for outbox, code, message in fx.closes:
+            outbox.close(code, message)
+        for timer in fx.timers:
+            self.computers.wake(timer.table, timer.at)
+        for table in fx.stopped:
+            self.computers.stop(table)
+        if fx.games_over:
+            self._records_due.set()
+        if fx.list_changed:
+            self._list_due.set()
 
     @property
     def port(self) -> int:
@@ -103,7 +130,7 @@ class Server:
             return
         self._per_address[address] += 1
         self.connections += 1
-        connection = Connection(stream, self.lobby, self.config, address)
+        connection = Connection(stream, self.lobby, self.config, address, self.outflow, self.carry)
         self._live.add(connection)
         try:
             await serve_connection(connection)
@@ -127,9 +154,7 @@ class Server:
         while True:
             await trio.sleep(self.config.sweep_every)
             self.lobby.sweep(trio.current_time())
-
-    def _push_list_soon(self) -> None:
-        self._list_due.set()
+            self.carry()
 
     async def push_table_lists(self) -> None:
         """The lobby's table list, pushed to the lobby at most every
@@ -138,10 +163,8 @@ class Server:
             await self._list_due.wait()
             self._list_due = trio.Event()
             self.lobby.push_table_list()
+            self.carry()
             await trio.sleep(self.config.table_list_every)
-
-    def _game_over(self, table: Table) -> None:
-        self._records_due.set()
 
     async def write_records(self) -> None:
         """Write finished games' records from the journal: at start (games finished
@@ -174,6 +197,7 @@ class Server:
     async def shutdown(self, message: str = "The server is shutting down.") -> None:
         """Tell every client, give the goodbyes a moment to leave, then stop."""
         self.lobby.shutdown(message)
+        self.carry()
         with trio.move_on_after(self.config.shutdown_grace):
             while self.connections:
                 await trio.sleep(0.02)
@@ -201,8 +225,8 @@ async def serve(
 async def _run(server: Server, nursery: trio.Nursery, task_status: trio.TaskStatus[Server]) -> None:
     config = server.config
     try:
-        nursery.start_soon(server.journal.run)  # its commits and checkpoints
-        await nursery.start(server.lobby.computers.run)  # the computer players
+        nursery.start_soon(server.outflow.run)  # the journal's commits, then the frames
+        await nursery.start(server.computers.run)  # the computer players
         server.listeners = await trio.open_tcp_listeners(config.port, host=config.host)
         for listener in server.listeners:
             nursery.start_soon(server.accept, listener)

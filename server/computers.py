@@ -16,9 +16,11 @@ moves one at a time, so people can follow them:
 3. the move is applied only if the game has not moved on meanwhile (someone came back
    to the seat, a waiting draw was taken): otherwise it starts again from 1.
 
-When the table has nothing for the computer to do yet but a grace is running (an away
-person's, or a waiting draw's: graces.py), the task sleeps until the table says it runs
-out (`Table.computer_due`), and wakes sooner if anything changes at the table.
+A table asks for its computer with a "computer" timer among its effects (effects.py):
+at once when it has a move to make, or when a grace runs out (an away person's, or a
+waiting draw's: graces.py). `wake` starts the table's task, or moves the time its task
+sleeps until; the task sleeps until then, looks again, and ends when there is nothing
+to wait for. What the task's calls change at a table is carried out by `carry`.
 
 The server has `search_workers` workers in all, shared by every table: a hard seat
 waits for one at most part of its budget, and plays medium's choice when none is free,
@@ -43,52 +45,16 @@ from concurrent.futures import (
     ProcessPoolExecutor,
     ThreadPoolExecutor,
 )
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import trio
 
 from . import workers as worker
 from .bots import DEFAULT_THINK_TIME, make_player
-from .engine import Action, Game
+from .engine import Action
 from .engine.view import SeatView
-
-if TYPE_CHECKING:
-    from .table import Table
+from .turns import Playing, Turn
 
 log = logging.getLogger("sarja.server")
-
-# Names for computer seats, given in this order, skipping names already at the table.
-COMPUTER_NAMES = (
-    "Aino", "Bertil", "Cecilia", "David", "Eero", "Frida", "Gustav", "Hilma", "Ilmari",
-    "Jenni", "Kalle", "Lumi", "Mikael",
-)  # fmt: skip
-
-
-@dataclass(frozen=True)
-class Computer:
-    """A computer seat: its level and the name people see."""
-
-    level: str
-    name: str
-
-
-@dataclass(frozen=True)
-class Turn:
-    """A move the computer is to make: for `seat`, at `level`, from `view`, while the
-    game is still `game` at `moves` actions."""
-
-    seat: int
-    level: str
-    view: SeatView
-    game: Game
-    moves: int
-
-
-def computer_names(levels: list[str | None], taken: set[str]) -> list[str | None]:
-    """A name for each computer seat (a level in `levels`), none of them in `taken`."""
-    free = iter(n for n in COMPUTER_NAMES if n not in taken)
-    return [None if lv is None else next(free) for lv in levels]
 
 
 class Computers:
@@ -105,16 +71,21 @@ class Computers:
         *,
         workers: int = 1,
         processes: bool = True,
+        carry: Callable[[], None] = lambda: None,
+        clock: Callable[[], float] = trio.current_time,
     ) -> None:
         self.pause = pause
+        self.carry = carry  # carries out what a table's step left (app.py)
+        self.clock = clock  # the tables' clock (trio's, in the server)
         self.budget = budget
         self.think_time = think_time
         # Reproducible choices with a seed (tests); different ones every run otherwise.
         self._seed = seed if seed is not None else random.SystemRandom().getrandbits(32)
         self._nursery: trio.Nursery | None = None
-        self._due: list[tuple[Table, trio.CancelScope]] = []  # woken before `run` started
-        self._tasks: dict[Table, trio.CancelScope] = {}  # each table's task, while it runs
-        self._waiting: dict[Table, trio.CancelScope] = {}  # tables sleeping out a grace
+        self._due: list[tuple[Playing, trio.CancelScope]] = []  # woken before `run` started
+        self._tasks: dict[Playing, trio.CancelScope] = {}  # each table's task, while it runs
+        self._waiting: dict[Playing, trio.CancelScope] = {}  # tables sleeping out a grace
+        self._wake_at: dict[Playing, float] = {}  # when each task is to look again
         self.workers = max(1, workers)
         self.processes = processes  # False: the workers are threads (tests, measurements)
         self._slots = trio.CapacityLimiter(self.workers)
@@ -141,12 +112,15 @@ class Computers:
             self.stopped = True  # the server is stopping: no more moves
             self._close_pool()
 
-    def wake(self, table: Table) -> None:
-        """The computer may have a move to make at `table`."""
-        if table in self._tasks or self.stopped:
+    def wake(self, table: Playing, at: float | None = None) -> None:
+        """The computer may have a move to make at `table` at `at` (None: now)."""
+        if self.stopped:
+            return
+        self._wake_at[table] = self.clock() if at is None else at
+        if table in self._tasks:
             waiting = self._waiting.get(table)
             if waiting is not None:
-                waiting.cancel()  # something changed: look again now
+                waiting.cancel()  # something changed: look again
             return  # its task looks again after each move
         scope = self._tasks[table] = trio.CancelScope()
         if self._nursery is None:
@@ -154,11 +128,12 @@ class Computers:
         else:
             self._nursery.start_soon(self._play, table, scope)
 
-    def stop(self, table: Table) -> None:
+    def stop(self, table: Playing) -> None:
         """Cancel the computer's task at `table`, if it has one, and forget it: it makes
         no move there after this returns (a search under way is abandoned). For a table
         the lobby parks or closes; a later `wake` starts afresh."""
         scope = self._tasks.pop(table, None)
+        self._wake_at.pop(table, None)
         if scope is not None:
             scope.cancel()
         self._due = [(t, s) for t, s in self._due if t is not table]
@@ -168,47 +143,57 @@ class Computers:
         """Search workers idle now."""
         return int(self._slots.available_tokens)
 
-    def playing(self, table: Table) -> bool:
+    def playing(self, table: Playing) -> bool:
         """Whether the computer has a task at `table` now."""
         return table in self._tasks
 
-    async def _play(self, table: Table, scope: trio.CancelScope) -> None:
+    async def _play(self, table: Playing, scope: trio.CancelScope) -> None:
         try:
             with scope:
-                while not scope.cancel_called and (
-                    (turn := table.computer_turn()) is not None or await self._wait(table)
-                ):
+                while not scope.cancel_called and await self._wait(table):
+                    turn = table.computer_turn(self.clock())
                     if turn is None:
                         continue  # a grace ran out, or the table changed: look again
                     table.computer_thinking(turn.seat)
+                    self.carry()
                     started = trio.current_time()
                     action = await self._choose(turn)
                     await trio.sleep_until(started + self.pause)
                     if scope.cancel_called:
                         break  # stopped just as this task was about to go on
-                    if table.computer_move(turn, action):
+                    self._wake_at[table] = self.clock()  # look again right after it
+                    if table.computer_move(turn, action, self.clock()):
                         self.moves += 1
+                    self.carry()
         except Exception:
             log.exception("the computer player at table %s failed", table.id)
         finally:
             if self._tasks.get(table) is scope:
                 del self._tasks[table]
+                self._wake_at.pop(table, None)
 
-    async def _wait(self, table: Table) -> bool:
-        """Sleep until the table's running grace runs out, or it is woken; False if no
-        grace runs (nothing to wait for)."""
-        due = table.computer_due() if table.live else None
-        if due is None:
-            return False
-        with trio.CancelScope(
-            deadline=trio.current_time() + max(0.0, due - table.clock())
-        ) as scope:
-            self._waiting[table] = scope
-            try:
-                await trio.sleep_forever()
-            finally:
-                del self._waiting[table]
-        return True
+    async def _wait(self, table: Playing) -> bool:
+        """Sleep until the table's timer (moved whenever the table sets it again), or,
+        with none set, until the grace the table says is running runs out; False if
+        there is nothing to wait for."""
+        while True:
+            at = self._wake_at.pop(table, None)
+            if at is None:
+                at = table.computer_due(self.clock()) if table.live else None
+                if at is None:
+                    return False
+            delay = at - self.clock()  # on the tables' clock; the task sleeps on trio's
+            if delay <= 0:
+                return True
+            with trio.move_on_after(delay):
+                woken = self._waiting[table] = trio.CancelScope()
+                try:
+                    with woken:
+                        await trio.sleep_forever()
+                finally:
+                    del self._waiting[table]
+                continue  # woken before the time: the table set its timer again
+            return True  # the time came
 
     async def _choose(self, turn: Turn) -> Action:
         """The level's choice: easy's and medium's at once; hard's from a worker within

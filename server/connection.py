@@ -4,7 +4,8 @@ task that drains this connection's queue of frames, as trio-websocket does.
 Sending never waits: a frame joins the queue, and the writer writes it. The queue is
 bounded in bytes, so a peer that stops reading is dropped instead of holding memory or
 stalling anyone. Only the writer writes, so frames reach the socket whole and in order.
-Each frame waits in the queue until the journal holds what it tells of (journal.py).
+Frames come through the outflow (outflow.py), which holds back those that tell of what
+the journal has not kept yet; the connection knows nothing of the journal.
 
 Everything a peer sends goes through the protocol codec first; nothing from the
 network reaches the lobby unvalidated. A protocol violation gets an error frame, and a
@@ -16,6 +17,7 @@ from __future__ import annotations
 import logging
 import math
 import socket
+from collections.abc import Callable
 
 import trio
 
@@ -37,6 +39,7 @@ from .config import ServerConfig
 from .engine import EngineError
 from .guest import Guest
 from .lobby import Lobby
+from .outflow import Outflow
 from .refusal import Refusal
 
 log = logging.getLogger("sarja.server")
@@ -70,21 +73,21 @@ class Connection:
     """The server's end of one peer. Also the peer's `Outbox`."""
 
     def __init__(
-        self, stream: trio.SocketStream, lobby: Lobby, config: ServerConfig, address: str
-    ) -> None:
+        self, stream: trio.SocketStream, lobby: Lobby, config: ServerConfig, address: str,
+        outflow: Outflow, carry: Callable[[], None],
+    ) -> None:  # fmt: skip
         self.stream = stream
         self.lobby = lobby
         self.address = address  # as `peer_address` gave it
         self.config = config
         self.codec = ServerCodec()
         self.guest: Guest | None = None
-        self.journal = lobby.journal
+        self.outflow = outflow
+        self.carry = carry  # carries out what the lobby's step left (app.py)
         # Unbounded as a channel; bounded by `queued` bytes, checked on every send.
         self._outgoing, self._queue = trio.open_memory_channel[bytes](math.inf)
-        self.queued = 0  # bytes waiting for the writer (held ones included)
-        # Frames that tell of what the journal has not committed yet, with the epoch
-        # each waits for; the journal releases them to the writer after its commit.
-        self._held: list[tuple[bytes, int]] = []
+        self.queued = 0  # bytes waiting for the writer (those the outflow holds included)
+        self._owed = 0  # frames admitted that the outflow has not delivered yet
         self._closing = False
         self._sending_since: float | None = None  # when the write under way began
         self._frame_since: float | None = None  # when the frame being received began
@@ -94,68 +97,54 @@ class Connection:
         self._pings = 0
         self.last_heard = self._last_ping = trio.current_time()
 
-    # ----- Outbox ---------------------------------------------------------
+    # ----- Outbox, and the outflow's Sink -----------------------------------
 
     def send(self, msg: ServerMessage) -> None:
-        if self._closing:
-            return
-        try:
-            frame = self.codec.send(msg)
-        except LocalProtocolError:
-            log.exception("refused to send %s (a server bug)", type(msg).__name__)
-            return
-        self._enqueue(frame)
+        self.outflow.send(self, msg)
 
     def encode(self, msg: ServerMessage) -> bytes:
         return self.codec.encode(msg)
 
     def send_encoded(self, msg: ServerMessage, frame: bytes) -> None:
         """`msg` as `frame`, encoded once for many connections."""
+        self.outflow.send(self, msg, frame)
+
+    def admit(self, msg: ServerMessage, frame: bytes) -> bool:
+        """Whether `frame` goes to this peer: the session allows `msg` now, and the
+        queue has room for it."""
         if self._closing:
-            return
+            return False
         try:
             self.codec.send_encoded(msg, frame)
         except LocalProtocolError:
             log.exception("refused to send %s (a server bug)", type(msg).__name__)
-            return
-        self._enqueue(frame)
+            return False
+        return self._enqueue(frame)
 
-    def _enqueue(self, frame: bytes) -> None:
+    def _enqueue(self, frame: bytes) -> bool:
+        """Count `frame` against the queue's bound; False (and the peer dropped) if it
+        is full."""
         if self.queued + len(frame) > self.config.max_queued_bytes:
             # The peer is not reading: drop it rather than let the queue grow.
             log.info("dropping %s: not keeping up", self._who())
             self._closing = True
             self._outgoing.close()
             self._queue.close()  # the writer stops at once; nothing more goes out
-            return
+            return False
         self.queued += len(frame)
-        journal = self.journal
-        if self._held or journal.epoch > journal.committed:
-            self._held.append((frame, journal.epoch))
-            journal.hold(self)
-        else:
-            self._outgoing.send_nowait(frame)
+        self._owed += 1
+        return True
 
-    def release(self, committed: int) -> bool:
-        """The journal has committed up to `committed`: pass on the frames that waited
-        for it. True if some still wait (for a later commit)."""
-        held = self._held
-        ready = 0
-        while ready < len(held) and held[ready][1] <= committed:
-            ready += 1
-        if ready:
-            try:
-                # One item for the writer, however many frames the action made.
-                self._outgoing.send_nowait(
-                    held[0][0] if ready == 1 else b"".join(frame for frame, _ in held[:ready])
-                )
-            except trio.ClosedResourceError:  # dropped meanwhile
-                held.clear()
-                return False
-            del held[:ready]
-        if not held and self._closing:
+    def deliver(self, data: bytes, frames: int) -> None:
+        """Frames admitted earlier, now free to go (the outflow holds back those that
+        tell of what is not kept yet): one item for the writer, however many."""
+        self._owed -= frames
+        try:
+            self._outgoing.send_nowait(data)
+        except trio.ClosedResourceError:  # dropped meanwhile
+            return
+        if self._closing and not self._owed:
             self._outgoing.close()
-        return bool(held)
 
     def close(self, code: str, message: str) -> None:
         """Say goodbye; the writer sends what is queued, then the connection ends."""
@@ -166,9 +155,9 @@ class Connection:
 
     def _stop_sending(self) -> None:
         """Nothing more is queued: the writer sends what is, then ends the connection.
-        (Frames the journal still holds go first: the channel closes on their release.)"""
+        (Frames the outflow still holds go first: the channel closes once they came.)"""
         self._closing = True
-        if not self._held:
+        if not self._owed:
             self._outgoing.close()
 
     # ----- running --------------------------------------------------------
@@ -265,16 +254,10 @@ class Connection:
             self.send(Pong(n=msg.n, _trusted=True))
             return
         try:
-            if isinstance(msg, Hello):
-                self.guest = self.lobby.hello(
-                    msg.name, msg.resume, self, self.address, msg.computer
-                )
-            elif isinstance(msg, Resume):
-                assert self.guest is not None  # the codec allows it only after hello
-                self.guest = self.lobby.resume(self.guest, msg.token, self)
-            else:
-                assert self.guest is not None  # the codec allows nothing else before hello
-                self.lobby.handle(self.guest, msg)
+            try:
+                self._ask_lobby(msg)
+            finally:
+                self.carry()  # what the step did, done or refused half-way
         except (Refusal, EngineError) as refusal:
             self.send(
                 Error(code=refusal.code, message=refusal.message, id=action_id, _trusted=True)
@@ -295,6 +278,16 @@ class Connection:
                 )
             )
             self._stop_sending()
+
+    def _ask_lobby(self, msg: ClientMessage) -> None:
+        if isinstance(msg, Hello):
+            self.guest = self.lobby.hello(msg.name, msg.resume, self, self.address, msg.computer)
+        elif isinstance(msg, Resume):
+            assert self.guest is not None  # the codec allows it only after hello
+            self.guest = self.lobby.resume(self.guest, msg.token, self)
+        else:
+            assert self.guest is not None  # the codec allows nothing else before hello
+            self.lobby.handle(self.guest, msg)
 
     def ping(self) -> None:
         """The heartbeat: drop a peer that has not taken our bytes for `send_timeout`;
@@ -339,6 +332,7 @@ async def serve_connection(connection: Connection) -> None:
         if connection.guest is not None and not stopping:
             try:
                 lobby.disconnected(connection.guest, connection)
+                connection.carry()
             except Exception:
                 log.exception("cleaning up after %s failed", connection._who())
         with trio.CancelScope(shield=True):

@@ -5,14 +5,11 @@ from __future__ import annotations
 import secrets
 import time
 from collections import deque
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from sarja.protocol.messages import ServerMessage
 
-from .journal import token_hash
-
-if TYPE_CHECKING:
-    from .table import Table
+from .journal_rows import token_hash
 
 
 def within_limit(times: deque[float], burst: int, window: float) -> bool:
@@ -28,13 +25,21 @@ def within_limit(times: deque[float], burst: int, window: float) -> bool:
 
 
 class Outbox(Protocol):
-    """Where messages to one connection go. `send` never blocks: a peer that
-    cannot keep up is disconnected by its outbox, not waited for."""
+    """Where messages to one connection go (connection.py's `Connection`, through the
+    outflow: outflow.py's `Sink`). Nothing here blocks: a peer that cannot keep up is
+    disconnected by its outbox, not waited for."""
 
-    def send(self, msg: ServerMessage) -> None: ...
     def encode(self, msg: ServerMessage) -> bytes: ...
-    def send_encoded(self, msg: ServerMessage, frame: bytes) -> None: ...
+    def admit(self, msg: ServerMessage, frame: bytes) -> bool: ...
+    def deliver(self, data: bytes, frames: int) -> None: ...
     def close(self, code: str, message: str) -> None: ...
+
+
+class Place(Protocol):
+    """Where a guest is: a table (table.py), known here by what every place has."""
+
+    @property
+    def id(self) -> str: ...
 
 
 class Guest:
@@ -57,7 +62,8 @@ class Guest:
             self.new_token()
         self.name = name
         self.outbox: Outbox | None = None  # None while disconnected
-        self.table: Table | None = None  # the table this guest is at (or holds a seat in)
+        # Where the guest is: written by the lobby's `Seating` only (seating.py).
+        self.table: Place | None = None  # the table this guest is at (or holds a seat in)
         self.seat: int | None = None  # None: spectating, or at no table
         self.chat_times: deque[float] = deque()
         self.move_times: deque[float] = deque()  # joins, watches and leaves
@@ -73,10 +79,6 @@ class Guest:
     @property
     def connected(self) -> bool:
         return self.outbox is not None
-
-    def send(self, msg: ServerMessage) -> None:
-        if self.outbox is not None:
-            self.outbox.send(msg)
 
     def __repr__(self) -> str:
         return f"Guest({self.name!r}, seat={self.seat})"

@@ -18,12 +18,10 @@ one `away` per seat is kept.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from sarja.protocol.limits import MAX_HISTORY_PAGE
-from sarja.protocol.messages import Change, Entry, History, ServerMessage
-
-from .guest import Guest
+from sarja.protocol.messages import Change, Entry, History
 
 _SEAT_ONLY = frozenset({"away", "back"})
 
@@ -33,12 +31,11 @@ Entries = list[tuple[int, tuple[Change, ...]]]
 class GameHistory:
     """The entries of one game, oldest first, and its pages as last sent."""
 
-    __slots__ = ("entries", "_pages", "_frames")
+    __slots__ = ("entries", "_pages")
 
     def __init__(self) -> None:
         self.entries: Entries = []
         self._pages: tuple[tuple[int, int, int], tuple[History, ...]] | None = None
-        self._frames: tuple[tuple[int, int, int], tuple[bytes, ...]] | None = None
 
     def record(self, version: int, changes: tuple[Change, ...]) -> None:
         """An update was told (or, in a replay, would have been)."""
@@ -61,7 +58,9 @@ class GameHistory:
             self.entries.append((version, gone))
 
     def pages(self, version: int, stand_ins: set[int]) -> tuple[History, ...]:
-        """The whole history as pages, none if it is empty."""
+        """The whole history as pages, none if it is empty: the same pages (so encoded
+        once, outflow.py) for every member who asks at this version (a table full of
+        returning players, or a client asking `sync` often)."""
         key = (version, len(self.entries), len(stand_ins))
         if self._pages is not None and self._pages[0] == key:
             return self._pages[1]
@@ -80,24 +79,3 @@ class GameHistory:
         )
         self._pages = (key, pages)
         return pages
-
-    def frames(
-        self, version: int, stand_ins: set[int], encode: Callable[[ServerMessage], bytes]
-    ) -> tuple[tuple[History, ...], tuple[bytes, ...]]:
-        """The pages and their frames, encoded once for every member who asks at this
-        version (a table full of returning players, or a client asking `sync` often)."""
-        pages = self.pages(version, stand_ins)
-        key = (version, len(self.entries), len(stand_ins))
-        if self._frames is None or self._frames[0] != key:
-            self._frames = (key, tuple(encode(p) for p in pages))
-        return pages, self._frames[1]
-
-
-def send_history(history: GameHistory, guest: Guest, version: int, stand_ins: set[int]) -> None:
-    """The pages to one member, right after its snapshot (nothing when there is no past)."""
-    outbox = guest.outbox
-    if outbox is None or not history.entries:
-        return
-    pages, frames = history.frames(version, stand_ins, outbox.encode)
-    for page, frame in zip(pages, frames, strict=True):
-        outbox.send_encoded(page, frame)

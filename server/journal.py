@@ -19,22 +19,20 @@ it goes (journal_schema.py).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import sqlite3
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 import trio
 
+from . import journal_rows as rows
+from .journal_rows import Row, token_hash
 from .journal_saved import Result, SavedAction, SavedGame, SavedTable, replay_game
 from .journal_schema import (
-    COMPACT,
-    FORGET_GUEST,
     PARKED,
     SCHEMA_VERSION,
     compact_all,
@@ -56,19 +54,8 @@ FILE_NAME = "journal.sqlite3"
 DURABILITY = ("normal", "full")
 
 
-class Holder(Protocol):
-    """What waits for a commit: a connection with frames that tell of it."""
-
-    def release(self, committed: int) -> bool: ...
-
-
 class JournalError(Exception):
     """The journal cannot be used; the message names the file and says what to do."""
-
-
-def token_hash(token: str) -> str:
-    """What the journal keeps of a resume token: enough to recognise it, not to use it."""
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 class Journal:
@@ -88,8 +75,7 @@ class Journal:
         self.committed = 0  # the last epoch on disk
         self.failed: str | None = None  # why the journal stopped, once it has
         self.on_failure: Callable[[str], None] = lambda message: None
-        self._pending: list[tuple[str, tuple[Any, ...]]] = []
-        self._holding: set[Holder] = set()
+        self._pending: list[Row] = []
         self._work = trio.Event()
         self._done = trio.Event()
         self._wal_limit = wal_limit
@@ -170,133 +156,58 @@ class Journal:
 
     # ----- writing ----------------------------------------------------------
 
-    def _write(self, sql: str, *params: Any) -> None:
-        self._pending.append((sql, params))
-        self.epoch += 1
+    def write(self, batch: list[Row]) -> None:
+        """Add rows (journal_rows.py) to the batch the next commit makes durable."""
+        self._pending.extend(batch)
+        self.epoch += len(batch)
         self._work.set()
+
+    # What callers outside a table write (the records, tools, tests): each as its rows.
 
     def table_opened(
         self, table_id: str, number: int, name: str, players: int, teams: int,
         hand_size: int, manual_draw: bool, takeover: str | None,
     ) -> None:  # fmt: skip
-        self._write(
-            "INSERT OR REPLACE INTO tables (id, number, name, players, teams, hand_size,"
-            " manual_draw, computer_takeover, takeover) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            table_id, number, name, players, teams, hand_size, manual_draw,
-            takeover is not None, takeover,
-        )  # fmt: skip
-
-    def table_closed(self, table_id: str) -> None:
-        self._write("UPDATE tables SET closed = 1 WHERE id = ?", table_id)
-        self._write("DELETE FROM spectators WHERE table_id = ?", table_id)
-        self._compact(table_id)
-
-    def table_parked(self, table_id: str, keep: int) -> None:
-        """Kept for its absent players, not loaded at start: only a resume brings it
-        back. Of the parked tables, the newest `keep` stay; older ones are closed."""
-        self._write(f"UPDATE tables SET closed = {PARKED} WHERE id = ?", table_id)
-        self._write(
-            f"UPDATE tables SET closed = 1 WHERE closed = {PARKED} AND number <= ("
-            f" SELECT number FROM tables WHERE closed = {PARKED}"
-            " ORDER BY number DESC LIMIT 1 OFFSET ?)",
-            keep,
+        self.write(
+            rows.table_opened(
+                table_id, number, name, players, teams, hand_size, manual_draw, takeover
+            )
         )
 
-    def table_reopened(self, table_id: str) -> None:
-        self._write("UPDATE tables SET closed = 0 WHERE id = ?", table_id)
-
-    def spectator(self, table_id: str, guest_id: str, watching: bool) -> None:
-        """A guest starts (`watching`) or stops watching a table."""
-        if watching:
-            self._write(
-                "INSERT OR REPLACE INTO spectators (table_id, guest_id) VALUES (?, ?)",
-                table_id, guest_id,
-            )  # fmt: skip
-        else:
-            self._write(
-                "DELETE FROM spectators WHERE table_id = ? AND guest_id = ?", table_id, guest_id
-            )
-
-    def _compact(self, table_id: str) -> None:
-        for sql in COMPACT:
-            self._write(sql, table_id)
-
     def table_version(self, table_id: str, version: int) -> None:
-        self._write("UPDATE tables SET version = ? WHERE id = ?", version, table_id)
+        self.write(rows.table_version(table_id, version))
+
+    def table_closed(self, table_id: str) -> None:
+        self.write(rows.table_closed(table_id))
+
+    def table_parked(self, table_id: str, keep: int) -> None:
+        self.write(rows.table_parked(table_id, keep))
 
     def guest(self, guest_id: str, name: str, keys: tuple[str, ...]) -> None:
-        """A guest's name and the hashes of the tokens that resume it (`token_hash`)."""
-        self._write(
-            "INSERT OR REPLACE INTO guests (id, name, token_hash) VALUES (?, ?, ?)",
-            guest_id, name, " ".join(keys),
-        )  # fmt: skip
-        self._write("DELETE FROM guest_keys WHERE guest_id = ?", guest_id)
-        for key in keys:
-            self._write(
-                "INSERT OR REPLACE INTO guest_keys (key, guest_id) VALUES (?, ?)", key, guest_id
-            )
+        self.write(rows.guest(guest_id, name, keys))
 
     def seat(
         self, table_id: str, seat: int, guest_id: str | None, computer: str | None = None,
         name: str | None = None,
     ) -> None:  # fmt: skip
-        """Who holds a seat: a guest, a computer (`computer` its level, `name` its name),
-        or a guest whose seat the computer plays at `computer` while they are away."""
-        self._write(FORGET_GUEST, table_id, seat, guest_id)
-        self._write(
-            "INSERT OR REPLACE INTO seats (table_id, seat, guest_id, computer, name)"
-            " VALUES (?, ?, ?, ?, ?)",
-            table_id, seat, guest_id, computer, name,
-        )  # fmt: skip
+        self.write(rows.seat(table_id, seat, guest_id, computer, name))
 
     def game_started(
         self, table_id: str, number: int, cut: tuple[tuple[tuple[int, int], ...], ...],
         deck: tuple[int, ...],
     ) -> None:  # fmt: skip
-        self._write(
-            "INSERT OR REPLACE INTO games (table_id, number, cut, deck) VALUES (?, ?, ?, ?)",
-            table_id, number, json.dumps(cut), json.dumps(deck),
-        )  # fmt: skip
-        self._write("DELETE FROM actions WHERE table_id = ? AND game = ?", table_id, number)
-        self._compact(table_id)  # the game before, if its record is written
+        self.write(rows.game_started(table_id, number, cut, deck))
 
     def action(
         self, table_id: str, game: int, n: int, seat: int, notation: str,
         action_id: int | None, version: int, reshuffles: list[tuple[int, ...]],
         stand_in: bool = False,
     ) -> None:  # fmt: skip
-        self._write(
-            "INSERT INTO actions (table_id, game, n, seat, action, action_id, version,"
-            " reshuffles, stand_in) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            table_id, game, n, seat, notation, action_id, version,
-            json.dumps(reshuffles) if reshuffles else None, stand_in,
-        )  # fmt: skip
-        # (The table's version is its last action's, or the last written by
-        # `table_version`, whichever is greater: one statement less per move.)
-
-    def game_finished(self, table_id: str, number: int) -> None:
-        self._write(
-            "UPDATE games SET finished = 1, finished_at = ? WHERE table_id = ? AND number = ?",
-            time.time(), table_id, number,
-        )  # fmt: skip
+        self.write([rows.action(table_id, game, n, seat, notation, action_id, version,
+                                reshuffles, stand_in)])  # fmt: skip
 
     def game_recorded(self, table_id: str, number: int, result: Result | None = None) -> None:
-        """Game `number`'s record is written (or, with no data directory, need not be):
-        `result` is what is kept of it, and the rest may go."""
-        if result is not None:
-            self._write(
-                "INSERT OR REPLACE INTO results (table_id, game, finished_at, table_name,"
-                " players, teams, result, side, moves, seats, record) VALUES (?, ?,"
-                " (SELECT finished_at FROM games WHERE table_id = ? AND number = ?),"
-                " ?, ?, ?, ?, ?, ?, ?, ?)",
-                table_id, number, table_id, number, result.table_name, result.players,
-                result.teams, result.result, result.side, result.moves,
-                json.dumps(result.seats), result.record,
-            )  # fmt: skip
-        self._write(
-            "UPDATE games SET recorded = 1 WHERE table_id = ? AND number = ?", table_id, number
-        )
-        self._compact(table_id)
+        self.write(rows.game_recorded(table_id, number, result))
 
     def unrecorded(self) -> list[tuple[str, int]]:
         """Finished games whose record file was not written (the server stopped first)."""
@@ -309,23 +220,36 @@ class Journal:
     # ----- committing -------------------------------------------------------
 
     async def run(self) -> None:
-        """Commit what was written, batch after batch, until cancelled; empty the
-        write-ahead log between two commits when it is due (journal_wal.py)."""
+        """Commit what is written, batch after batch, until cancelled: for a journal
+        with nothing waiting on it (tools, tests). The server's loop (outflow.py) runs
+        the same steps and sends what waited after each commit."""
         async with trio.open_nursery() as nursery:
-            if self.wal is not None:
-                nursery.start_soon(self.wal.run)  # copies the log aside
+            self.start(nursery)
             while self.failed is None:
-                with trio.move_on_after(self._wake_every):
-                    await self._work.wait()
-                quiet = not self._work.is_set()
+                quiet = await self.wait_for_writes()
                 if not quiet:
-                    self._work = trio.Event()
-                    await self._commit_pending()
-                if self.wal is not None and self.failed is None:
-                    await self.wal.checkpoint_if_due(quiet)
+                    await self.commit()
+                await self.tidy(quiet)
             nursery.cancel_scope.cancel()
 
-    async def _commit_pending(self) -> None:
+    def start(self, nursery: trio.Nursery) -> None:
+        """Start what runs beside the commits: the copying of the log aside."""
+        if self.wal is not None:
+            nursery.start_soon(self.wal.run)
+
+    async def wait_for_writes(self) -> bool:
+        """Wait until something is written or a checkpoint interval passes; True if
+        nothing was written (the journal is quiet)."""
+        with trio.move_on_after(self._wake_every):
+            await self._work.wait()
+        if not self._work.is_set():
+            return True
+        self._work = trio.Event()
+        return False
+
+    async def commit(self) -> bool:
+        """Commit the batch written so far, as one transaction: True once it is
+        durable (`committed` says up to which epoch), False if the journal failed."""
         batch, self._pending = self._pending, []
         epoch = self.epoch
         try:
@@ -339,18 +263,16 @@ class Journal:
             self.on_failure(self.failed)
         else:
             self.committed = epoch
-            holding, self._holding = self._holding, set()
-            for holder in holding:
-                if holder.release(epoch):
-                    self._holding.add(holder)
         done, self._done = self._done, trio.Event()
         done.set()
+        return self.failed is None
 
-    def hold(self, holder: Holder) -> None:
-        """`holder` has frames waiting for the next commit: it is released after it."""
-        self._holding.add(holder)
+    async def tidy(self, quiet: bool) -> None:
+        """Empty the write-ahead log between two commits, when it is due."""
+        if self.wal is not None and self.failed is None:
+            await self.wal.checkpoint_if_due(quiet)
 
-    def _commit(self, batch: list[tuple[str, tuple[Any, ...]]]) -> None:
+    def _commit(self, batch: list[Row]) -> None:
         with self._transaction():
             for sql, params in batch:
                 self._db.execute(sql, params)

@@ -1,7 +1,11 @@
 """The lobby: every guest and table on this server, and where requests go.
 
-`handle` takes one validated message from one guest and does all its work
-before returning (no awaits), so the server's state changes in whole steps.
+`handle` takes one validated message from one guest and does all its work before
+returning (no awaits), so the server's state changes in whole steps. Like its tables,
+the lobby does no I/O of its own but reading the journal (to bring a parked table
+back): what a step writes and sends is left in `fx` (effects.py), and the trio side
+takes it and carries it out (app.py). Where each guest is, and who may sit where, is
+`seating` (seating.py).
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ import random
 import time
 import weakref
 from collections.abc import Callable
+from typing import assert_never
 
 from sarja.protocol.cards import LAYOUT_CODES
 from sarja.protocol.limits import MAX_TABLES, PROTOCOL_VERSION
@@ -38,14 +43,17 @@ from sarja.protocol.messages import (
     Welcome,
 )
 
-from .computers import Computer, Computers, computer_names
+from . import journal_rows as rows
 from .config import ServerConfig
+from .effects import Effects
 from .engine import Arrangement, ArrangementError, EngineError, HouseRules
 from .guest import Guest, Outbox, within_limit
 from .journal import Journal, JournalError, SavedTable, token_hash
 from .present import table_shapes
 from .refusal import Refusal
+from .seating import Seating
 from .table import Table
+from .turns import Computer, computer_names
 
 log = logging.getLogger("sarja.server")
 
@@ -57,31 +65,23 @@ class Lobby:
         rng: random.Random,
         server_id: str,
         journal: Journal,
-        on_game_over: Callable[[Table], None] = lambda table: None,
-        push_soon: Callable[[], None] = lambda: None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.config = config
         self.clock = clock  # the tables' graces are counted on it
         self.rng = rng
         self.server_id = server_id
-        self.journal = journal
+        self.journal = journal  # read here; written through `fx`
+        self.fx = Effects()  # what the steps so far ask of the world (see the docstring)
         self.stopping = False
         self._shapes = table_shapes()
-        self.tables: dict[str, Table] = {}
+        self.seating: Seating[Table] = Seating()
+        self.tables = self.seating.tables  # the open tables, by id
         self.guests: dict[str, Guest] = {}  # by the hash of their resume token
         self._table_numbers = 0
-        self._on_game_over = on_game_over
-        self._push_soon = push_soon
-        # The computer players; `computers.run` must run in the server's nursery.
-        self.computers = Computers(
-            config.takeover_delay, config.computer_budget, config.think_time, config.seed,
-            workers=config.search_workers, processes=config.search_processes,
-        )  # fmt: skip
         # The address each table where computers play was made from (bounded per address).
         self._made_from: weakref.WeakKeyDictionary[Table, str] = weakref.WeakKeyDictionary()
         self._list: TableList | None = None  # the table list, while it holds
-        self._list_frame: bytes | None = None  # ... and packed
         self._pushed: tuple[TableSummary, ...] = ()  # the list the lobby was last sent
         # (table id, guest id or address) -> when the sweep freed that seat squatter.
         self._freed: dict[tuple[str, str], float] = {}
@@ -112,7 +112,7 @@ class Lobby:
                     kept.id, kept.name, kept.arrangement(), kept.takeover, computers,
                     journal=False,
                 )  # fmt: skip
-                table.restore(kept, guests, watchers.get(kept.id, []))
+                table.restore(kept, guests, watchers.get(kept.id, []), self.clock())
             except EngineError as err:
                 raise JournalError(
                     f"table {kept.id} in the journal {self.journal.path} does not replay:"
@@ -127,19 +127,21 @@ class Lobby:
         computers: list[Computer | None], journal: bool = True,
     ) -> Table:  # fmt: skip
         table = Table(
-            table_id, name, arrangement, takeover, self.rng, self.journal,
-            self._game_over, self.computers.wake, computers, self.config.hand_over_after,
-            self.config.draw_grace, self.clock,
+            table_id, name, arrangement, takeover, self.rng, self.seating, self.fx,
+            self._game_over, computers, self.config.hand_over_after, self.config.draw_grace,
         )  # fmt: skip
         self.tables[table_id] = table
         if journal:
-            self.journal.table_opened(
-                table_id, self._table_numbers, name, arrangement.players, arrangement.sides,
-                arrangement.hand_size, arrangement.manual_draw, takeover,
+            self.fx.write(
+                rows.table_opened(
+                    table_id, self._table_numbers, name, arrangement.players,
+                    arrangement.sides, arrangement.hand_size, arrangement.manual_draw, takeover,
+                )
             )  # fmt: skip
             for seat, computer in enumerate(computers):
                 if computer is not None:
-                    self.journal.seat(table_id, seat, None, computer.level, computer.name)
+                    level, name = computer.level, computer.name
+                    self.fx.write(rows.seat(table_id, seat, None, level, name))
         return table
 
     # ----- connections ----------------------------------------------------
@@ -182,7 +184,9 @@ class Lobby:
                 "That resume token is not known here; say hello without one to join afresh.",
             )
         if guest.outbox is not None and guest.outbox is not outbox:
-            guest.outbox.close("replaced", "You connected again from somewhere else.")
+            self.fx.closes.append(
+                (guest.outbox, "replaced", "You connected again from somewhere else.")
+            )
         # Each use brings a new token (in the welcome); the used one stays good until
         # the new one is used, in case the welcome is lost.
         self._forget(guest)
@@ -190,14 +194,15 @@ class Lobby:
         self._file(guest)
         guest.outbox = outbox
         if self._holds_seat(guest) or guest.table is not None:  # a seat, or watching
-            self.journal.guest(guest.id, guest.name, guest.keys)
+            self.fx.write(rows.guest(guest.id, guest.name, guest.keys))
         return guest
 
     def _welcome(self, guest: Guest) -> None:
-        table = guest.table
-        if table is not None and self.tables.get(table.id) is not table:
-            table = guest.table = None  # a spectator's table closed while they were gone
-        guest.send(
+        table = self.seating.table_of(guest)
+        if table is None:
+            self.seating.place(guest, None)  # a spectator's table closed while they were gone
+        self.fx.send(
+            guest,
             Welcome(
                 version=PROTOCOL_VERSION,
                 session=guest.session,
@@ -208,18 +213,18 @@ class Lobby:
                 shapes=self._shapes,
                 last_id=None if table is None else table.last_id(guest.seat),
                 _trusted=True,
-            )
+            ),
         )
         if table is not None:
-            table.welcome_back(guest)
+            table.welcome_back(guest, self.clock())
 
     def disconnected(self, guest: Guest, outbox: Outbox) -> None:
         if guest.outbox is not outbox or self.stopping:
             return  # replaced by a newer connection, or the server is stopping
         guest.outbox = None
-        table = guest.table
+        table = self.seating.table_of(guest)
         if table is not None:
-            table.went_away(guest)
+            table.went_away(guest, self.clock())
             self._drop_if_empty(table)
             self._tell_the_lobby()
         if not self._holds_seat(guest):
@@ -230,53 +235,71 @@ class Lobby:
 
     def handle(self, guest: Guest, msg: ClientMessage) -> None:
         """Carry out one request; Refusal or an engine error for what can't be done."""
+        now = self.clock()
         match msg:
             case ListTables():
                 self._send_list(guest)
                 return
-            case CreateTable():
-                self._create_table(guest, msg)
-            case Join():
-                self._not_too_fast(guest)
-                table = self._table(msg.table)
-                if guest not in table.seats:
-                    self._check_no_other_seat(guest)
-                    self._check_not_freed(guest, table)
-                table.join(guest, msg.seat, msg.side)
-            case Spectate():
-                self._not_too_fast(guest)
-                self._table(msg.table).spectate(guest)
-            case Sit():
-                table = self._at_table(guest)
-                if guest not in table.seats:
-                    self._check_not_freed(guest, table)
-                table.sit(guest, msg.seat)
-            case Ready():
-                self._at_table(guest).set_ready(guest, msg.ready)
-            case Leave():
-                self._not_too_fast(guest)
-                table = self._at_table(guest)
-                table.leave(guest)
-                self._drop_if_empty(table)
-                self._send_list(guest)
-            case Rematch():
-                self._at_table(guest).ask_rematch(guest)
-            case HandOver():
-                self._at_table(guest).hand_over(guest, msg.seat)
-            case Sync():
-                self._at_table(guest).sync(guest)
-                return
             case Chat():
                 self._chat(guest, msg)
                 return
-            case Play() | Remove() | Exchange() | Draw() | Pass():
-                self._at_table(guest).act(guest, msg)
+            case Sync():
+                self._at_table(guest).sync(guest, now)
                 return
+            case Play() | Remove() | Exchange() | Draw() | Pass():
+                self._at_table(guest).act(guest, msg, now)
+                return
+            case CreateTable():
+                self._create_table(guest, msg, now)
+            case Join() | Spectate() | Leave():
+                self._come_or_go(guest, msg, now)
+            case Sit() | Ready() | Rematch() | HandOver():
+                self._seat_request(guest, msg, now)
             case _:  # hello, resume, ping and pong are the connection's business
                 raise AssertionError(f"the lobby does not handle {msg.TYPE}")
         self._tell_the_lobby()  # every request above may change the table list
 
-    def _create_table(self, guest: Guest, msg: CreateTable) -> None:
+    def _come_or_go(self, guest: Guest, msg: Join | Spectate | Leave, now: float) -> None:
+        """Joining, watching or leaving a table: a few times in a while (each one tells
+        a table's players, and churn must not flood them)."""
+        if not within_limit(guest.move_times, self.config.move_burst, self.config.move_window):
+            raise Refusal("too_fast", "Slow down: a few joins and leaves every half minute.")
+        match msg:
+            case Join():
+                table = self._table(msg.table)
+                if guest not in table.seats:
+                    self.seating.check_no_other_seat(guest)
+                    self._check_not_freed(guest, table)
+                table.join(guest, msg.seat, msg.side, now)
+            case Spectate():
+                self._table(msg.table).spectate(guest, now)
+            case Leave():
+                table = self._at_table(guest)
+                table.leave(guest, now)
+                self._drop_if_empty(table)
+                self._send_list(guest)
+            case _:
+                assert_never(msg)
+
+    def _seat_request(
+        self, guest: Guest, msg: Sit | Ready | Rematch | HandOver, now: float
+    ) -> None:
+        table = self._at_table(guest)
+        match msg:
+            case Sit():
+                if guest not in table.seats:
+                    self._check_not_freed(guest, table)
+                table.sit(guest, msg.seat, now)
+            case Ready():
+                table.set_ready(guest, msg.ready, now)
+            case Rematch():
+                table.ask_rematch(guest, now)
+            case HandOver():
+                table.hand_over(guest, msg.seat, now)
+            case _:
+                assert_never(msg)
+
+    def _create_table(self, guest: Guest, msg: CreateTable, now: float) -> None:
         if len(self.tables) >= self.config.max_tables:
             # Full: tables no one is at make room at once, without waiting for the
             # sweep, so games made to be abandoned cannot lock new tables out.
@@ -284,7 +307,7 @@ class Lobby:
                 self._park(table)
         if len(self.tables) >= self.config.max_tables:
             raise Refusal("too_many_tables", "The server has as many tables as it allows.")
-        self._check_no_other_seat(guest)
+        self.seating.check_no_other_seat(guest)
         try:
             arrangement = Arrangement.of(
                 msg.players, msg.teams, HouseRules(msg.hand_size, msg.manual_draw)
@@ -307,7 +330,7 @@ class Lobby:
         )
         if computers_play:
             self._made_from[table] = guest.address
-        table.join(guest, None, None)
+        table.join(guest, None, None, now)
         log.info("table %s (%r) created by %r", table_id, msg.name, guest.name)
 
     def _check_computer_tables(self, address: str) -> None:
@@ -327,12 +350,6 @@ class Lobby:
                 " play; one frees when its game ends.",
             )
 
-    def _not_too_fast(self, guest: Guest) -> None:
-        """Joining, watching and leaving, a few times in a while: each one tells a
-        table's players, and churn must not flood them."""
-        if not within_limit(guest.move_times, self.config.move_burst, self.config.move_window):
-            raise Refusal("too_fast", "Slow down: a few joins and leaves every half minute.")
-
     def sweep(self, now: float) -> None:
         """Run now and then (the server's sweeper): free the seats of guests who hold
         up a full waiting table by never being ready, and park games every player has
@@ -345,7 +362,7 @@ class Lobby:
                 for who in (guest.id, guest.address):
                     if who:
                         self._freed[table.id, who] = now
-                table.leave(guest)
+                table.leave(guest, now)
                 self._send_list(guest)
                 changed = True
             if table.deserted(now, self.config.abandon_after) or table.abandoned:
@@ -362,14 +379,14 @@ class Lobby:
         back later is the only one that plays."""
         del self.tables[table.id]
         self._retire(table)
-        self.journal.table_parked(table.id, self.config.max_parked)
+        self.fx.write(rows.table_parked(table.id, self.config.max_parked))
         for spectator in table.spectators:
-            spectator.table = None
-            self.journal.spectator(table.id, spectator.id, False)
+            self.seating.place(spectator, None)
+            self.fx.write(rows.spectator(table.id, spectator.id, False))
             self._send_list(spectator)
         for guest in {id(g): g for g in table.seats if g is not None}.values():
             if guest.table is table:
-                guest.table = guest.seat = None
+                self.seating.place(guest, None)
             if not guest.connected and not self._holds_seat(guest):
                 self._forget(guest)
         log.info("table %s parked: every player has been gone a while", table.id)
@@ -383,7 +400,7 @@ class Lobby:
         if saved is None:
             return None
         self.restore([saved])
-        self.journal.table_reopened(table_id)
+        self.fx.write(rows.table_reopened(table_id))
         log.info("table %s back from the journal", table_id)
         return self.guests.get(key)
 
@@ -392,15 +409,14 @@ class Lobby:
         if not within_limit(guest.chat_times, self.config.chat_burst, self.config.chat_window):
             raise Refusal("chat_too_fast", "Slow down: a few chat lines every few seconds.")
         line = ChatLine(sender=guest.name, seat=guest.seat, text=msg.text, _trusted=True)
-        for member in table.members():
-            member.send(line)
+        self.fx.send(table.members(), line)
 
     # ----- helpers ----------------------------------------------------------
 
     def _retire(self, table: Table) -> None:
         """`table` has left the lobby (parked or closed): it never plays again."""
         table.live = False
-        self.computers.stop(table)
+        self.fx.stopped.append(table)
 
     def _game_over(self, table: Table) -> None:
         if self.tables.get(table.id) is table and table.abandoned:
@@ -408,7 +424,6 @@ class Lobby:
             # kept for them in the journal, not in the count of tables.
             self._park(table)
             self._tell_the_lobby()
-        self._on_game_over(table)
 
     def table_list(self) -> TableList:
         """The lobby's list, built once per change of it."""
@@ -420,20 +435,16 @@ class Lobby:
         return self._list
 
     def _send_list(self, guest: Guest) -> None:
-        """The table list to one guest, packed once however many ask for it."""
-        outbox = guest.outbox
-        if outbox is not None:
-            msg = self.table_list()
-            if self._list_frame is None:
-                self._list_frame = outbox.encode(msg)
-            outbox.send_encoded(msg, self._list_frame)
+        """The table list to one guest (packed once however many ask for it: the same
+        message until it changes, outflow.py)."""
+        self.fx.send(guest, self.table_list())
 
     def _tell_the_lobby(self) -> None:
         """The table list changed. Everyone in the lobby gets the newest one soon: the
         server pushes it at most every `table_list_every` seconds, so a storm of
         changes costs one list, not one per change and per guest."""
-        self._list = self._list_frame = None
-        self._push_soon()
+        self._list = None
+        self.fx.list_changed = True
 
     def push_table_list(self) -> None:
         """Send the newest table list to everyone in the lobby (not at a table), if it
@@ -442,9 +453,8 @@ class Lobby:
         if tables == self._pushed:
             return
         self._pushed = tables
-        for guest in {id(g): g for g in self.guests.values()}.values():
-            if guest.table is None and guest.connected:
-                self._send_list(guest)
+        here = {id(g): g for g in self.guests.values() if g.table is None and g.connected}
+        self.fx.send(list(here.values()), self.table_list())
 
     def _file(self, guest: Guest) -> None:
         for key in guest.keys:
@@ -462,20 +472,13 @@ class Lobby:
         return table
 
     def _at_table(self, guest: Guest) -> Table:
-        if guest.table is None:
+        table = self.seating.table_of(guest)
+        if table is None:
             raise Refusal("no_such_table", "You are not at a table.")
-        return guest.table
+        return table
 
     def _holds_seat(self, guest: Guest) -> bool:
-        return any(guest in t.seats for t in self.tables.values())
-
-    def _check_no_other_seat(self, guest: Guest) -> None:
-        for table in self.tables.values():
-            if guest in table.seats and table.in_play:
-                raise Refusal(
-                    "seat_held",
-                    f"You have a seat in the game at table {table.name!r}; join it to go on.",
-                )
+        return self.seating.holds_seat(guest)
 
     def _check_not_freed(self, guest: Guest, table: Table) -> None:
         """A seat squatter the sweep freed cannot sit down again at once, from the
@@ -501,10 +504,10 @@ class Lobby:
             del self.tables[table.id]
             self._retire(table)
             log.info("table %s closed", table.id)
-            self.journal.table_closed(table.id)
+            self.fx.write(rows.table_closed(table.id))
             for guest in table.seats:
                 if guest is not None and guest.table is table:
-                    guest.table = guest.seat = None
+                    self.seating.place(guest, None)
                 if guest is not None and not guest.connected and not self._holds_seat(guest):
                     self._forget(guest)
 
@@ -514,4 +517,4 @@ class Lobby:
         self.stopping = True
         for guest in list(self.guests.values()):
             if guest.outbox is not None:
-                guest.outbox.close("shutdown", message)
+                self.fx.closes.append((guest.outbox, "shutdown", message))

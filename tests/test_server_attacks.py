@@ -400,9 +400,9 @@ async def test_admitting_spectators_costs_the_server_linear_work(nursery, monkey
     frames = [0]
     enqueue = Connection._enqueue
 
-    def counting(self: Connection, data: bytes) -> None:
+    def counting(self: Connection, data: bytes) -> bool:
         frames[0] += 1
-        enqueue(self, data)
+        return enqueue(self, data)
 
     monkeypatch.setattr(Connection, "_enqueue", counting)
     server = await nursery.start(serve, ServerConfig(host="127.0.0.1", port=0))

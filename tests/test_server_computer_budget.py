@@ -103,7 +103,7 @@ async def test_a_closed_finished_or_parked_table_frees_its_place(nursery):
     assert (await refused(probe)).code == "too_many_computer_tables"
     [table] = lobby.tables.values()
     with trio.fail_after(10):
-        while table.computer_turn() is not None or not table.left_by_all:
+        while table.computer_turn(trio.current_time()) is not None or not table.left_by_all:
             await trio.sleep(0.01)  # the server sees Aino go; her turn comes
     lobby.sweep(0.0)
     lobby.sweep(lobby.config.abandon_after + 1)
@@ -133,7 +133,7 @@ async def test_a_hard_seat_plays_medium_when_no_worker_is_free(nursery):
     once the worker is free, hard searches again."""
     config = fast(search_workers=1, search_processes=False, computer_budget=0.5)
     server = await nursery.start(serve, config)
-    computers = server.lobby.computers
+    computers = server.computers
     held = computers.search = Held()
     aino = await connect(server.port, "Aino")
     await computer_table(aino)
@@ -155,7 +155,7 @@ async def test_hard_searches_in_a_worker_process_not_in_the_servers(nursery):
     before = {p.pid for p in multiprocessing.active_children()}
     async with trio.open_nursery() as inner:
         server = await inner.start(serve, fast(search_workers=1))
-        computers = server.lobby.computers
+        computers = server.computers
         aino = await connect(server.port, "Aino")
         await computer_table(aino)
         await play_until(aino, random.Random(4), lambda c: computers.moves >= 2)
@@ -172,7 +172,7 @@ async def test_a_search_worker_killed_is_replaced(nursery):
     next searches get a new worker."""
     before = {p.pid for p in multiprocessing.active_children()}
     server = await nursery.start(serve, fast(search_workers=1, think_time=5.0))
-    computers = server.lobby.computers
+    computers = server.computers
     aino = await connect(server.port, "Aino")
     await computer_table(aino)
     rng = random.Random(6)
@@ -192,7 +192,7 @@ async def test_stop_ends_a_tables_computer_task_before_its_move(nursery):
     is abandoned and its answer never played; the table can be woken afresh."""
     config = fast(search_workers=1, search_processes=False, computer_budget=60)
     server = await nursery.start(serve, config)
-    computers = server.lobby.computers
+    computers = server.computers
     held = computers.search = Held()
     aino = await connect(server.port, "Aino")
     reply = await computer_table(aino)

@@ -72,7 +72,7 @@ async def test_one_person_and_three_computers_play_a_game_to_the_end(nursery):
     assert aino.state.result is not None
     thinking = {n.seat for n in notices(aino, "thinking")}
     assert thinking == {1, 2, 3}  # every computer thought aloud, and only they did
-    assert server.lobby.computers.moves > 0
+    assert server.computers.moves > 0
     await aino.check_mirror()  # reads on past the `table` that follows the end
     # The computers ask for a rematch at once; ours starts the next game.
     assert aino.table.rematch == (1, 2, 3)
@@ -92,7 +92,7 @@ async def test_a_search_that_runs_late_is_cut_short(nursery):
     await aino.expect("table")
     await aino.send(Ready(ready=True))
     await aino.expect("snapshot")
-    computers = server.lobby.computers
+    computers = server.computers
     await play_until(aino, random.Random(2), lambda c: computers.moves >= 3)
     assert computers.late >= 1 and computers.late + computers.crowded >= 3
     assert computers.searches == computers.late  # never more searches than one worker runs
@@ -126,11 +126,11 @@ async def test_an_away_seat_is_handed_to_the_computer_and_taken_back(nursery):
         while aino.table.seats[1].computer is not None or aino.state.players[1].away:
             await aino.receive()
     assert back.table.seats[1].computer is None and not back.table.seats[1].away
-    made = server.lobby.computers.moves
+    made = server.computers.moves
     async with trio.open_nursery() as both:  # the two of them, to the end
         both.start_soon(play_until, aino, random.Random(5), over)
         await play_until(back, rng, over)
-    assert server.lobby.computers.moves == made  # Bertil moved for himself
+    assert server.computers.moves == made  # Bertil moved for himself
     assert aino.state.result == back.state.result
 
 

@@ -20,6 +20,7 @@ from typing import Any
 import trio
 
 from sarja.protocol.messages import (
+    ClientMessage,
     CreateTable,
     Join,
     Leave,
@@ -30,6 +31,7 @@ from sarja.protocol.messages import (
 )
 from sarja.protocol.moves import action_message
 from sarja.server.bots import make_player
+from sarja.server.computers import Computers
 from sarja.server.config import ServerConfig
 from sarja.server.guest import Guest
 from sarja.server.journal import FILE_NAME, Journal
@@ -72,19 +74,57 @@ class Box:
 
 
 class Place:
-    """A lobby with a clock of the test's, and its people."""
+    """A lobby with a clock of the test's, its people, and what carries out the effects
+    of its steps (as the server's does: the rows to the journal, each message to the
+    outbox of each guest it is for, the computer's timers to its task)."""
 
     def __init__(self, clock: Callable[[], float], path: Path | None = None, seed: int = 1) -> None:
         self.clock = clock
         self.journal = Journal(path)
         config = ServerConfig(host="127.0.0.1", port=0, seed=seed)
         self.lobby = Lobby(config, random.Random(seed), "srv", self.journal, clock=clock)
+        self.computers = Computers(
+            config.takeover_delay, config.computer_budget, config.think_time, config.seed,
+            workers=config.search_workers, processes=config.search_processes,
+            carry=self.carry, clock=clock,
+        )  # fmt: skip
         self.boxes: dict[str, Box] = {}
         self._ids = iter(range(1, 1_000_000))
 
+    def carry(self) -> None:
+        fx = self.lobby.fx.take()
+        self.journal.write(fx.rows)
+        for guest, msg in fx.messages():
+            if guest.outbox is not None:
+                guest.outbox.send(msg)
+        for outbox, code, message in fx.closes:
+            outbox.close(code, message)
+        for timer in fx.timers:
+            self.computers.wake(timer.table, timer.at)
+        for table in fx.stopped:
+            self.computers.stop(table)
+
     def hello(self, name: str, resume: str | None = None) -> Guest:
         box = self.boxes[name] = Box()
-        return self.lobby.hello(name, resume, box)
+        guest = self.lobby.hello(name, resume, box)
+        self.carry()
+        return guest
+
+    def handle(self, guest: Guest, msg: ClientMessage) -> None:
+        self.lobby.handle(guest, msg)
+        self.carry()
+
+    def disconnected(self, guest: Guest) -> None:
+        self.lobby.disconnected(guest, self.boxes[guest.name])
+        self.carry()
+
+    def restore(self) -> None:
+        self.lobby.restore(self.journal.load())
+        self.carry()
+
+    def shutdown(self) -> None:
+        self.lobby.shutdown("The server is shutting down.")
+        self.carry()
 
     def table(self) -> Table:
         [table] = self.lobby.tables.values()
@@ -93,27 +133,28 @@ class Place:
     def act(self, guest: Guest, notation: str) -> None:
         table = self.table()
         msg = action_message(notation, next(self._ids), table.version)
-        self.lobby.handle(guest, msg)
+        self.handle(guest, msg)
 
     def computer(self) -> bool:
         """The computer makes its next move here, if it has one now."""
         table = self.table()
-        turn = table.computer_turn()
+        turn = table.computer_turn(self.clock())
         if turn is None:
             return False
         action = make_player(turn.level, seed=3).choose(turn.view)
-        assert table.computer_move(turn, action)
+        assert table.computer_move(turn, action, self.clock())
+        self.carry()
         return True
 
 
 def two_seats(place: Place, **rules: Any) -> tuple[Guest, Guest, Table]:
     """Aino and Bertil at a 2-seat table, the game started."""
     aino, bertil = place.hello("Aino"), place.hello("Bertil")
-    place.lobby.handle(aino, CreateTable(name="Ilta", players=2, teams=2, **rules))
+    place.handle(aino, CreateTable(name="Ilta", players=2, teams=2, **rules))
     table = place.table()
-    place.lobby.handle(bertil, Join(table=table.id))
-    place.lobby.handle(aino, Ready(ready=True))
-    place.lobby.handle(bertil, Ready(ready=True))
+    place.handle(bertil, Join(table=table.id))
+    place.handle(aino, Ready(ready=True))
+    place.handle(bertil, Ready(ready=True))
     assert table.in_play
     return aino, bertil, table
 
@@ -133,15 +174,16 @@ def test_the_stand_in_waits_out_the_grace_after_a_player_drops():
     place = Place(clock)
     aino, bertil, table = two_seats(place, computer_takeover="medium")
     away = on_turn(table, aino, bertil)
-    place.lobby.disconnected(away, place.boxes[away.name])
+    place.disconnected(away)
     assert table.away()[away.seat]
-    assert table.computer_turn() is None  # the person has not given the seat up
-    assert table.computer_due() == clock.now + GRACE
+    assert table.computer_turn(clock.now) is None  # the person has not given the seat up
+    assert table.computer_due(clock.now) == clock.now + GRACE
     clock.now += GRACE - 0.5
-    assert table.computer_turn() is None
+    assert table.computer_turn(clock.now) is None
     assert table.view_for(on_turn_other(table, aino, bertil)).seats[away.seat].computer is None
     clock.now += 0.5
-    assert table.computer_turn() is not None and table.computer_turn().seat == away.seat
+    turn = table.computer_turn(clock.now)
+    assert turn is not None and turn.seat == away.seat
 
 
 def on_turn_other(table: Table, *guests: Guest) -> Guest:
@@ -154,14 +196,14 @@ def test_a_deliberate_leave_mid_game_is_not_giving_the_seat_up():
     place = Place(clock)
     aino, bertil, table = two_seats(place, computer_takeover="easy")
     away = on_turn(table, aino, bertil)
-    place.lobby.handle(away, Leave())  # `q` in the client, mid-game
-    assert table.computer_turn() is None
+    place.handle(away, Leave())  # `q` in the client, mid-game
+    assert table.computer_turn(clock.now) is None
     clock.now += GRACE / 2
-    assert table.computer_turn() is None
+    assert table.computer_turn(clock.now) is None
     # Back within the grace: the seat was never played for them.
-    place.lobby.handle(away, Join(table=table.id))
+    place.handle(away, Join(table=table.id))
     clock.now += GRACE
-    assert table.computer_turn() is None and table.computer_due() is None
+    assert table.computer_turn(clock.now) is None and table.computer_due(clock.now) is None
     place.act(away, first_legal(table, away.seat))
     assert not table.stand_ins
 
@@ -176,14 +218,14 @@ def test_the_stand_in_waits_out_the_grace_from_a_restart(tmp_path):
 
     clock.now += 3600
     again = Place(clock, tmp_path / FILE_NAME)
-    again.lobby.restore(again.journal.load())
+    again.restore()
     table = again.table()
     assert table.in_play and all(table.away())
-    assert table.computer_turn() is None  # today's code had the stand-in play at once
-    assert table.computer_due() == clock.now + GRACE
+    assert table.computer_turn(clock.now) is None  # today's code had the stand-in play at once
+    assert table.computer_due(clock.now) == clock.now + GRACE
     clock.now += GRACE
     # The grace is over: the stand-in takes the waiting draw first, then plays on.
-    turn = table.computer_turn()
+    turn = table.computer_turn(clock.now)
     assert turn is not None and turn.seat == mover.seat
     again.computer()
     assert mover.seat not in table.game.pending_draw
@@ -196,7 +238,7 @@ def test_a_stand_in_move_is_marked_journalled_and_kept_across_a_restart(tmp_path
     aino, bertil, table = two_seats(place, computer_takeover="medium")
     away = on_turn(table, aino, bertil)
     here = on_turn_other(table, aino, bertil)
-    place.lobby.disconnected(away, place.boxes[away.name])
+    place.disconnected(away)
     clock.now += GRACE
     assert place.computer()
     [mark] = table.stand_ins
@@ -211,7 +253,7 @@ def test_a_stand_in_move_is_marked_journalled_and_kept_across_a_restart(tmp_path
     assert kept.game is not None
     assert [a.version for a in kept.game.actions if a.stand_in] == [mark]
     again = Place(clock, tmp_path / FILE_NAME)
-    again.lobby.restore(again.journal.load())
+    again.restore()
     assert again.table().stand_ins == {mark}
     again.journal.close()
 
@@ -220,8 +262,8 @@ def test_a_computer_seats_own_moves_are_not_marked():
     clock = Clock()
     place = Place(clock)
     aino = place.hello("Aino")
-    place.lobby.handle(aino, CreateTable(name="Solo", players=2, teams=2, computers=(None, "easy")))
-    place.lobby.handle(aino, Ready(ready=True))
+    place.handle(aino, CreateTable(name="Solo", players=2, teams=2, computers=(None, "easy")))
+    place.handle(aino, Ready(ready=True))
     table = place.table()
     for _ in range(6):
         if not place.computer():
@@ -235,11 +277,11 @@ def manual_with_a_computer(clock: Callable[[], float]) -> tuple[Place, Guest, Ta
     waits, and it is the computer's turn."""
     place = Place(clock)
     aino = place.hello("Aino")
-    place.lobby.handle(
+    place.handle(
         aino,
         CreateTable(name="Käsin", players=2, teams=2, manual_draw=True, computers=(None, "easy")),
     )
-    place.lobby.handle(aino, Ready(ready=True))
+    place.handle(aino, Ready(ready=True))
     table = place.table()
     assert table.game is not None
     if table.game.turn == 1:
@@ -252,12 +294,12 @@ def manual_with_a_computer(clock: Callable[[], float]) -> tuple[Place, Guest, Ta
 def test_a_computer_waits_for_the_previous_seats_draw():
     clock = Clock()
     place, aino, table = manual_with_a_computer(clock)
-    assert table.computer_turn() is None  # it would have played (and drawn) at once
-    assert table.computer_due() == clock.now + DRAW_GRACE
+    assert table.computer_turn(clock.now) is None  # it would have played (and drawn) at once
+    assert table.computer_due(clock.now) == clock.now + DRAW_GRACE
     clock.now += 2
-    assert table.computer_turn() is None
+    assert table.computer_turn(clock.now) is None
     place.act(aino, "draw")  # two seconds after her move: in time
-    turn = table.computer_turn()
+    turn = table.computer_turn(clock.now)
     assert turn is not None and turn.seat == 1
     kinds = [c.kind for u in place.boxes["Aino"].updates() for c in u.changes]
     assert "draw_forfeited" not in kinds and "drew" in kinds
@@ -289,15 +331,15 @@ def test_a_computer_takes_its_own_draw_with_its_move():
 def test_an_away_persons_draw_waits_for_them_within_the_grace():
     clock = Clock()
     place, aino, table = manual_with_a_computer(clock)
-    place.lobby.disconnected(aino, place.boxes["Aino"])
+    place.disconnected(aino)
     clock.now += DRAW_GRACE * 3
-    assert table.computer_turn() is None  # she cannot take it while gone
+    assert table.computer_turn(clock.now) is None  # she cannot take it while gone
     back = place.hello("Aino", resume=aino.token)
     assert back is aino
     clock.now += DRAW_GRACE - 1  # a whole draw grace from her return
-    assert table.computer_turn() is None
+    assert table.computer_turn(clock.now) is None
     place.act(aino, "draw")
-    assert table.computer_turn() is not None
+    assert table.computer_turn(clock.now) is not None
 
 
 def test_a_computer_never_loses_its_own_draw():
@@ -310,7 +352,7 @@ def test_a_computer_never_loses_its_own_draw():
         clock = Clock()
         place = Place(clock, seed=number)
         aino, bertil = place.hello("Äijä"), place.hello("Öljy")
-        place.lobby.handle(
+        place.handle(
             aino,
             CreateTable(
                 name="Sarja", players=4, teams=2, manual_draw=True,
@@ -318,9 +360,9 @@ def test_a_computer_never_loses_its_own_draw():
             ),
         )  # fmt: skip
         table = place.table()
-        place.lobby.handle(bertil, Join(table=table.id))
-        place.lobby.handle(aino, Ready(ready=True))
-        place.lobby.handle(bertil, Ready(ready=True))
+        place.handle(bertil, Join(table=table.id))
+        place.handle(aino, Ready(ready=True))
+        place.handle(bertil, Ready(ready=True))
         game = table.game
         assert game is not None
         hand = game.arrangement.hand_size
@@ -333,7 +375,7 @@ def test_a_computer_never_loses_its_own_draw():
                     legal.remove("draw")  # in a hurry: play first, draw later or never
                 place.act(person, rng.choice(legal))
             elif not place.computer():
-                due = table.computer_due()
+                due = table.computer_due(clock.now)
                 if due is not None:
                     clock.now = due
                 elif not people:
@@ -360,23 +402,23 @@ def test_a_spectator_is_watching_again_after_a_restart(tmp_path):
     aino, bertil, table = two_seats(place)
     cecilia = place.hello("Cecilia")
     token = cecilia.token
-    place.lobby.handle(cecilia, Spectate(table=table.id))
+    place.handle(cecilia, Spectate(table=table.id))
     assert cecilia in table.spectators
-    place.lobby.shutdown("The server is shutting down.")
+    place.shutdown()
     place.journal.close()
 
     again = Place(clock, tmp_path / FILE_NAME)
-    again.lobby.restore(again.journal.load())
+    again.restore()
     table = again.table()
     back = again.hello("Cecilia", resume=token)
     assert back in table.spectators and back.table is table and back.seat is None
     kinds = [m.TYPE for m in again.boxes["Cecilia"].sent]
     assert kinds[:3] == ["welcome", "table", "snapshot"], kinds
     # Still watching after another restart (the new token is the one kept).
-    again.lobby.shutdown("The server is shutting down.")
+    again.shutdown()
     again.journal.close()
     third = Place(clock, tmp_path / FILE_NAME)
-    third.lobby.restore(third.journal.load())
+    third.restore()
     assert third.hello("Cecilia", resume=back.token) in third.table().spectators
     third.journal.close()
 
@@ -386,8 +428,8 @@ def test_a_spectator_who_left_is_not_brought_back(tmp_path):
     place = Place(clock, tmp_path / FILE_NAME)
     aino, bertil, table = two_seats(place)
     cecilia = place.hello("Cecilia")
-    place.lobby.handle(cecilia, Spectate(table=table.id))
-    place.lobby.handle(cecilia, Leave())
+    place.handle(cecilia, Spectate(table=table.id))
+    place.handle(cecilia, Leave())
     place.journal.close()
     [kept] = Journal(tmp_path / FILE_NAME).load()
     assert kept.spectators == []
@@ -395,12 +437,12 @@ def test_a_spectator_who_left_is_not_brought_back(tmp_path):
 
 async def test_the_computers_task_wakes_when_the_stand_ins_grace_runs_out(nursery, autojump_clock):
     place = Place(trio.current_time)
-    computers = place.lobby.computers
+    computers = place.computers
     await nursery.start(computers.run)
     aino, bertil, table = two_seats(place, computer_takeover="easy")
     away = on_turn(table, aino, bertil)
     gone = trio.current_time()
-    place.lobby.disconnected(away, place.boxes[away.name])
+    place.disconnected(away)
     with trio.fail_after(GRACE * 3):
         while not computers.moves:
             await trio.sleep(0.5)
@@ -410,7 +452,7 @@ async def test_the_computers_task_wakes_when_the_stand_ins_grace_runs_out(nurser
 
 async def test_a_draw_taken_in_time_wakes_the_waiting_computer_at_once(nursery, autojump_clock):
     place, aino, table = manual_with_a_computer(trio.current_time)
-    computers = place.lobby.computers
+    computers = place.computers
     await nursery.start(computers.run)
     await trio.sleep(2)
     assert not computers.moves  # it waits for her draw
@@ -429,10 +471,10 @@ async def test_coming_back_starts_the_draw_grace_afresh_and_wakes_the_computer(
     """Away with her draw waiting, Aino comes back after 20 s and does not draw: the
     computer plays once the draw grace from her return is over, not a minute on."""
     place, aino, table = manual_with_a_computer(trio.current_time)
-    computers = place.lobby.computers
+    computers = place.computers
     await nursery.start(computers.run)
     gone = trio.current_time()
-    place.lobby.disconnected(aino, place.boxes["Aino"])
+    place.disconnected(aino)
     await trio.sleep(20)
     assert not computers.moves
     place.hello("Aino", resume=aino.token)

@@ -235,9 +235,9 @@ async def test_a_slow_reader_gets_every_frame_whole_and_in_order(nursery, monkey
     sent: dict[Connection, list[bytes]] = {}
     enqueue = Connection._enqueue
 
-    def recording(self: Connection, frame: bytes) -> None:
+    def recording(self: Connection, frame: bytes) -> bool:
         sent.setdefault(self, []).append(frame)
-        enqueue(self, frame)
+        return enqueue(self, frame)
 
     monkeypatch.setattr(Connection, "_enqueue", recording)
     config = ServerConfig(

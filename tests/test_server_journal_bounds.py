@@ -18,10 +18,12 @@ from pathlib import Path
 
 import trio
 
-from sarja.protocol.messages import CreateTable, Join, Leave, Rematch
+from sarja.protocol.messages import CreateTable, Join, Leave, Ping, Rematch
+from sarja.server import journal_rows as rows
 from sarja.server.app import serve
 from sarja.server.config import ServerConfig
 from sarja.server.journal import FILE_NAME, SCHEMA_VERSION, Journal, token_hash
+from sarja.server.outflow import Outflow
 
 from .netclient import NetClient
 from .server_helpers import play_to_the_end, seat_table
@@ -86,36 +88,44 @@ async def test_a_flat_out_writer_keeps_the_log_under_its_limit(tmp_path):
 
 
 async def test_frames_wait_for_the_commit_while_the_log_is_emptied(tmp_path):
-    """Writes made during a checkpoint wait in the next batch: what they tell of is
-    released only once committed, whatever the checkpoint is doing."""
+    """Writes made during a checkpoint wait in the next batch: the frames queued after
+    them are released only once they are committed, whatever the checkpoint is doing,
+    and in the order they were queued."""
     path = tmp_path / FILE_NAME
     journal = Journal(path, wal_limit=1)  # a checkpoint after every commit
+    outflow = Outflow(journal)
+    ping = Ping(n=1, _trusted=True)
 
-    class Holder:
-        def __init__(self, epoch: int) -> None:
-            self.epoch, self.released_at = epoch, -1
+    class Sink:
+        def __init__(self) -> None:
+            self.got: list[tuple[bytes, int]] = []  # what was delivered, and when
 
-        def release(self, committed: int) -> bool:
-            if committed < self.epoch:
-                return True
-            self.released_at = committed
-            return False
+        def encode(self, msg: object) -> bytes:
+            raise AssertionError("frames come encoded here")
 
+        def admit(self, msg: object, frame: bytes) -> bool:
+            return True
+
+        def deliver(self, data: bytes, frames: int) -> None:
+            self.got.append((data, journal.committed))
+
+    sink = Sink()
     journal.table_opened("t1", 1, "Busy", 2, 2, 7, False, None)
+    written: list[int] = []
     async with trio.open_nursery() as nursery:
-        nursery.start_soon(journal.run)
-        holders = []
+        nursery.start_soon(outflow.run)
         for n in range(200):
-            journal.table_version("t1", n)
-            holder = Holder(journal.epoch)
-            journal.hold(holder)
-            holders.append(holder)
+            outflow.write(rows.table_version("t1", n))
+            written.append(journal.epoch)
+            outflow.send(sink, ping, n.to_bytes(2, "big"))
             if n % 7 == 0:
                 await trio.sleep(0)
         await journal.durable(journal.epoch)
         nursery.cancel_scope.cancel()
     journal.close()
-    assert all(h.released_at >= h.epoch for h in holders)
+    frames = [(data[i : i + 2], at) for data, at in sink.got for i in range(0, len(data), 2)]
+    assert [int.from_bytes(f, "big") for f, _ in frames] == list(range(200))
+    assert all(at >= epoch for (_, at), epoch in zip(frames, written, strict=True))
     assert journal.wal is not None and journal.wal.truncations
 
 

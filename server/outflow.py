@@ -1,0 +1,131 @@
+"""Commit, then send: the step of the server's loop that owns both the journal and the
+connections' queues, so that neither knows of the other.
+
+Whatever changes the server's state (a request, a computer's move, the sweep) leaves
+rows for the journal and frames for connections. `write` adds the rows to the
+journal's batch; `send` queues a frame. A frame queued while the journal holds rows not
+yet committed waits here, with the journal's `epoch` of that moment; `run` commits the
+batch, then hands each connection the frames that waited for it, in the order they were
+queued, joined into one write. So an acknowledgement or update never leaves before what
+it tells of is kept, and every request handled in one scheduling round shares one
+commit (group commit). Frames queued when nothing waits (pings, chat, most of the time)
+go at once.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+from typing import Protocol
+
+import trio
+
+from sarja.protocol.messages import History, ServerMessage, TableList
+
+from .guest import Guest
+from .journal import Journal
+from .journal_rows import Row
+
+
+class Sink(Protocol):
+    """A connection's end of the outflow (connection.py)."""
+
+    def encode(self, msg: ServerMessage) -> bytes: ...
+
+    def admit(self, msg: ServerMessage, frame: bytes) -> bool:
+        """Whether `frame` (for `msg`) is to be sent: the session allows it, and the
+        queue has room. Counted as owed to the writer until `deliver`."""
+        ...
+
+    def deliver(self, data: bytes, frames: int) -> None:
+        """Hand `frames` admitted frames, joined into `data`, to the writer."""
+        ...
+
+
+# Messages sent again and again unchanged (the table list, a game's history pages):
+# encoded once and kept here while they hold.
+_KEPT = (TableList, History)
+_KEEP_AT_MOST = 256
+
+
+class Outflow:
+    def __init__(self, journal: Journal) -> None:
+        self.journal = journal
+        self._waiting: deque[tuple[int, Sink, bytes]] = deque()
+        self._frames: dict[int, tuple[ServerMessage, bytes]] = {}
+
+    def write(self, batch: list[Row]) -> None:
+        """Rows for the next commit; every frame queued from now on waits for it."""
+        if batch:
+            self.journal.write(batch)
+
+    def send(self, sink: Sink, msg: ServerMessage, frame: bytes | None = None) -> None:
+        """Queue `msg` for `sink` (`frame`: already encoded, for many sinks)."""
+        if frame is None:
+            frame = self.frame(sink, msg)
+        if not sink.admit(msg, frame):
+            return
+        journal = self.journal
+        if self._waiting or journal.epoch > journal.committed:
+            self._waiting.append((journal.epoch, sink, frame))
+        else:
+            sink.deliver(frame, 1)
+
+    def send_all(self, sends: list[tuple[Guest | Sequence[Guest], ServerMessage]]) -> None:
+        """Queue the messages a step left for guests (effects.py), each encoded once
+        however many it goes to; a guest with no connection now gets nothing."""
+        for to, msg in sends:
+            if isinstance(to, Guest):
+                sink = to.outbox
+                if sink is not None:
+                    self.send(sink, msg)
+                continue
+            frame = None
+            for guest in to:
+                sink = guest.outbox
+                if sink is not None:
+                    if frame is None:
+                        frame = self.frame(sink, msg)
+                    self.send(sink, msg, frame)
+
+    def frame(self, sink: Sink, msg: ServerMessage) -> bytes:
+        """The frame for `msg`: encoded once, for a message sent again unchanged."""
+        if not isinstance(msg, _KEPT):
+            return sink.encode(msg)
+        kept = self._frames.get(id(msg))
+        if kept is not None and kept[0] is msg:
+            return kept[1]
+        if len(self._frames) >= _KEEP_AT_MOST:
+            self._frames.clear()
+        frame = sink.encode(msg)
+        self._frames[id(msg)] = (msg, frame)  # the message kept too: its id stays its own
+        return frame
+
+    def release(self, committed: int) -> None:
+        """The journal has committed up to `committed`: pass on what waited for it,
+        one write per connection however many frames it has."""
+        waiting = self._waiting
+        ready: dict[Sink, list[bytes]] = {}
+        while waiting and waiting[0][0] <= committed:
+            _, sink, frame = waiting.popleft()
+            frames = ready.get(sink)
+            if frames is None:
+                ready[sink] = [frame]
+            else:
+                frames.append(frame)
+        for sink, frames in ready.items():
+            sink.deliver(frames[0] if len(frames) == 1 else b"".join(frames), len(frames))
+
+    async def run(self) -> None:
+        """The loop: commit what was written, then release what waited for it, batch
+        after batch, until cancelled (or the journal fails: then nothing that waited
+        is ever sent); the log is emptied between two commits when due."""
+        journal = self.journal
+        async with trio.open_nursery() as nursery:
+            journal.start(nursery)
+            while journal.failed is None:
+                quiet = await journal.wait_for_writes()
+                if not quiet and await journal.commit():
+                    self.release(journal.committed)
+                await journal.tidy(quiet)
+            nursery.cancel_scope.cancel()

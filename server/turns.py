@@ -1,0 +1,61 @@
+"""The computer's seats and turns, as values: who a computer seat is, what move it is
+to make, and what the computer's task asks of a table (computers.py runs the task).
+
+Pure: no trio here, so a table can name its computers and their turns without the
+event loop.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from .engine import Action, Game
+from .engine.view import SeatView
+
+# Names for computer seats, given in this order, skipping names already at the table.
+COMPUTER_NAMES = (
+    "Aino", "Bertil", "Cecilia", "David", "Eero", "Frida", "Gustav", "Hilma", "Ilmari",
+    "Jenni", "Kalle", "Lumi", "Mikael",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Computer:
+    """A computer seat: its level and the name people see."""
+
+    level: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A move the computer is to make: for `seat`, at `level`, from `view`, while the
+    game is still `game` at `moves` actions."""
+
+    seat: int
+    level: str
+    view: SeatView
+    game: Game
+    moves: int
+
+
+def computer_names(levels: list[str | None], taken: set[str]) -> list[str | None]:
+    """A name for each computer seat (a level in `levels`), none of them in `taken`."""
+    free = iter(n for n in COMPUTER_NAMES if n not in taken)
+    return [None if lv is None else next(free) for lv in levels]
+
+
+class Playing(Protocol):
+    """A table as the computer's task sees it (table.py's `Table`). Each call that
+    changes the table leaves its effects in the table's `fx`, for the caller to carry
+    out."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def live(self) -> bool: ...
+    def computer_turn(self, now: float) -> Turn | None: ...
+    def computer_due(self, now: float) -> float | None: ...
+    def computer_thinking(self, seat: int) -> None: ...
+    def computer_move(self, turn: Turn, action: Action, now: float) -> bool: ...
