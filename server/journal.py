@@ -1,12 +1,11 @@
 """The journal: every table, seat, game set-up and accepted action, in SQLite, made
 durable before anyone hears of it, so a restarted server resumes every game.
 
-Writes are appended to a batch and committed together by one task (group commit), at
-the latest one scheduling round later. A frame queued while something is written but
-not yet committed waits in its connection with the journal's `epoch` of that moment,
-and the journal releases it to the connection's writer after the commit: an
-acknowledgement or update never leaves before what it tells of is kept. Frames queued
-when nothing is waiting (pings, chat, most of the time) go at once.
+Rows (journal_rows.py) are appended to a batch and committed together (group commit),
+at the latest one scheduling round later; `epoch` counts the rows written, `committed`
+the rows kept. The journal knows nothing of who waits for a commit: the server's loop
+(outflow.py) holds back the frames that tell of rows not yet kept, and sends them
+after the commit.
 
 Durability: "normal" (the default) commits in WAL mode without a sync, which survives
 the server process being killed at any moment; "full" also syncs every commit to the

@@ -13,7 +13,6 @@ from __future__ import annotations
 import logging
 import random
 import time
-import weakref
 from collections.abc import Callable
 from typing import assert_never
 
@@ -47,6 +46,7 @@ from . import journal_rows as rows
 from .config import ServerConfig
 from .effects import Effects
 from .engine import Arrangement, ArrangementError, EngineError, HouseRules
+from .guards import Guards
 from .guest import Guest, Outbox, within_limit
 from .journal import Journal, JournalError, SavedTable, token_hash
 from .present import table_shapes
@@ -79,12 +79,9 @@ class Lobby:
         self.tables = self.seating.tables  # the open tables, by id
         self.guests: dict[str, Guest] = {}  # by the hash of their resume token
         self._table_numbers = 0
-        # The address each table where computers play was made from (bounded per address).
-        self._made_from: weakref.WeakKeyDictionary[Table, str] = weakref.WeakKeyDictionary()
+        self.guards = Guards(config.computer_tables_per_address, config.ready_timeout)
         self._list: TableList | None = None  # the table list, while it holds
         self._pushed: tuple[TableSummary, ...] = ()  # the list the lobby was last sent
-        # (table id, guest id or address) -> when the sweep freed that seat squatter.
-        self._freed: dict[tuple[str, str], float] = {}
 
     def restore(self, saved: list[SavedTable]) -> None:
         """Bring back the tables the journal kept, their players away until they resume."""
@@ -269,7 +266,7 @@ class Lobby:
                 table = self._table(msg.table)
                 if guest not in table.seats:
                     self.seating.check_no_other_seat(guest)
-                    self._check_not_freed(guest, table)
+                    self.guards.check_not_freed(guest, table, now)
                 table.join(guest, msg.seat, msg.side, now)
             case Spectate():
                 self._table(msg.table).spectate(guest, now)
@@ -288,7 +285,7 @@ class Lobby:
         match msg:
             case Sit():
                 if guest not in table.seats:
-                    self._check_not_freed(guest, table)
+                    self.guards.check_not_freed(guest, table, now)
                 table.sit(guest, msg.seat, now)
             case Ready():
                 table.set_ready(guest, msg.ready, now)
@@ -317,7 +314,7 @@ class Lobby:
         levels = [*msg.computers, *[None] * (arrangement.players - len(msg.computers))]
         computers_play = any(levels) or bool(msg.computer_takeover)
         if computers_play:
-            self._check_computer_tables(guest.address)
+            self.guards.check_computer_tables(self.tables.values(), guest.address)
         names = computer_names(levels, {guest.name})
         computers = [
             None if level is None or name is None else Computer(level, name)
@@ -329,26 +326,9 @@ class Lobby:
             table_id, msg.name, arrangement, msg.computer_takeover or None, computers
         )
         if computers_play:
-            self._made_from[table] = guest.address
+            self.guards.made(table, guest.address)
         table.join(guest, None, None, now)
         log.info("table %s (%r) created by %r", table_id, msg.name, guest.name)
-
-    def _check_computer_tables(self, address: str) -> None:
-        """Computers play on with no one there: one address may keep only a few such
-        tables open (parked, closed and finished ones do not count), so no guest can
-        fill the server with them."""
-        most = self.config.computer_tables_per_address
-        open_here = sum(
-            1
-            for t in self.tables.values()
-            if self._made_from.get(t) == address and not (t.started and not t.in_play)
-        )
-        if open_here >= most:
-            raise Refusal(
-                "too_many_computer_tables",
-                f"Guests from your address already have {most} open tables where computers"
-                " play; one frees when its game ends.",
-            )
 
     def sweep(self, now: float) -> None:
         """Run now and then (the server's sweeper): free the seats of guests who hold
@@ -356,12 +336,10 @@ class Lobby:
         left for a while, so they never hold a place new tables need."""
         changed = False
         patience = self.config.ready_timeout
-        self._freed = {k: t for k, t in self._freed.items() if now - t < patience}
+        self.guards.forget_freed(now)
         for table in list(self.tables.values()):
             for guest in table.squatters(now, patience):
-                for who in (guest.id, guest.address):
-                    if who:
-                        self._freed[table.id, who] = now
+                self.guards.freed(table, guest, now)
                 table.leave(guest, now)
                 self._send_list(guest)
                 changed = True
@@ -479,21 +457,6 @@ class Lobby:
 
     def _holds_seat(self, guest: Guest) -> bool:
         return self.seating.holds_seat(guest)
-
-    def _check_not_freed(self, guest: Guest, table: Table) -> None:
-        """A seat squatter the sweep freed cannot sit down again at once, from the
-        same connection or another at the same address: the seat goes to someone
-        who will play."""
-        now, patience = self.clock(), self.config.ready_timeout
-        for who in (guest.id, guest.address):
-            freed = self._freed.get((table.id, who)) if who else None
-            if freed is not None and now - freed < patience:
-                wait = int(patience - (now - freed)) + 1
-                raise Refusal(
-                    "not_ready_in_time",
-                    f"You were taken off this table for not getting ready; you can sit"
-                    f" there again in {wait} s.",
-                )
 
     def _drop_if_empty(self, table: Table) -> None:
         """Forget a table no one is at, and a finished one whose only remaining

@@ -24,74 +24,41 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Literal
 
 from sarja.protocol.limits import MAX_SPECTATORS
 from sarja.protocol.messages import Action as ActionMessage
-from sarja.protocol.messages import Notice, ServerMessage, TableSummary, TableView
+from sarja.protocol.messages import Notice, ServerMessage
 
 from . import journal_rows as rows
 from .effects import Effects, Timer
-from .engine import Action, Arrangement, EngineError, Event, Game, seat_view
+from .engine import Action, Arrangement, EngineError, Event, seat_view
 from .engine.actions import DRAW, DRAW_ACTION
 from .engine.arrangement import SIDE_COLOURS
-from .graces import Graces
 from .guest import Guest
 from .journal_saved import SavedTable
 from .play import Play
 from .refusal import Refusal
 from .seating import Seating
-from .table_view import summary, view
+from .seats import Seated
 from .turns import Computer, Turn
 
 
-class Table:
+class Table(Seated):
+    """One table's steps: each takes a request (or a computer's move) and the time."""
+
     def __init__(
-        self,
-        table_id: str,
-        name: str,
-        arrangement: Arrangement,
-        takeover: str | None,
-        rng: random.Random,
-        seating: Seating[Table],
-        fx: Effects,
+        self, table_id: str, name: str, arrangement: Arrangement, takeover: str | None,
+        rng: random.Random, seating: Seating[Table], fx: Effects,
         on_game_over: Callable[[Table], None] = lambda table: None,
-        computers: list[Computer | None] | None = None,
-        hand_over_after: float = 60.0,
+        computers: list[Computer | None] | None = None, hand_over_after: float = 60.0,
         draw_grace: float = 8.0,
-    ) -> None:
-        self.id = table_id
-        self.name = name
-        self.arrangement = arrangement
-        self.takeover = takeover  # the level that stands in for an away player, if any
-        self.seating = seating
-        self.fx = fx  # what each step asks of the world, for the caller to carry out
-        players = arrangement.players
-        self.seats: list[Guest | None] = [None] * players  # the people
-        self.computers: list[Computer | None] = computers or [None] * players
-        self.ready = self._computers_ready()
-        self.spectators: list[Guest] = []
-        # When the sweep first saw each full table's seat waiting on a player who is not
-        # ready, and first saw the game with no player connected (lobby.sweep).
-        self.unready_since: dict[int, float] = {}
-        self.deserted_since: float | None = None
-        self.play: Play | None = None  # the latest game, in play or over
-        self.rematch: set[int] = set()
-        self.games_played = 0
+    ) -> None:  # fmt: skip
+        super().__init__(
+            table_id, name, arrangement, takeover, fx, computers, hand_over_after, draw_grace
+        )
+        self.seating = seating  # the lobby's: where every guest is
         self._rng = rng
         self._on_game_over = on_game_over
-        self.hand_over_after = hand_over_after
-        self.now = 0.0  # the time of the step under way
-        self.handed: dict[int, str] = {}  # away people's seats handed to the computer
-        self.graces = Graces(hand_over_after, draw_grace)
-        self.taken_over: set[int] = set()  # seats whose takeover the members were told
-        # False once the lobby has parked or closed this table: a table is one object
-        # for as long as it is in memory, and a dead one never plays or writes again
-        # (a copy brought back from the journal is the table from then on).
-        self.live = True
-
-    def _computers_ready(self) -> list[bool]:
-        return [c is not None for c in self.computers]
 
     def restore(
         self, saved: SavedTable, guests: dict[str, Guest], watchers: Sequence[Guest], now: float
@@ -123,128 +90,6 @@ class Table:
             people = [s for s, held in enumerate(saved.seats) if held is not None]
             self.play.history.everyone_away(self.play.version, people)
         self._wake_computer()
-
-    # ----- what is known --------------------------------------------------
-
-    @property
-    def game(self) -> Game | None:
-        return None if self.play is None else self.play.game
-
-    @property
-    def version(self) -> int:
-        return 0 if self.play is None else self.play.version
-
-    @property
-    def acted_at(self) -> int:
-        return 0 if self.play is None else self.play.acted_at
-
-    @property
-    def stand_ins(self) -> set[int]:
-        return set() if self.play is None else self.play.stand_ins
-
-    @property
-    def started(self) -> bool:
-        return self.play is not None
-
-    @property
-    def in_play(self) -> bool:
-        return self.play is not None and self.play.game.outcome is None
-
-    @property
-    def empty(self) -> bool:
-        """No person seated or watching (computers keep no table open)."""
-        return not self.spectators and all(g is None for g in self.seats)
-
-    @property
-    def full(self) -> bool:
-        return all(
-            g is not None or c is not None for g, c in zip(self.seats, self.computers, strict=True)
-        )
-
-    @property
-    def abandoned(self) -> bool:
-        """No game in play, no one watching, and no seated player connected."""
-        return not self.in_play and not self.spectators and not self._anyone_here()
-
-    @property
-    def left_by_all(self) -> bool:
-        """A game in play that none of its players is connected to."""
-        return self.in_play and not self._anyone_here()
-
-    def seated_here(self, seat: int) -> Guest | None:
-        """The guest in `seat` if they are at this table and connected now."""
-        g = self.seats[seat]
-        return g if g is not None and g.table is self and g.connected else None
-
-    def _anyone_here(self) -> bool:
-        """Whether some seated player is at this table and connected now."""
-        return any(self.seated_here(seat) is not None for seat in range(len(self.seats)))
-
-    def _here(self) -> list[Guest | None]:
-        return [self.seated_here(seat) for seat in range(len(self.seats))]
-
-    def members(self) -> list[Guest]:
-        """Everyone who gets this table's messages now."""
-        return self._players_here() + self.spectators
-
-    def _players_here(self) -> list[Guest]:
-        return [g for g in self.seats if g is not None and g.table is self]
-
-    def names(self) -> list[str]:
-        return [
-            g.name if g else c.name if c else f"Seat {i + 1}"
-            for i, (g, c) in enumerate(zip(self.seats, self.computers, strict=True))
-        ]
-
-    def names_here(self, but: Guest) -> list[str]:
-        """The names of the seated (computers too) and the watching, but `but`'s."""
-        seated = [
-            name
-            for name, g, c in zip(self.names(), self.seats, self.computers, strict=True)
-            if (g is not None and g is not but) or c is not None
-        ]
-        return seated + [g.name for g in self.spectators if g is not but]
-
-    def away(self) -> list[bool]:
-        """Per seat, whether it is a person's seat with the person not here."""
-        return [
-            c is None and (g is None or not g.connected or g.table is not self)
-            for g, c in zip(self.seats, self.computers, strict=True)
-        ]
-
-    def stood_in(self) -> list[bool]:
-        """Per seat, whether the stand-in may play it: a person's seat whose person has
-        been away the whole grace (`graces`)."""
-        now, graces = self.now, self.graces
-        return [a and now >= graces.stand_in_from(s, now) for s, a in enumerate(self.away())]
-
-    def level_for(self, seat: int, due: list[bool] | None = None) -> str | None:
-        """The level of the computer that plays `seat` now, if one does (`due`: the
-        seats `stood_in` now, if known)."""
-        computer = self.computers[seat]
-        if computer is not None:
-            return computer.level
-        level = self.handed.get(seat)
-        if level is not None:
-            return level
-        if self.takeover is None or not self.in_play:
-            return None
-        return self.takeover if (self.stood_in() if due is None else due)[seat] else None
-
-    def last_id(self, seat: int | None) -> int | None:
-        """The highest action id accepted for `seat` in this game, if any."""
-        return None if seat is None or self.play is None else self.play.last_id(seat)
-
-    @property
-    def computer_takeover(self) -> str | Literal[False]:
-        """`takeover` as the wire says it: a level, or false."""
-        return self.takeover or False
-
-    def summary(self) -> TableSummary:
-        return summary(self)
-
-    def view_for(self, guest: Guest) -> TableView:
-        return view(self, guest.seat if guest.table is self else None)
 
     # ----- the waiting room ----------------------------------------------
 
@@ -278,40 +123,6 @@ class Table:
         self.seating.place(guest, self, free[0])
         self.send_table()
         self._notice("joined", guest, free[0])
-
-    def _check_seat(self, seat: int) -> None:
-        if seat >= self.arrangement.players:
-            raise Refusal("no_such_seat", f"This table has {self.arrangement.players} seats.")
-
-    def _taken(self, seat: int) -> str:
-        computer = self.computers[seat]
-        if computer is not None:
-            return f"Seat {seat + 1} is {computer.name}'s, a computer player's."
-        return f"Seat {seat + 1} is taken."
-
-    def squatters(self, now: float, patience: float) -> list[Guest]:
-        """The guests who hold up a full waiting table by never being ready."""
-        if self.started or not self.full:
-            self.unready_since.clear()
-            return []
-        late = []
-        for seat, guest in enumerate(self.seats):
-            if guest is None or self.ready[seat]:
-                self.unready_since.pop(seat, None)
-                continue
-            since = self.unready_since.setdefault(seat, now)
-            if now - since > patience:
-                late.append(guest)
-        return late
-
-    def deserted(self, now: float, patience: float) -> bool:
-        """True for a game in play whose players have all been gone for a while."""
-        if not self.left_by_all:
-            self.deserted_since = None
-            return False
-        if self.deserted_since is None:
-            self.deserted_since = now
-        return now - self.deserted_since > patience
 
     def _set_seat(self, seat: int, guest: Guest | None) -> None:
         self.seats[seat] = guest

@@ -250,37 +250,43 @@ class Game:
         chips = self.chips
         may_exchange = not self.exchanged
         dead: list[Action] = []
-        open_flags = removable_flags = None
+        flags: list[bytearray | None] = [None, None]  # open and removable cells, once
         previous = -1
         for card in sorted(self.hands[seat]):
             if card == previous:
                 continue  # the second copy of a card has the same plays
             previous = card
             normal = NORMAL_PLAYS[card]
-            if normal is not None:
-                a, play_a, b, play_b, exchange = normal
-                if chips[a] == EMPTY:
-                    actions.append(play_a)
-                    if chips[b] == EMPTY:
-                        actions.append(play_b)
-                elif chips[b] == EMPTY:
-                    actions.append(play_b)
-                elif may_exchange:
-                    dead.append(exchange)
-            elif CARD_KIND[card] == WILD:
-                if open_flags is None:
-                    open_flags = chips.translate(_EMPTY_FLAGS)
-                # A jack's row holds an action in every slot the flags pick.
-                actions.extend(compress(PLACE_ROWS[card], open_flags))  # type: ignore[arg-type]
-            else:
-                if removable_flags is None:
-                    removable_flags = self._removable_flags(seat)
-                actions.extend(compress(REMOVE_ROWS[card], removable_flags))  # type: ignore[arg-type]
+            if normal is None:
+                self._jack_plays(seat, card, flags, actions)
+                continue
+            a, play_a, b, play_b, exchange = normal
+            if chips[a] == EMPTY:
+                actions.append(play_a)
+            if chips[b] == EMPTY:
+                actions.append(play_b)
+            elif may_exchange and chips[a] != EMPTY:
+                dead.append(exchange)
         if dead:
             actions.extend(dead)
         elif not actions:
             actions.append(PASS_ACTION)
         return actions
+
+    def _jack_plays(
+        self, seat: int, card: int, flags: list[bytearray | None], actions: list[Action]
+    ) -> None:
+        """A jack's plays: a wild jack's on every open space, a one-eyed jack's on every
+        removable chip (`flags`: those cells, worked out once per listing)."""
+        if CARD_KIND[card] == WILD:
+            if flags[0] is None:
+                flags[0] = self.chips.translate(_EMPTY_FLAGS)
+            # A jack's row holds an action in every slot the flags pick.
+            actions.extend(compress(PLACE_ROWS[card], flags[0]))  # type: ignore[arg-type]
+        else:
+            if flags[1] is None:
+                flags[1] = self._removable_flags(seat)
+            actions.extend(compress(REMOVE_ROWS[card], flags[1]))  # type: ignore[arg-type]
 
     def _removable_flags(self, seat: int) -> bytearray:
         """Per cell, 1 if it holds another side's chip that is not locked."""
@@ -344,10 +350,9 @@ class Game:
         if card not in self.hands[seat]:
             raise _not_in_hand(card)
 
-    def _place(self, seat: int, action: Action) -> list[Event]:
-        _, card, cell, fives = action
-        hand = self.hands[seat]
-        if card not in hand:
+    def _check_placeable(self, seat: int, card: int, cell: int) -> None:
+        """Refuse placing `card` on `cell` unless the seat holds it and it may go there."""
+        if card not in self.hands[seat]:
             raise _not_in_hand(card)
         kind = CARD_KIND[card]
         if kind == REMOVER:
@@ -363,6 +368,12 @@ class Game:
                 "wrong_space",
                 f"The {card_label(card)} goes on {cell_name(a)} or {cell_name(b)}, not there.",
             )
+
+    def _place(self, seat: int, action: Action) -> list[Event]:
+        _, card, cell, fives = action
+        self._check_placeable(seat, card, cell)
+        hand = self.hands[seat]
+        chips = self.chips
         mark = self.marks[seat]
         side = mark - 1
         chips[cell] = mark
