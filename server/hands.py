@@ -31,14 +31,6 @@ def touched(events: list[Event]) -> tuple[set[int], set[int]]:
     return seats, {LAYOUT[c] for c in cells} | JACKS
 
 
-def may_change(hand: list[int], seat: int, touched: tuple[set[int], set[int]]) -> bool:
-    """Whether a seat's hand, targets or dead cards can have changed: its hand did, or
-    it holds a card of a touched space or a jack (whose targets follow the whole
-    board; `touched` counts the jacks among the touched cards)."""
-    seats, cards = touched
-    return seat in seats or not cards.isdisjoint(hand)
-
-
 def spent(events: list[Event] | None, seat: int) -> str | None:
     """The card the seat gave up, if it gave one up and drew in the same action."""
     if events is None or not any(e.kind == "drew" and e.seat == seat for e in events):

@@ -44,7 +44,7 @@ class Sink(Protocol):
 
 # Messages sent again and again unchanged (the table list, a game's history pages):
 # encoded once and kept here while they hold.
-_KEPT = (TableList, History)
+_KEPT = frozenset({TableList, History})
 _KEEP_AT_MOST = 256
 
 
@@ -74,23 +74,43 @@ class Outflow:
     def send_all(self, sends: list[tuple[Guest | Sequence[Guest], ServerMessage]]) -> None:
         """Queue the messages a step left for guests (effects.py), each encoded once
         however many it goes to; a guest with no connection now gets nothing."""
+        journal = self.journal
+        epoch = journal.epoch  # no row is written while this runs
+        waiting = self._waiting
+        hold = bool(waiting) or epoch > journal.committed
+        # (Class checks, not isinstance: this runs for every message of every move.)
         for to, msg in sends:
-            if isinstance(to, Guest):
+            if to.__class__ is Guest:
                 sink = to.outbox
-                if sink is not None:
-                    self.send(sink, msg)
+                if sink is None:
+                    continue
+                frame = sink.encode(msg) if msg.__class__ not in _KEPT else self.frame(sink, msg)
+                if not sink.admit(msg, frame):
+                    continue
+                if hold:
+                    waiting.append((epoch, sink, frame))
+                else:
+                    sink.deliver(frame, 1)
                 continue
-            frame = None
-            for guest in to:
+            shared: bytes | None = None
+            for guest in to:  # type: ignore[union-attr]
                 sink = guest.outbox
-                if sink is not None:
-                    if frame is None:
-                        frame = self.frame(sink, msg)
-                    self.send(sink, msg, frame)
+                if sink is None:
+                    continue
+                if shared is None:
+                    shared = (
+                        sink.encode(msg) if msg.__class__ not in _KEPT else self.frame(sink, msg)
+                    )
+                if not sink.admit(msg, shared):
+                    continue
+                if hold:
+                    waiting.append((epoch, sink, shared))
+                else:
+                    sink.deliver(shared, 1)
 
     def frame(self, sink: Sink, msg: ServerMessage) -> bytes:
         """The frame for `msg`: encoded once, for a message sent again unchanged."""
-        if not isinstance(msg, _KEPT):
+        if msg.__class__ not in _KEPT:
             return sink.encode(msg)
         kept = self._frames.get(id(msg))
         if kept is not None and kept[0] is msg:

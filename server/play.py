@@ -132,7 +132,7 @@ class Play:
                     f"Action id {msg.id} already stands for another action in this game;"
                     " use a new id.",
                 )
-            fx.send(guest, Ack(id=msg.id, version=earlier[1], _trusted=True))
+            fx.sends.append((guest, Ack(id=msg.id, version=earlier[1], _trusted=True)))
             return "repeat"
         if msg.version > self.version:
             raise Refusal(
@@ -149,7 +149,7 @@ class Play:
             fx.send(guest, stale)
             return "stale"
         events = self.apply(seat, action, msg.id)
-        fx.send(guest, Ack(id=msg.id, version=self.version, _trusted=True))
+        fx.sends.append((guest, Ack(id=msg.id, version=self.version, _trusted=True)))
         return events
 
     def apply(
@@ -187,7 +187,7 @@ class Play:
         it for a person's seat), then each seat `here` its hand and legal actions."""
         made = changes(events)
         self.history.record(self.version, made)
-        self.fx.send(members, update(self.version, self.game, made, stand_in))
+        self.fx.sends.append((members, update(self.version, self.game, made, stand_in)))
         self.after_change(here, events)
 
     def seat_change(self, kind: str, seat: int, to: Sequence[Guest]) -> None:
@@ -219,18 +219,20 @@ class Play:
         game = self.game
         if game.outcome is not None:
             return  # the final update's result shows every hand
-        touched = None if events is None else hands.touched(events)
+        seats: set[int]
+        cards: set[int]
+        if events is None:
+            seats, cards = set(range(len(here))), set()  # every seat looks
+        else:
+            seats, cards = hands.touched(events)
         sent = self.hands_sent
-        fx = self.fx
+        send = self.fx.sends.append  # (many a time per move)
         for seat, guest in enumerate(here):
             before = sent[seat]
             if guest is None:
                 sent[seat] = None
-            elif (
-                before is None
-                or touched is None
-                or hands.may_change(game.hands[seat], seat, touched)
-            ):
+            # Its hand changed, or it holds a card whose space changed, or a jack.
+            elif before is None or seat in seats or not cards.isdisjoint(game.hands[seat]):
                 part = hand_part(game, seat)
                 spent = hands.spent(events, seat)
                 # A seat that drew the twin of the card it spent holds what it held: it
@@ -238,9 +240,9 @@ class Play:
                 if part != before or spent is not None:
                     sent[seat] = part
                     drawn = hands.drawn(before, part, spent)
-                    fx.send(guest, hand_message(self.version, part, drawn))
+                    send((guest, hand_message(self.version, part, drawn)))
         for seat in dict.fromkeys((game.turn, *game.pending_draw)):
             guest = here[seat]
             legal = None if guest is None else legal_message(self.version, game, seat)
             if guest is not None and legal is not None:
-                fx.send(guest, legal)
+                send((guest, legal))

@@ -122,11 +122,15 @@ class Seated:
         return any(self.seated_here(seat) is not None for seat in range(len(self.seats)))
 
     def _here(self) -> list[Guest | None]:
-        return [self.seated_here(seat) for seat in range(len(self.seats))]
+        """Per seat, its guest if they are at this table and connected now."""
+        return [
+            g if g is not None and g.table is self and g.outbox is not None else None
+            for g in self.seats
+        ]
 
     def members(self) -> list[Guest]:
         """Everyone who gets this table's messages now."""
-        return self._players_here() + self.spectators
+        return [g for g in self.seats if g is not None and g.table is self] + self.spectators
 
     def _players_here(self) -> list[Guest]:
         return [g for g in self.seats if g is not None and g.table is self]

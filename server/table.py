@@ -354,9 +354,10 @@ class Table(Seated):
         """The seats the computer plays that have something to do now, and when a
         grace runs out (graces.py)."""
         self.now = now
-        game = self.game
-        if game is None or game.outcome is not None:
+        play = self.play
+        if play is None or play.game.outcome is not None:
             return [], None
+        game = play.game
         if self.takeover is None and not self.handed and not any(self.computers):
             return [], None  # only people play here: nothing to look at after every move
         due = self.stood_in() if self.takeover is not None else None
