@@ -33,6 +33,7 @@ from prompt_toolkit.input import DummyInput
 from prompt_toolkit.output.vt100 import Vt100_Output
 
 from sarja.client import model as m
+from sarja.client import receive
 from sarja.client.app import ClientApp
 from sarja.protocol import PROTOCOL_VERSION, ClientCodec, ServerCodec
 from sarja.protocol.messages import Seat, Sync, TableView, Welcome
@@ -129,7 +130,7 @@ def measure(groups: list[list[bytes]], rng: random.Random, columns: int, rows: i
                 codec.receive_data(frame)
                 msg = codec.next_message()
                 assert msg is not None
-                replies = m.apply(model, msg, codec.state)
+                replies = receive.apply(model, msg, codec.state)
                 assert not any(isinstance(r, Sync) for r in replies), "no gap in a bench game"
             app.render_counter += 1  # as Application._redraw does: no cached fragments
             app.renderer.render(app, app.layout)

@@ -159,7 +159,7 @@ def failure(model: m.Model) -> str:
 def replay(path: Path) -> int:
     from sarja.server.engine import RecordError
 
-    from .replay import load
+    from .record import load
 
     try:
         model = load(path)

@@ -35,11 +35,19 @@ from prompt_toolkit.widgets import TextArea
 
 from sarja.protocol.limits import MAX_NAME, MAX_TABLE_NAME, MAX_TEXT
 
+from . import intents as ask
 from . import render as r
-from .intents import Intent, typed
+from . import render_board as rb
+from . import render_game as rg
+from . import render_lobby as rl
+from .fit import Line, width_of
 from .model import Model, screen
+from .typed import typed
+from .words import connect as connect_words
+from .words import lobby as lobby_words
+from .words import table as table_words
 
-Draw = Callable[[int, int], list[r.Line]]
+Draw = Callable[[int, int], list[Line]]
 BIG = 10_000  # the height a region is drawn at to learn how many lines it wants
 FORM_ROWS = 10  # the new-table form: a blank line, its title, the name, seven fields
 
@@ -53,9 +61,9 @@ class Region(UIControl):
     def __init__(self, draw: Draw, focusable: bool = False) -> None:
         self.draw = draw
         self.focusable = focusable
-        self.lines: list[r.Line] = []
+        self.lines: list[Line] = []
         self.size = (0, 0)
-        self._cache: tuple[int, int, list[r.Line]] | None = None
+        self._cache: tuple[int, int, list[Line]] | None = None
 
     def wanted(self, width: int) -> int:
         """How many lines this region would draw at `width` (once per redraw)."""
@@ -79,7 +87,7 @@ class Region(UIControl):
         """Whether the last drawing fitted its window (worked out only when asked)."""
         width, height = self.size
         lines = self.lines
-        return len(lines) <= height and all(r.width_of(line) <= width for line in lines)
+        return len(lines) <= height and all(width_of(line) <= width for line in lines)
 
     def mouse_handler(self, mouse_event: MouseEvent) -> Any:
         """Hand the click to the mouse handler on the fragment under it, if any."""
@@ -106,7 +114,7 @@ class ScreenLayout:
     nothing is ever squeezed or cut."""
 
     def __init__(
-        self, model: Model, do: Callable[[Intent], None], size: Callable[[], Size]
+        self, model: Model, do: Callable[[ask.Intent], None], size: Callable[[], Size]
     ) -> None:
         """`size()` is the terminal's size (asked of the app's own output, never of
         whichever app prompt_toolkit thinks is current)."""
@@ -151,7 +159,7 @@ class ScreenLayout:
         # ----- the text boxes --------------------------------------------------------
         self.name_box = TextArea(
             multiline=False, height=1, width=MAX_NAME + 2, style="class:input",
-            accept_handler=self._accept(lambda text: Intent("name", text)),
+            accept_handler=self._accept(ask.Name),
         )  # fmt: skip
         self.name_box.buffer.set_document(Document(m.name, len(m.name)))
         # The remembered name is offered as it is: Enter keeps it, typing replaces it
@@ -159,11 +167,11 @@ class ScreenLayout:
         self.name_offered = bool(m.name)
         self.chat_box = TextArea(
             multiline=False, height=1, style="class:input",
-            accept_handler=self._accept(lambda text: Intent("say", text)),
+            accept_handler=self._accept(ask.Say),
         )  # fmt: skip
         self.form_box = TextArea(
             multiline=False, height=1, width=MAX_TABLE_NAME + 2, style="class:input",
-            accept_handler=self._accept(lambda text: Intent("create")),
+            accept_handler=self._accept(lambda text: ask.Create()),
         )  # fmt: skip
         self.form_box.buffer.on_text_changed += self._form_typed
         self.chat_box.buffer.on_text_changed += self._chat_typed
@@ -189,7 +197,7 @@ class ScreenLayout:
             return 1 if m.overlay == "chat" else status_rows()
 
         say = VSplit(
-            [window(lambda w, h: [[("class:prompt", " Say: ")]], 1, 6),
+            [window(lambda w, h: [[("class:prompt", connect_words.SAY_PROMPT)]], 1, 6),
              self.chat_box,
              window(self._chat_count, 1, 10)],
             height=1,
@@ -202,7 +210,7 @@ class ScreenLayout:
         def footer(keys: Callable[[], list[tuple[str, str]]]) -> Window:
             # A connection closed for good leaves one thing to do.
             return window(lambda w, h: [r.keys_line(
-                [("q", "quit")] if m.link == "closed" else keys(), w)], 1)  # fmt: skip
+                connect_words.closed_keys() if m.link == "closed" else keys(), w)], 1)  # fmt: skip
 
         def log(*others: Callable[[], int]) -> Window:
             """The log, in the rows the title, the `others`, the status and the keys
@@ -216,11 +224,11 @@ class ScreenLayout:
         # ----- connecting and the name -----------------------------------------------
         connect = HSplit([
             window(lambda w, h: r.connect_lines(m, w, h), lambda: rows() - 2),
-            footer(lambda: [("r", "try again now"), ("q", "quit")]),
+            footer(lambda: connect_words.connect_keys()),
         ])  # fmt: skip
         name_row = VSplit([
             Window(width=_exact(lambda: (columns() - 32) // 2)),
-            window(lambda w, h: [[("class:prompt", "Name: ")]], 1, 6),
+            window(lambda w, h: [[("class:prompt", connect_words.NAME_PROMPT)]], 1, 6),
             self.name_box,
             Window(),
         ], height=1)  # fmt: skip
@@ -234,27 +242,27 @@ class ScreenLayout:
             window(lambda w, h: r.name_bottom(m, w, h), 3),
             Window(height=_exact(lambda: rows() - 6 - status_height() - name_top_rows())),
             status_row,
-            footer(lambda: [("Enter", "continue"), ("Ctrl-C", "quit")]),
+            footer(lambda: connect_words.name_keys()),
         ])  # fmt: skip
 
         # ----- the lobby ---------------------------------------------------------------
-        tables = region(lambda w, h: r.lobby_list(m, w, h, self.do))
+        tables = region(lambda w, h: rl.lobby_list(m, w, h, self.do))
         tables_rows = lines_of(tables, lambda: max(2, rows() - 13 - form_rows()))
 
         def form_rows() -> int:
             return FORM_ROWS if m.overlay == "create" else 0
 
-        details = region(lambda w, h: r.lobby_details(m, w))
-        details_rows = lines_of(details, lambda: r.DETAIL_ROWS)
+        details = region(lambda w, h: rl.lobby_details(m, w))
+        details_rows = lines_of(details, lambda: rl.DETAIL_ROWS)
 
         form_label = region(lambda w, h: [[("class:selected" if m.form.field == 0 else "",
-                                            r.form_label(m))]])  # fmt: skip
+                                            rl.form_label(m))]])  # fmt: skip
         form = HSplit([
             Window(height=1),
-            window(lambda w, h: [[("class:label", " New table")]], 1),
-            VSplit([window(form_label, 1, len(r.form_label(m))), self.form_box, Window()],
+            window(lambda w, h: [[("class:label", lobby_words.NEW_TABLE)]], 1),
+            VSplit([window(form_label, 1, len(rl.form_label(m))), self.form_box, Window()],
                    height=1),
-            window(lambda w, h: r.form_lines(m, w), FORM_ROWS - 3),
+            window(lambda w, h: rl.form_lines(m, w), FORM_ROWS - 3),
         ], height=FORM_ROWS)  # fmt: skip
         lobby = HSplit([
             Window(height=1),
@@ -264,37 +272,37 @@ class ScreenLayout:
             Window(height=1),
             log(lambda: 2, tables_rows, details_rows, form_rows),
             status_row,
-            footer(lambda: r.lobby_keys(m)),
+            footer(lambda: lobby_words.lobby_keys(m.overlay == "create")),
         ])  # fmt: skip
 
         # ----- the waiting room ----------------------------------------------------------
-        seats = region(lambda w, h: r.table_lines(m, w, h, self.do))
+        seats = region(lambda w, h: rl.table_lines(m, w, h, self.do))
         seats_rows = lines_of(seats, lambda: rows() - 6)
         table = HSplit([
             window(seats, seats_rows),
             Window(height=1),
             log(seats_rows, lambda: 1),
             status_row,
-            footer(lambda: r.table_keys(m)),
+            footer(lambda: table_words.table_keys()),
         ])  # fmt: skip
 
         # ----- the game -------------------------------------------------------------------
         def board_w() -> int:
-            return r.board_width(columns())
+            return rb.board_width(columns())
 
-        board = region(lambda w, h: r.board_lines(m, columns(), self.do), name="board")
+        board = region(lambda w, h: rb.board_lines(m, columns(), self.do), name="board")
         top = VSplit([
             HSplit([
-                window(board, r.BOARD_ROWS, board_w),
-                window(lambda w, h: [r.cursor_line(m, w)], 1, board_w),
+                window(board, rb.BOARD_ROWS, board_w),
+                window(lambda w, h: [rb.cursor_line(m, w)], 1, board_w),
             ]),
-            window(lambda w, h: [[("class:rule", " │ ")] for _ in range(h)], r.BOARD_ROWS + 1, 3),
-            window(lambda w, h: r.panel_lines(m, w, h), r.BOARD_ROWS + 1,
+            window(lambda w, h: [[("class:rule", " │ ")] for _ in range(h)], rb.BOARD_ROWS + 1, 3),
+            window(lambda w, h: rg.panel_lines(m, w, h), rb.BOARD_ROWS + 1,
                    lambda: columns() - board_w() - 3),
-        ], height=r.BOARD_ROWS + 1)  # fmt: skip
-        hand = region(lambda w, h: r.hand_lines(m, w, self.do), name="hand")
+        ], height=rb.BOARD_ROWS + 1)  # fmt: skip
+        hand = region(lambda w, h: rg.hand_lines(m, w, self.do), name="hand")
         hand_rows = lines_of(hand, lambda: rows() - 16)
-        fives = region(lambda w, h: r.fives_lines(m, w, self.do))
+        fives = region(lambda w, h: rg.fives_lines(m, w, self.do))
         fives_shown = lines_of(fives, lambda: rows() - 16 - hand_rows())
 
         def fives_rows() -> int:
@@ -304,9 +312,9 @@ class ScreenLayout:
             top,
             window(hand, hand_rows),
             ConditionalContainer(window(fives, fives_rows), filter=choosing),
-            log(lambda: r.BOARD_ROWS + 1, hand_rows, fives_rows),
+            log(lambda: rb.BOARD_ROWS + 1, hand_rows, fives_rows),
             status_row,
-            window(lambda w, h: [r.game_footer(m, w)], 1),
+            window(lambda w, h: [rg.game_footer(m, w)], 1),
         ])  # fmt: skip
 
         # ----- help, and a terminal too small ------------------------------------------
@@ -332,7 +340,7 @@ class ScreenLayout:
 
     # ----- the text boxes and the model ---------------------------------------------
 
-    def _accept(self, intent: Callable[[str], Intent]) -> Callable[[Buffer], bool]:
+    def _accept(self, intent: Callable[[str], ask.Intent]) -> Callable[[Buffer], bool]:
         def accept(buffer: Buffer) -> bool:
             self.do(intent(buffer.text))
             return True  # keep the text: sync() clears what the model says is done
@@ -341,7 +349,7 @@ class ScreenLayout:
 
     def _form_typed(self, buffer: Buffer) -> None:
         if self.model.overlay == "create" and buffer.text != self.model.form.name:
-            self.do(Intent("form_name", buffer.text))
+            self.do(ask.FormName(buffer.text))
 
     def _chat_typed(self, buffer: Buffer) -> None:
         """Keep the box to what can be sent: printable, at most MAX_TEXT characters."""
@@ -349,7 +357,7 @@ class ScreenLayout:
         if text != buffer.text:
             buffer.set_document(Document(text, min(buffer.cursor_position, len(text))))
 
-    def _chat_count(self, width: int, height: int) -> list[r.Line]:
+    def _chat_count(self, width: int, height: int) -> list[Line]:
         n = len(self.chat_box.text)
         return [[("class:dim", f" {n}/{MAX_TEXT}" if n > MAX_TEXT - 40 else "")]]
 

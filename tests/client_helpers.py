@@ -38,8 +38,10 @@ from prompt_toolkit.layout.screen import Screen, WritePosition
 from prompt_toolkit.output import DummyOutput
 
 from sarja.client.app import ClientApp, GuestRun
+from sarja.client.facts import choice_options
 from sarja.client.layout import Region
-from sarja.client.model import Model, apply, choice_options
+from sarja.client.model import Model
+from sarja.client.receive import apply
 from sarja.client.settings import Settings
 from sarja.protocol import ClientCodec, ServerCodec
 from sarja.protocol.cards import LAYOUT_CODES, ONE_EYED, TWO_EYED, cell_name
@@ -579,12 +581,13 @@ def keys_for(model: Model, action: str) -> list[str]:
         return [pick, "x"]
     assert cell is not None
     # Picking moves the cursor to the nearest space; aim from there.
-    from sarja.client.intents import Intent, perform
+    from sarja.client import intents as ask
+    from sarja.client.perform import perform
 
     probe = Model(
         address="", named=True, welcome=model.welcome, game=model.game, cursor=model.cursor
     )
-    perform(probe, Intent("pick", index))
+    perform(probe, ask.Pick(index))
     keys = [pick, *keys_to(probe, cell), "enter"]
     options = choice_options(model, cell)
     if len(options) > 1:

@@ -9,6 +9,7 @@ from dataclasses import replace
 from prompt_toolkit.output import DummyOutput
 
 from sarja.client import model as m
+from sarja.client import receive
 from sarja.client.attention import Attention
 from sarja.client.history import PAST_KEPT
 from sarja.client.settings import Settings
@@ -91,8 +92,8 @@ def test_after_a_dropped_connection_only_what_was_missed_is_added():
     wire.feed(Update(version=7, changes=PAST[6].changes, turn=0, draw_size=83))
     before = lines(model)
     assert before[-1] == "Bertil played 8♦ at H4."
-    m.set_link(model, "reconnecting", "The connection dropped. Trying again.")
-    m.set_link(model, "online")
+    receive.set_link(model, "reconnecting", "The connection dropped. Trying again.")
+    receive.set_link(model, "online")
     wire.codec = ClientCodec()  # a new connection
     later = (*PAST, played(9, 0, "9C", 20, stand_in=True), played(10, 1, "TS", 21))
     wire.feed(WELCOME, STARTED, snapshot(version=10), History(version=10, entries=later))
@@ -210,8 +211,8 @@ def test_a_game_joined_without_a_past_logs_nothing_twice_on_a_later_return():
     wire = fed(STARTED, snapshot(version=2, turn=1))
     model = wire.model
     wire.feed(Update(version=3, changes=PAST[1].changes, turn=0, draw_size=83))
-    m.set_link(model, "reconnecting", "The connection dropped. Trying again.")
-    m.set_link(model, "online")
+    receive.set_link(model, "reconnecting", "The connection dropped. Trying again.")
+    receive.set_link(model, "online")
     wire.codec = ClientCodec()
     wire.feed(WELCOME, STARTED, snapshot(version=3),
               History(version=3, entries=(played(3, 1, "3H", 12),)))  # fmt: skip

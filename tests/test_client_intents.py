@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import dataclasses
 
+from sarja.client import intents as ask
 from sarja.client import model as m
-from sarja.client.intents import Command, Intent, hand_sizes, perform
+from sarja.client import receive
+from sarja.client.effects import Command
+from sarja.client.form import hand_sizes
+from sarja.client.perform import perform
 from sarja.protocol.messages import (
     Chat,
     CreateTable,
@@ -155,9 +159,9 @@ def test_quit_and_leave_ask_first_during_a_game():
     assert h.model.overlay == "quit" and "Your seat is kept" in h.screen()
     h.press("n")
     assert h.model.overlay is None
-    effects = perform(h.model, Intent("quit"))
+    effects = perform(h.model, ask.Quit())
     assert effects == [] and h.model.overlay == "quit"
-    assert perform(h.model, Intent("confirm")) == [Command.QUIT]
+    assert perform(h.model, ask.Confirm()) == [Command.QUIT]
     # Quitting mid-game says, in the shell, how to come back.
     assert "sarja-client host:7474 --name Aino" in h.model.goodbye
     h.press("L")
@@ -165,7 +169,7 @@ def test_quit_and_leave_ask_first_during_a_game():
     [leave] = sent(h, "y")
     assert leave.TYPE == "leave" and h.model.leaving
     lobby = headless(TABLES)
-    assert perform(lobby.model, Intent("quit")) == [Command.QUIT] and not lobby.model.goodbye
+    assert perform(lobby.model, ask.Quit()) == [Command.QUIT] and not lobby.model.goodbye
 
 
 def test_help_explains_the_rules_on_one_page_and_the_keys_on_another():
@@ -194,7 +198,7 @@ def test_chat_is_typed_in_a_text_box_and_sent():
 
 def test_chat_typed_while_reconnecting_waits_and_moves_say_they_were_not_sent():
     h = headless(STARTED, SNAPSHOT)
-    m.set_link(h.model, "reconnecting", "The connection dropped. Trying again in 1 s.")
+    receive.set_link(h.model, "reconnecting", "The connection dropped. Trying again in 1 s.")
     assert sent(h, "c", *"Back soon", "enter") == []
     assert h.model.chat_queue == ["Back soon"] and "will be sent" in h.model.status
     assert sent(h, "3", "enter") == [] and "nothing was sent" in h.model.status
@@ -288,7 +292,7 @@ def test_the_hand_size_steps_in_order_through_what_the_server_accepts():
     h.press("left", "left", "left")
     assert form.hand_size is None and "◀ 5 (the usual for 6 players) ▶" in h.screen()
     for players, most in ((2, 10), (8, 6), (12, 4)):
-        sizes = [n or 0 for n in hand_sizes(h.model, players, 2)]
+        sizes = [n or 0 for n in hand_sizes(h.model.shapes, players, 2)]
         assert max(sizes) == most and sizes.count(0) == 1, sizes
 
 

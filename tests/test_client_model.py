@@ -6,8 +6,10 @@ import dataclasses
 
 from prompt_toolkit.output import ColorDepth, DummyOutput
 
+from sarja.client import facts, receive
 from sarja.client import model as m
 from sarja.client.app import ClientApp, style
+from sarja.client.words import game as words_game
 from sarja.protocol.messages import (
     Ack,
     Change,
@@ -86,23 +88,23 @@ def test_the_phase_is_the_codecs_session_state():
 def test_targets_dead_cards_and_choices_are_the_servers():
     model = model_at(STARTED, SNAPSHOT)
     assert model.phase == "game" and model.my_turn
-    assert m.turn_text(model) == "YOUR TURN"
-    assert m.targets(model, "7H") == {48, 53}  # I5 and D6, from `targets`
-    assert not m.is_dead(model, "9S")
-    assert m.choice_options(model, 44) == (((40, 44),), ((41, 45),))
+    assert words_game.turn_text(model) == "YOUR TURN"
+    assert facts.targets(model, "7H") == {48, 53}  # I5 and D6, from `targets`
+    assert not facts.is_dead(model, "9S")
+    assert facts.choice_options(model, 44) == (((40, 44),), ((41, 45),))
     # Whatever the server says goes, even where the board would say otherwise: the
     # client never works it out for itself.
     said = dataclasses.replace(SNAPSHOT, targets=((3,),) * 7, dead=("9S",))
     model = model_at(STARTED, said)
-    assert m.targets(model, "7H") == {3} and m.targets(model, "JD") == {3}
-    assert m.is_dead(model, "9S") and not m.is_dead(model, "7H")
+    assert facts.targets(model, "7H") == {3} and facts.targets(model, "JD") == {3}
+    assert facts.is_dead(model, "9S") and not facts.is_dead(model, "7H")
 
 
 def test_off_turn_the_server_still_says_what_each_card_could_take():
     model = model_at(STARTED, snapshot(turn=1))
-    assert not model.my_turn and m.turn_text(model) == "Bertil's turn"
-    assert m.targets(model, "7H") == {48, 53}
-    assert m.targets(model, "QS") == set(SNAPSHOT.targets[5])
+    assert not model.my_turn and words_game.turn_text(model) == "Bertil's turn"
+    assert facts.targets(model, "7H") == {48, 53}
+    assert facts.targets(model, "QS") == set(SNAPSHOT.targets[5])
 
 
 def test_updates_move_the_game_on_and_the_log_says_what_happened():
@@ -349,7 +351,8 @@ def test_locked_chips_and_the_end_screen():
 
 def test_the_end_is_in_the_winners_colour():
     """Red wins: the banner is red, not the green of "your turn"."""
-    from sarja.client import render
+    from sarja.client import render, render_game
+    from sarja.client.fit import text_of
 
     players = tuple(
         Player(name=name, side=i, away=False, hand_size=6)
@@ -360,9 +363,9 @@ def test_the_end_is_in_the_winners_colour():
     board = SNAPSHOT.board[:40] + "RRRRRb...." + SNAPSHOT.board[50:]
     model = model_at(three, snapshot(players=players, sides=3, needed=1, result=red, board=board,
                                      draw_size=80, sequences=((), (), ((40, 44),))))  # fmt: skip
-    banner = render.end_lines(model, 80)[0]
+    banner = render_game.end_lines(model, 80)[0]
     assert {f[0] for f in banner} == {"class:banner.r"}
-    assert "Red wins: Cecilia" in render.text_of(banner)
+    assert "Red wins: Cecilia" in text_of(banner)
     title = render.title(model, 80)
     assert any(f[0] == "class:banner.r" for f in title)
 
@@ -388,10 +391,10 @@ def test_chat_and_refusals_in_words():
 def test_leaving_returns_to_the_lobby_and_a_drop_shows_reconnecting():
     wire = fed(STARTED, SNAPSHOT)
     model = wire.model
-    m.set_link(model, "reconnecting", "The connection to host:7474 dropped. Trying again.")
+    receive.set_link(model, "reconnecting", "The connection to host:7474 dropped. Trying again.")
     assert "Trying again." in text(model)  # the last picture stays on screen meanwhile
     assert model.phase == "connected"
-    m.set_link(model, "online")
+    receive.set_link(model, "online")
     wire = fed(TABLES)
     assert wire.model.phase == "lobby" and wire.model.game is None
     assert "Friday" in text(wire.model)
@@ -497,20 +500,20 @@ def test_a_seat_held_at_this_server_is_taken_back_whatever_the_address():
     # The welcome's own token is kept only if the resume fails.
     assert wire.model.seats["srv1"]["Aino"] == "old" * 11
     again = dataclasses.replace(WELCOME, resume="new" * 11, last_id=5)
-    assert wire.feed(again) == [Ping(n=m.RESUME_PING)]
+    assert wire.feed(again) == [Ping(n=receive.RESUME_PING)]
     assert wire.model.seats["srv1"]["Aino"] == "new" * 11  # tokens work once
     assert wire.model.next_id == 6
     wire.feed(STARTED, SNAPSHOT)
     assert wire.model.phase == "game"
     # The ping's answer finds us at the table: no lobby list is asked for.
-    assert wire.feed(Pong(n=m.RESUME_PING)) == []
+    assert wire.feed(Pong(n=receive.RESUME_PING)) == []
 
 
 def test_a_resume_without_a_seat_lands_in_the_lobby():
     wire = Wire(m.Model(address="h:1", name="Aino", named=True, link="online",
                         seats={"srv1": {"Aino": "old" * 11}}))  # fmt: skip
     wire.feed(WELCOME, dataclasses.replace(WELCOME, resume="new" * 11))
-    assert wire.feed(Pong(n=m.RESUME_PING)) == [ListTables()]
+    assert wire.feed(Pong(n=receive.RESUME_PING)) == [ListTables()]
     # A refused token: we stay the guest the hello made, with its token.
     wire = Wire(m.Model(address="h:1", name="Aino", named=True, link="online",
                         seats={"srv1": {"Aino": "old" * 11}}))  # fmt: skip
