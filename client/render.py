@@ -226,8 +226,7 @@ def name_top(model: Model, width: int, height: int) -> list[Line]:
     """The question, just above the name's text box."""
     texts = [("class:title", f" {connect.SARJA} "), ("", ""), ("", connect.WHAT_NAME),
              ("class:dim", connect.NAME_SEEN), ("", "")]  # fmt: skip
-    lines = centred(texts, width, len(texts))
-    return [[] for _ in range(max(0, height - len(lines)))] + lines
+    return centred(texts, width, len(texts))
 
 
 def name_bottom(model: Model, width: int, height: int) -> list[Line]:

@@ -38,9 +38,10 @@ def board_width(width: int) -> int:
 
 
 def board_lines(model: Model, width: int, click: Click = None) -> list[Line]:
+    """The board at `width` columns (`board_width` of what the screen has)."""
     g = model.game
     assert g is not None
-    w = cell_width(width)
+    w = (width - 3) // 10
     layout, board = model.layout, g.board
     picked = model.picked
     # A wild jack can go on every open space: marking them all would mark the board.

@@ -39,8 +39,8 @@ from prompt_toolkit.output import DummyOutput
 
 from sarja.client.app import ClientApp, GuestRun
 from sarja.client.facts import choice_options
-from sarja.client.layout import Region
 from sarja.client.model import Model
+from sarja.client.parts import Region
 from sarja.client.receive import apply
 from sarja.client.settings import Settings
 from sarja.protocol import ClientCodec, ServerCodec
