@@ -37,6 +37,28 @@ def board_width(width: int) -> int:
     return 3 + 10 * cell_width(width)
 
 
+# The marks a space can carry, each over the one before: (left, right, style).
+_PLAIN = (" ", " ", "")
+_LAST = ("+", "+", "class:last")
+_WINNING = ("*", "*", "class:winning")
+_CHOICE = ("=", "=", "class:choice")
+_TARGET = ("»", "«", "class:target")
+_CURSOR = ("▶", "◀", "class:cursor")
+
+
+def _space(card: str, chip: str) -> tuple[str, str]:
+    """What a space shows inside its marks, and its style: a corner, a chip (locked
+    ones in square brackets), or the card it stands for."""
+    if card == CORNER_CODE:
+        return " ★ ", "class:corner"
+    if chip in "bgrBGR":
+        letter = chip.upper()
+        if chip.isupper():
+            return f"[{letter}]", f"class:chip.{chip.lower()} class:locked"
+        return f"({letter})", f"class:chip.{chip}"
+    return card_label(card).rjust(3), card_style(card)
+
+
 def board_lines(model: Model, width: int, click: Click = None) -> list[Line]:
     """The board at `width` columns (`board_width` of what the screen has)."""
     g = model.game
@@ -59,6 +81,14 @@ def board_lines(model: Model, width: int, click: Click = None) -> list[Line]:
     )
     last = last_cell(g)
     cursor = model.cursor if model.replay is None else None
+    marks: dict[int, tuple[str, str, str]] = {}  # space -> its marks and their styles
+    for cells, (left, right, style) in (
+        ({last}, _LAST), (winning, _WINNING), (chosen, _CHOICE), (shown, _TARGET),
+        ({cursor}, _CURSOR),
+    ):  # fmt: skip
+        for cell in cells:
+            if cell is not None:  # a later mark goes over an earlier one, styles add up
+                marks[cell] = (left, right, marks.get(cell, _PLAIN)[2] + " " + style)
     pad_l = (w - 5) // 2
     pad_r = w - 5 - pad_l
     lines: list[Line] = [[("class:label", "   " + "".join(c.center(w) for c in COLUMNS))]]
@@ -67,29 +97,9 @@ def board_lines(model: Model, width: int, click: Click = None) -> list[Line]:
         for c in range(10):
             i = r * 10 + c
             card = layout[i] if layout else "??"
-            chip = board[i]
-            if card == CORNER_CODE:
-                inner, style = " ★ ", "class:corner"
-            elif chip in "bgrBGR":
-                letter = chip.upper()
-                if chip.isupper():
-                    inner, style = f"[{letter}]", f"class:chip.{chip.lower()} class:locked"
-                else:
-                    inner, style = f"({letter})", f"class:chip.{chip}"
-            else:
-                inner = card_label(card).rjust(3)
-                style = card_style(card)
-            left = right = " "
-            if i == last:
-                left, right, style = "+", "+", style + " class:last"
-            if i in winning:
-                left, right, style = "*", "*", style + " class:winning"
-            if i in chosen:
-                left, right, style = "=", "=", style + " class:choice"
-            if i in shown:
-                left, right, style = "»", "«", style + " class:target"
-            if i == cursor:
-                left, right, style = "▶", "◀", style + " class:cursor"
+            inner, style = _space(card, board[i])
+            left, right, more = marks.get(i, _PLAIN)
+            style += more
             text = " " * pad_l + left + inner + right + " " * pad_r
             line.append(clickable(click, ask.Goto(i), style, text))
         lines.append(line)

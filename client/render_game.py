@@ -104,6 +104,23 @@ def panel_lines(model: Model, width: int, height: int) -> list[Line]:
     return body + tail  # too many to show: the tests catch this
 
 
+def _card_item(model: Model, index: int, card: str) -> tuple[str, str]:
+    """A card in the hand: its style, and the number key that picks it, the card and
+    what it does."""
+    label = card_label(card)
+    dead = is_dead(model, card)
+    if card in TWO_EYED:
+        label += words.WILD
+    elif card in ONE_EYED:
+        label += words.REMOVE
+    elif dead:
+        label += words.DEAD
+    style = "class:dead" if dead else card_style(card)
+    if card == model.picked:
+        style += " class:picked"
+    return style, f"[{(index + 1) % 10}]{label}"
+
+
 def hand_lines(model: Model, width: int, click: Click = None) -> list[Line]:
     """The hand, one item per card (the number key that picks it, the card, what it
     does), the new card marked; a waiting draw is an item too. Wrapped as needed."""
@@ -118,18 +135,7 @@ def hand_lines(model: Model, width: int, click: Click = None) -> list[Line]:
     items: list[Line] = []
     drawn_shown = False
     for i, card in enumerate(model.hand):
-        label = card_label(card)
-        dead = is_dead(model, card)
-        if card in TWO_EYED:
-            label += words.WILD
-        elif card in ONE_EYED:
-            label += words.REMOVE
-        elif dead:
-            label += words.DEAD
-        style = "class:dead" if dead else card_style(card)
-        if card == model.picked:
-            style += " class:picked"
-        item = [clickable(click, ask.Pick(i), style, f"[{(i + 1) % 10}]{label}")]
+        item = [clickable(click, ask.Pick(i), *_card_item(model, i, card))]
         if card == g.drawn and not drawn_shown:
             drawn_shown = True
             item.append(clickable(click, ask.Pick(i), "class:new", words.NEW_CARD))
