@@ -12,10 +12,10 @@ import pytest
 import trio
 
 from sarja.client import model as m
+from sarja.client.bot import HISTORY_KEPT, RemoteBot
 from sarja.client.net import UNUSABLE_LIMIT, Link
 from sarja.protocol.limits import DECK_SIZE
 from sarja.protocol.messages import Ping, Pong, ServerMessage
-from sarja.server.remote_bot import HISTORY_KEPT, RemoteBot
 
 from .fake_server import Liar, bad_updates, endless, position
 from .test_remote_bot import command
