@@ -75,7 +75,7 @@ def linked(port: int, model: m.Model, events: list[tuple[str, str]]) -> Link:
         m.set_link(model, kind, text)
 
     link = Link("127.0.0.1", port, name=lambda: "Aino", on_message=message, on_link=on_link,
-                backoff=(0.05,))  # fmt: skip
+                backoff=(0.05,), session=model.session)  # fmt: skip
     return link
 
 
