@@ -141,7 +141,7 @@ class ClientApp:
             extra["welcome_timeout"] = welcome_timeout
         self.link = Link(
             host, port, name=self._name, on_message=self._message, on_link=self._on_link,
-            **extra,
+            session=model.session, **extra,
         )  # fmt: skip
         self.screen = ScreenLayout(model, self.do, lambda: self.app.output.get_size())
         self.app: Application[None] = Application(

@@ -1,7 +1,8 @@
 """Everything the client shows, in one plain object, and how server messages change it.
 
-The game is a `GameMirror` (protocol/mirror.py): built from the snapshot and moved on by
-each update, hand, legal list and ack, the way every client reads the game. Which spaces
+The game is the `GameMirror` the client session keeps (protocol/client_session.py: the
+codec, the mirror built from the snapshot and moved on by each update, hand, legal list
+and ack, sync on a gap, action ids), the way every client reads the game. Which spaces
 a card can take, which cards are dead and which actions are legal all come from the
 server (`targets`, `dead`, `legal`, `choices`): nothing here knows the rules. What the
 client does write itself is the log, one sentence per change and notice, from their
@@ -22,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sarja.protocol.cards import CORNER_CODE, ONE_EYED, TWO_EYED, cell_name, five_cells, parse_cell
-from sarja.protocol.distrust import table_fits
+from sarja.protocol.client_session import ClientSession, Event, Past
 from sarja.protocol.messages import (
     Ack,
     Bye,
@@ -32,10 +33,8 @@ from sarja.protocol.messages import (
     Choice,
     ClientMessage,
     CreateTable,
-    Entry,
     Error,
     Hand,
-    History,
     Last,
     Legal,
     ListTables,
@@ -46,7 +45,6 @@ from sarja.protocol.messages import (
     Resume,
     ServerMessage,
     Snapshot,
-    Sync,
     TableList,
     TableShape,
     TableSummary,
@@ -168,16 +166,13 @@ class Model:
     table: TableView | None = None
     seat_row: int = 0
     leaving: bool = False  # we asked to leave the table
-    game: GameMirror | None = None
-    syncing: bool = False  # a gap in the versions: a snapshot is asked for, not yet here
+    game: GameMirror | None = None  # the game on screen: the session's, or one kept
     log: deque[LogLine] = field(default_factory=lambda: deque(maxlen=LOG_KEPT))
     # The game's past in the log (client/history.py): the version up to which its
     # changes are logged (None: only the snapshot's greeting, its past not yet come),
-    # that greeting's first line, pages of a history still coming, and whether the
-    # connection dropped since.
+    # that greeting's first line, and whether the connection dropped since.
     logged: int | None = None
     arrival: LogLine | None = None
-    past: list[Entry] = field(default_factory=list)
     returning: bool = False
     log_back: int = 0  # screen lines the log is scrolled back (0: the newest at the bottom)
     log_page: int = 10  # the log's height when last drawn: what PgUp moves
@@ -191,7 +186,6 @@ class Model:
     form: CreateForm = field(default_factory=CreateForm)
     fives_cell: int | None = None
     fives_index: int = 0
-    next_id: int = 1  # the next action id, never at or below one the server holds
     replay: Replay | None = None  # stepping through a game record, offline
     goodbye: str = ""  # printed in the shell when the client ends
     bye: str = ""  # the code of the server's last `bye` ("replaced": another window took over)
@@ -200,6 +194,23 @@ class Model:
     # the client readies us at it; `practising` once it is made.
     practice: CreateTable | None = None
     practising: bool = False
+    # The protocol's side of the player, kept across connections (the link gives each
+    # connection a fresh codec in it): the game, action ids, sync on a gap.
+    session: ClientSession = field(default_factory=ClientSession, repr=False, compare=False)
+
+    @property
+    def syncing(self) -> bool:
+        """A gap in the versions: a snapshot is asked for, not yet here."""
+        return self.session.syncing
+
+    @property
+    def next_id(self) -> int:
+        """The next action id, never at or below one the server holds."""
+        return self.session.next_id
+
+    @next_id.setter
+    def next_id(self, value: int) -> None:
+        self.session.next_id = value
 
     @property
     def layout(self) -> tuple[str, ...]:
@@ -283,9 +294,10 @@ def _keep_token(model: Model, server_id: str, token: str) -> None:
 
 
 def apply(model: Model, msg: ServerMessage, phase: SessionState) -> list[ClientMessage]:
-    """Take in one message from the server, in the session state it led to; returns
-    what to send back (a `resume`, a `sync` when the updates skipped a version, the
-    lobby's list, chat kept while the connection was down).
+    """Take in one message from the server, in the session state it led to: first into
+    the client session (`model.session.take`), then onto the screen. Returns what to
+    send back (the session's own `pong` or `sync`, a `resume`, the lobby's list, chat
+    kept while the connection was down).
 
     A message that does not fit the game raises ServerProtocolError, once the log
     says so and the game waits for a fresh picture: the link then connects afresh."""
@@ -293,7 +305,8 @@ def apply(model: Model, msg: ServerMessage, phase: SessionState) -> list[ClientM
         model.status = ""  # a line about the last screen means nothing on the next
     model.phase = phase
     try:
-        replies = _take(model, msg, phase)
+        event = model.session.take(msg)
+        replies = model.session.replies() + _take(model, event, phase)
     except ServerProtocolError as err:
         _unusable(model, err)
         raise
@@ -309,7 +322,6 @@ def _unusable(model: Model, err: ServerProtocolError) -> None:
     text = f"The server sent something this client could not use: {err.message}"
     note(model, "error", [("", text + " Connecting again for a fresh picture.")])
     model.status = text
-    model.syncing = True
     model.thinking = None
     if model.game is not None:
         model.game.legal, model.game.choices = (), ()
@@ -317,7 +329,7 @@ def _unusable(model: Model, err: ServerProtocolError) -> None:
         model.overlay = model.fives_cell = None
 
 
-def _take(model: Model, msg: ServerMessage, phase: SessionState) -> list[ClientMessage]:
+def _take(model: Model, msg: Event, phase: SessionState) -> list[ClientMessage]:
     replies: list[ClientMessage] = []
     match msg:
         case Welcome():
@@ -333,16 +345,13 @@ def _take(model: Model, msg: ServerMessage, phase: SessionState) -> list[ClientM
             replies = _practice_ready(model, msg)
         case Snapshot():
             _snapshot(model, msg)
-        case History():
+        case Past():
             from .history import take_history
 
             take_history(model, msg)
         case Update() | Hand() | Legal():
-            replies = _game_message(model, msg)
+            _game_message(model, msg)
         case Ack():
-            if model.game is not None:
-                model.game.apply(msg)
-            _ids_above(model, msg.id)
             model.status = ""
             model.picked = None
         case Notice():
@@ -364,7 +373,6 @@ _AT_TABLE = (SessionState.TABLE, SessionState.GAME, SessionState.ENDED)
 def _welcome(model: Model, msg: Welcome) -> list[ClientMessage]:
     model.welcome = msg
     model.status = ""
-    _ids_above(model, msg.last_id)
     if model.resuming:
         # The answer to our `resume`: the seat's guest, with the next token.
         model.resuming, model.pending_token = False, None
@@ -407,19 +415,11 @@ def _gone(model: Model) -> None:
         note(model, "info", [("", f"The server no longer has you at {where}.")])
     model.table = None
     model.game = None
-    model.syncing = False
     model.picked = None
     if model.chat_queue:
         note(model, "error", [("", "Not sent, as you are at no table now: ")]
              + [("class:log.chat", "; ".join(model.chat_queue))])  # fmt: skip
         model.chat_queue.clear()
-
-
-def _ids_above(model: Model, last_id: int | None) -> None:
-    """Action ids go on above the last one the server holds for our seat, so a client
-    started afresh never sends an id that already names an earlier action."""
-    if last_id is not None:
-        model.next_id = max(model.next_id, last_id + 1)
 
 
 def _tables(model: Model, msg: TableList) -> None:
@@ -437,7 +437,6 @@ def _tables(model: Model, msg: TableList) -> None:
     model.table = None
     model.thinking = None
     model.game = None
-    model.syncing = False
     model.picked = None
     if model.overlay in ("quit", "leave", "fives", "chat"):
         model.overlay = None
@@ -453,7 +452,6 @@ def _table(model: Model, msg: TableView) -> None:
     model.table = msg
     if not msg.started and not final_board(model):
         model.game = None
-        model.syncing = False
         model.thinking = None
 
 
@@ -520,16 +518,10 @@ def _first_free(table: TableView) -> int:
 
 
 def _snapshot(model: Model, msg: Snapshot) -> None:
-    table_fits(msg, model.table)
     fresh = model.game is None or model.game.table != msg.table or model.game.version > msg.version
-    if model.game is None:
-        model.game = GameMirror(msg)
-    else:
-        model.game.reset(msg)
-    model.syncing = False
+    model.game = model.session.game  # the session's new mirror of this snapshot
+    assert model.game is not None
     model.thinking = None
-    _ids_above(model, msg.last_id)
-    model.past = []
     if fresh:
         table = model.table.name if model.table is not None else msg.table
         model.logged = 0 if msg.version == 0 else None  # None: its history follows
@@ -584,13 +576,10 @@ def game_begins(model: Model, game: GameMirror) -> list[Fragment]:
     return cut
 
 
-def _game_message(model: Model, msg: Update | Hand | Legal) -> list[ClientMessage]:
-    game = model.game
-    if game is None or model.syncing:
-        return []  # a snapshot is on its way and says it all
-    if not game.apply(msg):
-        model.syncing = True
-        return [Sync()]
+def _game_message(model: Model, msg: Update | Hand | Legal) -> None:
+    """A message the session took into its game (a gap or one set aside never comes here)."""
+    game = model.game = model.session.game
+    assert game is not None
     if isinstance(msg, Update):
         from .history import log_changes
 
@@ -605,7 +594,6 @@ def _game_message(model: Model, msg: Update | Hand | Legal) -> list[ClientMessag
     if isinstance(msg, Hand) and msg.drawn is not None and game.rules.manual_draw:
         note(model, "drew", [("", "You drew "), card_part(msg.drawn), ("", ".")])
     _settle(model)
-    return []
 
 
 def _settle(model: Model) -> None:
@@ -642,7 +630,6 @@ def set_link(model: Model, link: str, text: str = "") -> None:
     if link != "online":
         # A new connection starts a new session; on resume the server resends it all.
         model.phase = SessionState.CONNECTED
-        model.syncing = False
         model.resuming = False
         if model.overlay == "fives":
             model.overlay = model.fives_cell = None

@@ -10,10 +10,9 @@ from prompt_toolkit.output import DummyOutput
 
 from sarja.client import model as m
 from sarja.client.attention import Attention
-from sarja.client.history import PAST_KEPT
 from sarja.client.settings import Settings
-from sarja.protocol import ClientCodec
 from sarja.protocol.cards import cell_name
+from sarja.protocol.client_session import PAST_KEPT
 from sarja.protocol.messages import Change, ChatLine, Entry, History, Legal, Update
 
 from .client_helpers import BOARD, STARTED, WELCOME, Headless, fed, headless, snapshot
@@ -93,7 +92,7 @@ def test_after_a_dropped_connection_only_what_was_missed_is_added():
     assert before[-1] == "Bertil played 8♦ at H4."
     m.set_link(model, "reconnecting", "The connection dropped. Trying again.")
     m.set_link(model, "online")
-    wire.codec = ClientCodec()  # a new connection
+    wire.session.connect()  # a new connection
     later = (*PAST, played(9, 0, "9C", 20, stand_in=True), played(10, 1, "TS", 21))
     wire.feed(WELCOME, STARTED, snapshot(version=10), History(version=10, entries=later))
     added = lines(model)[len(before) :]
@@ -129,7 +128,7 @@ def test_a_history_that_does_not_fit_the_game_is_left_out():
     page = History(version=12, entries=PAST[:4], more=True)
     for _ in range(PAST_KEPT // 4 + 1):
         wire.feed(page)
-    assert len(wire.model.past) <= PAST_KEPT
+    assert len(wire.model.session.past) <= PAST_KEPT
     assert not any("You played" in t for t in lines(wire.model))
 
 
@@ -212,7 +211,7 @@ def test_a_game_joined_without_a_past_logs_nothing_twice_on_a_later_return():
     wire.feed(Update(version=3, changes=PAST[1].changes, turn=0, draw_size=83))
     m.set_link(model, "reconnecting", "The connection dropped. Trying again.")
     m.set_link(model, "online")
-    wire.codec = ClientCodec()
+    wire.session.connect()
     wire.feed(WELCOME, STARTED, snapshot(version=3),
               History(version=3, entries=(played(3, 1, "3H", 12),)))  # fmt: skip
     assert sum(t == f"Bertil played 3♥ at {cell_name(12)}." for t in lines(model)) == 1

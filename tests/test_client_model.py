@@ -78,9 +78,9 @@ def test_the_waiting_room_shows_seats_sides_and_readiness():
 
 def test_the_phase_is_the_codecs_session_state():
     wire = fed(STARTED, SNAPSHOT)
-    assert wire.model.phase == wire.codec.state == "game"
+    assert wire.model.phase == wire.session.state == "game"
     wire.feed(dataclasses.replace(SNAPSHOT, version=13, legal=(), choices=(), result=RESULT))
-    assert wire.model.phase == wire.codec.state == "ended"
+    assert wire.model.phase == wire.session.state == "ended"
 
 
 def test_targets_dead_cards_and_choices_are_the_servers():
@@ -269,6 +269,14 @@ def test_a_lost_update_that_gave_us_the_turn_is_noticed_from_the_legal_list():
     assert wire.model.syncing
     fresh = fed(STARTED, dataclasses.replace(SNAPSHOT, turn=1, legal=(), choices=()))
     assert fresh.feed(Hand(version=13, hand=(), targets=(), dead=())) == [Sync()]
+
+
+def test_the_session_answers_a_ping_and_a_gap_through_the_models_replies():
+    """The link sends whatever `apply` returns: the session's own answers come first."""
+    wire = fed(STARTED, SNAPSHOT)
+    assert wire.feed(Ping(n=9)) == [Pong(n=9)]
+    played = Change(kind="played", seat=1, card="2C", cell=14)
+    assert wire.feed(Ping(n=10), update(14, played)) == [Pong(n=10), Sync()]
 
 
 def test_someone_going_away_keeps_our_turn():

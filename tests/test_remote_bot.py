@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from sarja.client.bot import parse_args, plays_in, seat_view_of
 from sarja.protocol.messages import CreateTable, Join, ListTables
 from sarja.protocol.mirror import GameMirror
 from sarja.server.app import serve
@@ -19,7 +20,6 @@ from sarja.server.bots import make_player
 from sarja.server.config import ServerConfig
 from sarja.server.engine import Arrangement, Game, seat_view
 from sarja.server.present import changes, snapshot, update
-from sarja.server.remote_bot import parse_args, plays_in, seat_view_of
 
 from .netclient import NetClient
 
@@ -99,7 +99,7 @@ def command(name: str) -> list[str]:
     script = BIN / name
     if script.exists():
         return [str(script)]
-    module = {"sarja-server": "sarja.server.cli", "sarja-bot": "sarja.server.remote_bot"}[name]
+    module = {"sarja-server": "sarja.server.cli", "sarja-bot": "sarja.client.bot"}[name]
     return [sys.executable, "-m", module]
 
 
