@@ -6,6 +6,9 @@ and the idle round trip, each next to a bare trio server that sets the floor.
 
 Every server runs as a process of its own on 127.0.0.1, and its CPU time (user +
 system) is read from /proc, so the bench's own clients never count as the server's.
+The bench players speak through the one client session (protocol/client_session.py),
+as every client does; a round trip or a move's latency ends when the answer's bytes
+arrive, before the player decodes them, so the player's own work is not the server's.
 
 1. Idle round trips: on an otherwise idle `sarja-server`, an action (sent -> own `ack`
    and `update` received) and a ping (-> pong); next to a trio echo server that
@@ -123,6 +126,9 @@ class Reader:
     def __init__(self, stream: trio.SocketStream) -> None:
         self.stream = stream
         self.closed = False
+        # When the last bytes came, before the bench client decoded them: round trips
+        # end here, so they time the server and the network, not the client's work.
+        self.arrived = 0.0
         self._changed = trio.Event()
         self._send_lock = trio.Lock()  # the reader answers pings while a player sends
 
@@ -133,6 +139,7 @@ class Reader:
     async def pump(self) -> None:
         try:
             while data := await self.stream.receive_some(65536):
+                self.arrived = time.perf_counter()
                 await self.took(data)
                 self._changed.set()
                 self._changed = trio.Event()
@@ -239,7 +246,7 @@ class Peer(Reader):
                     or action_id in self.refused
                 )
             )
-            return time.perf_counter() - started
+            return self.arrived - started
         return None
 
 
@@ -573,7 +580,7 @@ class IdleTable:
         started = time.perf_counter()
         await first.send(Ping(n=n))
         await first.wait_for(lambda: first.pong >= n)
-        return time.perf_counter() - started
+        return first.arrived - started
 
 
 async def helper_round_trips(kind: str, samples: int) -> list[float]:
@@ -590,7 +597,7 @@ async def helper_round_trips(kind: str, samples: int) -> list[float]:
                     started = time.perf_counter()
                     await echo.send_bytes(request)
                     await echo.wait_for(lambda b=before: echo.frames_in > b)
-                    times.append(time.perf_counter() - started)
+                    times.append(echo.arrived - started)
             nursery.cancel_scope.cancel()
         await close_all([echo])
     return times
