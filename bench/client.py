@@ -34,7 +34,8 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 
 from sarja.client import model as m
 from sarja.client.app import ClientApp
-from sarja.protocol import PROTOCOL_VERSION, ClientCodec, ServerCodec
+from sarja.protocol.codec import ClientCodec, ServerCodec
+from sarja.protocol.limits import PROTOCOL_VERSION
 from sarja.protocol.messages import Seat, Sync, TableView, Welcome
 from sarja.server.engine import Arrangement, Game
 from sarja.server.engine.board import LAYOUT_CODES

@@ -40,7 +40,8 @@ from typing import Any
 
 import trio
 
-from sarja.protocol import ClientCodec, ProtocolError
+from sarja.protocol.codec import ClientCodec
+from sarja.protocol.errors import ProtocolError
 from sarja.protocol.limits import PROTOCOL_VERSION
 from sarja.protocol.messages import (
     Ack,

@@ -25,7 +25,7 @@ from typing import Any
 
 import trio
 
-from sarja.protocol import ClientCodec
+from sarja.protocol.codec import ClientCodec
 from sarja.protocol.limits import PROTOCOL_VERSION
 from sarja.protocol.messages import CreateTable, Hello, ListTables, Pong, Ready
 

@@ -21,7 +21,16 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from sarja.protocol.cards import CORNER_CODE, ONE_EYED, TWO_EYED, cell_name, five_cells, parse_cell
+from sarja.protocol import notation
+from sarja.protocol.cards import (
+    CORNER_CODE,
+    ONE_EYED,
+    TWO_EYED,
+    FiveEnds,
+    card_label,
+    cell_name,
+    five_cells,
+)
 from sarja.protocol.distrust import table_fits
 from sarja.protocol.messages import (
     Ack,
@@ -60,24 +69,16 @@ from sarja.protocol.session import SessionState
 if TYPE_CHECKING:
     from .replay import Replay
 
-Five = tuple[int, int]  # a five as the wire gives it: its two end cells
 Fragment = tuple[str, str]  # (style, text), prompt_toolkit's formatted text
 
 SIDE_NAMES = ("Blue", "Green", "Red")
 SIDE_LETTERS = "BGR"
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 LOG_KEPT = 3000  # lines: a whole long game, its past included (client/history.py)
 CHAT_QUEUE = 5  # chat lines kept while the connection is down, sent once it is back
 CENTRE = 44  # where the cursor starts: E5
 # The `ping` sent after a resumed welcome: its `pong` comes after the table and the
 # snapshot that a held seat brings, so if it finds us still in the lobby, no seat came.
 RESUME_PING = 7474
-
-
-def card_label(card: str) -> str:
-    """ "TH" -> "10♥": what people read on the board and in the hand."""
-    rank = "10" if card[0] == "T" else card[0]
-    return rank + SUIT_SYMBOLS.get(card[1], card[1])
 
 
 def card_style(card: str) -> str:
@@ -99,7 +100,7 @@ def arrangement_label(players: int, teams: int) -> str:
     return f"{teams} teams of {players // teams}"
 
 
-def five_label(five: Five) -> str:
+def five_label(five: FiveEnds) -> str:
     """(0, 4) -> "A1–E1"."""
     return f"{cell_name(five[0])}–{cell_name(five[1])}"
 
@@ -752,27 +753,22 @@ def last_parts(model: Model, game: GameMirror, last: Last) -> list[Fragment]:
     """The last action in the log's words, without its full stop: "Aino played 2♥ at
     E6" (the side panel writes it this way too)."""
     who = _who_part(model, game, last.seat)
-    action = last.action
-    if action == "pass":
+    said = notation.parse(last.action)
+    card = card_part(said.card) if said.card is not None else ("", "")
+    cell = ("class:cell", cell_name(said.cell)) if said.cell is not None else ("", "")
+    if said.kind == "pass":
         return [who, ("", " passed")]
-    if action.startswith("dead:"):
-        return [who, ("", " exchanged a dead "), card_part(action[5:])]
-    card, sign, cell = action[:2], action[2], action[3:]
-    if sign == "x":
-        return [who, ("", " removed a chip at "), ("class:cell", cell), ("", " with the "),
-                card_part(card)]  # fmt: skip
-    return [who, ("", " played "), card_part(card), ("", " at "), ("class:cell", cell)]
+    if said.kind == "exchange":
+        return [who, ("", " exchanged a dead "), card]
+    if said.kind == "remove":
+        return [who, ("", " removed a chip at "), cell, ("", " with the "), card]
+    return [who, ("", " played "), card, ("", " at "), cell]
 
 
 def last_cell(game: GameMirror) -> int | None:
     """The space the last action placed a chip on or took one from."""
     last = game.last
-    if last is None or last.action == "pass" or last.action.startswith("dead:"):
-        return None
-    try:
-        return parse_cell(last.action[3:])
-    except ValueError:
-        return None
+    return None if last is None else notation.parse(last.action).cell
 
 
 def _chat_line(model: Model, msg: ChatLine) -> None:
@@ -841,7 +837,7 @@ def playable(model: Model, card: str) -> bool:
     return bool(targets(model, card))
 
 
-def choice_options(model: Model, cell: int) -> tuple[tuple[Five, ...], ...]:
+def choice_options(model: Model, cell: int) -> tuple[tuple[FiveEnds, ...], ...]:
     """The ways a placement at `cell` can form its sequences, when the choice is real."""
     g = model.game
     if g is None:

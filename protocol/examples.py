@@ -103,8 +103,8 @@ LEGAL = (
 # E5 (cell 44) makes six in a row: A5-E5 (the default) or B5-F5.
 CHOICES = (Choice(cell=44, options=(((40, 44),), ((41, 45),))),)
 PLAYERS = (
-    Player(name="Aino", side=0, away=False, hand_size=7),
-    Player(name="Bertil", side=1, away=False, hand_size=7),
+    Player(name="Aino", side=0, away=False, held=7),
+    Player(name="Bertil", side=1, away=False, held=7),
 )
 
 SNAPSHOT = Snapshot(

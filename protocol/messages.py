@@ -7,7 +7,7 @@ from the receiving side's table is refused as `unknown_type`.
 from .base import WireMap
 from .client_messages import (
     ACTION_TYPES,
-    Action,
+    ActionMessage,
     Chat,
     CreateTable,
     Draw,
@@ -121,7 +121,7 @@ __all__ = [
     "NOTICE_KINDS",
     "SERVER_MESSAGES",
     "Ack",
-    "Action",
+    "ActionMessage",
     "Bye",
     "Change",
     "Chat",

@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 
 from . import distrust as check
+from . import notation
 from .cards import cell_name, five_cells
 from .distrust import CHIPS as _CHIP
 from .distrust import ServerProtocolError, refuse
@@ -92,7 +93,7 @@ class GameMirror:
         if self.seat is None:
             raise refuse(f"A spectator was sent a '{msg.TYPE}' message.")
         if isinstance(msg, Hand):
-            check.hand_fits(msg.hand, self.players[self.seat].hand_size, self.discard)
+            check.hand_fits(msg.hand, self.players[self.seat].held, self.discard)
             check.legal_fits(self.legal, msg.hand, msg.dead)
             self.hand, self.targets, self.dead = msg.hand, msg.targets, msg.dead
             self.drawn = msg.drawn
@@ -111,7 +112,7 @@ class GameMirror:
         for change in msg.changes:
             self._change(change)
         check.turn_fits(msg.turn, msg.pending_draw, len(self.players))
-        check.hand_sizes(self.players, self.rules.hand_size)
+        check.held_fits(self.players, self.rules.hand_size)
         check.cards_add_up(self.players, len(self.discard), msg.draw_size)
         if msg.result is not None:
             check.result_fits(msg.result, self.players, self.sides, self.discard)
@@ -133,21 +134,21 @@ class GameMirror:
             if self.board[c.cell] != ".":
                 raise refuse(f"A chip is played on {cell_name(c.cell)}, which is not open.")
             self.board[c.cell] = _CHIP[self.players[seat].side]
-            self._discarded(seat, c.card, f"{c.card}@{cell_name(c.cell)}")
+            self._discarded(seat, c.card, notation.place(c.card, c.cell))
         elif kind == "removed":
             assert seat is not None and c.cell is not None and c.card is not None
             if side is None or self.board[c.cell] != _CHIP[side]:
                 raise refuse(f"A chip is removed from {cell_name(c.cell)}, which holds none.")
             self.board[c.cell] = "."
-            self._discarded(seat, c.card, f"{c.card}x{cell_name(c.cell)}")
+            self._discarded(seat, c.card, notation.remove(c.card, c.cell))
         elif kind == "exchanged":
             assert seat is not None and c.card is not None
-            self._discarded(seat, c.card, f"dead:{c.card}")
+            self._discarded(seat, c.card, notation.exchange(c.card))
         elif kind == "drew":
             assert seat is not None
             if self.draw_size < 1:
                 raise refuse("A card is drawn from an empty draw pile.")
-            self._hand_size(seat, +1)
+            self._held(seat, +1)
             self.draw_size -= 1
         elif kind == "reshuffled":
             self.draw_size = len(self.discard)
@@ -178,16 +179,16 @@ class GameMirror:
                 if self.board[cell] != "*":
                     self.board[cell] = chip.upper()
 
-    def _discarded(self, seat: int, card: str, notation: str) -> None:
+    def _discarded(self, seat: int, card: str, action: str) -> None:
         self.discard.append(card)
-        self._hand_size(seat, -1)
-        self.last = Last(seat=seat, action=notation, _trusted=True)
+        self._held(seat, -1)
+        self.last = Last(seat=seat, action=action, _trusted=True)
 
-    def _hand_size(self, seat: int, by: int) -> None:
+    def _held(self, seat: int, by: int) -> None:
         p = self.players[seat]
-        if p.hand_size + by < 0:
+        if p.held + by < 0:
             raise refuse(f"Seat {seat} plays a card from an empty hand.")
-        self.players[seat] = dataclasses.replace(p, hand_size=p.hand_size + by, _trusted=True)
+        self.players[seat] = dataclasses.replace(p, held=p.held + by, _trusted=True)
 
     def snapshot(self) -> Snapshot:
         """What a fresh snapshot at this version says, as far as this mirror knows."""

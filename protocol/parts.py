@@ -1,8 +1,10 @@
 """Parts nested inside server messages: a seat, a player, the rules, a change, a result."""
 
+from dataclasses import field
 from typing import Any, Literal, TypeVar
 
 from .base import WireMap, wire
+from .cards import FiveEnds
 from .fields import (
     action,
     boolean,
@@ -37,7 +39,6 @@ from .limits import (
 )
 
 P = TypeVar("P", bound=WireMap)
-Five = tuple[int, int]
 _set = object.__setattr__
 
 
@@ -140,18 +141,19 @@ class Seat(WireMap):
 
 @wire
 class Player(WireMap):
-    """A seat during a game, as every seat sees it (the hand's size, never its cards)."""
+    """A seat during a game, as every seat sees it (how many cards it holds, never which;
+    on the wire `hand_size`)."""
 
     name: str
     side: int
     away: bool
-    hand_size: int
+    held: int = field(metadata={"wire": "hand_size"})
 
     def validate(self) -> None:
         _set(self, "name", label(self.name, "name", MAX_NAME))
         integer(self.side, "side", 0, MAX_TEAMS - 1)
         boolean(self.away, "away")
-        integer(self.hand_size, "hand_size", 0, MAX_HAND)
+        integer(self.held, "hand_size", 0, MAX_HAND)
 
 
 @wire
@@ -172,7 +174,7 @@ class Choice(WireMap):
     """A cell where placing a chip makes a real choice of which fives form sequences."""
 
     cell: int
-    options: tuple[tuple[Five, ...], ...]  # each option: 1..4 fives; the first is the default
+    options: tuple[tuple[FiveEnds, ...], ...]  # each option: 1..4 fives; the first is the default
 
     def validate(self) -> None:
         cell(self.cell, "cell")
@@ -228,7 +230,7 @@ class Change(WireMap):
     card: str | None = None
     cell: int | None = None
     side: int | None = None
-    fives: tuple[Five, ...] | None = None
+    fives: tuple[FiveEnds, ...] | None = None
 
     def validate(self) -> None:
         wanted = CHANGE_FIELDS.get(self.kind)

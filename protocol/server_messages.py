@@ -4,6 +4,7 @@ from dataclasses import field
 from typing import Any, Literal
 
 from .base import WireMap, wire
+from .cards import FiveEnds
 from .fields import (
     TOKEN_RE,
     actions,
@@ -63,7 +64,6 @@ from .parts import (
 )
 
 _set = object.__setattr__
-Five = tuple[int, int]
 CutRound = tuple[tuple[int, str], ...]
 
 
@@ -263,7 +263,7 @@ class Snapshot(WireMap):
     first: int
     cut: tuple[CutRound, ...]
     board: str
-    sequences: tuple[tuple[Five, ...], ...]  # per side
+    sequences: tuple[tuple[FiveEnds, ...], ...]  # per side
     discard: tuple[str, ...]  # bottom first
     last: Last | None = None
     turn: int

@@ -33,9 +33,6 @@ from .engine.arrangement import DEFAULT_HAND_SIZE
 from .engine.cards import CARD_CODES
 from .engine.view import SeatView, dead_cards, hand_targets, seat_part, seat_view
 
-# Engine event kinds whose wire name differs.
-_CHANGE_KIND = {"dead_card": "exchanged"}
-
 
 def wire_five(five: Sequence[int]) -> tuple[int, int]:
     """A five as the wire writes it: its two end cells."""
@@ -151,8 +148,8 @@ def snapshot(
         seat=seat,
         last_id=last_id,
         players=tuple(
-            Player(name=names[s], side=side, away=away[s], hand_size=n, _trusted=True)
-            for s, (side, n) in enumerate(zip(view.seat_sides, view.hand_sizes, strict=True))
+            Player(name=names[s], side=side, away=away[s], held=n, _trusted=True)
+            for s, (side, n) in enumerate(zip(view.seat_sides, view.held, strict=True))
         ),
         sides=view.sides,
         needed=view.needed,
@@ -191,7 +188,7 @@ def changes(events: Iterable[Event]) -> tuple[Change, ...]:
     """The engine's events as the wire's changes (data, no words)."""
     out = []
     for e in events:
-        kind = _CHANGE_KIND.get(e.kind, e.kind)
+        kind = e.kind
         out.append(
             Change(
                 kind=kind,

@@ -30,10 +30,10 @@ from collections.abc import Callable, Iterable
 
 import trio
 
-from sarja.protocol import ClientCodec, ProtocolError
 from sarja.protocol import distrust as check
-from sarja.protocol.cards import five_cells
-from sarja.protocol.fields import LEVELS
+from sarja.protocol.cards import LEVELS, five_cells
+from sarja.protocol.codec import ClientCodec
+from sarja.protocol.errors import ProtocolError
 from sarja.protocol.limits import DEFAULT_PORT, MAX_NAME, MAX_SEATS, PROTOCOL_VERSION
 from sarja.protocol.messages import (
     Ack,
@@ -66,7 +66,7 @@ from sarja.protocol.moves import action_message
 from .bots import make_player
 from .bots.inference import LOOK_BACK
 from .engine import Action, EngineError
-from .engine.actions import DEAD, PLACE, REMOVE
+from .engine.actions import EXCHANGE, PLACE, REMOVE
 from .engine.cards import parse_card
 from .engine.view import SeatView
 
@@ -90,7 +90,7 @@ def plays_in(changes: Iterable[Change]) -> list[tuple[int, Action]]:
         elif c.kind == "removed" and c.cell is not None:
             plays.append((c.seat, Action(REMOVE, card, c.cell)))
         elif c.kind == "exchanged":
-            plays.append((c.seat, Action(DEAD, card)))
+            plays.append((c.seat, Action(EXCHANGE, card)))
     return plays
 
 
@@ -116,7 +116,7 @@ def seat_view_of(mirror: GameMirror, history: tuple[tuple[int, Action], ...] = (
         hand=tuple(card for card, _ in cards),
         targets=tuple(tuple(t) for _, t in cards),
         dead=tuple(sorted({parse_card(c) for c in mirror.dead})),
-        hand_sizes=tuple(p.hand_size for p in mirror.players),
+        held=tuple(p.held for p in mirror.players),
         board="".join(mirror.board),
         discard=tuple(parse_card(c) for c in mirror.discard),
         draw_size=mirror.draw_size,

@@ -28,6 +28,7 @@ from typing import Literal
 from sarja.protocol.limits import MAX_SPECTATORS
 from sarja.protocol.messages import (
     Ack,
+    ActionMessage,
     Draw,
     Error,
     Exchange,
@@ -39,13 +40,10 @@ from sarja.protocol.messages import (
     TableSummary,
     TableView,
 )
-from sarja.protocol.messages import (
-    Action as ActionMessage,
-)
 
 from .computers import Computer, Turn
 from .engine import Action, Arrangement, EngineError, Event, Game, seat_view
-from .engine.actions import DEAD_ACTIONS, DRAW, DRAW_ACTION, PASS_ACTION, PLACE, REMOVE
+from .engine.actions import DRAW, DRAW_ACTION, EXCHANGE_ACTIONS, PASS_ACTION, PLACE, REMOVE
 from .engine.arrangement import SIDE_COLOURS
 from .engine.board import LAYOUT, five_cells
 from .engine.cards import CARD_CODES, JACKS, parse_card
@@ -76,11 +74,11 @@ def engine_action(msg: ActionMessage) -> Action:
         return PASS_ACTION
     card = parse_card(msg.card)
     if isinstance(msg, Exchange):
-        return DEAD_ACTIONS[card]
+        return EXCHANGE_ACTIONS[card]
     if isinstance(msg, Remove):
         return Action(REMOVE, card, msg.cell)
     fives = tuple(five_cells(five) for five in msg.fives)
-    return Action(PLACE, card, msg.cell, fives)  # type: ignore[arg-type]
+    return Action(PLACE, card, msg.cell, fives)
 
 
 class Table:
@@ -827,7 +825,7 @@ def _touched(events: list[Event]) -> tuple[set[int], set[int]]:
     action."""
     seats, cells = set(), set()
     for e in events:
-        if e.kind in ("played", "removed", "dead_card", "drew") and e.seat is not None:
+        if e.kind in ("played", "removed", "exchanged", "drew") and e.seat is not None:
             seats.add(e.seat)
         if e.cell >= 0:
             cells.add(e.cell)
@@ -867,4 +865,4 @@ def _drawn(before: HandPart | None, after: HandPart, spent: str | None = None) -
     return rest[0] if len(rest) == 1 else None
 
 
-SPENDS = frozenset({"played", "removed", "dead_card"})  # events that take a card from a hand
+SPENDS = frozenset({"played", "removed", "exchanged"})  # events that take a card from a hand

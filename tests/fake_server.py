@@ -17,8 +17,9 @@ from typing import Any
 
 import trio
 
-from sarja.protocol import ProtocolError, ServerCodec
 from sarja.protocol.cards import CARD_CODES, LAYOUT_CODES
+from sarja.protocol.codec import ServerCodec
+from sarja.protocol.errors import ProtocolError
 from sarja.protocol.examples import SHAPES
 from sarja.protocol.messages import (
     Change,

@@ -8,7 +8,7 @@ from typing import Any
 
 import trio
 
-from sarja.protocol import ClientCodec
+from sarja.protocol.codec import ClientCodec
 from sarja.protocol.limits import PROTOCOL_VERSION
 from sarja.protocol.messages import Ack, Hand, Hello, Legal, Pong, Snapshot, Sync, Update
 from sarja.protocol.mirror import GameMirror

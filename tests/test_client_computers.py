@@ -76,8 +76,8 @@ def test_a_thinking_computer_is_shown_until_its_move_comes():
 
 def test_the_computer_thinking_for_an_away_player_says_so():
     away = snapshot(turn=1, players=(
-        Player(name="Aino", side=0, away=False, hand_size=7),
-        Player(name="Bertil", side=1, away=True, hand_size=7),
+        Player(name="Aino", side=0, away=False, held=7),
+        Player(name="Bertil", side=1, away=True, held=7),
     ))  # fmt: skip
     table = dataclasses.replace(
         STARTED,
@@ -123,8 +123,8 @@ def test_a_move_the_computer_made_for_us_says_so():
 
 def test_o_hands_an_away_players_seat_to_the_computer():
     away = snapshot(turn=1, players=(
-        Player(name="Aino", side=0, away=False, hand_size=7),
-        Player(name="Bertil", side=1, away=True, hand_size=7),
+        Player(name="Aino", side=0, away=False, held=7),
+        Player(name="Bertil", side=1, away=True, held=7),
     ))  # fmt: skip
     h = headless(STARTED, away)
     assert "o away seat to computer" in h.screen()

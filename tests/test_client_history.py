@@ -12,8 +12,8 @@ from sarja.client import model as m
 from sarja.client.attention import Attention
 from sarja.client.history import PAST_KEPT
 from sarja.client.settings import Settings
-from sarja.protocol import ClientCodec
 from sarja.protocol.cards import cell_name
+from sarja.protocol.codec import ClientCodec
 from sarja.protocol.messages import Change, ChatLine, Entry, History, Legal, Update
 
 from .client_helpers import BOARD, STARTED, WELCOME, Headless, fed, headless, snapshot

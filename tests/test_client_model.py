@@ -197,7 +197,7 @@ def test_teams_are_named_as_teams_and_the_end_in_words():
 
 def test_manual_draw_shows_draws_and_the_card_we_drew():
     manual = Rules(hand_size=7, manual_draw=True)
-    waiting = (SNAPSHOT.players[0], dataclasses.replace(SNAPSHOT.players[1], hand_size=6))
+    waiting = (SNAPSHOT.players[0], dataclasses.replace(SNAPSHOT.players[1], held=6))
     wire = fed(STARTED, snapshot(rules=manual, players=waiting))
     wire.feed(
         update(13, Change(kind="played", seat=0, card="7H", cell=48), pending_draw=(0,)),
@@ -352,7 +352,7 @@ def test_the_end_is_in_the_winners_colour():
     from sarja.client import render
 
     players = tuple(
-        Player(name=name, side=i, away=False, hand_size=6)
+        Player(name=name, side=i, away=False, held=6)
         for i, name in enumerate(("Aino", "Bertil", "Cecilia"))
     )
     red = dataclasses.replace(RESULT, side=2, hands=(("2C",), ("4H",), ("KD",)))

@@ -20,8 +20,8 @@ import pytest
 
 from sarja.client import model as m
 from sarja.client.replay import load
-from sarja.protocol import PROTOCOL_VERSION
 from sarja.protocol.cards import LAYOUT_CODES
+from sarja.protocol.limits import PROTOCOL_VERSION
 from sarja.protocol.messages import (
     Notice,
     Rules,

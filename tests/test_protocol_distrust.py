@@ -47,7 +47,7 @@ def test_a_chip_is_removed_only_where_one_is_and_never_from_a_sequence():
         with pytest.raises(ServerProtocolError):
             game.apply(Update(version=1, changes=(remove,), turn=ME, draw_size=SNAP.draw_size))
     remove = Change(kind="removed", seat=OTHER, card="JS", cell=45, side=0)
-    stayed = dataclasses.replace(SNAP.players[OTHER], hand_size=6)
+    stayed = dataclasses.replace(SNAP.players[OTHER], held=6)
     assert game.apply(Update(version=1, changes=(remove,), turn=ME, draw_size=SNAP.draw_size))
     assert game.board[45] == "." and game.players[OTHER] == stayed
 
@@ -144,9 +144,9 @@ def test_any_update_is_taken_whole_or_refused_never_a_crash(chs, turn, draw_size
         return
     assert not outside
     after = game.snapshot()
-    assert sum(p.hand_size for p in after.players) + len(after.discard) + after.draw_size <= 104
+    assert sum(p.held for p in after.players) + len(after.discard) + after.draw_size <= 104
     assert all(len(s) <= MAX_FIVES for s in after.sequences)
-    if after.players[ME].hand_size == len(after.hand):  # else our `hand` is on its way
+    if after.players[ME].held == len(after.hand):  # else our `hand` is on its way
         assert GameMirror(after).snapshot() == after  # what it holds is a picture that fits
 
 

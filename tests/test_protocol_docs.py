@@ -24,8 +24,8 @@ from typing import Any
 import msgpack
 import trio
 
-from sarja.protocol import CODES, ClientCodec, ServerCodec, SessionState
-from sarja.protocol.errors import FATAL_CODES
+from sarja.protocol.codec import ClientCodec, ServerCodec
+from sarja.protocol.errors import CODES, FATAL_CODES
 from sarja.protocol.examples import (
     CLIENT_EXAMPLES,
     FINAL_UPDATE,
@@ -84,7 +84,7 @@ from sarja.protocol.messages import (
 )
 from sarja.protocol.mirror import GameMirror
 from sarja.protocol.moves import action_message
-from sarja.protocol.session import CLIENT_ALLOWED, SERVER_ALLOWED, TRANSITIONS
+from sarja.protocol.session import CLIENT_ALLOWED, SERVER_ALLOWED, TRANSITIONS, SessionState
 from sarja.protocol.wire import pack
 from sarja.server.budget import COSTS
 from sarja.server.config import ServerConfig
@@ -311,7 +311,8 @@ def v1_hello_frame() -> bytes:
 
 def incompatible_reply() -> bytes:
     """What the server's codec makes of a version-1 hello: the fatal error frame."""
-    from sarja.protocol import RemoteProtocolError, error_reply
+    from sarja.protocol.codec import error_reply
+    from sarja.protocol.errors import RemoteProtocolError
 
     server = ServerCodec()
     server.receive_data(v1_hello_frame())

@@ -6,16 +6,11 @@ from typing import Any
 import msgpack
 import pytest
 
-from sarja.protocol import (
-    ClientCodec,
-    LocalProtocolError,
-    RemoteProtocolError,
-    ServerCodec,
-    SessionState,
-)
+from sarja.protocol.codec import ClientCodec, ServerCodec
+from sarja.protocol.errors import LocalProtocolError, RemoteProtocolError
 from sarja.protocol.examples import CLIENT_EXAMPLES, INCOMPATIBLE, SERVER_EXAMPLES, V1_HELLO
 from sarja.protocol.messages import Change, Hello, Ping, WireMap
-from sarja.protocol.session import CLIENT_ALLOWED, SERVER_ALLOWED
+from sarja.protocol.session import CLIENT_ALLOWED, SERVER_ALLOWED, SessionState
 
 CLIENT = {m.TYPE: m for m in CLIENT_EXAMPLES}
 SERVER = {m.TYPE: m for m in SERVER_EXAMPLES}

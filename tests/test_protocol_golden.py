@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
-from sarja.protocol import ClientCodec, ServerCodec, SessionState
 from sarja.protocol import examples as ex
+from sarja.protocol.codec import ClientCodec, ServerCodec
 from sarja.protocol.examples import CLIENT_EXAMPLES, SERVER_EXAMPLES
 from sarja.protocol.messages import CLIENT_MESSAGES, SERVER_MESSAGES, Snapshot, WireMap
 from sarja.protocol.mirror import GameMirror
 from sarja.protocol.moves import action_message
-from sarja.protocol.session import CLIENT_ALLOWED, SERVER_ALLOWED
+from sarja.protocol.session import CLIENT_ALLOWED, SERVER_ALLOWED, SessionState
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
 
@@ -141,7 +141,7 @@ def test_the_examples_follow_on_through_a_mirror() -> None:
     assert after.sequences == (((41, 45),), ())
     assert after.discard == (*ex.DISCARD, "5H")
     assert after.hand == ex.HAND_UPDATE.hand
-    assert [p.hand_size for p in after.players] == [7, 7]
+    assert [p.held for p in after.players] == [7, 7]
     assert after.legal == () and after.turn == 1
 
 

@@ -7,7 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sarja.protocol import ClientCodec, LocalProtocolError, RemoteProtocolError, ServerCodec
+from sarja.protocol.codec import ClientCodec, ServerCodec
+from sarja.protocol.errors import LocalProtocolError, RemoteProtocolError
 from sarja.protocol.examples import HISTORY
 from sarja.protocol.limits import MAX_CHANGES, MAX_HISTORY_PAGE, MAX_SERVER_FRAME, SERVER_DECODE
 from sarja.protocol.messages import Change, Entry, History

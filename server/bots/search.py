@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable
 from itertools import compress
 
-from ..engine.actions import DEAD, DRAW_ACTION, PLACE, REMOVE, Action
+from ..engine.actions import DRAW_ACTION, EXCHANGE, PLACE, REMOVE, Action
 from ..engine.board import LAYOUT
 from ..engine.cards import CARD_KIND, JC, JD, WILD
 from ..engine.game import Game
@@ -130,7 +130,7 @@ class Hard:
         maker = self.worlds(view)
         likely = hand_filters(view, maker) if self.infer else None
         seat = maker.seat
-        plies = self.plies if self.plies is not None else self.rounds * len(view.hand_sizes)
+        plies = self.plies if self.plies is not None else self.rounds * len(view.held)
         deadline = None if self.think_time is None else start + self.think_time
         count = len(candidates)
         totals = [0.0] * count
@@ -254,7 +254,7 @@ class _Policy:
                 delta = remove[chips[action.cell]]
                 score = sum(map(delta.__getitem__, map(lookup, CELL_WINDOWS[action.cell])))
                 score -= REMOVE_COST
-            elif kind == DEAD:
+            elif kind == EXCHANGE:
                 return action
             else:
                 continue

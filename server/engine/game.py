@@ -18,10 +18,12 @@ from functools import partial
 from itertools import compress
 from typing import NamedTuple, Protocol
 
+from sarja.protocol.cards import FiveCells, card_label
+
 from .actions import (
-    DEAD,
     DRAW,
     DRAW_ACTION,
+    EXCHANGE,
     NORMAL_PLAYS,
     PASS_ACTION,
     PLACE,
@@ -32,9 +34,9 @@ from .actions import (
 )
 from .arrangement import DEFAULT_HAND_SIZE, Arrangement
 from .board import CARD_CELLS, CELLS, CORNERS, cell_name
-from .cards import CARD_KIND, FULL_DECK, NORMAL, REMOVER, WILD, card_label, cut_rank
+from .cards import CARD_CODES, CARD_KIND, FULL_DECK, NORMAL, REMOVER, WILD, cut_rank
 from .errors import IllegalAction, RecordError
-from .sequences import Five, default_choice, line_options, resolve_choice
+from .sequences import default_choice, line_options, resolve_choice
 
 # Reshuffles in copies made for simulation come from here, not the real game's source.
 SIMULATION_RNG = random.Random(0)
@@ -72,7 +74,7 @@ class Event(NamedTuple):
     card: int = -1
     cell: int = -1
     side: int = -1
-    fives: tuple[Five, ...] = ()
+    fives: tuple[FiveCells, ...] = ()
 
 
 _SORTED_DECK = sorted(FULL_DECK)
@@ -130,8 +132,12 @@ def first_from_cut(players: int, rounds: tuple[CutRound, ...]) -> int:
     raise RecordError("bad_cut", "The cut does not decide who plays first.")
 
 
+def _label(card: int) -> str:
+    return card_label(CARD_CODES[card])
+
+
 def _not_in_hand(card: int) -> IllegalAction:
-    return IllegalAction("card_not_in_hand", f"You don't hold the {card_label(card)}.")
+    return IllegalAction("card_not_in_hand", f"You don't hold the {_label(card)}.")
 
 
 class Game:
@@ -174,7 +180,7 @@ class Game:
         # The top of the draw pile is the end of the list, so drawing is pop().
         self.draw_pile = list(self.deck[dealt:])[::-1]
         self.discard: list[int] = []
-        self.sequences: list[list[Five]] = [[] for _ in range(arrangement.sides)]
+        self.sequences: list[list[FiveCells]] = [[] for _ in range(arrangement.sides)]
         self.turn = self.first
         self.exchanged = False
         self.passes = 0
@@ -291,7 +297,7 @@ class Game:
                 flags[cell] = 0
         return flags
 
-    def sequence_options(self, seat: int, cell: int) -> list[list[tuple[Five, ...]]]:
+    def sequence_options(self, seat: int, cell: int) -> list[list[tuple[FiveCells, ...]]]:
         """For a chip `seat` would place on `cell`: per line where it makes a
         sequence, the options that count the most (first is the default)."""
         chips = self.chips
@@ -336,7 +342,7 @@ class Game:
             return self._place(seat, action)
         if kind == REMOVE:
             return self._remove(seat, action)
-        if kind == DEAD:
+        if kind == EXCHANGE:
             return self._exchange(seat, action)
         return self._pass(seat, action)
 
@@ -361,7 +367,7 @@ class Game:
             a, b = CARD_CELLS[card]
             raise IllegalAction(
                 "wrong_space",
-                f"The {card_label(card)} goes on {cell_name(a)} or {cell_name(b)}, not there.",
+                f"The {_label(card)} goes on {cell_name(a)} or {cell_name(b)}, not there.",
             )
         mark = self.marks[seat]
         side = mark - 1
@@ -446,11 +452,11 @@ class Game:
         if CARD_KIND[card] != NORMAL:
             raise IllegalAction("card_not_dead", "A jack is never dead.")
         if not self.is_dead(card):
-            raise IllegalAction("card_not_dead", f"The {card_label(card)} still has an open space.")
+            raise IllegalAction("card_not_dead", f"The {_label(card)} still has an open space.")
         self.hands[seat].remove(card)
         self.discard.append(card)
         self.exchanged = True
-        events = [Event("dead_card", seat, card)]
+        events = [Event("exchanged", seat, card)]
         self._draw_for(seat, events)
         self.history.append((seat, action))
         return events
@@ -461,7 +467,7 @@ class Game:
             legal_kinds = {a.kind for a in legal}
             if PLACE in legal_kinds or REMOVE in legal_kinds:
                 raise IllegalAction("must_play", "You have a card you can play, so you can't pass.")
-            if DEAD in legal_kinds:
+            if EXCHANGE in legal_kinds:
                 raise IllegalAction(
                     "must_exchange",
                     "Exchange your dead card first; you may pass only if you still can't play.",
