@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, assert_never
 
 from sarja.protocol import notation
 from sarja.protocol.cards import (
@@ -31,11 +31,27 @@ from sarja.protocol.cards import (
     cell_name,
     five_cells,
 )
+from sarja.protocol.changes import (
+    Away,
+    Back,
+    Change,
+    DrawForfeited,
+    DrawnGame,
+    Drew,
+    Exchanged,
+    NoDraw,
+    Passed,
+    Played,
+    Removed,
+    Reshuffled,
+    SequenceMade,
+    Won,
+    seat_only,
+)
 from sarja.protocol.distrust import table_fits
 from sarja.protocol.messages import (
     Ack,
     Bye,
-    Change,
     Chat,
     ChatLine,
     Choice,
@@ -63,7 +79,7 @@ from sarja.protocol.messages import (
     Update,
     Welcome,
 )
-from sarja.protocol.mirror import SEAT_ONLY, GameMirror, ServerProtocolError
+from sarja.protocol.mirror import GameMirror, ServerProtocolError
 from sarja.protocol.session import SessionState
 
 if TYPE_CHECKING:
@@ -601,7 +617,7 @@ def _game_message(model: Model, msg: Update | Hand | Legal) -> list[ClientMessag
             note(model, line.kind, line.parts)
         # (A history comes only straight after its snapshot: any update is later.)
         model.logged = msg.version
-        if any(c.kind not in SEAT_ONLY for c in msg.changes):
+        if not all(map(seat_only, msg.changes)):
             model.thinking = None  # the move the computer was choosing, or one that ended it
     if isinstance(msg, Hand) and msg.drawn is not None and game.rules.manual_draw:
         note(model, "drew", [("", "You drew "), card_part(msg.drawn), ("", ".")])
@@ -674,62 +690,75 @@ def _alone(game: GameMirror, side: int) -> bool:
 
 def change_parts(model: Model, game: GameMirror, c: Change) -> list[Fragment]:
     """One change of an update as a sentence for the log ([] for nothing worth saying)."""
-    kind = c.kind
-    who = _who_part(model, game, c.seat)
-    you = c.seat is not None and c.seat == game.seat and model.replay is None
-    card = card_part(c.card) if c.card is not None else ("", "")
-    where = ("class:cell", cell_name(c.cell)) if c.cell is not None else ("", "")
-    if kind == "played":
-        return [who, ("", " played "), card, ("", " at "), where, ("", ".")]
-    if kind == "removed":
-        assert c.side is not None
-        mine = c.side == model.my_side and _alone(game, c.side) and model.replay is None
-        whose = ("", "your") if mine else (side_style(c.side), f"{side_name(game, c.side)}'s")
-        return [who, ("", " removed "), whose, ("", " chip at "), where, ("", " with the "),
-                card, ("", ".")]  # fmt: skip
-    if kind == "exchanged":
-        return [who, ("", " exchanged a dead "), card, ("", ".")]
-    if kind == "drew":
-        # After every play the server draws for the player: news only when drawing is
-        # a choice (manual draw), and our own draw is told with its card (see `hand`).
-        if not game.rules.manual_draw or you:
-            return []
-        return [who, ("", " drew a card.")]
-    if kind == "no_draw":
-        return [who, ("", " could not draw: both piles are empty.")]
-    if kind == "reshuffled":
-        return [("", "The discard pile was shuffled into a new draw pile.")]
-    if kind == "draw_forfeited":
-        if you:
-            return [("", "You lost your draw: it waited too long.")]
-        return [who, ("", " lost their draw: it waited too long.")]
-    if kind == "passed":
-        return [who, ("", " passed: no playable card.")]
-    if kind == "sequence":
-        assert c.side is not None and c.fives is not None
-        many = "two sequences" if len(c.fives) > 1 else "a sequence"
-        spans = ", ".join(five_label(f) for f in c.fives)
-        team = who if _alone(game, c.side) else (side_style(c.side), side_name(game, c.side))
-        return [team, ("", f" completed {many} ({spans}).")]
-    if kind == "won":
-        assert c.side is not None
-        if _alone(game, c.side):
-            winner = next(s for s, p in enumerate(game.players) if p.side == c.side)
-            if winner == game.seat and model.replay is None:
-                return [(side_style(c.side), "You win!")]
-            return [_who_part(model, game, winner), ("", " wins!")]
-        return [(side_style(c.side), side_name(game, c.side)), ("", " wins!")]
-    if kind == "drawn_game":
-        return [("", "A full round of passes: the game is a draw.")]
-    if kind == "away":
-        return [who, ("", " is away; the seat is kept.")]
-    if kind == "back":
-        return [who, ("", " is back.")]
-    return []
+    seat: int | None = getattr(c, "seat", None)
+    who = _who_part(model, game, seat)
+    you = seat is not None and seat == game.seat and model.replay is None
+    match c:
+        case Played(card=card, cell=cell):
+            return [who, ("", " played "), card_part(card), ("", " at "), _cell_part(cell),
+                    ("", ".")]  # fmt: skip
+        case Removed(card=card, cell=cell, side=side):
+            mine = side == model.my_side and _alone(game, side) and model.replay is None
+            whose = ("", "your") if mine else (side_style(side), f"{side_name(game, side)}'s")
+            return [who, ("", " removed "), whose, ("", " chip at "), _cell_part(cell),
+                    ("", " with the "), card_part(card), ("", ".")]  # fmt: skip
+        case Exchanged(card=card):
+            return [who, ("", " exchanged a dead "), card_part(card), ("", ".")]
+        case Drew():
+            # After every play the server draws for the player: news only when drawing
+            # is a choice (manual draw), and our own draw is told with its card (`hand`).
+            if not game.rules.manual_draw or you:
+                return []
+            return [who, ("", " drew a card.")]
+        case NoDraw():
+            return [who, ("", " could not draw: both piles are empty.")]
+        case Reshuffled():
+            return [("", "The discard pile was shuffled into a new draw pile.")]
+        case DrawForfeited():
+            if you:
+                return [("", "You lost your draw: it waited too long.")]
+            return [who, ("", " lost their draw: it waited too long.")]
+        case Passed():
+            return [who, ("", " passed: no playable card.")]
+        case SequenceMade(side=side, fives=fives):
+            many = "two sequences" if len(fives) > 1 else "a sequence"
+            spans = ", ".join(five_label(f) for f in fives)
+            team = who if _alone(game, side) else (side_style(side), side_name(game, side))
+            return [team, ("", f" completed {many} ({spans}).")]
+        case Won(side=side):
+            if _alone(game, side):
+                winner = next(s for s, p in enumerate(game.players) if p.side == side)
+                if winner == game.seat and model.replay is None:
+                    return [(side_style(side), "You win!")]
+                return [_who_part(model, game, winner), ("", " wins!")]
+            return [(side_style(side), side_name(game, side)), ("", " wins!")]
+        case DrawnGame():
+            return [("", "A full round of passes: the game is a draw.")]
+        case Away():
+            return [who, ("", " is away; the seat is kept.")]
+        case Back():
+            return [who, ("", " is back.")]
+        case _:
+            assert_never(c)
 
 
-# What a seat does itself (the rest of an update follows from it: sequences, forfeits).
-_OWN_ACTS = frozenset({"played", "removed", "exchanged", "drew", "no_draw", "passed"})
+def _cell_part(cell: int) -> Fragment:
+    return ("class:cell", cell_name(cell))
+
+
+def _own_act(c: Change) -> bool:
+    """What a seat does itself (the rest of an update follows from it: sequences,
+    forfeits)."""
+    match c:
+        case Played() | Removed() | Exchanged() | Drew() | NoDraw() | Passed():
+            return True
+        case (
+            Reshuffled() | DrawForfeited() | SequenceMade() | Won() | DrawnGame() | Away()
+            | Back()
+        ):  # fmt: skip
+            return False
+        case _:
+            assert_never(c)
 
 
 def stand_in_parts(
@@ -738,11 +767,11 @@ def stand_in_parts(
     """A change the computer made for a person's seat (an update's `stand_in`): "The
     computer played for you: 6♣ at C4." for our own seat, "The computer, for Aino,
     played 6♣ at C4." for another's."""
-    if c.kind not in _OWN_ACTS:
+    if not _own_act(c):
         return parts
     rest = parts[1:]  # the sentence after its subject
-    if c.seat == game.seat and model.replay is None:
-        if c.kind == "played":
+    if getattr(c, "seat", None) == game.seat and model.replay is None:
+        if isinstance(c, Played):
             return [("class:log.info", "The computer played for you: "), *rest[1:]]
         return [("class:log.info", "The computer, for you,"), *rest]
     return [("class:log.info", "The computer, for "), parts[0], ("class:log.info", ","),

@@ -29,6 +29,7 @@ from sarja.protocol.cards import (
     cell_name,
     five_cells,
 )
+from sarja.protocol.changes import Removed, SequenceMade, Won
 from sarja.protocol.limits import MAX_NAME
 from sarja.protocol.messages import TableSummary
 
@@ -194,7 +195,7 @@ def _status_lines(model: Model, width: int) -> list[Line]:
 
 _LOG_STYLES = {
     "chat": "class:log.chat", "error": "class:log.error", "info": "class:log.info",
-    "sequence": "class:log.big", "won": "class:log.big", "removed": "class:log.big",
+    SequenceMade.kind: "class:log.big", Won.kind: "class:log.big", Removed.kind: "class:log.big",
 }  # fmt: skip
 
 

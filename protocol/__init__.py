@@ -15,6 +15,7 @@ Two layers, each module imported by name (this file imports nothing):
 - the vocabulary, pure and standard library only, which the rules engine shares:
   `cards` (cards, board, cells, fives, levels), `notation` (actions as text) and
   `changes` (what an update says happened);
-- the wire: `codec`, `framing`, `wire` (msgpack), `messages` and their parts, `session`,
+- the wire: `codec`, `framing`, `wire` (msgpack), `messages` and their parts, the changes
+  as maps (`change_wire`), `session`,
   and the member's copy of the game, `mirror`.
 """

@@ -15,6 +15,8 @@ holds all five (`FiveCells`), the wire and the client only its two end cells
 (40, 41, 42, 43, 44)
 """
 
+from collections.abc import Sequence
+
 RANKS = "23456789TJQKA"  # ordered as the cut ranks them: aces high
 SUITS = "SHDC"
 SUIT_SYMBOLS = "♠♥♦♣"  # in the order of SUITS
@@ -87,6 +89,6 @@ def five_cells(five: FiveEnds) -> FiveCells:
     return () if step is None else tuple(range(start, end + 1, step))
 
 
-def five_ends(five: FiveCells) -> FiveEnds:
+def five_ends(five: Sequence[int]) -> FiveEnds:
     """A five's cells as the wire writes them: (first, last)."""
     return (five[0], five[-1])

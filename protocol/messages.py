@@ -5,6 +5,8 @@ from the receiving side's table is refused as `unknown_type`.
 """
 
 from .base import WireMap
+from .change_wire import CHANGE_FIELDS, CHANGE_KINDS
+from .changes import Change
 from .client_messages import (
     ACTION_TYPES,
     ActionMessage,
@@ -30,9 +32,6 @@ from .client_messages import (
     Sync,
 )
 from .parts import (
-    CHANGE_FIELDS,
-    CHANGE_KINDS,
-    Change,
     Choice,
     Entry,
     Last,

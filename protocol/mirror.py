@@ -19,17 +19,34 @@ what it keeps stays bounded whatever the server sends: the discard pile is part 
 from __future__ import annotations
 
 import dataclasses
+from typing import assert_never
 
 from . import distrust as check
 from . import notation
 from .cards import cell_name, five_cells
+from .changes import (
+    Away,
+    Back,
+    Change,
+    DrawForfeited,
+    DrawnGame,
+    Drew,
+    Exchanged,
+    NoDraw,
+    Passed,
+    Played,
+    Removed,
+    Reshuffled,
+    SequenceMade,
+    Won,
+    seat_only,
+)
 from .distrust import CHIPS as _CHIP
 from .distrust import ServerProtocolError, refuse
 from .limits import MAX_FIVES
-from .messages import Ack, Change, Hand, Last, Legal, Snapshot, Update
+from .messages import Ack, Hand, Last, Legal, Snapshot, Update
 
-__all__ = ["SEAT_ONLY", "GameMirror", "ServerProtocolError"]
-SEAT_ONLY = frozenset({"away", "back"})  # changes of who is here, not of the game
+__all__ = ["GameMirror", "ServerProtocolError"]
 
 
 class GameMirror:
@@ -105,7 +122,7 @@ class GameMirror:
 
     def _update(self, msg: Update) -> None:
         self.version = msg.version
-        if any(c.kind not in SEAT_ONLY for c in msg.changes):
+        if not all(map(seat_only, msg.changes)):
             self.legal, self.choices = (), ()  # a `legal` for the new version follows if any
         # A player going away or coming back changes no one's legal actions, and the
         # server sends no `legal` after it: the list in hand still holds.
@@ -125,46 +142,54 @@ class GameMirror:
             self.targets, self.dead = ((),) * len(self.hand), ()
 
     def _change(self, c: Change) -> None:
-        kind = c.kind
-        what = f"A '{kind}' change"
-        seat = None if c.seat is None else check.seat(c.seat, len(self.players), what)
-        side = None if c.side is None else check.side(c.side, self.sides, what)
-        if kind == "played":
-            assert seat is not None and c.cell is not None and c.card is not None
-            if self.board[c.cell] != ".":
-                raise refuse(f"A chip is played on {cell_name(c.cell)}, which is not open.")
-            self.board[c.cell] = _CHIP[self.players[seat].side]
-            self._discarded(seat, c.card, notation.place(c.card, c.cell))
-        elif kind == "removed":
-            assert seat is not None and c.cell is not None and c.card is not None
-            if side is None or self.board[c.cell] != _CHIP[side]:
-                raise refuse(f"A chip is removed from {cell_name(c.cell)}, which holds none.")
-            self.board[c.cell] = "."
-            self._discarded(seat, c.card, notation.remove(c.card, c.cell))
-        elif kind == "exchanged":
-            assert seat is not None and c.card is not None
-            self._discarded(seat, c.card, notation.exchange(c.card))
-        elif kind == "drew":
-            assert seat is not None
-            if self.draw_size < 1:
-                raise refuse("A card is drawn from an empty draw pile.")
-            self._held(seat, +1)
-            self.draw_size -= 1
-        elif kind == "reshuffled":
-            self.draw_size = len(self.discard)
-            self.discard = []
-        elif kind == "passed":
-            assert seat is not None
-            self.last = Last(seat=seat, action="pass", _trusted=True)
-        elif kind == "sequence":
-            assert side is not None and c.fives is not None
-            self._sequence(side, c.fives)
-        elif kind in SEAT_ONLY:
-            assert seat is not None
-            self.players[seat] = dataclasses.replace(
-                self.players[seat], away=kind == "away", _trusted=True
-            )
-        # no_draw, draw_forfeited, won, drawn_game: the counters and result say it all.
+        what = f"A '{c.kind}' change"
+        players = len(self.players)
+        match c:
+            case Played(seat=seat, card=card, cell=cell):
+                check.seat(seat, players, what)
+                if self.board[cell] != ".":
+                    raise refuse(f"A chip is played on {cell_name(cell)}, which is not open.")
+                self.board[cell] = _CHIP[self.players[seat].side]
+                self._discarded(seat, card, notation.place(card, cell))
+            case Removed(seat=seat, card=card, cell=cell, side=side):
+                check.seat(seat, players, what)
+                check.side(side, self.sides, what)
+                if self.board[cell] != _CHIP[side]:
+                    raise refuse(f"A chip is removed from {cell_name(cell)}, which holds none.")
+                self.board[cell] = "."
+                self._discarded(seat, card, notation.remove(card, cell))
+            case Exchanged(seat=seat, card=card):
+                check.seat(seat, players, what)
+                self._discarded(seat, card, notation.exchange(card))
+            case Drew(seat=seat):
+                check.seat(seat, players, what)
+                if self.draw_size < 1:
+                    raise refuse("A card is drawn from an empty draw pile.")
+                self._held(seat, +1)
+                self.draw_size -= 1
+            case Reshuffled():
+                self.draw_size = len(self.discard)
+                self.discard = []
+            case Passed(seat=seat):
+                check.seat(seat, players, what)
+                self.last = Last(seat=seat, action="pass", _trusted=True)
+            case SequenceMade(seat=seat, side=side, fives=fives):
+                check.seat(seat, players, what)
+                check.side(side, self.sides, what)
+                self._sequence(side, fives)
+            case Away(seat=seat) | Back(seat=seat):
+                check.seat(seat, players, what)
+                self.players[seat] = dataclasses.replace(
+                    self.players[seat], away=isinstance(c, Away), _trusted=True
+                )
+            case NoDraw(seat=seat) | DrawForfeited(seat=seat):
+                check.seat(seat, players, what)  # the counters say the rest
+            case Won(side=side):
+                check.side(side, self.sides, what)  # the result says the rest
+            case DrawnGame():
+                pass  # the result says it all
+            case _:
+                assert_never(c)
 
     def _sequence(self, side: int, fives: tuple[tuple[int, int], ...]) -> None:
         if len(self.sequences[side]) + len(fives) > MAX_FIVES:

@@ -5,6 +5,8 @@ from typing import Any, Literal
 
 from .base import WireMap, wire
 from .cards import FiveEnds
+from .change_wire import changes_of
+from .changes import Change
 from .fields import (
     TOKEN_RE,
     actions,
@@ -49,7 +51,6 @@ from .limits import (
     MIN_TEAMS,
 )
 from .parts import (
-    Change,
     Choice,
     Entry,
     Last,
@@ -363,7 +364,7 @@ class Update(WireMap):
 
     def validate(self) -> None:
         integer(self.version, "version")
-        _set(self, "changes", parts(Change, self.changes, "changes", 1, MAX_CHANGES))
+        _set(self, "changes", changes_of(self.changes, "changes", 1, MAX_CHANGES))
         _turn(self, MAX_SEATS - 1)
         boolean(self.stand_in, "stand_in")
 

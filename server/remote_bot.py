@@ -27,18 +27,34 @@ import itertools
 import sys
 from collections import Counter, deque
 from collections.abc import Callable, Iterable
+from typing import assert_never
 
 import trio
 
 from sarja.protocol import distrust as check
 from sarja.protocol.cards import LEVELS, five_cells
+from sarja.protocol.changes import (
+    Away,
+    Back,
+    Change,
+    DrawForfeited,
+    DrawnGame,
+    Drew,
+    Exchanged,
+    NoDraw,
+    Passed,
+    Played,
+    Removed,
+    Reshuffled,
+    SequenceMade,
+    Won,
+)
 from sarja.protocol.codec import ClientCodec
 from sarja.protocol.errors import ProtocolError
 from sarja.protocol.limits import DEFAULT_PORT, MAX_NAME, MAX_SEATS, PROTOCOL_VERSION
 from sarja.protocol.messages import (
     Ack,
     Bye,
-    Change,
     ClientMessage,
     CreateTable,
     Error,
@@ -82,15 +98,20 @@ def plays_in(changes: Iterable[Change]) -> list[tuple[int, Action]]:
     them (without chosen fives): what hard reads the other sides' hands from."""
     plays = []
     for c in changes:
-        if c.seat is None or c.card is None:
-            continue
-        card = parse_card(c.card)
-        if c.kind == "played" and c.cell is not None:
-            plays.append((c.seat, Action(PLACE, card, c.cell)))
-        elif c.kind == "removed" and c.cell is not None:
-            plays.append((c.seat, Action(REMOVE, card, c.cell)))
-        elif c.kind == "exchanged":
-            plays.append((c.seat, Action(EXCHANGE, card)))
+        match c:
+            case Played(seat=seat, card=card, cell=cell):
+                plays.append((seat, Action(PLACE, parse_card(card), cell)))
+            case Removed(seat=seat, card=card, cell=cell):
+                plays.append((seat, Action(REMOVE, parse_card(card), cell)))
+            case Exchanged(seat=seat, card=card):
+                plays.append((seat, Action(EXCHANGE, parse_card(card))))
+            case (
+                Drew() | NoDraw() | Reshuffled() | DrawForfeited() | Passed() | SequenceMade()
+                | Won() | DrawnGame() | Away() | Back()
+            ):  # fmt: skip
+                pass
+            case _:
+                assert_never(c)
     return plays
 
 

@@ -359,7 +359,7 @@ def test_sequences_run_in_all_four_directions():
         game = position(hands=[move[:2], ""], chips=chips)
         events = play(game, 0, move)
         assert game.sequences[0] == [five], move
-        assert events[1].fives == (five,)
+        assert events[1].fives == ((five[0], five[-1]),)  # a change holds its end cells
 
 
 def test_a_corner_belongs_to_every_side():

@@ -32,7 +32,7 @@ ENGINE_MODULES = [
     f"sarja.server.engine.{m.name}" for m in pkgutil.iter_modules(sarja.server.engine.__path__)
 ]
 # The bottom layer: the words the engine, the protocol and the client share.
-VOCABULARY = ["sarja.protocol.cards", "sarja.protocol.notation"]
+VOCABULARY = ["sarja.protocol.cards", "sarja.protocol.notation", "sarja.protocol.changes"]
 
 
 @pytest.mark.parametrize("name", ENGINE_MODULES + VOCABULARY)

@@ -177,7 +177,7 @@ def test_the_game_examples_are_what_the_server_writes() -> None:
     (start, end), *_ = ex.PLAY.fives
     played = Action(PLACE, parse_card(ex.PLAY.card), ex.PLAY.cell, (five_cells((start, end)),))
     events = g.apply(0, played)  # type: ignore[arg-type]
-    assert present.update(13, g, present.changes(events)) == ex.UPDATE
+    assert present.update(13, g, tuple(events)) == ex.UPDATE
     assert present.hand_message(13, present.hand_part(g, 0), "8S") == ex.HAND_UPDATE
     assert present.table_shapes() == ex.SHAPES
 
@@ -199,7 +199,7 @@ def test_the_final_update_is_what_the_server_writes() -> None:
     )
     g.sequences[0].append(five_cells((41, 45)))
     events = g.apply(0, Action(PLACE, parse_card("8S"), 71))
-    final = present.update(27, g, present.changes(events))
+    final = present.update(27, g, tuple(events))
     assert final.changes == ex.FINAL_UPDATE.changes
     assert final.result == ex.FINAL_UPDATE.result
     assert final.turn == ex.FINAL_UPDATE.turn

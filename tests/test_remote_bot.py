@@ -18,7 +18,7 @@ from sarja.server.app import serve
 from sarja.server.bots import make_player
 from sarja.server.config import ServerConfig
 from sarja.server.engine import Arrangement, Game, seat_view
-from sarja.server.present import changes, snapshot, update
+from sarja.server.present import snapshot, update
 from sarja.server.remote_bot import parse_args, plays_in, seat_view_of
 
 from .netclient import NetClient
@@ -72,7 +72,7 @@ def test_the_history_a_bot_gathers_from_updates_is_the_engines(players, teams):
     while game.outcome is None:
         seat = game.turn
         events = game.apply(seat, rng.choice(game.legal_actions(seat)))
-        gathered += plays_in(update(len(game.history), game, changes(events)).changes)
+        gathered += plays_in(update(len(game.history), game, tuple(events)).changes)
     expected = [
         (s, a._replace(fives=())) for s, a in game.history if a.kind in (PLACE, REMOVE, EXCHANGE)
     ]

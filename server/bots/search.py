@@ -25,8 +25,10 @@ import time
 from collections.abc import Callable
 from itertools import compress
 
+from sarja.protocol.changes import SequenceMade
+
 from ..engine.actions import DRAW_ACTION, EXCHANGE, PLACE, REMOVE, Action
-from ..engine.board import LAYOUT
+from ..engine.board import LAYOUT, five_cells
 from ..engine.cards import CARD_KIND, JC, JD, WILD
 from ..engine.game import Game
 from ..engine.view import SeatView
@@ -275,9 +277,9 @@ def apply_tracked(
         for w in CELL_WINDOWS[action.cell]:
             packed[w] += inc
         for event in events:
-            if event.kind == "sequence":
+            if isinstance(event, SequenceMade):
                 for five in event.fives:
-                    spend(packed, mark - 1, five)
+                    spend(packed, mark - 1, five_cells(five))
                 if policy is not None:
                     policy.refresh(game)
     elif kind == REMOVE:
