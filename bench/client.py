@@ -34,12 +34,12 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 
 from sarja.client import model as m
 from sarja.client.app import ClientApp
-from sarja.protocol import PROTOCOL_VERSION, ServerCodec
+from sarja.protocol.codec import ServerCodec
+from sarja.protocol.limits import PROTOCOL_VERSION
 from sarja.protocol.messages import Seat, Sync, TableView, Welcome
 from sarja.server.engine import Arrangement, Game
 from sarja.server.engine.board import LAYOUT_CODES
 from sarja.server.present import (
-    changes,
     hand_message,
     hand_part,
     legal_message,
@@ -81,7 +81,7 @@ def game_frames(rng: random.Random, seat: int) -> list[list[bytes]]:
         mover = game.turn
         events = game.apply(mover, rng.choice(game.legal_actions(mover)))
         version += 1
-        group = [server.send(update(version, game, changes(events)))]
+        group = [server.send(update(version, game, tuple(events)))]
         if game.outcome is None:
             part = hand_part(game, seat)
             if part != held:

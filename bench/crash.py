@@ -39,8 +39,8 @@ from typing import Any
 
 import trio
 
-from sarja.protocol import ProtocolError
 from sarja.protocol.client_session import ClientSession, Event
+from sarja.protocol.errors import ProtocolError
 from sarja.protocol.limits import PROTOCOL_VERSION
 from sarja.protocol.messages import (
     Ack,

@@ -74,8 +74,9 @@ import msgpack
 import trio
 from hostile_tables import table_limit_attacks  # beside this file
 
-from sarja.protocol import ProtocolError, RemoteProtocolError, ServerCodec, error_reply
 from sarja.protocol.client_session import ClientSession, Event, message_of
+from sarja.protocol.codec import ServerCodec, error_reply
+from sarja.protocol.errors import ProtocolError, RemoteProtocolError
 from sarja.protocol.examples import CLIENT_EXAMPLES
 from sarja.protocol.framing import pack_length
 from sarja.protocol.limits import MAX_CLIENT_FRAME, PROTOCOL_VERSION

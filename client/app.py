@@ -21,8 +21,8 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.output import ColorDepth, Output
 from prompt_toolkit.styles import BaseStyle, Style, merge_styles
 
-from sarja.protocol import SessionState
 from sarja.protocol.messages import ListTables, ServerMessage, Welcome
+from sarja.protocol.session import SessionState
 
 from . import model as m
 from .attention import Attention

@@ -27,18 +27,33 @@ import argparse
 import sys
 from collections import Counter, deque
 from collections.abc import Callable, Iterable
+from typing import assert_never
 
 import trio
 
-from sarja.protocol import ProtocolError
-from sarja.protocol.cards import five_cells
+from sarja.protocol.cards import LEVELS, five_cells
+from sarja.protocol.changes import (
+    Away,
+    Back,
+    Change,
+    DrawForfeited,
+    DrawnGame,
+    Drew,
+    Exchanged,
+    NoDraw,
+    Passed,
+    Played,
+    Removed,
+    Reshuffled,
+    SequenceMade,
+    Won,
+)
 from sarja.protocol.client_session import ClientSession, Event
-from sarja.protocol.fields import LEVELS
+from sarja.protocol.errors import ProtocolError
 from sarja.protocol.limits import DEFAULT_PORT, MAX_NAME, MAX_SEATS, PROTOCOL_VERSION
 from sarja.protocol.messages import (
     Ack,
     Bye,
-    Change,
     ClientMessage,
     CreateTable,
     Error,
@@ -60,7 +75,7 @@ from sarja.protocol.mirror import GameMirror, ServerProtocolError
 from sarja.server.bots import make_player
 from sarja.server.bots.inference import LOOK_BACK
 from sarja.server.engine import Action, EngineError
-from sarja.server.engine.actions import DEAD, PLACE, REMOVE
+from sarja.server.engine.actions import EXCHANGE, PLACE, REMOVE
 from sarja.server.engine.cards import parse_card
 from sarja.server.engine.view import SeatView
 
@@ -76,15 +91,20 @@ def plays_in(changes: Iterable[Change]) -> list[tuple[int, Action]]:
     them (without chosen fives): what hard reads the other sides' hands from."""
     plays = []
     for c in changes:
-        if c.seat is None or c.card is None:
-            continue
-        card = parse_card(c.card)
-        if c.kind == "played" and c.cell is not None:
-            plays.append((c.seat, Action(PLACE, card, c.cell)))
-        elif c.kind == "removed" and c.cell is not None:
-            plays.append((c.seat, Action(REMOVE, card, c.cell)))
-        elif c.kind == "exchanged":
-            plays.append((c.seat, Action(DEAD, card)))
+        match c:
+            case Played(seat=seat, card=card, cell=cell):
+                plays.append((seat, Action(PLACE, parse_card(card), cell)))
+            case Removed(seat=seat, card=card, cell=cell):
+                plays.append((seat, Action(REMOVE, parse_card(card), cell)))
+            case Exchanged(seat=seat, card=card):
+                plays.append((seat, Action(EXCHANGE, parse_card(card))))
+            case (
+                Drew() | NoDraw() | Reshuffled() | DrawForfeited() | Passed() | SequenceMade()
+                | Won() | DrawnGame() | Away() | Back()
+            ):  # fmt: skip
+                pass
+            case _:
+                assert_never(c)
     return plays
 
 
@@ -110,7 +130,7 @@ def seat_view_of(mirror: GameMirror, history: tuple[tuple[int, Action], ...] = (
         hand=tuple(card for card, _ in cards),
         targets=tuple(tuple(t) for _, t in cards),
         dead=tuple(sorted({parse_card(c) for c in mirror.dead})),
-        hand_sizes=tuple(p.hand_size for p in mirror.players),
+        held=tuple(p.held for p in mirror.players),
         board="".join(mirror.board),
         discard=tuple(parse_card(c) for c in mirror.discard),
         draw_size=mirror.draw_size,

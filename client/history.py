@@ -19,9 +19,26 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
+from typing import assert_never
 
+from sarja.protocol.changes import (
+    Away,
+    Back,
+    Change,
+    DrawForfeited,
+    DrawnGame,
+    Drew,
+    Exchanged,
+    NoDraw,
+    Passed,
+    Played,
+    Removed,
+    Reshuffled,
+    SequenceMade,
+    Won,
+)
 from sarja.protocol.client_session import Past
-from sarja.protocol.messages import Change, Entry
+from sarja.protocol.messages import Entry
 from sarja.protocol.mirror import GameMirror
 
 from .model import (
@@ -33,9 +50,34 @@ from .model import (
     stand_in_parts,
 )
 
-# What a seat's player (or the computer for them) does: the changes a stand-in made.
-ACTED = frozenset({"played", "removed", "exchanged", "passed", "drew", "no_draw"})
-MOVES = frozenset({"played", "removed", "exchanged", "passed"})  # counted as moves
+
+def acted(c: Change) -> bool:
+    """What a seat's player (or the computer for them) does: the changes a stand-in made."""
+    match c:
+        case Played() | Removed() | Exchanged() | Passed() | Drew() | NoDraw():
+            return True
+        case (
+            Reshuffled() | DrawForfeited() | SequenceMade() | Won() | DrawnGame() | Away()
+            | Back()
+        ):  # fmt: skip
+            return False
+        case _:
+            assert_never(c)
+
+
+def is_move(c: Change) -> bool:
+    """The changes counted as moves (a draw or a forfeit is part of one)."""
+    match c:
+        case Played() | Removed() | Exchanged() | Passed():
+            return True
+        case (
+            Drew() | NoDraw() | Reshuffled() | DrawForfeited() | SequenceMade() | Won()
+            | DrawnGame() | Away() | Back()
+        ):  # fmt: skip
+            return False
+        case _:
+            assert_never(c)
+
 TOP = 10**9  # `log_back` for "the start": clamped to the oldest line when drawn
 
 
@@ -44,17 +86,19 @@ def log_changes(
 ) -> list[LogLine]:
     """One update's changes as log lines (not yet in the log)."""
     lines = []
-    actor = changes[0].seat if stand_in and changes else None  # whom the computer played for
+    # Whom the computer played for.
+    actor: int | None = getattr(changes[0], "seat", None) if stand_in and changes else None
     for c in changes:
         parts = change_parts(model, game, c)
         if not parts:
             continue
-        mine = c.seat is not None and c.seat == game.seat and model.replay is None
-        if actor is not None and c.seat == actor and c.kind in ACTED:
+        seat: int | None = getattr(c, "seat", None)
+        mine = seat is not None and seat == game.seat and model.replay is None
+        if actor is not None and seat == actor and acted(c):
             parts = stand_in_parts(model, game, c, parts)
-        elif mine and c.kind == "away":
+        elif mine and isinstance(c, Away):
             parts = [parts[0], ("", " were away; your seat was kept.")]
-        elif mine and c.kind == "back":
+        elif mine and isinstance(c, Back):
             parts = [parts[0], ("", " are back.")]
         lines.append(LogLine(c.kind, tuple(parts)))
     return lines
@@ -101,21 +145,22 @@ def _last_away(game: GameMirror, entries: list[Entry]) -> int | None:
     if game.seat is None:
         return None
     for e in reversed(entries):
-        if any(c.kind == "away" and c.seat == game.seat for c in e.changes):
+        if Away(game.seat) in e.changes:
             return e.version
     return None
 
 
 def away_summary(game: GameMirror, entries: list[Entry]) -> str:
     """ "While you were away: 6 moves; the computer played 2 for you." ("" for none)."""
-    moves = [e for e in entries if any(c.kind in MOVES for c in e.changes)]
+    moves = [e for e in entries if any(map(is_move, e.changes))]
     if not moves:
         return ""
     text = f"While you were away: {len(moves)} move{'s' if len(moves) != 1 else ''}"
     mine = sum(
         1
         for e in moves
-        if e.stand_in and any(c.kind in MOVES and c.seat == game.seat for c in e.changes)
+        if e.stand_in
+        and any(is_move(c) and getattr(c, "seat", None) == game.seat for c in e.changes)
     )
     if mine and game.seat is not None:
         text += f"; the computer played {mine} for you"

@@ -15,8 +15,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from sarja.protocol.cards import ONE_EYED, TWO_EYED
-from sarja.protocol.fields import LEVELS
+from sarja.protocol.cards import LEVELS, ONE_EYED, TWO_EYED, card_label
 from sarja.protocol.limits import DECK_SIZE, MAX_HAND, MAX_NAME, MAX_TABLE_NAME, MAX_TEXT
 from sarja.protocol.messages import (
     Chat,
@@ -45,7 +44,6 @@ from .model import (
     CHAT_QUEUE,
     CreateForm,
     Model,
-    card_label,
     choice_options,
     final_board,
     hand_over_seat,

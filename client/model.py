@@ -20,14 +20,39 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, assert_never
 
-from sarja.protocol.cards import CORNER_CODE, ONE_EYED, TWO_EYED, cell_name, five_cells, parse_cell
+from sarja.protocol import notation
+from sarja.protocol.cards import (
+    CORNER_CODE,
+    ONE_EYED,
+    TWO_EYED,
+    FiveEnds,
+    card_label,
+    cell_name,
+    five_cells,
+)
+from sarja.protocol.changes import (
+    Away,
+    Back,
+    Change,
+    DrawForfeited,
+    DrawnGame,
+    Drew,
+    Exchanged,
+    NoDraw,
+    Passed,
+    Played,
+    Removed,
+    Reshuffled,
+    SequenceMade,
+    Won,
+    seat_only,
+)
 from sarja.protocol.client_session import ClientSession, Event, Past
 from sarja.protocol.messages import (
     Ack,
     Bye,
-    Change,
     Chat,
     ChatLine,
     Choice,
@@ -52,30 +77,22 @@ from sarja.protocol.messages import (
     Update,
     Welcome,
 )
-from sarja.protocol.mirror import SEAT_ONLY, GameMirror, ServerProtocolError
+from sarja.protocol.mirror import GameMirror, ServerProtocolError
 from sarja.protocol.session import SessionState
 
 if TYPE_CHECKING:
     from .replay import Replay
 
-Five = tuple[int, int]  # a five as the wire gives it: its two end cells
 Fragment = tuple[str, str]  # (style, text), prompt_toolkit's formatted text
 
 SIDE_NAMES = ("Blue", "Green", "Red")
 SIDE_LETTERS = "BGR"
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 LOG_KEPT = 3000  # lines: a whole long game, its past included (client/history.py)
 CHAT_QUEUE = 5  # chat lines kept while the connection is down, sent once it is back
 CENTRE = 44  # where the cursor starts: E5
 # The `ping` sent after a resumed welcome: its `pong` comes after the table and the
 # snapshot that a held seat brings, so if it finds us still in the lobby, no seat came.
 RESUME_PING = 7474
-
-
-def card_label(card: str) -> str:
-    """ "TH" -> "10♥": what people read on the board and in the hand."""
-    rank = "10" if card[0] == "T" else card[0]
-    return rank + SUIT_SYMBOLS.get(card[1], card[1])
 
 
 def card_style(card: str) -> str:
@@ -97,7 +114,7 @@ def arrangement_label(players: int, teams: int) -> str:
     return f"{teams} teams of {players // teams}"
 
 
-def five_label(five: Five) -> str:
+def five_label(five: FiveEnds) -> str:
     """(0, 4) -> "A1–E1"."""
     return f"{cell_name(five[0])}–{cell_name(five[1])}"
 
@@ -589,7 +606,7 @@ def _game_message(model: Model, msg: Update | Hand | Legal) -> None:
             note(model, line.kind, line.parts)
         # (A history comes only straight after its snapshot: any update is later.)
         model.logged = msg.version
-        if any(c.kind not in SEAT_ONLY for c in msg.changes):
+        if not all(map(seat_only, msg.changes)):
             model.thinking = None  # the move the computer was choosing, or one that ended it
     if isinstance(msg, Hand) and msg.drawn is not None and game.rules.manual_draw:
         note(model, "drew", [("", "You drew "), card_part(msg.drawn), ("", ".")])
@@ -660,62 +677,75 @@ def _alone(game: GameMirror, side: int) -> bool:
 
 def change_parts(model: Model, game: GameMirror, c: Change) -> list[Fragment]:
     """One change of an update as a sentence for the log ([] for nothing worth saying)."""
-    kind = c.kind
-    who = _who_part(model, game, c.seat)
-    you = c.seat is not None and c.seat == game.seat and model.replay is None
-    card = card_part(c.card) if c.card is not None else ("", "")
-    where = ("class:cell", cell_name(c.cell)) if c.cell is not None else ("", "")
-    if kind == "played":
-        return [who, ("", " played "), card, ("", " at "), where, ("", ".")]
-    if kind == "removed":
-        assert c.side is not None
-        mine = c.side == model.my_side and _alone(game, c.side) and model.replay is None
-        whose = ("", "your") if mine else (side_style(c.side), f"{side_name(game, c.side)}'s")
-        return [who, ("", " removed "), whose, ("", " chip at "), where, ("", " with the "),
-                card, ("", ".")]  # fmt: skip
-    if kind == "exchanged":
-        return [who, ("", " exchanged a dead "), card, ("", ".")]
-    if kind == "drew":
-        # After every play the server draws for the player: news only when drawing is
-        # a choice (manual draw), and our own draw is told with its card (see `hand`).
-        if not game.rules.manual_draw or you:
-            return []
-        return [who, ("", " drew a card.")]
-    if kind == "no_draw":
-        return [who, ("", " could not draw: both piles are empty.")]
-    if kind == "reshuffled":
-        return [("", "The discard pile was shuffled into a new draw pile.")]
-    if kind == "draw_forfeited":
-        if you:
-            return [("", "You lost your draw: it waited too long.")]
-        return [who, ("", " lost their draw: it waited too long.")]
-    if kind == "passed":
-        return [who, ("", " passed: no playable card.")]
-    if kind == "sequence":
-        assert c.side is not None and c.fives is not None
-        many = "two sequences" if len(c.fives) > 1 else "a sequence"
-        spans = ", ".join(five_label(f) for f in c.fives)
-        team = who if _alone(game, c.side) else (side_style(c.side), side_name(game, c.side))
-        return [team, ("", f" completed {many} ({spans}).")]
-    if kind == "won":
-        assert c.side is not None
-        if _alone(game, c.side):
-            winner = next(s for s, p in enumerate(game.players) if p.side == c.side)
-            if winner == game.seat and model.replay is None:
-                return [(side_style(c.side), "You win!")]
-            return [_who_part(model, game, winner), ("", " wins!")]
-        return [(side_style(c.side), side_name(game, c.side)), ("", " wins!")]
-    if kind == "drawn_game":
-        return [("", "A full round of passes: the game is a draw.")]
-    if kind == "away":
-        return [who, ("", " is away; the seat is kept.")]
-    if kind == "back":
-        return [who, ("", " is back.")]
-    return []
+    seat: int | None = getattr(c, "seat", None)
+    who = _who_part(model, game, seat)
+    you = seat is not None and seat == game.seat and model.replay is None
+    match c:
+        case Played(card=card, cell=cell):
+            return [who, ("", " played "), card_part(card), ("", " at "), _cell_part(cell),
+                    ("", ".")]  # fmt: skip
+        case Removed(card=card, cell=cell, side=side):
+            mine = side == model.my_side and _alone(game, side) and model.replay is None
+            whose = ("", "your") if mine else (side_style(side), f"{side_name(game, side)}'s")
+            return [who, ("", " removed "), whose, ("", " chip at "), _cell_part(cell),
+                    ("", " with the "), card_part(card), ("", ".")]  # fmt: skip
+        case Exchanged(card=card):
+            return [who, ("", " exchanged a dead "), card_part(card), ("", ".")]
+        case Drew():
+            # After every play the server draws for the player: news only when drawing
+            # is a choice (manual draw), and our own draw is told with its card (`hand`).
+            if not game.rules.manual_draw or you:
+                return []
+            return [who, ("", " drew a card.")]
+        case NoDraw():
+            return [who, ("", " could not draw: both piles are empty.")]
+        case Reshuffled():
+            return [("", "The discard pile was shuffled into a new draw pile.")]
+        case DrawForfeited():
+            if you:
+                return [("", "You lost your draw: it waited too long.")]
+            return [who, ("", " lost their draw: it waited too long.")]
+        case Passed():
+            return [who, ("", " passed: no playable card.")]
+        case SequenceMade(side=side, fives=fives):
+            many = "two sequences" if len(fives) > 1 else "a sequence"
+            spans = ", ".join(five_label(f) for f in fives)
+            team = who if _alone(game, side) else (side_style(side), side_name(game, side))
+            return [team, ("", f" completed {many} ({spans}).")]
+        case Won(side=side):
+            if _alone(game, side):
+                winner = next(s for s, p in enumerate(game.players) if p.side == side)
+                if winner == game.seat and model.replay is None:
+                    return [(side_style(side), "You win!")]
+                return [_who_part(model, game, winner), ("", " wins!")]
+            return [(side_style(side), side_name(game, side)), ("", " wins!")]
+        case DrawnGame():
+            return [("", "A full round of passes: the game is a draw.")]
+        case Away():
+            return [who, ("", " is away; the seat is kept.")]
+        case Back():
+            return [who, ("", " is back.")]
+        case _:
+            assert_never(c)
 
 
-# What a seat does itself (the rest of an update follows from it: sequences, forfeits).
-_OWN_ACTS = frozenset({"played", "removed", "exchanged", "drew", "no_draw", "passed"})
+def _cell_part(cell: int) -> Fragment:
+    return ("class:cell", cell_name(cell))
+
+
+def _own_act(c: Change) -> bool:
+    """What a seat does itself (the rest of an update follows from it: sequences,
+    forfeits)."""
+    match c:
+        case Played() | Removed() | Exchanged() | Drew() | NoDraw() | Passed():
+            return True
+        case (
+            Reshuffled() | DrawForfeited() | SequenceMade() | Won() | DrawnGame() | Away()
+            | Back()
+        ):  # fmt: skip
+            return False
+        case _:
+            assert_never(c)
 
 
 def stand_in_parts(
@@ -724,11 +754,11 @@ def stand_in_parts(
     """A change the computer made for a person's seat (an update's `stand_in`): "The
     computer played for you: 6♣ at C4." for our own seat, "The computer, for Aino,
     played 6♣ at C4." for another's."""
-    if c.kind not in _OWN_ACTS:
+    if not _own_act(c):
         return parts
     rest = parts[1:]  # the sentence after its subject
-    if c.seat == game.seat and model.replay is None:
-        if c.kind == "played":
+    if getattr(c, "seat", None) == game.seat and model.replay is None:
+        if isinstance(c, Played):
             return [("class:log.info", "The computer played for you: "), *rest[1:]]
         return [("class:log.info", "The computer, for you,"), *rest]
     return [("class:log.info", "The computer, for "), parts[0], ("class:log.info", ","),
@@ -739,27 +769,22 @@ def last_parts(model: Model, game: GameMirror, last: Last) -> list[Fragment]:
     """The last action in the log's words, without its full stop: "Aino played 2♥ at
     E6" (the side panel writes it this way too)."""
     who = _who_part(model, game, last.seat)
-    action = last.action
-    if action == "pass":
+    said = notation.parse(last.action)
+    card = card_part(said.card) if said.card is not None else ("", "")
+    cell = ("class:cell", cell_name(said.cell)) if said.cell is not None else ("", "")
+    if said.kind == "pass":
         return [who, ("", " passed")]
-    if action.startswith("dead:"):
-        return [who, ("", " exchanged a dead "), card_part(action[5:])]
-    card, sign, cell = action[:2], action[2], action[3:]
-    if sign == "x":
-        return [who, ("", " removed a chip at "), ("class:cell", cell), ("", " with the "),
-                card_part(card)]  # fmt: skip
-    return [who, ("", " played "), card_part(card), ("", " at "), ("class:cell", cell)]
+    if said.kind == "exchange":
+        return [who, ("", " exchanged a dead "), card]
+    if said.kind == "remove":
+        return [who, ("", " removed a chip at "), cell, ("", " with the "), card]
+    return [who, ("", " played "), card, ("", " at "), cell]
 
 
 def last_cell(game: GameMirror) -> int | None:
     """The space the last action placed a chip on or took one from."""
     last = game.last
-    if last is None or last.action == "pass" or last.action.startswith("dead:"):
-        return None
-    try:
-        return parse_cell(last.action[3:])
-    except ValueError:
-        return None
+    return None if last is None else notation.parse(last.action).cell
 
 
 def _chat_line(model: Model, msg: ChatLine) -> None:
@@ -828,7 +853,7 @@ def playable(model: Model, card: str) -> bool:
     return bool(targets(model, card))
 
 
-def choice_options(model: Model, cell: int) -> tuple[tuple[Five, ...], ...]:
+def choice_options(model: Model, cell: int) -> tuple[tuple[FiveEnds, ...], ...]:
     """The ways a placement at `cell` can form its sequences, when the choice is real."""
     g = model.game
     if g is None:

@@ -38,14 +38,9 @@ from typing import Any
 
 import trio
 
-from sarja.protocol import (
-    PROTOCOL_VERSION,
-    LocalProtocolError,
-    ProtocolError,
-    SessionState,
-)
 from sarja.protocol.client_session import ClientSession
-from sarja.protocol.limits import DEFAULT_PORT
+from sarja.protocol.errors import LocalProtocolError, ProtocolError
+from sarja.protocol.limits import DEFAULT_PORT, PROTOCOL_VERSION
 from sarja.protocol.messages import (
     Bye,
     ClientMessage,
@@ -55,6 +50,7 @@ from sarja.protocol.messages import (
     Welcome,
 )
 from sarja.protocol.mirror import ServerProtocolError
+from sarja.protocol.session import SessionState
 
 BACKOFF = (0.5, 1.0, 2.0, 4.0, 8.0)  # seconds between attempts; the last one repeats
 CONNECT_TIMEOUT = 5.0

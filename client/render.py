@@ -20,7 +20,16 @@ from typing import Any, Literal
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.utils import get_cwidth
 
-from sarja.protocol.cards import COLUMNS, CORNER_CODE, ONE_EYED, TWO_EYED, cell_name, five_cells
+from sarja.protocol.cards import (
+    COLUMNS,
+    CORNER_CODE,
+    ONE_EYED,
+    TWO_EYED,
+    card_label,
+    cell_name,
+    five_cells,
+)
+from sarja.protocol.changes import Removed, SequenceMade, Won
 from sarja.protocol.limits import MAX_NAME
 from sarja.protocol.messages import TableSummary
 
@@ -39,7 +48,6 @@ from .model import (
     LogLine,
     Model,
     arrangement_label,
-    card_label,
     card_style,
     choice_options,
     computer_level,
@@ -187,7 +195,7 @@ def _status_lines(model: Model, width: int) -> list[Line]:
 
 _LOG_STYLES = {
     "chat": "class:log.chat", "error": "class:log.error", "info": "class:log.info",
-    "sequence": "class:log.big", "won": "class:log.big", "removed": "class:log.big",
+    SequenceMade.kind: "class:log.big", Won.kind: "class:log.big", Removed.kind: "class:log.big",
 }  # fmt: skip
 
 
@@ -586,9 +594,9 @@ def _player_entry(model: Model, seat: int, width: int, compact: bool) -> Line:
     style = "class:turn" if turn else "class:dim" if p.away else ""
     if seat == g.seat and model.replay is None:
         style += " class:you"
-    cards = str(p.hand_size)
+    cards = str(p.held)
     if not compact:
-        cards += " card" if p.hand_size == 1 else " cards"
+        cards += " card" if p.held == 1 else " cards"
     tags = ""
     if not compact:
         if seat == g.seat and model.replay is None:
@@ -599,7 +607,7 @@ def _player_entry(model: Model, seat: int, width: int, compact: bool) -> Line:
             tags = " (away)"
     room = width - 2 - len(cards) - 1  # the mark and its space, the gap before the count
     if tags == " (computer)" and get_cwidth(p.name) + len(tags) > room:
-        cards = str(p.hand_size)  # the name and what it is matter more than "cards"
+        cards = str(p.held)  # the name and what it is matter more than "cards"
         room = width - 2 - len(cards) - 1
     name = shorten(p.name, max(1, room - len(tags))) + tags
     return [(style, f"{mark} {name:<{room}} {cards}")]

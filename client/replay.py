@@ -24,7 +24,7 @@ from sarja.protocol.messages import (
 from sarja.protocol.mirror import GameMirror
 from sarja.server.engine import Action, Game, RecordError, dead_cards
 from sarja.server.engine.record import initial_game
-from sarja.server.present import changes, snapshot
+from sarja.server.present import snapshot
 
 from .model import Fragment, LogLine, Model, change_parts
 
@@ -118,7 +118,7 @@ def record_steps(data: dict[str, object]) -> list[Step]:
     try:
         for seat, notation in actions:
             events = game.apply(int(seat), Action.parse(str(notation)))
-            steps.append(_step(game, names, changes(events)))
+            steps.append(_step(game, names, tuple(events)))
     except (ValueError, TypeError) as err:
         raise RecordError("bad_record", f"The record does not replay: {err}") from err
     return steps

@@ -37,7 +37,7 @@ from .codec import ClientCodec
 from .distrust import ServerProtocolError, table_fits
 from .messages import (
     Ack,
-    Action,
+    ActionMessage,
     ClientMessage,
     Entry,
     Hand,
@@ -166,7 +166,7 @@ class ClientSession:
         self.next_id += 1
         return i
 
-    def action(self, notation: str) -> Action:
+    def action(self, notation: str) -> ActionMessage:
         """The message for a legal action in notation, with a fresh id, at the game's
         version (ValueError if the text is not an action)."""
         if self.game is None:

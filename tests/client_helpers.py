@@ -41,8 +41,8 @@ from sarja.client.app import ClientApp, GuestRun
 from sarja.client.layout import Region
 from sarja.client.model import Model, apply, choice_options
 from sarja.client.settings import Settings
-from sarja.protocol import ServerCodec
 from sarja.protocol.cards import LAYOUT_CODES, ONE_EYED, TWO_EYED, cell_name
+from sarja.protocol.codec import ServerCodec
 from sarja.protocol.messages import (
     Choice,
     ClientMessage,
@@ -184,8 +184,8 @@ def snapshot(
         version=12,
         seat=0,
         players=(
-            GamePlayer(name="Aino", side=0, away=False, hand_size=len(hand)),
-            GamePlayer(name="Bertil", side=1, away=False, hand_size=7),
+            GamePlayer(name="Aino", side=0, away=False, held=len(hand)),
+            GamePlayer(name="Bertil", side=1, away=False, held=7),
         ),
         sides=2,
         needed=2,

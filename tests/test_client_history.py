@@ -12,8 +12,10 @@ from sarja.client import model as m
 from sarja.client.attention import Attention
 from sarja.client.settings import Settings
 from sarja.protocol.cards import cell_name
+from sarja.protocol.change_wire import CHANGE_BY_KIND
+from sarja.protocol.changes import Drew, Passed, Played
 from sarja.protocol.client_session import PAST_KEPT
-from sarja.protocol.messages import Change, ChatLine, Entry, History, Legal, Update
+from sarja.protocol.messages import ChatLine, Entry, History, Legal, Update
 
 from .client_helpers import BOARD, STARTED, WELCOME, Headless, fed, headless, snapshot
 
@@ -21,14 +23,13 @@ from .client_helpers import BOARD, STARTED, WELCOME, Headless, fed, headless, sn
 def played(version: int, seat: int, card: str, cell: int, stand_in: bool = False) -> Entry:
     return Entry(
         version=version,
-        changes=(Change(kind="played", seat=seat, card=card, cell=cell),
-                 Change(kind="drew", seat=seat)),
+        changes=(Played(seat=seat, card=card, cell=cell), Drew(seat=seat)),
         stand_in=stand_in,
     )  # fmt: skip
 
 
 def seat(version: int, kind: str, who: int) -> Entry:
-    return Entry(version=version, changes=(Change(kind=kind, seat=who),))
+    return Entry(version=version, changes=(CHANGE_BY_KIND[kind](seat=who),))  # type: ignore[call-arg]
 
 
 # Aino (seat 0, us) played first; she went away at version 4, the computer made her
@@ -179,7 +180,7 @@ def test_the_bell_rings_once_when_our_turn_comes_if_turned_on():
     model.alerts = True
     attention.check(model, out)
     assert out.did == ["Sarja"]
-    wire.feed(Update(version=13, changes=(Change(kind="passed", seat=1),), turn=0, draw_size=84),
+    wire.feed(Update(version=13, changes=(Passed(seat=1),), turn=0, draw_size=84),
               Legal(version=13, legal=("pass",)))  # fmt: skip
     attention.check(model, out)
     attention.check(model, out)  # a redraw rings nothing more

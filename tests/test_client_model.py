@@ -8,9 +8,23 @@ from prompt_toolkit.output import ColorDepth, DummyOutput
 
 from sarja.client import model as m
 from sarja.client.app import ClientApp, style
+from sarja.protocol.changes import (
+    Away,
+    Back,
+    Change,
+    DrawForfeited,
+    Drew,
+    Exchanged,
+    NoDraw,
+    Passed,
+    Played,
+    Removed,
+    Reshuffled,
+    SequenceMade,
+    Won,
+)
 from sarja.protocol.messages import (
     Ack,
-    Change,
     ChatLine,
     Error,
     Hand,
@@ -111,14 +125,14 @@ def test_updates_move_the_game_on_and_the_log_says_what_happened():
     assert wire.feed(Ack(id=3, version=13)) == []
     assert model.next_id == 4
     wire.feed(
-        update(13, Change(kind="played", seat=0, card="7H", cell=48), Change(kind="drew", seat=0)),
+        update(13, Played(seat=0, card="7H", cell=48), Drew(seat=0)),
         Hand(
             version=13,
             hand=("2C", "4S", "5H", "9S", "JD", "QS", "AD"),
             targets=((),) * 7,
             drawn="4S",
         ),  # fmt: skip
-        update(14, Change(kind="played", seat=1, card="2C", cell=14), turn=0),
+        update(14, Played(seat=1, card="2C", cell=14), turn=0),
         Legal(version=14, legal=("2C@G4",)),
     )
     game = model.game
@@ -141,18 +155,18 @@ ROWS_OF_FIVE = "*gggg....*ggggg....." + SNAPSHOT.board[20:40] + "bbbbbb...." + S
 def test_every_change_in_words():
     wire = fed(STARTED, snapshot(board=ROWS_OF_FIVE))
     changes = [
-        Change(kind="removed", seat=1, card="JS", cell=45, side=0),
-        Change(kind="removed", seat=0, card="JH", cell=37, side=1),
-        Change(kind="exchanged", seat=1, card="9S"),
-        Change(kind="no_draw", seat=1),
-        Change(kind="reshuffled"),
-        Change(kind="draw_forfeited", seat=1),
-        Change(kind="draw_forfeited", seat=0),
-        Change(kind="passed", seat=1),
-        Change(kind="sequence", seat=0, side=0, fives=((40, 44),)),
-        Change(kind="sequence", seat=1, side=1, fives=((0, 4), (10, 14))),
-        Change(kind="away", seat=1),
-        Change(kind="back", seat=1),
+        Removed(seat=1, card="JS", cell=45, side=0),
+        Removed(seat=0, card="JH", cell=37, side=1),
+        Exchanged(seat=1, card="9S"),
+        NoDraw(seat=1),
+        Reshuffled(),
+        DrawForfeited(seat=1),
+        DrawForfeited(seat=0),
+        Passed(seat=1),
+        SequenceMade(seat=0, side=0, fives=((40, 44),)),
+        SequenceMade(seat=1, side=1, fives=((0, 4), (10, 14))),
+        Away(seat=1),
+        Back(seat=1),
     ]
     for version, change in enumerate(changes, start=13):
         wire.feed(update(version, change))
@@ -183,9 +197,9 @@ def test_teams_are_named_as_teams_and_the_end_in_words():
     four_hands = dataclasses.replace(RESULT, hands=(*RESULT.hands, ("5C",), ("6C",)))
     wire = fed(four, snapshot(players=players, board=ROWS_OF_FIVE, draw_size=70))
     wire.feed(
-        update(13, Change(kind="removed", seat=1, card="JS", cell=45, side=0), draw_size=70),
-        update(14, Change(kind="sequence", seat=2, side=0, fives=((40, 44),)), draw_size=70),
-        update(15, Change(kind="won", side=0), draw_size=70, result=four_hands),
+        update(13, Removed(seat=1, card="JS", cell=45, side=0), draw_size=70),
+        update(14, SequenceMade(seat=2, side=0, fives=((40, 44),)), draw_size=70),
+        update(15, Won(side=0), draw_size=70, result=four_hands),
     )
     assert said(wire.model) == [
         "Bertil removed Team Blue's chip at F5 with the J♠.",
@@ -197,18 +211,18 @@ def test_teams_are_named_as_teams_and_the_end_in_words():
 
 def test_manual_draw_shows_draws_and_the_card_we_drew():
     manual = Rules(hand_size=7, manual_draw=True)
-    waiting = (SNAPSHOT.players[0], dataclasses.replace(SNAPSHOT.players[1], hand_size=6))
+    waiting = (SNAPSHOT.players[0], dataclasses.replace(SNAPSHOT.players[1], held=6))
     wire = fed(STARTED, snapshot(rules=manual, players=waiting))
     wire.feed(
-        update(13, Change(kind="played", seat=0, card="7H", cell=48), pending_draw=(0,)),
-        update(14, Change(kind="drew", seat=0)),
+        update(13, Played(seat=0, card="7H", cell=48), pending_draw=(0,)),
+        update(14, Drew(seat=0)),
         Hand(
             version=14,
             hand=("2C", "4S", "5H", "9S", "JD", "QS", "AD"),
             targets=((),) * 7,
             drawn="4S",
         ),  # fmt: skip
-        update(15, Change(kind="drew", seat=1), turn=0),
+        update(15, Drew(seat=1), turn=0),
     )
     assert said(wire.model)[1:] == ["You drew 4♠.", "Bertil drew a card."]
 
@@ -251,7 +265,7 @@ def test_notices_in_words():
 
 def test_a_gap_in_the_versions_asks_for_a_snapshot_once():
     wire = fed(STARTED, SNAPSHOT)
-    played = Change(kind="played", seat=1, card="2C", cell=14)
+    played = Played(seat=1, card="2C", cell=14)
     assert wire.feed(update(14, played)) == [Sync()]  # 13 never came
     assert wire.model.syncing and wire.model.game.version == 12
     assert wire.feed(update(15, played), Legal(version=15, legal=("pass",))) == []
@@ -275,13 +289,13 @@ def test_the_session_answers_a_ping_and_a_gap_through_the_models_replies():
     """The link sends whatever `apply` returns: the session's own answers come first."""
     wire = fed(STARTED, SNAPSHOT)
     assert wire.feed(Ping(n=9)) == [Pong(n=9)]
-    played = Change(kind="played", seat=1, card="2C", cell=14)
+    played = Played(seat=1, card="2C", cell=14)
     assert wire.feed(Ping(n=10), update(14, played)) == [Pong(n=10), Sync()]
 
 
 def test_someone_going_away_keeps_our_turn():
     wire = fed(STARTED, SNAPSHOT)
-    wire.feed(update(13, Change(kind="away", seat=1), turn=0))
+    wire.feed(update(13, Away(seat=1), turn=0))
     model = wire.model
     assert model.game.players[1].away and model.my_turn and model.game.legal == SNAPSHOT.legal
     assert "Bertil (away)" in text(model)
@@ -323,7 +337,7 @@ def test_a_wild_jack_does_not_mark_the_whole_board():
 def test_the_card_just_drawn_is_marked_new():
     h = headless(STARTED, SNAPSHOT)
     h.feed(
-        update(13, Change(kind="played", seat=0, card="7H", cell=48), Change(kind="drew", seat=0)),
+        update(13, Played(seat=0, card="7H", cell=48), Drew(seat=0)),
         Hand(
             version=13,
             hand=("2C", "4S", "5H", "9S", "JD", "QS", "AD"),
@@ -360,7 +374,7 @@ def test_the_end_is_in_the_winners_colour():
     from sarja.client import render
 
     players = tuple(
-        Player(name=name, side=i, away=False, hand_size=6)
+        Player(name=name, side=i, away=False, held=6)
         for i, name in enumerate(("Aino", "Bertil", "Cecilia"))
     )
     red = dataclasses.replace(RESULT, side=2, hands=(("2C",), ("4H",), ("KD",)))
@@ -377,7 +391,7 @@ def test_the_end_is_in_the_winners_colour():
 
 def test_the_log_is_written_in_chip_colours():
     wire = fed(STARTED, SNAPSHOT)
-    wire.feed(update(13, Change(kind="played", seat=1, card="2H", cell=14)))
+    wire.feed(update(13, Played(seat=1, card="2H", cell=14)))
     parts = wire.model.log[-1].parts
     assert ("class:side.g", "Bertil") in parts and ("class:card.red", "2♥") in parts
 

@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sarja.protocol import ClientCodec, ServerCodec, SessionState
 from sarja.protocol import examples as ex
+from sarja.protocol.changes import Drew, Played
 from sarja.protocol.client_session import PAST_KEPT, ClientSession, Gap, Past, SetAside, message_of
+from sarja.protocol.codec import ClientCodec, ServerCodec
 from sarja.protocol.messages import (
-    Change,
     Hand,
     History,
     Legal,
@@ -24,6 +24,7 @@ from sarja.protocol.messages import (
     Update,
 )
 from sarja.protocol.mirror import ServerProtocolError
+from sarja.protocol.session import SessionState
 
 WELCOME = ex.SERVER_EXAMPLES[0]
 WAITING = next(m for m in ex.SERVER_EXAMPLES if m.TYPE == "table")
@@ -95,7 +96,7 @@ def _client(msg) -> bytes:
 
 def test_a_gap_asks_for_one_sync_and_sets_the_game_aside_until_the_snapshot():
     session = at_game(ex.LEGAL_LIST)
-    played = Change(kind="played", seat=1, card="2C", cell=14)
+    played = Played(seat=1, card="2C", cell=14)
     skipped = Update(version=14, changes=(played,), turn=0, draw_size=77)  # 13 never came
     [gap] = events_of(session, wire(skipped))
     assert gap == Gap(skipped) and session.syncing and session.gaps == 1
@@ -163,7 +164,7 @@ def test_action_ids_go_on_above_the_last_the_server_holds():
 
 def test_a_lie_is_refused_whole_and_the_game_waits_for_a_fresh_snapshot():
     session = at_game()
-    lie = Update(version=13, changes=(Change(kind="drew", seat=5),), turn=0, draw_size=77)
+    lie = Update(version=13, changes=(Drew(seat=5),), turn=0, draw_size=77)
     session.receive_data(wire(lie, ex.LEGAL_LIST))
     with pytest.raises(ServerProtocolError, match="seat 5"):
         session.next_event()
