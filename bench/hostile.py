@@ -34,6 +34,12 @@ file that is scanned at the end). Attackers bind source addresses 127.0.0.2 to
 5. The journal's bounds, on servers of their own: pairs moving flat out and tables
    created and closed without pause (the log's peak size, the journal's growth an
    hour); and unknown resume tokens timed on an empty journal and a full one.
+6. Computers at many tables (issue 19), on a server of its own: the real game timed
+   alone (`p99_calm_ms`), then while 20 twelve-seat tables of hard computers (4 in the
+   quick run) play on with no one there, made four to an address from 127.0.0.150 on
+   (`p99_under_computers_ms`, at most 3x the calm p99); one more from the same address
+   must be refused. `--computers-only` runs just this; `--search-threads` and
+   `--search-workers N` set the server's search pool, to compare.
 
 Printed: frames, connections, crashes (the server process died), tracebacks logged,
 `internal_error` replies seen, the real game's p50/p99 before and during the attack,
@@ -68,10 +74,23 @@ import msgpack
 import trio
 from hostile_tables import table_limit_attacks  # beside this file
 
-from sarja.protocol import ProtocolError, RemoteProtocolError, ServerCodec, error_reply
+from sarja.protocol.client_session import ClientSession, Event, message_of
+from sarja.protocol.codec import ServerCodec, error_reply
+from sarja.protocol.errors import ProtocolError, RemoteProtocolError
 from sarja.protocol.examples import CLIENT_EXAMPLES
-from sarja.protocol.framing import FrameDecoder, pack_length
-from sarja.protocol.limits import MAX_CLIENT_FRAME, MAX_SERVER_FRAME, PROTOCOL_VERSION
+from sarja.protocol.framing import pack_length
+from sarja.protocol.limits import MAX_CLIENT_FRAME, PROTOCOL_VERSION
+from sarja.protocol.messages import (
+    Ack,
+    ChatLine,
+    Error,
+    Notice,
+    Rematch,
+    Snapshot,
+    TableList,
+    TableSummary,
+    TableView,
+)
 from sarja.protocol.moves import action_message
 from sarja.protocol.session import SessionState
 
@@ -473,64 +492,76 @@ class Signal:
 
 
 class GameView:
-    """What a client needs of the server's messages to act: decoded by Conn."""
+    """What a client needs of the server's messages to act: the one client session
+    (Conn feeds it every frame; it answers pings), and the bench's own counts."""
 
     def __init__(self) -> None:
-        self.welcomed = False
-        self.table_id: str | None = None
-        self.seat: int | None = None
-        self.version = -1
-        self.turn = -1
-        self.hand: list[str] = []
-        self.legal: list[str] = []
-        self.legal_version = -2
-        self.result: Any = None
+        self.session = ClientSession()
         self.snapshots = 0
         self.acked: dict[int, int] = {}
         self.errors: Counter[str] = Counter()
         self.error_ids: set[int] = set()
         self.noise = 0  # notices, table views, chat and lists: not the game itself
-        self.tables: list[Any] = []
+        self.tables: tuple[TableSummary, ...] = ()
 
-    def took(self, m: dict[str, Any]) -> None:
-        t = m.get("t")
-        if t == "welcome":
-            self.welcomed = True
-        elif t == "table":
-            self.table_id, self.seat = m["id"], m.get("seat")
-            self.noise += 1
-        elif t == "snapshot":
-            self.version, self.turn, self.result = m["version"], m["turn"], m.get("result")
-            self.hand, self.legal = list(m.get("hand", ())), list(m.get("legal", ()))
-            self.legal_version = self.version
+    @property
+    def welcomed(self) -> bool:
+        return self.session.welcome is not None
+
+    @property
+    def table_id(self) -> str | None:
+        table = self.session.table
+        return None if table is None else table.id
+
+    @property
+    def version(self) -> int:
+        game = self.session.game
+        return -1 if game is None else game.version
+
+    @property
+    def hand(self) -> tuple[str, ...]:
+        game = self.session.game
+        return () if game is None else game.hand
+
+    @property
+    def legal(self) -> tuple[str, ...]:
+        game = self.session.game
+        return () if game is None else game.legal
+
+    @property
+    def result(self) -> Any:
+        game = self.session.game
+        return None if game is None else game.result
+
+    def took(self, event: Event) -> None:
+        msg = message_of(event)
+        if isinstance(msg, Snapshot):
             self.snapshots += 1
-        elif t == "update":
-            self.version, self.turn, self.result = m["version"], m["turn"], m.get("result")
-            self.legal = []
-        elif t == "hand":
-            self.hand = list(m["hand"])
-        elif t == "legal":
-            if m["version"] == self.version:
-                self.legal, self.legal_version = list(m["legal"]), m["version"]
-        elif t == "ack":
-            self.acked[m["id"]] = m["version"]
-        elif t == "error":
-            self.errors[m["code"]] += 1
-            if m.get("id") is not None:
-                self.error_ids.add(m["id"])
-        elif t == "tables":
-            self.tables = m["tables"]
+        elif isinstance(msg, Ack):
+            self.acked[msg.id] = msg.version
+        elif isinstance(msg, Error):
+            self.errors[msg.code] += 1
+            if msg.id is not None:
+                self.error_ids.add(msg.id)
+        elif isinstance(msg, TableList):
+            self.tables = msg.tables
             self.noise += 1
-        elif t in ("notice", "chat"):
+        elif isinstance(msg, TableView | Notice | ChatLine):
             self.noise += 1
 
     def can_move(self) -> bool:
-        return self.result is None and bool(self.legal) and self.legal_version == self.version
+        return self.result is None and bool(self.legal)
+
+    def move(self, rng: random.Random) -> tuple[int, bytes]:
+        """A legal action at random, as the session sends it: its id and its bytes."""
+        msg = self.session.action(rng.choice(self.legal))
+        return msg.id, self.session.send(msg)
 
 
 class Conn:
     """One connection. A reader task counts the bytes that come back and scans them
-    for `patterns`; with a `view` it also decodes every frame (and answers pings)."""
+    for `patterns`; with a `view` its client session also takes in every frame (and
+    answers pings)."""
 
     def __init__(
         self, stream: trio.SocketStream, patterns: dict[str, bytes], view: GameView | None,
@@ -547,7 +578,6 @@ class Conn:
         self.opened = time.monotonic()
         self.closed_at: float | None = None
         self._lock = trio.Lock()
-        self._frames = FrameDecoder(MAX_SERVER_FRAME) if view is not None else None
         self.bad_frames = 0
 
     async def send(self, data: bytes) -> None:
@@ -576,8 +606,8 @@ class Conn:
                     if n:
                         self.counts[name] += n
                 tail = chunk[-(self.longest - 1) :]
-                if self._frames is not None:
-                    await self._decode(data)
+                if self.view is not None:
+                    await self._decode(self.view, data)
                 self.changed.fire()
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
             pass
@@ -585,20 +615,26 @@ class Conn:
         self.done.set()
         self.changed.fire()
 
-    async def _decode(self, data: bytes) -> None:
-        assert self._frames is not None and self.view is not None
+    async def _decode(self, view: GameView, data: bytes) -> None:
+        session = view.session
         try:
-            self._frames.receive_data(data)
-            while (body := self._frames.next_frame()) is not None:
-                m = msgpack.unpackb(body, raw=False, strict_map_key=False)
-                if not isinstance(m, dict):
-                    self.bad_frames += 1
-                    continue
-                self.view.took(m)
-                if m.get("t") == "ping":
-                    await self.try_send(frame({"t": "pong", "n": m["n"]}))
-        except (ProtocolError, ValueError):
+            session.receive_data(data)
+        except ProtocolError:
             self.bad_frames += 1
+            return
+        while True:
+            try:
+                event = session.next_event()
+            except ProtocolError as err:
+                self.bad_frames += 1
+                if err.fatal:
+                    return
+                continue
+            if event is None:
+                break
+            view.took(event)
+        if replies := session.data_to_send():  # pongs, syncs
+            await self.try_send(replies)
 
     async def wait_for(self, done: Callable[[], bool], timeout: float) -> bool:
         """True once `done()`; False after `timeout` seconds or if the connection ended."""
@@ -1386,7 +1422,7 @@ async def lockout(ctx: Ctx, r: dict[str, Any]) -> None:
                 continue
             await probe.try_send(hello("Newcomer") + LIST)
             await probe.wait_for(lambda: bool(view.tables) or bool(view.errors), 10)  # noqa: B023
-            listed = [t for t in view.tables if t["name"].startswith("Lock ") and t["started"]]
+            listed = [t for t in view.tables if t.name.startswith("Lock ") and t.started]
             r["abandoned_listed"] = len(listed)
             await probe.try_send(create("Newcomer's table"))
             ctx.count("lockout", 3)
@@ -1824,6 +1860,140 @@ def report(f: dict[str, Any], scale: Scale) -> None:
     f["p99_ratio"] = round(ratio, 2) if not math.isnan(ratio) else None
 
 
+# ----- a real game while computers play at many tables (issue 19) --------------------------
+
+# A person's scripted game on a server of its own, timed alone and then while 12-seat
+# tables of hard computers play on with no one there, made four to an address (the
+# server's bound) from 127.0.0.150 on; one more from the last address must be refused.
+A_COMPUTERS = 150
+COMPUTER_TABLES = {False: 20, True: 4}  # the full run's, the quick run's
+COMPUTER_WINDOWS = {False: (30.0, 60.0), True: (3.0, 4.0)}  # seconds: calm, under computers
+COMPUTERS_PER_ADDRESS = 4
+ALONE = frame({"t": "create_table", "name": "Computers alone", "players": 12, "teams": 3,
+               "computers": [None] + ["hard"] * 11, "computer_takeover": "hard"})  # fmt: skip
+PAT_ERROR = b"\xa1t\xa5error"
+
+
+async def computer_table(port: int, where: str) -> str:
+    """From `where`, make a table of eleven hard computers and a person's seat, start its
+    game and leave it to them: "started", or the code it was refused with."""
+    sock = trio.socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    await sock.bind((where, 0))
+    await sock.connect((HOST, port))
+    seen = b""
+    async with trio.SocketStream(sock) as stream:
+        await stream.send_all(hello("Starter") + ALONE + READY)
+        with trio.fail_after(20):
+            while PAT_SNAPSHOT not in seen and PAT_ERROR not in seen:
+                chunk = await stream.receive_some(65536)
+                if not chunk:
+                    return "closed"
+                seen += chunk
+    if PAT_ERROR in seen:
+        code = re.search(rb"\xa4code(?:\xd9.|[\xa0-\xbf])([a-z_]+)", seen, re.S)
+        return code.group(1).decode() if code else "refused"
+    return "started"
+
+
+def children_cpu(pid: int) -> float:
+    """CPU seconds of the server's child processes (its search workers)."""
+    try:
+        kids = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return 0.0
+    return sum(cpu_seconds(int(kid)) for kid in kids if not math.isnan(cpu_seconds(int(kid))))
+
+
+async def computers_run(
+    quick: bool, folder: Path, threads: bool, workers: int | None = None
+) -> dict[str, Any]:
+    """The real game's p99, calm and then under the computer tables (see above)."""
+    log = folder / "computers.log"
+    command = [SERVER, "--host", HOST, "--port", "0", "--data-dir", str(folder / "computers"),
+               "--log-level", "info"] + (["--search-threads"] if threads else [])  # fmt: skip
+    if workers is not None:
+        command += ["--search-workers", str(workers)]
+    with open(log, "wb") as err:
+        process = await trio.lowlevel.open_process(command, stdout=subprocess.PIPE, stderr=err)
+    port = await read_port(process)
+    calm_s, busy_s = COMPUTER_WINDOWS[quick]
+    count = COMPUTER_TABLES[quick]
+    async with trio.open_nursery() as root:
+        assert process.stdout is not None
+        root.start_soon(drain, process.stdout)
+        player_process = await trio.lowlevel.open_process(
+            [sys.executable, __file__, "--player", str(port)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        )  # fmt: skip
+        player = Player(player_process)
+        root.start_soon(player.read)
+        with trio.fail_after(30):
+            await player.table.wait()
+        await trio.sleep(1)
+        calm = (time.monotonic(), time.monotonic() + calm_s)
+        await trio.sleep(calm_s)
+        made = [
+            await computer_table(port, address(A_COMPUTERS + i // COMPUTERS_PER_ADDRESS))
+            for i in range(count)
+        ]
+        over = await computer_table(
+            port, address(A_COMPUTERS + (count - 1) // COMPUTERS_PER_ADDRESS)
+        )
+        await trio.sleep(1)  # the computers get going
+        cpu = (cpu_seconds(process.pid), children_cpu(process.pid))
+        busy = (time.monotonic(), time.monotonic() + busy_s)
+        await trio.sleep(busy_s)
+        server_cpu = (cpu_seconds(process.pid) - cpu[0]) / busy_s
+        workers_cpu = (children_cpu(process.pid) - cpu[1]) / busy_s
+        assert player_process.stdin is not None
+        await player_process.stdin.aclose()
+        with trio.move_on_after(10):
+            await player_process.wait()
+        if player_process.returncode is None:
+            player_process.kill()
+        process.send_signal(signal.SIGTERM)
+        with trio.move_on_after(10):
+            await process.wait()
+        if process.returncode is None:
+            process.kill()
+        root.cancel_scope.cancel()
+    ms = lambda v: round(v * 1e3, 2)  # noqa: E731
+    calm_moves, busy_moves = player.window(*calm), player.window(*busy)
+    text = log.read_text(errors="replace")
+    p99_calm, p99_busy = percentile(calm_moves, 0.99), percentile(busy_moves, 0.99)
+    return {
+        "computers_search_in": "threads" if threads else "processes",
+        "computers_search_workers": workers,
+        "p99_calm_ms": ms(p99_calm),
+        "p99_under_computers_ms": ms(p99_busy),
+        "p50_under_computers_ms": ms(percentile(busy_moves, 0.5)),
+        "p99_under_computers_ratio": round(p99_busy / p99_calm, 2) if p99_calm else None,
+        "moves_calm": len(calm_moves),
+        "moves_under_computers": len(busy_moves),
+        "computer_tables_started": made.count("started"),
+        "computer_table_over_the_bound": over,
+        "computers_server_cpu": round(server_cpu, 2),  # cores, while the computers played
+        "computers_workers_cpu": round(workers_cpu, 2),
+        "computers_tracebacks": text.count("Traceback"),
+        "computers_real_game": player.ended or "played throughout",
+    }
+
+
+def computers_report(f: dict[str, Any]) -> None:
+    ratio = f["p99_under_computers_ratio"]
+    print(
+          f"A real game while {f['computer_tables_started']} tables of hard computers played"
+          f" (searches in {f['computers_search_in']}): p99 {f['p99_calm_ms']} ms calm"
+          f" ({f['moves_calm']} moves), {f['p99_under_computers_ms']} ms under the computers"
+          f" ({f['moves_under_computers']} moves, p50 {f['p50_under_computers_ms']} ms);"
+          f" {ratio}x, target at most 3x: {'met' if ratio and ratio <= 3 else 'MISSED'}"
+    )  # fmt: skip
+    print(f"  one table more from the same address: {f['computer_table_over_the_bound']};"
+          f" CPU while they played: server {f['computers_server_cpu']} cores, search"
+          f" workers {f['computers_workers_cpu']}; tracebacks {f['computers_tracebacks']};"
+          f" {f['computers_real_game']}")  # fmt: skip
+
+
 # ----- the real game's process -----------------------------------------------------------
 
 
@@ -1866,7 +2036,6 @@ async def play(port: int) -> None:
 
         nursery.start_soon(until_stdin_closes)
         nursery.start_soon(flush)
-        ids = itertools.count(1)
         try:
             while True:
                 ready = lambda: (va.can_move() or vb.can_move() or  # noqa: E731
@@ -1876,15 +2045,13 @@ async def play(port: int) -> None:
                     return
                 if va.result is not None and vb.result is not None:
                     games = (va.snapshots, vb.snapshots)
-                    await a.send(frame({"t": "rematch"}))
-                    await b.send(frame({"t": "rematch"}))
+                    await a.send(va.session.send(Rematch()))
+                    await b.send(vb.session.send(Rematch()))
                     await a.wait_for(lambda: va.snapshots > games[0] and vb.snapshots > games[1]  # noqa: B023
                                      and va.result is None, 60)  # fmt: skip
                     continue
                 mover, view = (a, va) if va.can_move() else (b, vb)
-                move_id = next(ids)
-                msg = action_message(rng.choice(view.legal), move_id, view.version).to_wire()
-                data = frame(msg)
+                move_id, data = view.move(rng)
                 sent = time.monotonic()
                 await mover.send(data)
                 acked, refused = view.acked, view.error_ids
@@ -1951,7 +2118,7 @@ async def flat_out_pair(ctx: Ctx, i: int, until: float, tally: Counter[str]) -> 
         await b.send(frame({"t": "join", "table": va.table_id}) + READY)
         await a.send(READY)
         await a.wait_for(lambda: va.snapshots > 0 and vb.snapshots > 0, 10)
-        ids, rng = itertools.count(1), random.Random(i)
+        rng = random.Random(i)
         over = lambda: va.result is not None and vb.result is not None  # noqa: E731
         while trio.current_time() < until:
             if not await a.wait_for(lambda: va.can_move() or vb.can_move() or over(), 10):
@@ -1960,15 +2127,14 @@ async def flat_out_pair(ctx: Ctx, i: int, until: float, tally: Counter[str]) -> 
             if over():
                 tally["games"] += 1
                 seen = (va.snapshots, vb.snapshots)
-                await a.send(frame({"t": "rematch"}))
-                await b.send(frame({"t": "rematch"}))
+                await a.send(va.session.send(Rematch()))
+                await b.send(vb.session.send(Rematch()))
                 await a.wait_for(lambda: va.snapshots > seen[0] and vb.snapshots > seen[1]  # noqa: B023
                                  and va.result is None, 10)  # fmt: skip
                 continue
             mover, view = (a, va) if va.can_move() else (b, vb)
-            move_id = next(ids)
-            msg = action_message(rng.choice(view.legal), move_id, view.version).to_wire()
-            await mover.send(frame(msg))
+            move_id, data = view.move(rng)
+            await mover.send(data)
             acked, refused = view.acked, view.error_ids
             if not await mover.wait_for(lambda: move_id in acked or move_id in refused, 10):  # noqa: B023
                 tally["pair_stuck"] += 1
@@ -2202,6 +2368,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="a scaled-down run, for tests")
     parser.add_argument("--player", type=int, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--computers-only",
+        action="store_true",
+        help="only the real game while computers play at many tables",
+    )
+    parser.add_argument(
+        "--search-threads",
+        action="store_true",
+        help="the server searches in threads, not processes (to compare)",
+    )
+    parser.add_argument(
+        "--search-workers", type=int, default=None,
+        help="the server's search workers (default: the server's own)",
+    )  # fmt: skip
     args = parser.parse_args()
     if args.player:
         trio.run(play, args.player)
@@ -2218,6 +2398,14 @@ def main() -> None:
           f" load average {os.getloadavg()[0]:.2f}; "
           + ", ".join(f"{f.name} {getattr(scale, f.name)}" for f in fields(scale)[:4]),
           flush=True)  # fmt: skip
+    if args.computers_only:
+        with tempfile.TemporaryDirectory(prefix="sarja-computers-") as folder:
+            figures = trio.run(
+                computers_run, args.quick, Path(folder), args.search_threads, args.search_workers
+            )
+        computers_report(figures)
+        print(json.dumps(figures))
+        return
     with tempfile.TemporaryDirectory(prefix="sarja-hostile-") as folder:
         figures = trio.run(run, scale, args.quick, Path(folder))
         figures |= trio.run(journal_bounds, args.quick, Path(folder))
@@ -2229,6 +2417,11 @@ def main() -> None:
         if first >= 0:
             print("The first traceback in the server's log:", file=sys.stderr)
             print(text[max(0, first - 300) : first + 3000], file=sys.stderr)
+        # A real game while computers play at many tables (issue 19), on a server of its own.
+        figures |= trio.run(
+            computers_run, args.quick, Path(folder), args.search_threads, args.search_workers
+        )
+        computers_report(figures)
     plain = {
         k: None if isinstance(v, float) and math.isnan(v) else v
         for k, v in figures.items()

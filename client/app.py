@@ -20,8 +20,8 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
-from sarja.protocol import SessionState
 from sarja.protocol.messages import ListTables, ServerMessage, Welcome
+from sarja.protocol.session import SessionState
 
 from . import intents as ask
 from . import model as m
@@ -65,7 +65,7 @@ class ClientApp:
             extra["welcome_timeout"] = welcome_timeout
         self.link = Link(
             host, port, name=self._name, on_message=self._message, on_link=self._on_link,
-            **extra,
+            session=model.session, **extra,
         )  # fmt: skip
         self.screen = ScreenLayout(model, self.do, lambda: self.app.output.get_size())
         self.app: Application[None] = Application(

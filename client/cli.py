@@ -13,7 +13,7 @@ import contextlib
 import sys
 from pathlib import Path
 
-from sarja.protocol.fields import LEVELS
+from sarja.protocol.cards import LEVELS
 from sarja.protocol.limits import DEFAULT_PORT, MAX_NAME
 
 from . import model as m

@@ -7,12 +7,12 @@ here. And who plays which seat, as the table last said.
 
 from __future__ import annotations
 
-from sarja.protocol.cards import five_cells, parse_cell
+from sarja.protocol import notation
+from sarja.protocol.cards import FiveEnds, five_cells
 from sarja.protocol.messages import Choice
 from sarja.protocol.mirror import GameMirror
 
 from .model import Model
-from .words.common import Five
 
 
 def targets(model: Model, card: str | None) -> frozenset[int]:
@@ -34,7 +34,7 @@ def playable(model: Model, card: str) -> bool:
     return bool(targets(model, card))
 
 
-def choice_options(model: Model, cell: int) -> tuple[tuple[Five, ...], ...]:
+def choice_options(model: Model, cell: int) -> tuple[tuple[FiveEnds, ...], ...]:
     """The ways a placement at `cell` can form its sequences, when the choice is real."""
     g = model.game
     if g is None:
@@ -59,12 +59,7 @@ def sequence_cells(model: Model, side: int | None = None) -> frozenset[int]:
 def last_cell(game: GameMirror) -> int | None:
     """The space the last action placed a chip on or took one from."""
     last = game.last
-    if last is None or last.action == "pass" or last.action.startswith("dead:"):
-        return None
-    try:
-        return parse_cell(last.action[3:])
-    except ValueError:
-        return None
+    return None if last is None else notation.parse(last.action).cell
 
 
 def final_board(model: Model) -> bool:

@@ -1,7 +1,8 @@
 """The game's past in the log, and the log scrolled back through it.
 
 After every snapshot of a game with a past, the server sends its `history`: each
-update so far, as it was told. The entries the log lacks are written into it the way
+update so far, as it was told, in pages the client session gathers (`Past`, once the
+last page came). The entries the log lacks are written into it the way
 live updates are (`log_changes`, words/log.py): after a fresh start the whole game,
 before the lines that greeted the snapshot; after a dropped connection the part that
 was missed. On a return, one line says what happened meanwhile, counted from the
@@ -16,29 +17,23 @@ from __future__ import annotations
 
 from collections import deque
 
-from sarja.protocol.messages import Entry, History
+from sarja.protocol.changes import Away
+from sarja.protocol.client_session import Past
+from sarja.protocol.messages import Entry
 from sarja.protocol.mirror import GameMirror
 
 from .model import LOG_KEPT, LogLine, Model
 from .words.log import away_summary, game_begins, log_changes
 
-PAST_KEPT = 20000  # entries of pages still coming; a server that sends more is cut off
 TOP = 10**9  # `log_back` for "the start": clamped to the oldest line when drawn
 
 
-def take_history(model: Model, msg: History) -> None:
-    """A page of the history; once the last has come, the log gets what it lacks."""
+def take_history(model: Model, past: Past) -> None:
+    """The whole history of the game on screen: the log gets what it lacks."""
     game = model.game
-    if game is None or msg.version != game.version or model.syncing:
-        model.past = []
+    if game is None:
         return
-    if len(model.past) + len(msg.entries) > PAST_KEPT:
-        model.past = []  # no real game is this long: keep the log as it is
-        return
-    model.past.extend(msg.entries)
-    if msg.more:
-        return
-    entries, model.past = model.past, []
+    entries, version = list(past.entries), past.message.version
     fresh = model.logged is None
     seen = -1 if model.logged is None else model.logged
     missed = [e for e in entries if e.version > seen]
@@ -56,7 +51,7 @@ def take_history(model: Model, msg: History) -> None:
         summary = away_summary(game, [e for e in entries if e.version > since])
         if summary:
             model.log.append(LogLine("info", (("", summary),)))
-    model.logged = max(seen, msg.version)
+    model.logged = max(seen, version)
     model.returning = False
     model.log_back = 0
 
@@ -74,7 +69,7 @@ def _last_away(game: GameMirror, entries: list[Entry]) -> int | None:
     if game.seat is None:
         return None
     for e in reversed(entries):
-        if any(c.kind == "away" and c.seat == game.seat for c in e.changes):
+        if Away(game.seat) in e.changes:
             return e.version
     return None
 

@@ -1,7 +1,8 @@
 """Everything the client shows, in one plain object.
 
-The game is a `GameMirror` (protocol/mirror.py): built from the snapshot and moved on by
-each update, hand, legal list and ack, the way every client reads the game. Which spaces
+The game is the `GameMirror` the client session keeps (protocol/client_session.py: the
+codec, the mirror built from the snapshot and moved on by each update, hand, legal list
+and ack, sync on a gap, action ids), the way every client reads the game. Which spaces
 a card can take, which cards are dead and which actions are legal all come from the
 server (`targets`, `dead`, `legal`, `choices`: facts.py): nothing here knows the rules.
 How server messages change the model is receive.py's job; the log's sentences are
@@ -20,10 +21,10 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from sarja.protocol.changes import Change
+from sarja.protocol.client_session import ClientSession
 from sarja.protocol.messages import (
-    Change,
     CreateTable,
-    Entry,
     Snapshot,
     TableShape,
     TableSummary,
@@ -101,16 +102,13 @@ class Model:
     table: TableView | None = None
     seat_row: int = 0
     leaving: bool = False  # we asked to leave the table
-    game: GameMirror | None = None
-    syncing: bool = False  # a gap in the versions: a snapshot is asked for, not yet here
+    game: GameMirror | None = None  # the game on screen: the session's, or one kept
     log: deque[LogLine] = field(default_factory=lambda: deque(maxlen=LOG_KEPT))
     # The game's past in the log (client/history.py): the version up to which its
     # changes are logged (None: only the snapshot's greeting, its past not yet come),
-    # that greeting's first line, pages of a history still coming, and whether the
-    # connection dropped since.
+    # that greeting's first line, and whether the connection dropped since.
     logged: int | None = None
     arrival: LogLine | None = None
-    past: list[Entry] = field(default_factory=list)
     returning: bool = False
     log_back: int = 0  # screen lines the log is scrolled back (0: the newest at the bottom)
     log_page: int = 10  # the log's height when last drawn: what PgUp moves
@@ -124,7 +122,6 @@ class Model:
     form: CreateForm = field(default_factory=CreateForm)
     fives_cell: int | None = None
     fives_index: int = 0
-    next_id: int = 1  # the next action id, never at or below one the server holds
     replay: Replay | None = None  # stepping through a game record, offline (replay.py)
     goodbye: str = ""  # printed in the shell when the client ends
     bye: str = ""  # the code of the server's last `bye` ("replaced": another window took over)
@@ -133,6 +130,23 @@ class Model:
     # the client readies us at it; `practising` once it is made.
     practice: CreateTable | None = None
     practising: bool = False
+    # The protocol's side of the player, kept across connections (the link gives each
+    # connection a fresh codec in it): the game, action ids, sync on a gap.
+    session: ClientSession = field(default_factory=ClientSession, repr=False, compare=False)
+
+    @property
+    def syncing(self) -> bool:
+        """A gap in the versions: a snapshot is asked for, not yet here."""
+        return self.session.syncing
+
+    @property
+    def next_id(self) -> int:
+        """The next action id, never at or below one the server holds."""
+        return self.session.next_id
+
+    @next_id.setter
+    def next_id(self, value: int) -> None:
+        self.session.next_id = value
 
     @property
     def layout(self) -> tuple[str, ...]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from sarja.protocol.cards import ONE_EYED, TWO_EYED
+from sarja.protocol.cards import ONE_EYED, TWO_EYED, card_label
 from sarja.protocol.messages import (
     ClientMessage,
     Draw,
@@ -27,7 +27,6 @@ from . import intents as ask
 from .facts import choice_options, final_board, hand_over_seat, is_dead, playable, targets
 from .model import Model
 from .words import game as words
-from .words.common import card_label
 
 
 def board(model: Model, intent: ask.BoardIntent) -> list[ClientMessage]:

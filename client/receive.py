@@ -1,8 +1,9 @@
 """How server messages change the model.
 
-`apply` takes in one message in the session state it led to, and returns what to send
-back: a `resume` for a seat remembered at this server, a `sync` when the updates
-skipped a version, the lobby's list, chat kept while the connection was down. Seats
+`apply` takes in one message in the session state it led to, first into the client
+session (`model.session`), and returns what to send back: the session's own `pong` or
+`sync`, a `resume` for a seat remembered at this server, the lobby's list, chat kept
+while the connection was down. Seats
 are remembered by the server's identity: `welcome.server_id`, never the address typed.
 After each `welcome` the model either asks to `resume` the seat it holds a token for at
 that server, or keeps the welcome's new token (tokens work once).
@@ -12,7 +13,8 @@ Nothing here does I/O or knows about prompt_toolkit.
 
 from __future__ import annotations
 
-from sarja.protocol.distrust import table_fits
+from sarja.protocol.changes import seat_only
+from sarja.protocol.client_session import Event, Past
 from sarja.protocol.messages import (
     Ack,
     Bye,
@@ -21,7 +23,6 @@ from sarja.protocol.messages import (
     ClientMessage,
     Error,
     Hand,
-    History,
     Legal,
     ListTables,
     Notice,
@@ -31,13 +32,12 @@ from sarja.protocol.messages import (
     Resume,
     ServerMessage,
     Snapshot,
-    Sync,
     TableList,
     TableView,
     Update,
     Welcome,
 )
-from sarja.protocol.mirror import SEAT_ONLY, GameMirror, ServerProtocolError
+from sarja.protocol.mirror import ServerProtocolError
 from sarja.protocol.session import SessionState
 
 from .facts import final_board
@@ -68,9 +68,10 @@ def _keep_token(model: Model, server_id: str, token: str) -> None:
 
 
 def apply(model: Model, msg: ServerMessage, phase: SessionState) -> list[ClientMessage]:
-    """Take in one message from the server, in the session state it led to; returns
-    what to send back (a `resume`, a `sync` when the updates skipped a version, the
-    lobby's list, chat kept while the connection was down).
+    """Take in one message from the server, in the session state it led to: first into
+    the client session (`model.session.take`), then onto the screen. Returns what to
+    send back (the session's own `pong` or `sync`, a `resume`, the lobby's list, chat
+    kept while the connection was down).
 
     A message that does not fit the game raises ServerProtocolError, once the log
     says so and the game waits for a fresh picture: the link then connects afresh."""
@@ -78,7 +79,8 @@ def apply(model: Model, msg: ServerMessage, phase: SessionState) -> list[ClientM
         model.status = ""  # a line about the last screen means nothing on the next
     model.phase = phase
     try:
-        replies = _take(model, msg, phase)
+        event = model.session.take(msg)
+        replies = model.session.replies() + _take(model, event, phase)
     except ServerProtocolError as err:
         _unusable(model, err)
         raise
@@ -93,7 +95,6 @@ def _unusable(model: Model, err: ServerProtocolError) -> None:
     before until a fresh snapshot (a stale "your turn" would invite a move)."""
     note(model, "error", [("", connect.unusable_log(err.message))])
     model.status = connect.unusable(err.message)
-    model.syncing = True
     model.thinking = None
     if model.game is not None:
         model.game.legal, model.game.choices = (), ()
@@ -101,7 +102,7 @@ def _unusable(model: Model, err: ServerProtocolError) -> None:
         model.overlay = model.fives_cell = None
 
 
-def _take(model: Model, msg: ServerMessage, phase: SessionState) -> list[ClientMessage]:
+def _take(model: Model, msg: Event, phase: SessionState) -> list[ClientMessage]:
     replies: list[ClientMessage] = []
     match msg:
         case Welcome():
@@ -117,14 +118,11 @@ def _take(model: Model, msg: ServerMessage, phase: SessionState) -> list[ClientM
             replies = _practice_ready(model, msg)
         case Snapshot():
             _snapshot(model, msg)
-        case History():
+        case Past():
             take_history(model, msg)
         case Update() | Hand() | Legal():
-            replies = _game_message(model, msg)
+            _game_message(model, msg)
         case Ack():
-            if model.game is not None:
-                model.game.apply(msg)
-            _ids_above(model, msg.id)
             model.status = ""
             model.picked = None
         case Notice():
@@ -146,7 +144,6 @@ _AT_TABLE = (SessionState.TABLE, SessionState.GAME, SessionState.ENDED)
 def _welcome(model: Model, msg: Welcome) -> list[ClientMessage]:
     model.welcome = msg
     model.status = ""
-    _ids_above(model, msg.last_id)
     if model.resuming:
         # The answer to our `resume`: the seat's guest, with the next token.
         model.resuming, model.pending_token = False, None
@@ -189,19 +186,11 @@ def _gone(model: Model) -> None:
         note(model, "info", [("", lobby.no_longer_has_you(where))])
     model.table = None
     model.game = None
-    model.syncing = False
     model.picked = None
     if model.chat_queue:
         note(model, "error", [("", lobby.NOT_SENT)]
              + [("class:log.chat", "; ".join(model.chat_queue))])  # fmt: skip
         model.chat_queue.clear()
-
-
-def _ids_above(model: Model, last_id: int | None) -> None:
-    """Action ids go on above the last one the server holds for our seat, so a client
-    started afresh never sends an id that already names an earlier action."""
-    if last_id is not None:
-        model.next_id = max(model.next_id, last_id + 1)
 
 
 def _tables(model: Model, msg: TableList) -> None:
@@ -218,7 +207,6 @@ def _tables(model: Model, msg: TableList) -> None:
     model.table = None
     model.thinking = None
     model.game = None
-    model.syncing = False
     model.picked = None
     if model.overlay in ("quit", "leave", "fives", "chat"):
         model.overlay = None
@@ -234,7 +222,6 @@ def _table(model: Model, msg: TableView) -> None:
     model.table = msg
     if not msg.started and not final_board(model):
         model.game = None
-        model.syncing = False
         model.thinking = None
 
 
@@ -261,16 +248,10 @@ def _first_free(table: TableView) -> int:
 
 
 def _snapshot(model: Model, msg: Snapshot) -> None:
-    table_fits(msg, model.table)
     fresh = model.game is None or model.game.table != msg.table or model.game.version > msg.version
-    if model.game is None:
-        model.game = GameMirror(msg)
-    else:
-        model.game.reset(msg)
-    model.syncing = False
+    model.game = model.session.game  # the session's new mirror of this snapshot
+    assert model.game is not None
     model.thinking = None
-    _ids_above(model, msg.last_id)
-    model.past = []
     if fresh:
         table = model.table.name if model.table is not None else msg.table
         model.logged = 0 if msg.version == 0 else None  # None: its history follows
@@ -283,13 +264,10 @@ def _snapshot(model: Model, msg: Snapshot) -> None:
     _settle(model)
 
 
-def _game_message(model: Model, msg: Update | Hand | Legal) -> list[ClientMessage]:
-    game = model.game
-    if game is None or model.syncing:
-        return []  # a snapshot is on its way and says it all
-    if not game.apply(msg):
-        model.syncing = True
-        return [Sync()]
+def _game_message(model: Model, msg: Update | Hand | Legal) -> None:
+    """A message the session took into its game (a gap or one set aside never comes here)."""
+    game = model.game = model.session.game
+    assert game is not None
     if isinstance(msg, Update):
         # Told after the change is applied: the words need only names and sides.
         stand_in = msg.stand_in
@@ -297,12 +275,11 @@ def _game_message(model: Model, msg: Update | Hand | Legal) -> list[ClientMessag
             note(model, line.kind, line.parts)
         # (A history comes only straight after its snapshot: any update is later.)
         model.logged = msg.version
-        if any(c.kind not in SEAT_ONLY for c in msg.changes):
+        if not all(map(seat_only, msg.changes)):
             model.thinking = None  # the move the computer was choosing, or one that ended it
     if isinstance(msg, Hand) and msg.drawn is not None and game.rules.manual_draw:
         note(model, "drew", drew(msg.drawn))
     _settle(model)
-    return []
 
 
 def _settle(model: Model) -> None:
@@ -334,7 +311,6 @@ def set_link(model: Model, link: str, text: str = "") -> None:
     if link != "online":
         # A new connection starts a new session; on resume the server resends it all.
         model.phase = SessionState.CONNECTED
-        model.syncing = False
         model.resuming = False
         if model.overlay == "fives":
             model.overlay = model.fives_cell = None

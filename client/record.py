@@ -13,11 +13,12 @@ import json
 from pathlib import Path
 
 from sarja.protocol.cards import CARD_CODES, LAYOUT_CODES
+from sarja.protocol.changes import Change
 from sarja.protocol.limits import MAX_NAME
-from sarja.protocol.messages import Change, Welcome
+from sarja.protocol.messages import Welcome
 from sarja.server.engine import Action, Game, RecordError, dead_cards
 from sarja.server.engine.record import initial_game
-from sarja.server.present import changes, snapshot
+from sarja.server.present import snapshot
 
 from .model import Model, Replay, Step
 from .replay import go
@@ -53,7 +54,7 @@ def record_steps(data: dict[str, object]) -> list[Step]:
     try:
         for seat, notation in actions:
             events = game.apply(int(seat), Action.parse(str(notation)))
-            steps.append(_step(game, names, changes(events)))
+            steps.append(_step(game, names, tuple(events)))
     except (ValueError, TypeError) as err:
         raise RecordError("bad_record", f"The record does not replay: {err}") from err
     return steps

@@ -22,6 +22,8 @@ from typing import Any
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.utils import get_cwidth
 
+from sarja.protocol.changes import Removed, SequenceMade, Won
+
 from . import intents as ask
 from .fit import Line, bar, centred, pad, shorten, width_of, wrap
 from .fit import cut as _cut
@@ -156,7 +158,7 @@ def _status_lines(model: Model, width: int) -> list[Line]:
 
 _LOG_STYLES = {
     "chat": "class:log.chat", "error": "class:log.error", "info": "class:log.info",
-    "sequence": "class:log.big", "won": "class:log.big", "removed": "class:log.big",
+    SequenceMade.kind: "class:log.big", Won.kind: "class:log.big", Removed.kind: "class:log.big",
 }  # fmt: skip
 
 

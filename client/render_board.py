@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from prompt_toolkit.utils import get_cwidth
 
-from sarja.protocol.cards import COLUMNS, CORNER_CODE, TWO_EYED, five_cells
+from sarja.protocol.cards import COLUMNS, CORNER_CODE, TWO_EYED, card_label, five_cells
 
 from . import intents as ask
 from .facts import choice_options, last_cell, sequence_cells, targets
@@ -19,7 +19,6 @@ from .model import Model
 from .render import Click, clickable
 from .styles import card_style
 from .words import game as words
-from .words.common import card_label
 from .words.game import describe_cell
 from .words.log import last_parts
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from prompt_toolkit.utils import get_cwidth
 
-from sarja.protocol.cards import ONE_EYED, TWO_EYED, cell_name
+from sarja.protocol.cards import ONE_EYED, TWO_EYED, card_label, cell_name
 
 from . import intents as ask
 from .facts import choice_options, computer_level, final_board, hand_over_seat, is_dead
@@ -16,7 +16,7 @@ from .model import Model
 from .render import Click, banner_style, clickable, keys_line
 from .styles import card_style, side_style
 from .words import game as words
-from .words.common import SIDE_NAMES, card_label, fives_label, side_label
+from .words.common import SIDE_NAMES, fives_label, side_label
 from .words.connect import closed_keys
 from .words.game import result_text
 from .words.log import last_parts
@@ -31,9 +31,9 @@ def _player_entry(model: Model, seat: int, width: int, compact: bool) -> Line:
     style = "class:turn" if turn else "class:dim" if p.away else ""
     if seat == g.seat and model.replay is None:
         style += " class:you"
-    cards = str(p.hand_size)
+    cards = str(p.held)
     if not compact:
-        cards += words.cards_held(p.hand_size)
+        cards += words.cards_held(p.held)
     tags = ""
     if not compact:
         if seat == g.seat and model.replay is None:
@@ -44,7 +44,7 @@ def _player_entry(model: Model, seat: int, width: int, compact: bool) -> Line:
             tags = words.AWAY_TAG
     room = width - 2 - len(cards) - 1  # the mark and its space, the gap before the count
     if tags == words.COMPUTER_TAG and get_cwidth(p.name) + len(tags) > room:
-        cards = str(p.hand_size)  # the name and what it is matter more than "cards"
+        cards = str(p.held)  # the name and what it is matter more than "cards"
         room = width - 2 - len(cards) - 1
     name = shorten(p.name, max(1, room - len(tags))) + tags
     return [(style, f"{mark} {name:<{room}} {cards}")]

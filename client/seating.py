@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from sarja.protocol.fields import LEVELS
+from sarja.protocol.cards import LEVELS
 from sarja.protocol.limits import MAX_TABLE_NAME
 from sarja.protocol.messages import (
     ClientMessage,

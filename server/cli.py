@@ -72,7 +72,24 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     # For tests and benches: a short stand-in grace (the hand-over wait, in seconds).
     parser.add_argument("--hand-over-after", type=float, default=None, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--computer-tables-per-address", type=int, metavar="N",
+        default=ServerConfig.computer_tables_per_address,
+        help="open tables where computers play that one address may make (default: %(default)s)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--search-workers", type=int, default=ServerConfig.search_workers, metavar="N",
+        help="processes for hard computers' searches, shared by every table"
+        " (default: %(default)s, the cores less one)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--search-threads", action="store_true",
+        help="search in threads of the server's own process (slows people's games; for"
+        " measurements only)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
+    if args.search_workers < 1 or args.computer_tables_per_address < 0:
+        parser.error("--search-workers must be at least 1, and the table bound at least 0")
     if not 0 <= args.port <= 65535:
         parser.error("--port must be between 0 and 65535")
     if args.max_tables < 1:
@@ -160,6 +177,9 @@ def main(argv: list[str] | None = None) -> None:
         durability=args.durability,
         max_per_address=args.max_per_address,
         max_tables=args.max_tables,
+        computer_tables_per_address=args.computer_tables_per_address,
+        search_workers=args.search_workers,
+        search_processes=not args.search_threads,
         seed=args.seed,
         takeover_delay=max(0.0, args.computer_pace),
         server_name=args.name.strip()[:MAX_SERVER_NAME] or "Sarja",

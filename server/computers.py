@@ -3,13 +3,16 @@
 A table says which of its seats the computer plays (a computer seat, a seat handed to
 the computer while its player is away, or any away seat when the table lets a computer
 stand in) and, when one of them has something to do, wakes `Computers`. One task per
-table then plays those moves one at a time, so people can follow them:
+table, in a cancel scope of its own (`stop` ends it with the table), then plays those
+moves one at a time, so people can follow them:
 
 1. it takes the seat's view (`seat_view`: the seat's own hand and public facts only,
    an immutable value) and tells the table's members the computer is thinking;
-2. the level's player chooses in a worker thread (`trio.to_thread.run_sync`), so a
-   search of hard's never holds up the server; a pause (`takeover_delay`) runs at the
-   same time, so a move comes no sooner than people can follow;
+2. easy and medium choose at once, on the event loop (well under a millisecond);
+   hard searches in a worker, a process of its own (workers.py), so its pure-Python
+   search never holds the server's GIL (in a thread it did, and people's games
+   slowed to a crawl: docs/bots.md has the figures). A pause (`takeover_delay`) runs
+   at the same time, so a move comes no sooner than people can follow;
 3. the move is applied only if the game has not moved on meanwhile (someone came back
    to the seat, a waiting draw was taken): otherwise it starts again from 1.
 
@@ -17,21 +20,36 @@ When the table has nothing for the computer to do yet but a grace is running (an
 person's, or a waiting draw's: graces.py), the task sleeps until the table says it runs
 out (`Table.computer_due`), and wakes sooner if anything changes at the table.
 
-A computer never keeps a table waiting longer than `computer_budget` seconds: a thread
-that has not answered by then is abandoned and medium's choice, which takes well under
-a millisecond, is played instead.
+The server has `search_workers` workers in all, shared by every table: a hard seat
+waits for one at most part of its budget, and plays medium's choice when none is free,
+so however many computers play, searches take at most that much of the machine. A
+computer never keeps a table waiting longer than `computer_budget` seconds: a search
+that has not answered by then is abandoned (it keeps its worker until it ends, within
+its think time) and medium's choice is played instead.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import multiprocessing
+import os
 import random
+from collections.abc import Callable
+from concurrent.futures import (
+    BrokenExecutor,
+    Executor,
+    Future,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+)
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import trio
 
-from .bots import make_player
+from . import workers as worker
+from .bots import DEFAULT_THINK_TIME, make_player
 from .engine import Action, Game
 from .engine.view import SeatView
 
@@ -84,6 +102,9 @@ class Computers:
         budget: float,
         think_time: float | None = None,
         seed: int | None = None,
+        *,
+        workers: int = 1,
+        processes: bool = True,
     ) -> None:
         self.pause = pause
         self.budget = budget
@@ -91,68 +112,87 @@ class Computers:
         # Reproducible choices with a seed (tests); different ones every run otherwise.
         self._seed = seed if seed is not None else random.SystemRandom().getrandbits(32)
         self._nursery: trio.Nursery | None = None
-        self._due: list[Table] = []  # woken before `run` started
-        self._busy: set[Table] = set()
-        self._scopes: dict[Table, trio.CancelScope] = {}  # each playing table's task
+        self._due: list[tuple[Table, trio.CancelScope]] = []  # woken before `run` started
+        self._tasks: dict[Table, trio.CancelScope] = {}  # each table's task, while it runs
         self._waiting: dict[Table, trio.CancelScope] = {}  # tables sleeping out a grace
+        self.workers = max(1, workers)
+        self.processes = processes  # False: the workers are threads (tests, measurements)
+        self._slots = trio.CapacityLimiter(self.workers)
+        self._pool: Executor | None = None
+        # What a worker runs; picklable for processes. Tests put a stand-in here.
+        self.search: Callable[[str, int, float | None, SeatView], Action] = worker.choose
         self.stopped = False
         self.moves = 0  # moves made, for tests and the bench
         self.late = 0  # moves the budget cut short (medium's choice played instead)
+        self.crowded = 0  # hard moves played at medium: no worker was free in time
+        self.searches = 0  # searches handed to a worker
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         try:
             async with trio.open_nursery() as nursery:
                 self._nursery = nursery
                 due, self._due = self._due, []
-                for table in due:
-                    self._busy.discard(table)
-                    self.wake(table)
+                for table, scope in due:
+                    nursery.start_soon(self._play, table, scope)
                 task_status.started()
                 await trio.sleep_forever()
         finally:
             self._nursery = None
             self.stopped = True  # the server is stopping: no more moves
+            self._close_pool()
 
     def wake(self, table: Table) -> None:
         """The computer may have a move to make at `table`."""
-        if table in self._busy or self.stopped:
+        if table in self._tasks or self.stopped:
             waiting = self._waiting.get(table)
             if waiting is not None:
                 waiting.cancel()  # something changed: look again now
             return  # its task looks again after each move
-        self._busy.add(table)
+        scope = self._tasks[table] = trio.CancelScope()
         if self._nursery is None:
-            self._due.append(table)
+            self._due.append((table, scope))
         else:
-            self._nursery.start_soon(self._play, table)
+            self._nursery.start_soon(self._play, table, scope)
 
     def stop(self, table: Table) -> None:
-        """`table` is gone from the lobby: its task, if any, ends now."""
-        scope = self._scopes.pop(table, None)
+        """Cancel the computer's task at `table`, if it has one, and forget it: it makes
+        no move there after this returns (a search under way is abandoned). For a table
+        the lobby parks or closes; a later `wake` starts afresh."""
+        scope = self._tasks.pop(table, None)
         if scope is not None:
             scope.cancel()
-        self._due = [t for t in self._due if t is not table]
-        self._busy.discard(table)
+        self._due = [(t, s) for t, s in self._due if t is not table]
 
-    async def _play(self, table: Table) -> None:
-        with trio.CancelScope() as scope:
-            self._scopes[table] = scope
-            try:
-                while (turn := table.computer_turn()) is not None or await self._wait(table):
+    @property
+    def free_workers(self) -> int:
+        """Search workers idle now."""
+        return int(self._slots.available_tokens)
+
+    def playing(self, table: Table) -> bool:
+        """Whether the computer has a task at `table` now."""
+        return table in self._tasks
+
+    async def _play(self, table: Table, scope: trio.CancelScope) -> None:
+        try:
+            with scope:
+                while not scope.cancel_called and (
+                    (turn := table.computer_turn()) is not None or await self._wait(table)
+                ):
                     if turn is None:
-                        continue
+                        continue  # a grace ran out, or the table changed: look again
                     table.computer_thinking(turn.seat)
                     started = trio.current_time()
                     action = await self._choose(turn)
                     await trio.sleep_until(started + self.pause)
+                    if scope.cancel_called:
+                        break  # stopped just as this task was about to go on
                     if table.computer_move(turn, action):
                         self.moves += 1
-            except Exception:
-                log.exception("the computer player at table %s failed", table.id)
-            finally:
-                if self._scopes.get(table) is scope:
-                    del self._scopes[table]
-                    self._busy.discard(table)
+        except Exception:
+            log.exception("the computer player at table %s failed", table.id)
+        finally:
+            if self._tasks.get(table) is scope:
+                del self._tasks[table]
 
     async def _wait(self, table: Table) -> bool:
         """Sleep until the table's running grace runs out, or it is woken; False if no
@@ -171,15 +211,82 @@ class Computers:
         return True
 
     async def _choose(self, turn: Turn) -> Action:
-        """The level's choice, made in a worker thread within the budget; medium's
-        (made at once, here) if the thread is late or fails."""
-        player = make_player(turn.level, seed=self._seed, think_time=self.think_time)
-        with trio.move_on_after(self.budget):
+        """The level's choice: easy's and medium's at once; hard's from a worker within
+        the budget, or medium's if no worker is free in time or the search is late."""
+        if turn.level != "hard":
+            return make_player(turn.level, seed=self._seed).choose(turn.view)
+        deadline = trio.current_time() + self.budget
+        think = DEFAULT_THINK_TIME if self.think_time is None else self.think_time
+        borrower, got = object(), False
+        # Wait for a worker only while a search begun then could still end in time.
+        with trio.move_on_at(deadline - min(think, self.budget / 2)):
+            await self._slots.acquire_on_behalf_of(borrower)
+            got = True
+        if not got:
+            self.crowded += 1
+        else:
             try:
-                return await trio.to_thread.run_sync(
-                    player.choose, turn.view, abandon_on_cancel=True
-                )
+                with trio.move_on_at(deadline):
+                    return await self._search(turn, borrower)
+                self.late += 1
             except Exception:
                 log.exception("the %s computer player failed; medium plays instead", turn.level)
-        self.late += 1
         return make_player("medium", seed=self._seed).choose(turn.view)
+
+    async def _search(self, turn: Turn, borrower: object) -> Action:
+        """Hard's choice from a worker holding `borrower`'s slot. The slot is given back
+        when the search ends, even if this waits no more (cancelled): a worker is only
+        free once it is idle."""
+        token = trio.lowlevel.current_trio_token()
+        done = trio.Event()
+
+        def release() -> None:
+            self._slots.release_on_behalf_of(borrower)
+            done.set()
+
+        def ended(_: Future[Action]) -> None:  # in a thread of the pool's
+            with contextlib.suppress(trio.RunFinishedError):
+                token.run_sync_soon(release)
+
+        pool = self._workers()
+        try:
+            try:
+                future = pool.submit(
+                    self.search, turn.level, self._seed, self.think_time, turn.view
+                )
+            except BaseException:
+                release()
+                raise
+            self.searches += 1
+            future.add_done_callback(ended)
+            await done.wait()
+            return future.result()
+        except BrokenExecutor:
+            # A worker died (killed?): new ones for the next search.
+            if self._pool is pool:
+                self._close_pool()
+            raise
+
+    def _workers(self) -> Executor:
+        if self._pool is None:
+            if self.processes:
+                # Spawned, not forked: a fork of the server would copy its threads' locks.
+                self._pool = ProcessPoolExecutor(
+                    self.workers, multiprocessing.get_context("spawn"),
+                    initializer=worker.start, initargs=(os.getpid(),),
+                )  # fmt: skip
+            else:
+                self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="search")
+        return self._pool
+
+    def _close_pool(self) -> None:
+        """No more searches: the workers are stopped at once (no one wants their
+        answers, and the host's machine should not keep computing them)."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        # Taken before `shutdown`, which forgets them (`terminate_workers` from 3.14 on).
+        running = list(pool._processes.values()) if isinstance(pool, ProcessPoolExecutor) else []
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in running:
+            process.terminate()

@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from sarja.protocol.limits import DEFAULT_PORT
+
+
+def default_search_workers() -> int:
+    """One search worker per core this process may use, less one kept for the event
+    loop; at least one."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, cores - 1)
 
 
 @dataclass(frozen=True)
@@ -50,3 +61,11 @@ class ServerConfig:
     # only after this (counted from the restart, after one).
     hand_over_after: float = 60.0
     draw_grace: float = 8.0  # a computer waits this long for the previous seat's draw
+    # Open tables where computers play (computer seats, or a level standing in for away
+    # players) that guests from one address may have made; a finished game frees a place.
+    computer_tables_per_address: int = 4
+    # Hard's searches run in this many workers, shared by every table; a hard seat that
+    # finds none free in time plays at medium. Processes, so searches never hold the
+    # event loop's GIL; threads (False) only for tests and measurements.
+    search_workers: int = default_search_workers()
+    search_processes: bool = True

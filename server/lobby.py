@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import random
 import time
+import weakref
 from collections.abc import Callable
 
 from sarja.protocol.cards import LAYOUT_CODES
@@ -74,8 +75,11 @@ class Lobby:
         self._push_soon = push_soon
         # The computer players; `computers.run` must run in the server's nursery.
         self.computers = Computers(
-            config.takeover_delay, config.computer_budget, config.think_time, config.seed
-        )
+            config.takeover_delay, config.computer_budget, config.think_time, config.seed,
+            workers=config.search_workers, processes=config.search_processes,
+        )  # fmt: skip
+        # The address each table where computers play was made from (bounded per address).
+        self._made_from: weakref.WeakKeyDictionary[Table, str] = weakref.WeakKeyDictionary()
         self._list: TableList | None = None  # the table list, while it holds
         self._list_frame: bytes | None = None  # ... and packed
         self._pushed: tuple[TableSummary, ...] = ()  # the list the lobby was last sent
@@ -288,6 +292,9 @@ class Lobby:
         except ArrangementError as err:
             raise Refusal(err.code, err.message) from None
         levels = [*msg.computers, *[None] * (arrangement.players - len(msg.computers))]
+        computers_play = any(levels) or bool(msg.computer_takeover)
+        if computers_play:
+            self._check_computer_tables(guest.address)
         names = computer_names(levels, {guest.name})
         computers = [
             None if level is None or name is None else Computer(level, name)
@@ -298,8 +305,27 @@ class Lobby:
         table = self._new_table(
             table_id, msg.name, arrangement, msg.computer_takeover or None, computers
         )
+        if computers_play:
+            self._made_from[table] = guest.address
         table.join(guest, None, None)
         log.info("table %s (%r) created by %r", table_id, msg.name, guest.name)
+
+    def _check_computer_tables(self, address: str) -> None:
+        """Computers play on with no one there: one address may keep only a few such
+        tables open (parked, closed and finished ones do not count), so no guest can
+        fill the server with them."""
+        most = self.config.computer_tables_per_address
+        open_here = sum(
+            1
+            for t in self.tables.values()
+            if self._made_from.get(t) == address and not (t.started and not t.in_play)
+        )
+        if open_here >= most:
+            raise Refusal(
+                "too_many_computer_tables",
+                f"Guests from your address already have {most} open tables where computers"
+                " play; one frees when its game ends.",
+            )
 
     def _not_too_fast(self, guest: Guest) -> None:
         """Joining, watching and leaving, a few times in a while: each one tells a

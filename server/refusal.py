@@ -24,6 +24,8 @@ SERVER_CODES: dict[str, str] = {
     "not_a_player": "Only a seated player can do that (spectators watch).",
     "too_many_spectators": "The table has as many spectators as the protocol allows.",
     "too_many_tables": "The server has as many tables as it allows.",
+    "too_many_computer_tables": "Guests from one address have as many open tables where"
+    " computers play as the server allows.",
     "not_away": "Only an away player's seat can be handed to the computer.",
     "too_soon": "A seat can be handed to the computer once its player has been away a while.",
     "already_computer": "The computer already plays that seat.",

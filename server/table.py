@@ -23,11 +23,28 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sequence
-from typing import Literal
+from typing import Literal, assert_never
 
+from sarja.protocol.changes import (
+    Away,
+    Back,
+    Change,
+    DrawForfeited,
+    DrawnGame,
+    Drew,
+    Exchanged,
+    NoDraw,
+    Passed,
+    Played,
+    Removed,
+    Reshuffled,
+    SequenceMade,
+    Won,
+)
 from sarja.protocol.limits import MAX_SPECTATORS
 from sarja.protocol.messages import (
     Ack,
+    ActionMessage,
     Draw,
     Error,
     Exchange,
@@ -39,27 +56,22 @@ from sarja.protocol.messages import (
     TableSummary,
     TableView,
 )
-from sarja.protocol.messages import (
-    Action as ActionMessage,
-)
 
 from .computers import Computer, Turn
-from .engine import Action, Arrangement, EngineError, Event, Game, seat_view
-from .engine.actions import DEAD_ACTIONS, DRAW, DRAW_ACTION, PASS_ACTION, PLACE, REMOVE
+from .engine import Action, Arrangement, EngineError, Game, seat_view
+from .engine.actions import DRAW, DRAW_ACTION, EXCHANGE_ACTIONS, PASS_ACTION, PLACE, REMOVE
 from .engine.arrangement import SIDE_COLOURS
 from .engine.board import LAYOUT, five_cells
-from .engine.cards import CARD_CODES, JACKS, parse_card
+from .engine.cards import JACKS, parse_card
 from .graces import Graces, computer_plan
 from .guest import Guest
 from .history import GameHistory, send_history
 from .journal import Journal, SavedTable, replay_game
 from .present import (
-    changes,
     hand_message,
     hand_part,
     legal_message,
     rules_of,
-    seat_change,
     snapshot,
     update,
 )
@@ -76,11 +88,11 @@ def engine_action(msg: ActionMessage) -> Action:
         return PASS_ACTION
     card = parse_card(msg.card)
     if isinstance(msg, Exchange):
-        return DEAD_ACTIONS[card]
+        return EXCHANGE_ACTIONS[card]
     if isinstance(msg, Remove):
         return Action(REMOVE, card, msg.cell)
     fives = tuple(five_cells(five) for five in msg.fives)
-    return Action(PLACE, card, msg.cell, fives)  # type: ignore[arg-type]
+    return Action(PLACE, card, msg.cell, fives)
 
 
 class Table:
@@ -180,7 +192,7 @@ class Table:
             self.arrangement,
             kept,
             self._rng,
-            lambda a, ev: self.history.record(a.version, changes(ev)),
+            lambda a, made: self.history.record(a.version, tuple(made)),
         )
         self.games_played = kept.number
         for a in kept.actions:
@@ -511,7 +523,7 @@ class Table:
         # Gone on purpose (`leave`) or not, the seat is kept the same: the stand-in
         # waits its grace either way.
         self.graces.gone(seat)
-        self._seat_change("away", seat)
+        self._seat_change(Away(seat))
         self.send_table()
 
     def welcome_back(self, guest: Guest) -> None:
@@ -534,7 +546,7 @@ class Table:
         if self.handed.pop(seat, None) is not None:
             self.journal.seat(self.id, seat, guest.id)
         if self.in_play:
-            self._seat_change("back", seat, but=guest)
+            self._seat_change(Back(seat), but=guest)
         self.send_table()
         if self.game is not None:
             self._send_snapshot(guest)
@@ -705,7 +717,7 @@ class Table:
 
     def _apply(
         self, seat: int, action: Action, action_id: int | None, stand_in: bool = False
-    ) -> list[Event]:
+    ) -> list[Change]:
         """Apply an action to the game and write it to the journal; refused
         (EngineError) before anything changes."""
         game = self.game
@@ -729,12 +741,12 @@ class Table:
             self.rematch.update(i for i, c in enumerate(self.computers) if c is not None)
         return events
 
-    def _publish(self, events: list[Event], stand_in: bool = False) -> None:
+    def _publish(self, events: list[Change], stand_in: bool = False) -> None:
         """Tell everyone what the action just applied did (`stand_in`: a computer did it
         for a person's seat)."""
         game = self.game
         assert game is not None
-        made = changes(events)
+        made = tuple(events)
         self.history.record(self.version, made)
         self._broadcast(update(self.version, game, made, stand_in))
         self._after_change(events)
@@ -758,7 +770,7 @@ class Table:
         if seat is not None and self.game is not None:
             self._hands_sent[seat] = hand_part(self.game, seat)
 
-    def _after_change(self, events: list[Event] | None = None) -> None:
+    def _after_change(self, events: list[Change] | None = None) -> None:
         """After the public update: each seat's new hand, if it changed, and the legal
         actions of every seat that has something to do. `events`, what changed, lets
         it look only at the seats whose hand part can have changed."""
@@ -787,12 +799,12 @@ class Table:
                 guest.send(legal)
         self.wake_computer()
 
-    def _seat_change(self, kind: str, seat: int, but: Guest | None = None) -> None:
+    def _seat_change(self, change: Away | Back, but: Guest | None = None) -> None:
         """A player went away or came back: a change like any other, with a version."""
         assert self.game is not None
         self.version += 1
         self.journal.table_version(self.id, self.version)
-        made = seat_change(kind, seat)
+        made = (change,)
         self.history.record(self.version, made)
         message = update(self.version, self.game, made)
         self._broadcast(message, [g for g in self.members() if g is not but])
@@ -822,17 +834,27 @@ class Table:
                 outbox.send_encoded(message, frame)
 
 
-def _touched(events: list[Event]) -> tuple[set[int], set[int]]:
+def _touched(events: list[Change]) -> tuple[set[int], set[int]]:
     """(seats whose hand changed, cards whose space's chip or lock changed) after an
     action."""
     seats, cells = set(), set()
     for e in events:
-        if e.kind in ("played", "removed", "dead_card", "drew") and e.seat is not None:
-            seats.add(e.seat)
-        if e.cell >= 0:
-            cells.add(e.cell)
-        for five in e.fives:
-            cells.update(five)
+        match e:
+            case Played(seat=seat, cell=cell) | Removed(seat=seat, cell=cell):
+                seats.add(seat)
+                cells.add(cell)
+            case Exchanged(seat=seat) | Drew(seat=seat):
+                seats.add(seat)
+            case SequenceMade(fives=fives):
+                for five in fives:
+                    cells.update(five_cells(five))
+            case (
+                NoDraw() | Reshuffled() | DrawForfeited() | Passed() | Won() | DrawnGame()
+                | Away() | Back()
+            ):  # fmt: skip
+                pass
+            case _:
+                assert_never(e)
     return seats, {LAYOUT[c] for c in cells} | JACKS
 
 
@@ -844,12 +866,28 @@ def _may_change(hand: list[int], seat: int, touched: tuple[set[int], set[int]]) 
     return seat in seats or not cards.isdisjoint(hand)
 
 
-def _spent(events: list[Event] | None, seat: int) -> str | None:
+def _spent(events: list[Change] | None, seat: int) -> str | None:
     """The card the seat gave up, if it gave one up and drew in the same action."""
-    if events is None or not any(e.kind == "drew" and e.seat == seat for e in events):
+    if events is None or Drew(seat) not in events:
         return None
-    spent = [e.card for e in events if e.seat == seat and e.kind in SPENDS and e.card >= 0]
-    return CARD_CODES[spent[0]] if len(spent) == 1 else None
+    spent = [given[1] for given in map(_given_up, events) if given and given[0] == seat]
+    return spent[0] if len(spent) == 1 else None
+
+
+def _given_up(e: Change) -> tuple[int, str] | None:
+    """(seat, card) when the change takes a card from a hand."""
+    match e:
+        case Played(seat=seat, card=card) | Removed(seat=seat, card=card):
+            return seat, card
+        case Exchanged(seat=seat, card=card):
+            return seat, card
+        case (
+            Drew() | NoDraw() | Reshuffled() | DrawForfeited() | Passed() | SequenceMade()
+            | Won() | DrawnGame() | Away() | Back()
+        ):  # fmt: skip
+            return None
+        case _:
+            assert_never(e)
 
 
 def _drawn(before: HandPart | None, after: HandPart, spent: str | None = None) -> str | None:
@@ -865,6 +903,3 @@ def _drawn(before: HandPart | None, after: HandPart, spent: str | None = None) -
         if card in rest:
             rest.remove(card)
     return rest[0] if len(rest) == 1 else None
-
-
-SPENDS = frozenset({"played", "removed", "dead_card"})  # events that take a card from a hand

@@ -13,10 +13,10 @@ import trio
 
 from sarja.client import model as m
 from sarja.client import receive
+from sarja.client.bot import HISTORY_KEPT, RemoteBot
 from sarja.client.net import UNUSABLE_LIMIT, Link
 from sarja.protocol.limits import DECK_SIZE
 from sarja.protocol.messages import Ping, Pong, ServerMessage
-from sarja.server.remote_bot import HISTORY_KEPT, RemoteBot
 
 from .fake_server import Liar, bad_updates, endless, position
 from .test_remote_bot import command
@@ -76,7 +76,7 @@ def linked(port: int, model: m.Model, events: list[tuple[str, str]]) -> Link:
         receive.set_link(model, kind, text)
 
     link = Link("127.0.0.1", port, name=lambda: "Aino", on_message=message, on_link=on_link,
-                backoff=(0.05,))  # fmt: skip
+                backoff=(0.05,), session=model.session)  # fmt: skip
     return link
 
 

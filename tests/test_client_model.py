@@ -10,9 +10,23 @@ from sarja.client import facts, receive
 from sarja.client import model as m
 from sarja.client.app import ClientApp, style
 from sarja.client.words import game as words_game
+from sarja.protocol.changes import (
+    Away,
+    Back,
+    Change,
+    DrawForfeited,
+    Drew,
+    Exchanged,
+    NoDraw,
+    Passed,
+    Played,
+    Removed,
+    Reshuffled,
+    SequenceMade,
+    Won,
+)
 from sarja.protocol.messages import (
     Ack,
-    Change,
     ChatLine,
     Error,
     Hand,
@@ -80,9 +94,9 @@ def test_the_waiting_room_shows_seats_sides_and_readiness():
 
 def test_the_phase_is_the_codecs_session_state():
     wire = fed(STARTED, SNAPSHOT)
-    assert wire.model.phase == wire.codec.state == "game"
+    assert wire.model.phase == wire.session.state == "game"
     wire.feed(dataclasses.replace(SNAPSHOT, version=13, legal=(), choices=(), result=RESULT))
-    assert wire.model.phase == wire.codec.state == "ended"
+    assert wire.model.phase == wire.session.state == "ended"
 
 
 def test_targets_dead_cards_and_choices_are_the_servers():
@@ -113,14 +127,14 @@ def test_updates_move_the_game_on_and_the_log_says_what_happened():
     assert wire.feed(Ack(id=3, version=13)) == []
     assert model.next_id == 4
     wire.feed(
-        update(13, Change(kind="played", seat=0, card="7H", cell=48), Change(kind="drew", seat=0)),
+        update(13, Played(seat=0, card="7H", cell=48), Drew(seat=0)),
         Hand(
             version=13,
             hand=("2C", "4S", "5H", "9S", "JD", "QS", "AD"),
             targets=((),) * 7,
             drawn="4S",
         ),  # fmt: skip
-        update(14, Change(kind="played", seat=1, card="2C", cell=14), turn=0),
+        update(14, Played(seat=1, card="2C", cell=14), turn=0),
         Legal(version=14, legal=("2C@G4",)),
     )
     game = model.game
@@ -143,18 +157,18 @@ ROWS_OF_FIVE = "*gggg....*ggggg....." + SNAPSHOT.board[20:40] + "bbbbbb...." + S
 def test_every_change_in_words():
     wire = fed(STARTED, snapshot(board=ROWS_OF_FIVE))
     changes = [
-        Change(kind="removed", seat=1, card="JS", cell=45, side=0),
-        Change(kind="removed", seat=0, card="JH", cell=37, side=1),
-        Change(kind="exchanged", seat=1, card="9S"),
-        Change(kind="no_draw", seat=1),
-        Change(kind="reshuffled"),
-        Change(kind="draw_forfeited", seat=1),
-        Change(kind="draw_forfeited", seat=0),
-        Change(kind="passed", seat=1),
-        Change(kind="sequence", seat=0, side=0, fives=((40, 44),)),
-        Change(kind="sequence", seat=1, side=1, fives=((0, 4), (10, 14))),
-        Change(kind="away", seat=1),
-        Change(kind="back", seat=1),
+        Removed(seat=1, card="JS", cell=45, side=0),
+        Removed(seat=0, card="JH", cell=37, side=1),
+        Exchanged(seat=1, card="9S"),
+        NoDraw(seat=1),
+        Reshuffled(),
+        DrawForfeited(seat=1),
+        DrawForfeited(seat=0),
+        Passed(seat=1),
+        SequenceMade(seat=0, side=0, fives=((40, 44),)),
+        SequenceMade(seat=1, side=1, fives=((0, 4), (10, 14))),
+        Away(seat=1),
+        Back(seat=1),
     ]
     for version, change in enumerate(changes, start=13):
         wire.feed(update(version, change))
@@ -185,9 +199,9 @@ def test_teams_are_named_as_teams_and_the_end_in_words():
     four_hands = dataclasses.replace(RESULT, hands=(*RESULT.hands, ("5C",), ("6C",)))
     wire = fed(four, snapshot(players=players, board=ROWS_OF_FIVE, draw_size=70))
     wire.feed(
-        update(13, Change(kind="removed", seat=1, card="JS", cell=45, side=0), draw_size=70),
-        update(14, Change(kind="sequence", seat=2, side=0, fives=((40, 44),)), draw_size=70),
-        update(15, Change(kind="won", side=0), draw_size=70, result=four_hands),
+        update(13, Removed(seat=1, card="JS", cell=45, side=0), draw_size=70),
+        update(14, SequenceMade(seat=2, side=0, fives=((40, 44),)), draw_size=70),
+        update(15, Won(side=0), draw_size=70, result=four_hands),
     )
     assert said(wire.model) == [
         "Bertil removed Team Blue's chip at F5 with the J♠.",
@@ -199,18 +213,18 @@ def test_teams_are_named_as_teams_and_the_end_in_words():
 
 def test_manual_draw_shows_draws_and_the_card_we_drew():
     manual = Rules(hand_size=7, manual_draw=True)
-    waiting = (SNAPSHOT.players[0], dataclasses.replace(SNAPSHOT.players[1], hand_size=6))
+    waiting = (SNAPSHOT.players[0], dataclasses.replace(SNAPSHOT.players[1], held=6))
     wire = fed(STARTED, snapshot(rules=manual, players=waiting))
     wire.feed(
-        update(13, Change(kind="played", seat=0, card="7H", cell=48), pending_draw=(0,)),
-        update(14, Change(kind="drew", seat=0)),
+        update(13, Played(seat=0, card="7H", cell=48), pending_draw=(0,)),
+        update(14, Drew(seat=0)),
         Hand(
             version=14,
             hand=("2C", "4S", "5H", "9S", "JD", "QS", "AD"),
             targets=((),) * 7,
             drawn="4S",
         ),  # fmt: skip
-        update(15, Change(kind="drew", seat=1), turn=0),
+        update(15, Drew(seat=1), turn=0),
     )
     assert said(wire.model)[1:] == ["You drew 4♠.", "Bertil drew a card."]
 
@@ -253,7 +267,7 @@ def test_notices_in_words():
 
 def test_a_gap_in_the_versions_asks_for_a_snapshot_once():
     wire = fed(STARTED, SNAPSHOT)
-    played = Change(kind="played", seat=1, card="2C", cell=14)
+    played = Played(seat=1, card="2C", cell=14)
     assert wire.feed(update(14, played)) == [Sync()]  # 13 never came
     assert wire.model.syncing and wire.model.game.version == 12
     assert wire.feed(update(15, played), Legal(version=15, legal=("pass",))) == []
@@ -273,9 +287,17 @@ def test_a_lost_update_that_gave_us_the_turn_is_noticed_from_the_legal_list():
     assert fresh.feed(Hand(version=13, hand=(), targets=(), dead=())) == [Sync()]
 
 
+def test_the_session_answers_a_ping_and_a_gap_through_the_models_replies():
+    """The link sends whatever `apply` returns: the session's own answers come first."""
+    wire = fed(STARTED, SNAPSHOT)
+    assert wire.feed(Ping(n=9)) == [Pong(n=9)]
+    played = Played(seat=1, card="2C", cell=14)
+    assert wire.feed(Ping(n=10), update(14, played)) == [Pong(n=10), Sync()]
+
+
 def test_someone_going_away_keeps_our_turn():
     wire = fed(STARTED, SNAPSHOT)
-    wire.feed(update(13, Change(kind="away", seat=1), turn=0))
+    wire.feed(update(13, Away(seat=1), turn=0))
     model = wire.model
     assert model.game.players[1].away and model.my_turn and model.game.legal == SNAPSHOT.legal
     assert "Bertil (away)" in text(model)
@@ -317,7 +339,7 @@ def test_a_wild_jack_does_not_mark_the_whole_board():
 def test_the_card_just_drawn_is_marked_new():
     h = headless(STARTED, SNAPSHOT)
     h.feed(
-        update(13, Change(kind="played", seat=0, card="7H", cell=48), Change(kind="drew", seat=0)),
+        update(13, Played(seat=0, card="7H", cell=48), Drew(seat=0)),
         Hand(
             version=13,
             hand=("2C", "4S", "5H", "9S", "JD", "QS", "AD"),
@@ -355,7 +377,7 @@ def test_the_end_is_in_the_winners_colour():
     from sarja.client.fit import text_of
 
     players = tuple(
-        Player(name=name, side=i, away=False, hand_size=6)
+        Player(name=name, side=i, away=False, held=6)
         for i, name in enumerate(("Aino", "Bertil", "Cecilia"))
     )
     red = dataclasses.replace(RESULT, side=2, hands=(("2C",), ("4H",), ("KD",)))
@@ -372,7 +394,7 @@ def test_the_end_is_in_the_winners_colour():
 
 def test_the_log_is_written_in_chip_colours():
     wire = fed(STARTED, SNAPSHOT)
-    wire.feed(update(13, Change(kind="played", seat=1, card="2H", cell=14)))
+    wire.feed(update(13, Played(seat=1, card="2H", cell=14)))
     parts = wire.model.log[-1].parts
     assert ("class:side.g", "Bertil") in parts and ("class:card.red", "2♥") in parts
 

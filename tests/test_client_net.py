@@ -131,7 +131,7 @@ def test_the_name_screen_says_connected_only_after_a_welcome():
     # client found it was not a Sarja server.
     from sarja.client.model import Model
     from sarja.client.receive import apply
-    from sarja.protocol import SessionState
+    from sarja.protocol.session import SessionState
 
     from .client_helpers import WELCOME, text
 

@@ -21,8 +21,8 @@ import pytest
 from sarja.client import model as m
 from sarja.client import receive
 from sarja.client.record import load
-from sarja.protocol import PROTOCOL_VERSION
 from sarja.protocol.cards import LAYOUT_CODES
+from sarja.protocol.limits import PROTOCOL_VERSION
 from sarja.protocol.messages import (
     Notice,
     Rules,
@@ -35,7 +35,6 @@ from sarja.protocol.messages import (
 )
 from sarja.server.engine import Arrangement, Game, record_json
 from sarja.server.present import (
-    changes,
     hand_message,
     hand_part,
     legal_message,
@@ -102,7 +101,7 @@ def seat_stream(players: int, teams: int, seed: int, seat: int | None) -> list[l
     while game.outcome is None:
         events = game.apply(game.turn, choose(game, rng))
         version += 1
-        group: list[ServerMessage] = [update(version, game, changes(events))]
+        group: list[ServerMessage] = [update(version, game, tuple(events))]
         if game.outcome is None and seat is not None:
             part = hand_part(game, seat)
             if part != held:

@@ -82,15 +82,20 @@ async def test_one_person_and_three_computers_play_a_game_to_the_end(nursery):
 
 async def test_a_search_that_runs_late_is_cut_short(nursery):
     """A computer never keeps a table waiting past its budget: here hard may think for
-    ten seconds but the budget is a twentieth of one, so medium's choice is played."""
-    server = await nursery.start(serve, fast(think_time=10.0, computer_budget=0.05))
+    ten seconds but the budget is a twentieth of one, so medium's choice is played. The
+    abandoned search keeps the one worker busy, so the moves after it play medium at
+    once, without a search."""
+    config = fast(think_time=10.0, computer_budget=0.05, search_workers=1)
+    server = await nursery.start(serve, config)
     aino = await NetClient.connect(server.port, "Aino")
     await aino.send(CreateTable(name="Hurry", players=2, teams=2, computers=(None, "hard")))
     await aino.expect("table")
     await aino.send(Ready(ready=True))
     await aino.expect("snapshot")
-    await play_until(aino, random.Random(2), lambda c: server.lobby.computers.moves >= 3)
-    assert server.lobby.computers.late >= 3
+    computers = server.lobby.computers
+    await play_until(aino, random.Random(2), lambda c: computers.moves >= 3)
+    assert computers.late >= 1 and computers.late + computers.crowded >= 3
+    assert computers.searches == computers.late  # never more searches than one worker runs
 
 
 async def test_an_away_seat_is_handed_to_the_computer_and_taken_back(nursery):

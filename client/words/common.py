@@ -6,24 +6,16 @@ side's), the way the log, the panel and the lists all write them.
 
 from __future__ import annotations
 
-from sarja.protocol.cards import cell_name
+from sarja.protocol.cards import FiveEnds, card_label, cell_name
 from sarja.protocol.mirror import GameMirror
 
 from ..styles import SIDE_LETTERS, card_style, side_style
 
 Fragment = tuple[str, str]  # (style, text), prompt_toolkit's formatted text
-Five = tuple[int, int]  # a five as the wire gives it: its two end cells
 
 SIDE_NAMES = ("Blue", "Green", "Red")
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 YOU = "You"
 SOMEONE = "Someone"
-
-
-def card_label(card: str) -> str:
-    """ "TH" -> "10♥": what people read on the board and in the hand."""
-    rank = "10" if card[0] == "T" else card[0]
-    return rank + SUIT_SYMBOLS.get(card[1], card[1])
 
 
 def card_part(card: str) -> Fragment:
@@ -42,12 +34,12 @@ def arrangement_label(players: int, teams: int) -> str:
     return f"{teams} teams of {players // teams}"
 
 
-def five_label(five: Five) -> str:
+def five_label(five: FiveEnds) -> str:
     """(0, 4) -> "A1–E1"."""
     return f"{cell_name(five[0])}–{cell_name(five[1])}"
 
 
-def fives_label(fives: tuple[Five, ...] | list[Five]) -> str:
+def fives_label(fives: tuple[FiveEnds, ...] | list[FiveEnds]) -> str:
     """ "A1–E1, A2–E2"."""
     return ", ".join(five_label(f) for f in fives)
 

@@ -3,12 +3,12 @@ ended, and what the game's keys say when they cannot do what was asked."""
 
 from __future__ import annotations
 
-from sarja.protocol.cards import CORNER_CODE, ONE_EYED, TWO_EYED, cell_name
+from sarja.protocol.cards import CORNER_CODE, ONE_EYED, TWO_EYED, card_label, cell_name
 from sarja.protocol.mirror import GameMirror
 
 from ..facts import is_computer_seat, last_cell, targets
 from ..model import Model
-from .common import SIDE_NAMES, card_label
+from .common import SIDE_NAMES
 
 
 def result_text(game: GameMirror) -> str:

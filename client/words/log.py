@@ -11,9 +11,27 @@ Aino, played …".
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import assert_never
 
+from sarja.protocol import notation
 from sarja.protocol.cards import cell_name
-from sarja.protocol.messages import Change, Entry, Last
+from sarja.protocol.changes import (
+    Away,
+    Back,
+    Change,
+    DrawForfeited,
+    DrawnGame,
+    Drew,
+    Exchanged,
+    NoDraw,
+    Passed,
+    Played,
+    Removed,
+    Reshuffled,
+    SequenceMade,
+    Won,
+)
+from sarja.protocol.messages import Entry, Last
 from sarja.protocol.mirror import GameMirror
 
 from ..model import LogLine, Model
@@ -29,65 +47,75 @@ def _who_part(model: Model, game: GameMirror, seat: int | None, you: bool = True
 
 def change_parts(model: Model, game: GameMirror, c: Change) -> list[Fragment]:
     """One change of an update as a sentence for the log ([] for nothing worth saying)."""
-    kind = c.kind
-    who = _who_part(model, game, c.seat)
-    you = c.seat is not None and c.seat == game.seat and model.replay is None
-    card = card_part(c.card) if c.card is not None else ("", "")
-    where = ("class:cell", cell_name(c.cell)) if c.cell is not None else ("", "")
-    if kind == "played":
-        return [who, ("", " played "), card, ("", " at "), where, ("", ".")]
-    if kind == "removed":
-        assert c.side is not None
-        mine = c.side == model.my_side and _alone(game, c.side) and model.replay is None
-        whose = ("", "your") if mine else (side_style(c.side), f"{side_name(game, c.side)}'s")
-        return [who, ("", " removed "), whose, ("", " chip at "), where, ("", " with the "),
-                card, ("", ".")]  # fmt: skip
-    if kind == "exchanged":
-        return [who, ("", " exchanged a dead "), card, ("", ".")]
-    if kind == "drew":
-        # After every play the server draws for the player: news only when drawing is
-        # a choice (manual draw), and our own draw is told with its card (see `hand`).
-        if not game.rules.manual_draw or you:
-            return []
-        return [who, ("", " drew a card.")]
-    if kind == "no_draw":
-        return [who, ("", " could not draw: both piles are empty.")]
-    if kind == "reshuffled":
-        return [("", "The discard pile was shuffled into a new draw pile.")]
-    if kind == "draw_forfeited":
-        if you:
-            return [("", "You lost your draw: it waited too long.")]
-        return [who, ("", " lost their draw: it waited too long.")]
-    if kind == "passed":
-        return [who, ("", " passed: no playable card.")]
-    if kind == "sequence":
-        assert c.side is not None and c.fives is not None
-        many = "two sequences" if len(c.fives) > 1 else "a sequence"
-        spans = ", ".join(five_label(f) for f in c.fives)
-        team = who if _alone(game, c.side) else (side_style(c.side), side_name(game, c.side))
-        return [team, ("", f" completed {many} ({spans}).")]
-    if kind == "won":
-        assert c.side is not None
-        if _alone(game, c.side):
-            winner = next(s for s, p in enumerate(game.players) if p.side == c.side)
-            if winner == game.seat and model.replay is None:
-                return [(side_style(c.side), "You win!")]
-            return [_who_part(model, game, winner), ("", " wins!")]
-        return [(side_style(c.side), side_name(game, c.side)), ("", " wins!")]
-    if kind == "drawn_game":
-        return [("", "A full round of passes: the game is a draw.")]
-    if kind == "away":
-        return [who, ("", " is away; the seat is kept.")]
-    if kind == "back":
-        return [who, ("", " is back.")]
-    return []
+    seat: int | None = getattr(c, "seat", None)
+    who = _who_part(model, game, seat)
+    you = seat is not None and seat == game.seat and model.replay is None
+    match c:
+        case Played(card=card, cell=cell):
+            return [who, ("", " played "), card_part(card), ("", " at "), _cell_part(cell),
+                    ("", ".")]  # fmt: skip
+        case Removed(card=card, cell=cell, side=side):
+            mine = side == model.my_side and _alone(game, side) and model.replay is None
+            whose = ("", "your") if mine else (side_style(side), f"{side_name(game, side)}'s")
+            return [who, ("", " removed "), whose, ("", " chip at "), _cell_part(cell),
+                    ("", " with the "), card_part(card), ("", ".")]  # fmt: skip
+        case Exchanged(card=card):
+            return [who, ("", " exchanged a dead "), card_part(card), ("", ".")]
+        case Drew():
+            # After every play the server draws for the player: news only when drawing
+            # is a choice (manual draw), and our own draw is told with its card (`hand`).
+            if not game.rules.manual_draw or you:
+                return []
+            return [who, ("", " drew a card.")]
+        case NoDraw():
+            return [who, ("", " could not draw: both piles are empty.")]
+        case Reshuffled():
+            return [("", "The discard pile was shuffled into a new draw pile.")]
+        case DrawForfeited():
+            if you:
+                return [("", "You lost your draw: it waited too long.")]
+            return [who, ("", " lost their draw: it waited too long.")]
+        case Passed():
+            return [who, ("", " passed: no playable card.")]
+        case SequenceMade(side=side, fives=fives):
+            many = "two sequences" if len(fives) > 1 else "a sequence"
+            spans = ", ".join(five_label(f) for f in fives)
+            team = who if _alone(game, side) else (side_style(side), side_name(game, side))
+            return [team, ("", f" completed {many} ({spans}).")]
+        case Won(side=side):
+            if _alone(game, side):
+                winner = next(s for s, p in enumerate(game.players) if p.side == side)
+                if winner == game.seat and model.replay is None:
+                    return [(side_style(side), "You win!")]
+                return [_who_part(model, game, winner), ("", " wins!")]
+            return [(side_style(side), side_name(game, side)), ("", " wins!")]
+        case DrawnGame():
+            return [("", "A full round of passes: the game is a draw.")]
+        case Away():
+            return [who, ("", " is away; the seat is kept.")]
+        case Back():
+            return [who, ("", " is back.")]
+        case _:
+            assert_never(c)
 
 
-# What a seat does itself (the rest of an update follows from it: sequences, forfeits).
+def _cell_part(cell: int) -> Fragment:
+    return ("class:cell", cell_name(cell))
 
 
-# What a seat does itself (the rest of an update follows from it: sequences, forfeits).
-_OWN_ACTS = frozenset({"played", "removed", "exchanged", "drew", "no_draw", "passed"})
+def _own_act(c: Change) -> bool:
+    """What a seat does itself (the rest of an update follows from it: sequences,
+    forfeits)."""
+    match c:
+        case Played() | Removed() | Exchanged() | Drew() | NoDraw() | Passed():
+            return True
+        case (
+            Reshuffled() | DrawForfeited() | SequenceMade() | Won() | DrawnGame() | Away()
+            | Back()
+        ):  # fmt: skip
+            return False
+        case _:
+            assert_never(c)
 
 
 def stand_in_parts(
@@ -96,11 +124,11 @@ def stand_in_parts(
     """A change the computer made for a person's seat (an update's `stand_in`): "The
     computer played for you: 6♣ at C4." for our own seat, "The computer, for Aino,
     played 6♣ at C4." for another's."""
-    if c.kind not in _OWN_ACTS:
+    if not _own_act(c):
         return parts
     rest = parts[1:]  # the sentence after its subject
-    if c.seat == game.seat and model.replay is None:
-        if c.kind == "played":
+    if getattr(c, "seat", None) == game.seat and model.replay is None:
+        if isinstance(c, Played):
             return [("class:log.info", "The computer played for you: "), *rest[1:]]
         return [("class:log.info", "The computer, for you,"), *rest]
     return [("class:log.info", "The computer, for "), parts[0], ("class:log.info", ","),
@@ -111,16 +139,16 @@ def last_parts(model: Model, game: GameMirror, last: Last) -> list[Fragment]:
     """The last action in the log's words, without its full stop: "Aino played 2♥ at
     E6" (the side panel writes it this way too)."""
     who = _who_part(model, game, last.seat)
-    action = last.action
-    if action == "pass":
+    said = notation.parse(last.action)
+    card = card_part(said.card) if said.card is not None else ("", "")
+    cell = ("class:cell", cell_name(said.cell)) if said.cell is not None else ("", "")
+    if said.kind == "pass":
         return [who, ("", " passed")]
-    if action.startswith("dead:"):
-        return [who, ("", " exchanged a dead "), card_part(action[5:])]
-    card, sign, cell = action[:2], action[2], action[3:]
-    if sign == "x":
-        return [who, ("", " removed a chip at "), ("class:cell", cell), ("", " with the "),
-                card_part(card)]  # fmt: skip
-    return [who, ("", " played "), card_part(card), ("", " at "), ("class:cell", cell)]
+    if said.kind == "exchange":
+        return [who, ("", " exchanged a dead "), card]
+    if said.kind == "remove":
+        return [who, ("", " removed a chip at "), cell, ("", " with the "), card]
+    return [who, ("", " played "), card, ("", " at "), cell]
 
 
 def arrival(model: Model, game: GameMirror, table: str) -> list[list[Fragment]]:
@@ -175,11 +203,32 @@ def drew(card: str) -> list[Fragment]:
     return [("", "You drew "), card_part(card), ("", ".")]
 
 
-# What a seat's player (or the computer for them) does: the changes a stand-in made.
-ACTED = frozenset({"played", "removed", "exchanged", "passed", "drew", "no_draw"})
+def acted(c: Change) -> bool:
+    """What a seat's player (or the computer for them) does: the changes a stand-in made."""
+    match c:
+        case Played() | Removed() | Exchanged() | Passed() | Drew() | NoDraw():
+            return True
+        case (
+            Reshuffled() | DrawForfeited() | SequenceMade() | Won() | DrawnGame() | Away()
+            | Back()
+        ):  # fmt: skip
+            return False
+        case _:
+            assert_never(c)
 
 
-MOVES = frozenset({"played", "removed", "exchanged", "passed"})  # counted as moves
+def is_move(c: Change) -> bool:
+    """The changes counted as moves (a draw or a forfeit is part of one)."""
+    match c:
+        case Played() | Removed() | Exchanged() | Passed():
+            return True
+        case (
+            Drew() | NoDraw() | Reshuffled() | DrawForfeited() | SequenceMade() | Won()
+            | DrawnGame() | Away() | Back()
+        ):  # fmt: skip
+            return False
+        case _:
+            assert_never(c)
 
 
 def log_changes(
@@ -187,17 +236,19 @@ def log_changes(
 ) -> list[LogLine]:
     """One update's changes as log lines (not yet in the log)."""
     lines = []
-    actor = changes[0].seat if stand_in and changes else None  # whom the computer played for
+    # Whom the computer played for.
+    actor: int | None = getattr(changes[0], "seat", None) if stand_in and changes else None
     for c in changes:
         parts = change_parts(model, game, c)
         if not parts:
             continue
-        mine = c.seat is not None and c.seat == game.seat and model.replay is None
-        if actor is not None and c.seat == actor and c.kind in ACTED:
+        seat: int | None = getattr(c, "seat", None)
+        mine = seat is not None and seat == game.seat and model.replay is None
+        if actor is not None and seat == actor and acted(c):
             parts = stand_in_parts(model, game, c, parts)
-        elif mine and c.kind == "away":
+        elif mine and isinstance(c, Away):
             parts = [parts[0], ("", " were away; your seat was kept.")]
-        elif mine and c.kind == "back":
+        elif mine and isinstance(c, Back):
             parts = [parts[0], ("", " are back.")]
         lines.append(LogLine(c.kind, tuple(parts)))
     return lines
@@ -205,14 +256,15 @@ def log_changes(
 
 def away_summary(game: GameMirror, entries: list[Entry]) -> str:
     """ "While you were away: 6 moves; the computer played 2 for you." ("" for none)."""
-    moves = [e for e in entries if any(c.kind in MOVES for c in e.changes)]
+    moves = [e for e in entries if any(map(is_move, e.changes))]
     if not moves:
         return ""
     text = f"While you were away: {len(moves)} move{'s' if len(moves) != 1 else ''}"
     mine = sum(
         1
         for e in moves
-        if e.stand_in and any(c.kind in MOVES and c.seat == game.seat for c in e.changes)
+        if e.stand_in
+        and any(is_move(c) and getattr(c, "seat", None) == game.seat for c in e.changes)
     )
     if mine and game.seat is not None:
         text += f"; the computer played {mine} for you"
