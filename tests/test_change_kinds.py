@@ -27,7 +27,7 @@ SITES = {
     ("protocol/mirror.py", "_change"),
     ("server/table.py", "_touched"),
     ("server/table.py", "_given_up"),
-    ("server/remote_bot.py", "plays_in"),
+    ("client/bot.py", "plays_in"),
     ("client/model.py", "change_parts"),
     ("client/model.py", "_own_act"),
     ("client/history.py", "acted"),
