@@ -6,7 +6,7 @@ The games are real: random two-player games played by the rules engine and turne
 one seat's protocol 2 messages by the server's own presenter (a snapshot, then per move
 the public `update` and, when they apply, this seat's `hand` and `legal`), framed by the
 server's codec. For every move the clock covers what the client does when they arrive:
-the client codec decodes the frames, the model takes them in (the game mirror moves on,
+the client session decodes the frames, the model takes them in (the game mirror moves on,
 the log gets its sentences), and prompt_toolkit renders the whole screen (layout,
 styles, and the escape codes for what changed) into an in-memory terminal. Half the
 time a card is picked, so its spaces are highlighted too. Sockets and the event loop's
@@ -33,13 +33,14 @@ from prompt_toolkit.input import DummyInput
 from prompt_toolkit.output.vt100 import Vt100_Output
 
 from sarja.client import model as m
+from sarja.client import receive
 from sarja.client.app import ClientApp
-from sarja.protocol import PROTOCOL_VERSION, ClientCodec, ServerCodec
+from sarja.protocol.codec import ServerCodec
+from sarja.protocol.limits import PROTOCOL_VERSION
 from sarja.protocol.messages import Seat, Sync, TableView, Welcome
 from sarja.server.engine import Arrangement, Game
 from sarja.server.engine.board import LAYOUT_CODES
 from sarja.server.present import (
-    changes,
     hand_message,
     hand_part,
     legal_message,
@@ -81,7 +82,7 @@ def game_frames(rng: random.Random, seat: int) -> list[list[bytes]]:
         mover = game.turn
         events = game.apply(mover, rng.choice(game.legal_actions(mover)))
         version += 1
-        group = [server.send(update(version, game, changes(events)))]
+        group = [server.send(update(version, game, tuple(events)))]
         if game.outcome is None:
             part = hand_part(game, seat)
             if part != held:
@@ -109,7 +110,7 @@ def measure(groups: list[list[bytes]], rng: random.Random, columns: int, rows: i
     output = Vt100_Output(terminal, lambda: Size(rows=rows, columns=columns), term="xterm-256color")
     client = ClientApp(model, "bench", 7474, input=DummyInput(), output=output)
     app = client.app
-    codec = ClientCodec()
+    session = model.session
     times: list[float] = []
     board = client.screen.named["board"]
     draw = board.draw
@@ -126,10 +127,10 @@ def measure(groups: list[list[bytes]], rng: random.Random, columns: int, rows: i
                 model.picked = rng.choice(model.hand)
             start = time.perf_counter()
             for frame in group:
-                codec.receive_data(frame)
-                msg = codec.next_message()
+                session.receive_data(frame)
+                msg = session.next_message()
                 assert msg is not None
-                replies = m.apply(model, msg, codec.state)
+                replies = receive.apply(model, msg, session.state)
                 assert not any(isinstance(r, Sync) for r in replies), "no gap in a bench game"
             app.render_counter += 1  # as Application._redraw does: no cached fragments
             app.renderer.render(app, app.layout)

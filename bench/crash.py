@@ -24,7 +24,6 @@ applied_twice (must be 0), and more.
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import random
 import signal
@@ -40,7 +39,8 @@ from typing import Any
 
 import trio
 
-from sarja.protocol import ClientCodec, ProtocolError
+from sarja.protocol.client_session import ClientSession, Event
+from sarja.protocol.errors import ProtocolError
 from sarja.protocol.limits import PROTOCOL_VERSION
 from sarja.protocol.messages import (
     Ack,
@@ -52,17 +52,14 @@ from sarja.protocol.messages import (
     Leave,
     Legal,
     ListTables,
-    Pong,
     Ready,
     Rematch,
     Snapshot,
-    Sync,
     TableList,
     TableView,
     Update,
     Welcome,
 )
-from sarja.protocol.mirror import GameMirror
 from sarja.protocol.moves import action_message
 from sarja.server.journal import FILE_NAME, Journal
 
@@ -148,7 +145,9 @@ class Player:
     creator: bool
     rng: random.Random
     token: str | None = None
-    ids: Any = field(default_factory=lambda: itertools.count(1))
+    # The protocol's side, kept across connections as a client keeps it: the game,
+    # action ids above every one the server holds.
+    session: ClientSession = field(default_factory=ClientSession)
     pending: tuple[int, str] | None = None  # sent, not yet answered
     acks: list[Ack_] = field(default_factory=list)
     done: bool = False
@@ -164,7 +163,7 @@ class Player:
                 continue
             try:
                 async with stream:
-                    await Session(self, stream, server, leave_rate).run()
+                    await Connection(self, stream, server, leave_rate).run()
             except (trio.BrokenResourceError, trio.ClosedResourceError, OSError, EOFError):
                 pass
             except ProtocolError:
@@ -173,21 +172,20 @@ class Player:
                 await trio.sleep(0.02)
 
 
-class Session:
-    """One connection of one player."""
+class Connection:
+    """One connection of one player, on the player's client session."""
 
     def __init__(
         self, player: Player, stream: trio.SocketStream, server: ServerProcess, leave_rate: float
     ) -> None:
         self.p, self.stream, self.server, self.leave_rate = player, stream, server, leave_rate
-        self.codec = ClientCodec()
-        self.mirror: GameMirror | None = None
-        self.table: TableView | None = None
+        self.session = player.session
+        self.session.connect()
         self.rematch_asked = -1
         self.left = False
 
     async def send(self, msg: Any) -> None:
-        await self.stream.send_all(self.codec.send(msg))
+        await self.stream.send_all(self.session.send(msg))
 
     async def run(self) -> None:
         await self.send(Hello(version=PROTOCOL_VERSION, name=self.p.name, resume=self.p.token))
@@ -195,44 +193,38 @@ class Session:
             data = await self.stream.receive_some(65536)
             if not data:
                 raise EOFError
-            self.codec.receive_data(data)
-            while (msg := self.codec.next_message()) is not None:
-                await self.handle(msg)
+            self.session.receive_data(data)
+            while (event := self.session.next_event()) is not None:
+                await self.handle(event)
+                await self.stream.send_all(self.session.data_to_send())  # pongs, syncs
 
-    async def handle(self, msg: Any) -> None:
+    async def handle(self, msg: Event) -> None:
+        """One message, once the session took it in (gaps and pings are its own)."""
         p = self.p
-        if msg.TYPE == "ping":
-            await self.send(Pong(n=msg.n))
-        elif isinstance(msg, Welcome):
+        if isinstance(msg, Welcome):
             p.token = msg.resume
             # Lobby or table? `list_tables` is refused at a table, answered in the lobby.
             await self.send(ListTables())
         elif isinstance(msg, TableList):
             await self.from_the_lobby()
         elif isinstance(msg, TableView):
-            self.table = msg
             if self.p.plan.table_id is None:
                 self.p.plan.table_id = msg.id
             if msg.seat is not None and not msg.started and not msg.seats[msg.seat].ready:
                 await self.send(Ready(ready=True))
         elif isinstance(msg, Snapshot):
-            self.mirror = GameMirror(msg)
             if p.pending is not None:  # not answered before the connection went: again
                 action_id, notation = p.pending
                 await self.send(action_message(notation, action_id, msg.version))
             await self.after_change()
         elif isinstance(msg, Update | Hand | Legal):
-            if self.mirror is None or not self.mirror.apply(msg):
-                await self.send(Sync())
-                return
             await self.after_change()
         elif isinstance(msg, Ack):
-            assert (
-                self.table is not None and self.mirror is not None and self.mirror.seat is not None
-            )
+            table, game = self.session.table, self.session.game
+            assert table is not None and game is not None and game.seat is not None
             if p.pending is not None and p.pending[0] == msg.id:
-                seat, run = self.mirror.seat, self.server.starts
-                p.acks.append(Ack_(self.table.id, seat, msg.id, p.pending[1], msg.version, run))
+                seat, run = game.seat, self.server.starts
+                p.acks.append(Ack_(table.id, seat, msg.id, p.pending[1], msg.version, run))
                 p.pending = None
         elif isinstance(msg, Error):
             if msg.code == "unknown_resume":
@@ -260,7 +252,7 @@ class Session:
         await self.send(Join(table=plan.table_id))
 
     async def after_change(self) -> None:
-        p, m, plan = self.p, self.mirror, self.p.plan
+        p, m, plan = self.p, self.session.game, self.p.plan
         assert m is not None
         if m.result is not None:
             if plan.stopping:
@@ -277,9 +269,9 @@ class Session:
             await self.send(Leave())
             return
         notation = p.rng.choice(m.legal)
-        action_id = next(p.ids)
-        p.pending = (action_id, notation)
-        await self.send(action_message(notation, action_id, m.version))
+        action = self.session.action(notation)
+        p.pending = (action.id, notation)
+        await self.send(action)
 
 
 async def killer(server: ServerProcess, kills: list[int], target: int, rng: random.Random) -> None:

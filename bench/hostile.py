@@ -74,10 +74,23 @@ import msgpack
 import trio
 from hostile_tables import table_limit_attacks  # beside this file
 
-from sarja.protocol import ProtocolError, RemoteProtocolError, ServerCodec, error_reply
+from sarja.protocol.client_session import ClientSession, Event, message_of
+from sarja.protocol.codec import ServerCodec, error_reply
+from sarja.protocol.errors import ProtocolError, RemoteProtocolError
 from sarja.protocol.examples import CLIENT_EXAMPLES
-from sarja.protocol.framing import FrameDecoder, pack_length
-from sarja.protocol.limits import MAX_CLIENT_FRAME, MAX_SERVER_FRAME, PROTOCOL_VERSION
+from sarja.protocol.framing import pack_length
+from sarja.protocol.limits import MAX_CLIENT_FRAME, PROTOCOL_VERSION
+from sarja.protocol.messages import (
+    Ack,
+    ChatLine,
+    Error,
+    Notice,
+    Rematch,
+    Snapshot,
+    TableList,
+    TableSummary,
+    TableView,
+)
 from sarja.protocol.moves import action_message
 from sarja.protocol.session import SessionState
 
@@ -479,64 +492,76 @@ class Signal:
 
 
 class GameView:
-    """What a client needs of the server's messages to act: decoded by Conn."""
+    """What a client needs of the server's messages to act: the one client session
+    (Conn feeds it every frame; it answers pings), and the bench's own counts."""
 
     def __init__(self) -> None:
-        self.welcomed = False
-        self.table_id: str | None = None
-        self.seat: int | None = None
-        self.version = -1
-        self.turn = -1
-        self.hand: list[str] = []
-        self.legal: list[str] = []
-        self.legal_version = -2
-        self.result: Any = None
+        self.session = ClientSession()
         self.snapshots = 0
         self.acked: dict[int, int] = {}
         self.errors: Counter[str] = Counter()
         self.error_ids: set[int] = set()
         self.noise = 0  # notices, table views, chat and lists: not the game itself
-        self.tables: list[Any] = []
+        self.tables: tuple[TableSummary, ...] = ()
 
-    def took(self, m: dict[str, Any]) -> None:
-        t = m.get("t")
-        if t == "welcome":
-            self.welcomed = True
-        elif t == "table":
-            self.table_id, self.seat = m["id"], m.get("seat")
-            self.noise += 1
-        elif t == "snapshot":
-            self.version, self.turn, self.result = m["version"], m["turn"], m.get("result")
-            self.hand, self.legal = list(m.get("hand", ())), list(m.get("legal", ()))
-            self.legal_version = self.version
+    @property
+    def welcomed(self) -> bool:
+        return self.session.welcome is not None
+
+    @property
+    def table_id(self) -> str | None:
+        table = self.session.table
+        return None if table is None else table.id
+
+    @property
+    def version(self) -> int:
+        game = self.session.game
+        return -1 if game is None else game.version
+
+    @property
+    def hand(self) -> tuple[str, ...]:
+        game = self.session.game
+        return () if game is None else game.hand
+
+    @property
+    def legal(self) -> tuple[str, ...]:
+        game = self.session.game
+        return () if game is None else game.legal
+
+    @property
+    def result(self) -> Any:
+        game = self.session.game
+        return None if game is None else game.result
+
+    def took(self, event: Event) -> None:
+        msg = message_of(event)
+        if isinstance(msg, Snapshot):
             self.snapshots += 1
-        elif t == "update":
-            self.version, self.turn, self.result = m["version"], m["turn"], m.get("result")
-            self.legal = []
-        elif t == "hand":
-            self.hand = list(m["hand"])
-        elif t == "legal":
-            if m["version"] == self.version:
-                self.legal, self.legal_version = list(m["legal"]), m["version"]
-        elif t == "ack":
-            self.acked[m["id"]] = m["version"]
-        elif t == "error":
-            self.errors[m["code"]] += 1
-            if m.get("id") is not None:
-                self.error_ids.add(m["id"])
-        elif t == "tables":
-            self.tables = m["tables"]
+        elif isinstance(msg, Ack):
+            self.acked[msg.id] = msg.version
+        elif isinstance(msg, Error):
+            self.errors[msg.code] += 1
+            if msg.id is not None:
+                self.error_ids.add(msg.id)
+        elif isinstance(msg, TableList):
+            self.tables = msg.tables
             self.noise += 1
-        elif t in ("notice", "chat"):
+        elif isinstance(msg, TableView | Notice | ChatLine):
             self.noise += 1
 
     def can_move(self) -> bool:
-        return self.result is None and bool(self.legal) and self.legal_version == self.version
+        return self.result is None and bool(self.legal)
+
+    def move(self, rng: random.Random) -> tuple[int, bytes]:
+        """A legal action at random, as the session sends it: its id and its bytes."""
+        msg = self.session.action(rng.choice(self.legal))
+        return msg.id, self.session.send(msg)
 
 
 class Conn:
     """One connection. A reader task counts the bytes that come back and scans them
-    for `patterns`; with a `view` it also decodes every frame (and answers pings)."""
+    for `patterns`; with a `view` its client session also takes in every frame (and
+    answers pings)."""
 
     def __init__(
         self, stream: trio.SocketStream, patterns: dict[str, bytes], view: GameView | None,
@@ -553,7 +578,6 @@ class Conn:
         self.opened = time.monotonic()
         self.closed_at: float | None = None
         self._lock = trio.Lock()
-        self._frames = FrameDecoder(MAX_SERVER_FRAME) if view is not None else None
         self.bad_frames = 0
 
     async def send(self, data: bytes) -> None:
@@ -582,8 +606,8 @@ class Conn:
                     if n:
                         self.counts[name] += n
                 tail = chunk[-(self.longest - 1) :]
-                if self._frames is not None:
-                    await self._decode(data)
+                if self.view is not None:
+                    await self._decode(self.view, data)
                 self.changed.fire()
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
             pass
@@ -591,20 +615,26 @@ class Conn:
         self.done.set()
         self.changed.fire()
 
-    async def _decode(self, data: bytes) -> None:
-        assert self._frames is not None and self.view is not None
+    async def _decode(self, view: GameView, data: bytes) -> None:
+        session = view.session
         try:
-            self._frames.receive_data(data)
-            while (body := self._frames.next_frame()) is not None:
-                m = msgpack.unpackb(body, raw=False, strict_map_key=False)
-                if not isinstance(m, dict):
-                    self.bad_frames += 1
-                    continue
-                self.view.took(m)
-                if m.get("t") == "ping":
-                    await self.try_send(frame({"t": "pong", "n": m["n"]}))
-        except (ProtocolError, ValueError):
+            session.receive_data(data)
+        except ProtocolError:
             self.bad_frames += 1
+            return
+        while True:
+            try:
+                event = session.next_event()
+            except ProtocolError as err:
+                self.bad_frames += 1
+                if err.fatal:
+                    return
+                continue
+            if event is None:
+                break
+            view.took(event)
+        if replies := session.data_to_send():  # pongs, syncs
+            await self.try_send(replies)
 
     async def wait_for(self, done: Callable[[], bool], timeout: float) -> bool:
         """True once `done()`; False after `timeout` seconds or if the connection ended."""
@@ -1392,7 +1422,7 @@ async def lockout(ctx: Ctx, r: dict[str, Any]) -> None:
                 continue
             await probe.try_send(hello("Newcomer") + LIST)
             await probe.wait_for(lambda: bool(view.tables) or bool(view.errors), 10)  # noqa: B023
-            listed = [t for t in view.tables if t["name"].startswith("Lock ") and t["started"]]
+            listed = [t for t in view.tables if t.name.startswith("Lock ") and t.started]
             r["abandoned_listed"] = len(listed)
             await probe.try_send(create("Newcomer's table"))
             ctx.count("lockout", 3)
@@ -2006,7 +2036,6 @@ async def play(port: int) -> None:
 
         nursery.start_soon(until_stdin_closes)
         nursery.start_soon(flush)
-        ids = itertools.count(1)
         try:
             while True:
                 ready = lambda: (va.can_move() or vb.can_move() or  # noqa: E731
@@ -2016,15 +2045,13 @@ async def play(port: int) -> None:
                     return
                 if va.result is not None and vb.result is not None:
                     games = (va.snapshots, vb.snapshots)
-                    await a.send(frame({"t": "rematch"}))
-                    await b.send(frame({"t": "rematch"}))
+                    await a.send(va.session.send(Rematch()))
+                    await b.send(vb.session.send(Rematch()))
                     await a.wait_for(lambda: va.snapshots > games[0] and vb.snapshots > games[1]  # noqa: B023
                                      and va.result is None, 60)  # fmt: skip
                     continue
                 mover, view = (a, va) if va.can_move() else (b, vb)
-                move_id = next(ids)
-                msg = action_message(rng.choice(view.legal), move_id, view.version).to_wire()
-                data = frame(msg)
+                move_id, data = view.move(rng)
                 sent = time.monotonic()
                 await mover.send(data)
                 acked, refused = view.acked, view.error_ids
@@ -2091,7 +2118,7 @@ async def flat_out_pair(ctx: Ctx, i: int, until: float, tally: Counter[str]) -> 
         await b.send(frame({"t": "join", "table": va.table_id}) + READY)
         await a.send(READY)
         await a.wait_for(lambda: va.snapshots > 0 and vb.snapshots > 0, 10)
-        ids, rng = itertools.count(1), random.Random(i)
+        rng = random.Random(i)
         over = lambda: va.result is not None and vb.result is not None  # noqa: E731
         while trio.current_time() < until:
             if not await a.wait_for(lambda: va.can_move() or vb.can_move() or over(), 10):
@@ -2100,15 +2127,14 @@ async def flat_out_pair(ctx: Ctx, i: int, until: float, tally: Counter[str]) -> 
             if over():
                 tally["games"] += 1
                 seen = (va.snapshots, vb.snapshots)
-                await a.send(frame({"t": "rematch"}))
-                await b.send(frame({"t": "rematch"}))
+                await a.send(va.session.send(Rematch()))
+                await b.send(vb.session.send(Rematch()))
                 await a.wait_for(lambda: va.snapshots > seen[0] and vb.snapshots > seen[1]  # noqa: B023
                                  and va.result is None, 10)  # fmt: skip
                 continue
             mover, view = (a, va) if va.can_move() else (b, vb)
-            move_id = next(ids)
-            msg = action_message(rng.choice(view.legal), move_id, view.version).to_wire()
-            await mover.send(frame(msg))
+            move_id, data = view.move(rng)
+            await mover.send(data)
             acked, refused = view.acked, view.error_ids
             if not await mover.wait_for(lambda: move_id in acked or move_id in refused, 10):  # noqa: B023
                 tally["pair_stuck"] += 1

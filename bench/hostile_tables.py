@@ -25,9 +25,9 @@ from typing import Any
 
 import trio
 
-from sarja.protocol import ClientCodec
+from sarja.protocol.client_session import ClientSession, message_of
 from sarja.protocol.limits import PROTOCOL_VERSION
-from sarja.protocol.messages import CreateTable, Hello, ListTables, Pong, Ready
+from sarja.protocol.messages import CreateTable, Hello, ListTables, Ready
 
 SERVER = str(Path(sys.executable).parent / "sarja-server")
 HOST = "127.0.0.1"
@@ -35,11 +35,11 @@ STEP = 20.0  # seconds any one step may take before the bench calls it a failure
 
 
 class Client:
-    """One connection speaking the protocol through the real codec."""
+    """One connection speaking the protocol through the one client session."""
 
     def __init__(self, stream: trio.SocketStream) -> None:
         self.stream = stream
-        self.codec = ClientCodec()
+        self.session = ClientSession()
         self.received: list[Any] = []
         self.welcome: Any = None
 
@@ -51,20 +51,20 @@ class Client:
         return client
 
     async def send(self, msg: Any) -> None:
-        await self.stream.send_all(self.codec.send(msg))
+        await self.stream.send_all(self.session.send(msg))
 
     async def until(self, *kinds: str) -> Any:
         """The next message of one of `kinds` (pings answered on the way)."""
         with trio.fail_after(STEP):
             while True:
-                while (msg := self.codec.next_message()) is None:
+                while (event := self.session.next_event()) is None:
                     data = await self.stream.receive_some(65536)
                     if not data:
                         raise EOFError("the server closed the connection")
-                    self.codec.receive_data(data)
+                    self.session.receive_data(data)
+                await self.stream.send_all(self.session.data_to_send())
+                msg = message_of(event)
                 self.received.append(msg)
-                if msg.TYPE == "ping":
-                    await self.send(Pong(n=msg.n))
                 if msg.TYPE in kinds:
                     return msg
 

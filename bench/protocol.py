@@ -24,9 +24,10 @@ from typing import Any
 
 import msgpack
 
-from sarja.protocol import ClientCodec, ServerCodec, SessionState
+from sarja.protocol.codec import ClientCodec, ServerCodec
 from sarja.protocol.examples import PLAY, SNAPSHOT, UPDATE
 from sarja.protocol.messages import WireMap
+from sarja.protocol.session import SessionState
 
 
 def best(fn: Callable[[], Any], number: int, rounds: int) -> float:

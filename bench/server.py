@@ -6,6 +6,9 @@ and the idle round trip, each next to a bare trio server that sets the floor.
 
 Every server runs as a process of its own on 127.0.0.1, and its CPU time (user +
 system) is read from /proc, so the bench's own clients never count as the server's.
+The bench players speak through the one client session (protocol/client_session.py),
+as every client does; a round trip or a move's latency ends when the answer's bytes
+arrive, before the player decodes them, so the player's own work is not the server's.
 
 1. Idle round trips: on an otherwise idle `sarja-server`, an action (sent -> own `ack`
    and `update` received) and a ping (-> pong); next to a trio echo server that
@@ -63,10 +66,22 @@ from typing import Any
 import msgpack
 import trio
 
+from sarja.protocol.client_session import ClientSession, message_of
 from sarja.protocol.framing import FrameDecoder, pack_length
 from sarja.protocol.limits import MAX_SERVER_FRAME, PROTOCOL_VERSION
-from sarja.protocol.messages import CreateTable, Hello, Join, Ping, Play, Pong, Ready, Rematch
-from sarja.protocol.moves import action_message
+from sarja.protocol.messages import (
+    Ack,
+    CreateTable,
+    Error,
+    Hello,
+    Join,
+    Ping,
+    Play,
+    Pong,
+    Ready,
+    Rematch,
+    Snapshot,
+)
 
 SERVER = str(Path(sys.executable).parent / "sarja-server")
 CONNECTIONS = 2000  # per load run: 500 tables of 4 seats, 166 of 12
@@ -111,6 +126,9 @@ class Reader:
     def __init__(self, stream: trio.SocketStream) -> None:
         self.stream = stream
         self.closed = False
+        # When the last bytes came, before the bench client decoded them: round trips
+        # end here, so they time the server and the network, not the client's work.
+        self.arrived = 0.0
         self._changed = trio.Event()
         self._send_lock = trio.Lock()  # the reader answers pings while a player sends
 
@@ -121,6 +139,7 @@ class Reader:
     async def pump(self) -> None:
         try:
             while data := await self.stream.receive_some(65536):
+                self.arrived = time.perf_counter()
                 await self.took(data)
                 self._changed.set()
                 self._changed = trio.Event()
@@ -141,67 +160,83 @@ class Reader:
 
 
 class Peer(Reader):
-    """A bench player on sarja-server: keeps only what choosing a move needs, and
-    counts the bytes received by message type in `tally` (shared by a run)."""
+    """A bench player on sarja-server, on the one client session (which keeps the game,
+    answers pings and asks for a snapshot on a gap); counts the bytes received by
+    message type in `tally` (shared by a run)."""
 
     def __init__(self, stream: trio.SocketStream, tally: Counter[str]) -> None:
         super().__init__(stream)
         self.tally = tally
-        self._frames = FrameDecoder(MAX_SERVER_FRAME)
-        self.welcomed = False
-        self.table_id: str | None = None
-        self.seat: int | None = None
+        self.session = ClientSession()
+        self._frames = FrameDecoder(MAX_SERVER_FRAME)  # each frame's size, for the tally
         self.snapshots = 0
-        self.version = -1
-        self.turn = -1
-        self.legal: list[str] = []
-        self.result: Any = None
         self.acked = 0
         self.refused: set[int] = set()
         self.pong = 0
-        self.frames_in = 0
-        self.next_id = 1
+
+    @property
+    def welcomed(self) -> bool:
+        return self.session.welcome is not None
+
+    @property
+    def table_id(self) -> str | None:
+        table = self.session.table
+        return None if table is None else table.id
+
+    @property
+    def seat(self) -> int | None:
+        table = self.session.table
+        return None if table is None else table.seat
+
+    @property
+    def version(self) -> int:
+        game = self.session.game
+        return -1 if game is None else game.version
+
+    @property
+    def turn(self) -> int:
+        game = self.session.game
+        return -1 if game is None else game.turn
+
+    @property
+    def legal(self) -> tuple[str, ...]:
+        game = self.session.game
+        return () if game is None else game.legal
+
+    @property
+    def result(self) -> Any:
+        game = self.session.game
+        return None if game is None else game.result
 
     async def send(self, msg: Any) -> None:
-        await self.send_bytes(frame(msg.to_wire()))
+        await self.send_bytes(self.session.send(msg))
 
     async def took(self, data: bytes) -> None:
         self._frames.receive_data(data)
         while (body := self._frames.next_frame()) is not None:
-            m = msgpack.unpackb(body)
-            t = m["t"]
-            self.tally[t] += len(body) + 4
-            self.frames_in += 1
-            if t == "update":
-                self.version, self.turn, self.legal = m["version"], m["turn"], []
-                self.result = m.get("result")
-            elif t == "legal":
-                if m["version"] == self.version:
-                    self.legal = m["legal"]
-            elif t == "ack":
-                self.acked = max(self.acked, m["id"])
-            elif t == "snapshot":
-                self.version, self.turn = m["version"], m["turn"]
-                self.legal, self.result = m.get("legal", []), m.get("result")
+            self.session.receive_data(pack_length(len(body)) + body)
+            event = self.session.next_event()
+            assert event is not None
+            msg = message_of(event)
+            self.tally[msg.TYPE] += len(body) + 4
+            if isinstance(msg, Snapshot):
                 self.snapshots += 1
-            elif t == "ping":
-                await self.send(Pong(n=m["n"]))
-            elif t == "pong":
-                self.pong = m["n"]
-            elif t == "table":
-                self.table_id, self.seat = m["id"], m.get("seat")
-            elif t == "welcome":
-                self.welcomed = True
-            elif t == "error":
-                self.tally["error " + m["code"]] += 1
-                if "id" in m:
-                    self.refused.add(m["id"])
+            elif isinstance(msg, Ack):
+                self.acked = max(self.acked, msg.id)
+            elif isinstance(msg, Pong):
+                self.pong = msg.n
+            elif isinstance(msg, Error):
+                self.tally["error " + msg.code] += 1
+                if msg.id is not None:
+                    self.refused.add(msg.id)
+        if replies := self.session.data_to_send():  # pongs, syncs
+            await self.send_bytes(replies)
 
     async def play(self, rng: random.Random) -> float | None:
         """One legal move at random; seconds until our ack and update came (None: late)."""
-        action_id, version = self.next_id, self.version
-        self.next_id += 1
-        data = frame(action_message(rng.choice(self.legal), action_id, version).to_wire())
+        msg = self.session.action(rng.choice(self.legal))
+        action_id, version = msg.id, msg.version
+        data = self.session.send(msg)
         started = time.perf_counter()
         await self.send_bytes(data)
         with trio.move_on_after(MOVE_TIMEOUT):
@@ -211,7 +246,7 @@ class Peer(Reader):
                     or action_id in self.refused
                 )
             )
-            return time.perf_counter() - started
+            return self.arrived - started
         return None
 
 
@@ -270,6 +305,22 @@ async def rematch(peers: list[Peer]) -> None:
     with trio.move_on_after(MOVE_TIMEOUT):
         for p, n in zip(peers, before, strict=True):
             await p.wait_for(lambda p=p, n=n: p.snapshots > n)
+
+
+class EchoPeer(Reader):
+    """A client of an echo floor: the frames that come back are a client's own (raw:
+    no client session takes them), each unpacked as a bench player would."""
+
+    def __init__(self, stream: trio.SocketStream) -> None:
+        super().__init__(stream)
+        self._frames = FrameDecoder(MAX_SERVER_FRAME)
+        self.frames_in = 0
+
+    async def took(self, data: bytes) -> None:
+        self._frames.receive_data(data)
+        while (body := self._frames.next_frame()) is not None:
+            msgpack.unpackb(body)
+            self.frames_in += 1
 
 
 class FloorPeer(Reader):
@@ -529,7 +580,7 @@ class IdleTable:
         started = time.perf_counter()
         await first.send(Ping(n=n))
         await first.wait_for(lambda: first.pong >= n)
-        return time.perf_counter() - started
+        return first.arrived - started
 
 
 async def helper_round_trips(kind: str, samples: int) -> list[float]:
@@ -537,7 +588,7 @@ async def helper_round_trips(kind: str, samples: int) -> list[float]:
     times = []
     async with helper(kind) as (_, port):
         async with trio.open_nursery() as nursery:
-            echo = Peer(await trio.open_tcp_stream("127.0.0.1", port), Counter())
+            echo = EchoPeer(await trio.open_tcp_stream("127.0.0.1", port))
             nursery.start_soon(echo.pump)
             request = frame(Play(id=1, version=12, card="7H", cell=48).to_wire())
             with trio.fail_after(STEP_TIMEOUT + samples):
@@ -546,7 +597,7 @@ async def helper_round_trips(kind: str, samples: int) -> list[float]:
                     started = time.perf_counter()
                     await echo.send_bytes(request)
                     await echo.wait_for(lambda b=before: echo.frames_in > b)
-                    times.append(time.perf_counter() - started)
+                    times.append(echo.arrived - started)
             nursery.cancel_scope.cancel()
         await close_all([echo])
     return times

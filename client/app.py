@@ -4,114 +4,38 @@ prompt_toolkit owns the asyncio loop (the terminal, keys, redraws); the network 
 code (net.py) run as a *guest* on that same loop with `trio.lowlevel.start_guest_run`.
 Both live in one thread, so a server message is applied to the model and the screen
 redrawn with no locks. The layout (layout.py) reads the model; key bindings (keys.py)
-and mouse handlers only make intents, which `perform` carries out (intents.py).
+and mouse handlers only make intents (intents.py), which `perform` carries out
+(perform.py); server messages change the model through `apply` (receive.py).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import trio
 from prompt_toolkit.application import Application
 from prompt_toolkit.input import Input
-from prompt_toolkit.output import ColorDepth, Output
-from prompt_toolkit.styles import BaseStyle, Style, merge_styles
+from prompt_toolkit.output import Output
 
-from sarja.protocol import SessionState
 from sarja.protocol.messages import ListTables, ServerMessage, Welcome
+from sarja.protocol.session import SessionState
 
+from . import intents as ask
 from . import model as m
 from .attention import Attention
-from .intents import Command, Intent, perform
+from .effects import Command
 from .keys import key_bindings
 from .layout import ScreenLayout
 from .net import Link
+from .perform import perform
+from .receive import apply, set_link
 from .settings import Settings
+from .styles import color_depth, no_color, style
 
 LOBBY_REFRESH = 10.0  # seconds: the server pushes changes; this is a safety net
-
-STYLE = {
-    "title": "reverse",
-    "myturn": "bg:ansigreen fg:ansiblack bold",
-    "banner": "reverse bold",
-    "banner.b": "bg:ansiblue fg:ansiwhite bold",
-    "banner.g": "bg:ansigreen fg:ansiblack bold",
-    "banner.r": "bg:ansired fg:ansiwhite bold",
-    "card.red": "fg:ansired",
-    "card.black": "",
-    "corner": "fg:ansiyellow bold",
-    "chip.b": "bg:ansiblue fg:ansiwhite bold",
-    "chip.g": "bg:ansigreen fg:ansiblack bold",
-    "chip.r": "bg:ansired fg:ansiwhite bold",
-    "locked": "underline",
-    "last": "bold",
-    "winning": "bg:ansimagenta fg:ansiwhite bold",
-    "choice": "bg:ansicyan fg:ansiblack bold",
-    "target": "bg:ansiyellow fg:ansiblack bold",
-    "cursor": "reverse bold",
-    "side.b": "fg:ansibrightblue bold",
-    "side.g": "fg:ansigreen bold",
-    "side.r": "fg:ansired bold",
-    "turn": "bold",
-    "you": "underline",
-    "dead": "fg:ansibrightblack strike",
-    "picked": "reverse bold",
-    "new": "fg:ansiyellow bold",
-    "label": "bold",
-    "keyname": "bold",
-    "dim": "fg:ansibrightblack",
-    "info": "italic",
-    "rule": "fg:ansibrightblack",
-    "cell": "bold",
-    "log.chat": "fg:ansicyan",
-    "log.error": "fg:ansired bold",
-    "log.info": "italic",
-    "log.big": "bold",
-    "status": "fg:ansiyellow bold",
-    "link": "bg:ansired fg:ansiwhite bold",
-    "ask": "bg:ansiyellow fg:ansiblack bold",
-    "prompt": "bold",
-    "input": "underline",
-    "keys": "bg:ansibrightblack fg:ansiwhite",
-    "selected": "reverse",
-}
-
-# Without colour (NO_COLOR), what colour told apart is told by bold, underline and
-# reverse: a locked chip stands out reversed, the picked card's spaces and the last
-# move bold and underlined, the cursor on top of them reversed.
-MONO = {
-    "locked": "reverse bold",
-    "target": "bold underline",
-    "last": "bold underline",
-    "winning": "bold",
-    "choice": "bold underline",
-    "cursor": "reverse bold",
-    "myturn": "reverse bold",
-    "link": "reverse bold",
-    "ask": "reverse bold",
-    "dim": "",
-    "dead": "strike",
-    "new": "bold underline",
-}
-
-
-def no_color() -> bool:
-    return bool(os.environ.get("NO_COLOR"))
-
-
-def style(mono: bool) -> BaseStyle:
-    rules = Style.from_dict(STYLE)
-    return merge_styles([rules, Style.from_dict(MONO)]) if mono else rules
-
-
-def color_depth() -> ColorDepth | None:
-    """No colour at all under NO_COLOR (https://no-color.org); otherwise the terminal's
-    own depth. Bold, underline and reverse stay, and the screen never relies on colour."""
-    return ColorDepth.DEPTH_1_BIT if no_color() else None
 
 
 class ClientApp:
@@ -141,7 +65,7 @@ class ClientApp:
             extra["welcome_timeout"] = welcome_timeout
         self.link = Link(
             host, port, name=self._name, on_message=self._message, on_link=self._on_link,
-            **extra,
+            session=model.session, **extra,
         )  # fmt: skip
         self.screen = ScreenLayout(model, self.do, lambda: self.app.output.get_size())
         self.app: Application[None] = Application(
@@ -159,7 +83,7 @@ class ClientApp:
 
     # ----- intents ------------------------------------------------------------------
 
-    def do(self, intent: Intent) -> None:
+    def do(self, intent: ask.Intent) -> None:
         for effect in perform(self.model, intent):
             if effect is Command.QUIT:
                 future = self.app.future
@@ -188,7 +112,7 @@ class ClientApp:
         return self.model.name if self.model.named else None
 
     def _message(self, msg: ServerMessage, state: SessionState) -> None:
-        for reply in m.apply(self.model, msg, state):
+        for reply in apply(self.model, msg, state):
             self.link.send(reply)
         if isinstance(msg, Welcome):
             self._keep()
@@ -202,7 +126,7 @@ class ClientApp:
             self.settings.save(self.model.name, seats)
 
     def _on_link(self, kind: str, text: str) -> None:
-        m.set_link(self.model, kind, text)
+        set_link(self.model, kind, text)
         self._after()
 
     async def refresh_lobby(self) -> None:

@@ -13,7 +13,7 @@ import contextlib
 import sys
 from pathlib import Path
 
-from sarja.protocol.fields import LEVELS
+from sarja.protocol.cards import LEVELS
 from sarja.protocol.limits import DEFAULT_PORT, MAX_NAME
 
 from . import model as m
@@ -159,7 +159,7 @@ def failure(model: m.Model) -> str:
 def replay(path: Path) -> int:
     from sarja.server.engine import RecordError
 
-    from .replay import load
+    from .record import load
 
     try:
         model = load(path)

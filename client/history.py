@@ -1,14 +1,13 @@
 """The game's past in the log, and the log scrolled back through it.
 
 After every snapshot of a game with a past, the server sends its `history`: each
-update so far, as it was told. The entries the log lacks are written into it the way
-live updates are (`log_changes`): after a fresh start the whole game, before the lines
-that greeted the snapshot; after a dropped connection the part that was missed. On a
-return, one line says what happened meanwhile, counted from the version we last logged
-(a connection that dropped) or from our seat's last `away` (a client started again).
-
-A move the computer made for an away person says so, in every client: "The computer
-(for you) played …", "The computer for Aino played …".
+update so far, as it was told, in pages the client session gathers (`Past`, once the
+last page came). The entries the log lacks are written into it the way
+live updates are (`log_changes`, words/log.py): after a fresh start the whole game,
+before the lines that greeted the snapshot; after a dropped connection the part that
+was missed. On a return, one line says what happened meanwhile, counted from the
+version we last logged (a connection that dropped) or from our seat's last `away` (a
+client started again).
 
 The log scrolls by screen lines (`log_back`, clamped where it is drawn); PgUp and PgDn
 move a page, Home to the start, End back to the newest, and so does any new line.
@@ -17,61 +16,24 @@ move a page, Home to the start, End back to the newest, and so does any new line
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
 
-from sarja.protocol.messages import Change, Entry, History
+from sarja.protocol.changes import Away
+from sarja.protocol.client_session import Past
+from sarja.protocol.messages import Entry
 from sarja.protocol.mirror import GameMirror
 
-from .model import (
-    LOG_KEPT,
-    LogLine,
-    Model,
-    change_parts,
-    game_begins,
-    stand_in_parts,
-)
+from .model import LOG_KEPT, LogLine, Model
+from .words.log import away_summary, game_begins, log_changes
 
-# What a seat's player (or the computer for them) does: the changes a stand-in made.
-ACTED = frozenset({"played", "removed", "exchanged", "passed", "drew", "no_draw"})
-MOVES = frozenset({"played", "removed", "exchanged", "passed"})  # counted as moves
-PAST_KEPT = 20000  # entries of pages still coming; a server that sends more is cut off
 TOP = 10**9  # `log_back` for "the start": clamped to the oldest line when drawn
 
 
-def log_changes(
-    model: Model, game: GameMirror, changes: Sequence[Change], stand_in: bool = False
-) -> list[LogLine]:
-    """One update's changes as log lines (not yet in the log)."""
-    lines = []
-    actor = changes[0].seat if stand_in and changes else None  # whom the computer played for
-    for c in changes:
-        parts = change_parts(model, game, c)
-        if not parts:
-            continue
-        mine = c.seat is not None and c.seat == game.seat and model.replay is None
-        if actor is not None and c.seat == actor and c.kind in ACTED:
-            parts = stand_in_parts(model, game, c, parts)
-        elif mine and c.kind == "away":
-            parts = [parts[0], ("", " were away; your seat was kept.")]
-        elif mine and c.kind == "back":
-            parts = [parts[0], ("", " are back.")]
-        lines.append(LogLine(c.kind, tuple(parts)))
-    return lines
-
-
-def take_history(model: Model, msg: History) -> None:
-    """A page of the history; once the last has come, the log gets what it lacks."""
+def take_history(model: Model, past: Past) -> None:
+    """The whole history of the game on screen: the log gets what it lacks."""
     game = model.game
-    if game is None or msg.version != game.version or model.syncing:
-        model.past = []
+    if game is None:
         return
-    if len(model.past) + len(msg.entries) > PAST_KEPT:
-        model.past = []  # no real game is this long: keep the log as it is
-        return
-    model.past.extend(msg.entries)
-    if msg.more:
-        return
-    entries, model.past = model.past, []
+    entries, version = list(past.entries), past.message.version
     fresh = model.logged is None
     seen = -1 if model.logged is None else model.logged
     missed = [e for e in entries if e.version > seen]
@@ -89,7 +51,7 @@ def take_history(model: Model, msg: History) -> None:
         summary = away_summary(game, [e for e in entries if e.version > since])
         if summary:
             model.log.append(LogLine("info", (("", summary),)))
-    model.logged = max(seen, msg.version)
+    model.logged = max(seen, version)
     model.returning = False
     model.log_back = 0
 
@@ -107,25 +69,9 @@ def _last_away(game: GameMirror, entries: list[Entry]) -> int | None:
     if game.seat is None:
         return None
     for e in reversed(entries):
-        if any(c.kind == "away" and c.seat == game.seat for c in e.changes):
+        if Away(game.seat) in e.changes:
             return e.version
     return None
-
-
-def away_summary(game: GameMirror, entries: list[Entry]) -> str:
-    """ "While you were away: 6 moves; the computer played 2 for you." ("" for none)."""
-    moves = [e for e in entries if any(c.kind in MOVES for c in e.changes)]
-    if not moves:
-        return ""
-    text = f"While you were away: {len(moves)} move{'s' if len(moves) != 1 else ''}"
-    mine = sum(
-        1
-        for e in moves
-        if e.stand_in and any(c.kind in MOVES and c.seat == game.seat for c in e.changes)
-    )
-    if mine and game.seat is not None:
-        text += f"; the computer played {mine} for you"
-    return text + "."
 
 
 # ----- scrolling ----------------------------------------------------------------------

@@ -3,7 +3,7 @@ that says when it is active (as pyvim and ptpython do).
 
 Nothing acts while the terminal is too small to show the screen (but Ctrl-C), nor
 while a text box has the keys (but the keys that leave it), nor behind the help page or
-a question. A binding only names an intent; `perform` (intents.py) decides.
+a question. A binding only names an intent (intents.py); `perform` (perform.py) decides.
 """
 
 from __future__ import annotations
@@ -17,11 +17,12 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.key_binding.bindings.mouse import load_mouse_bindings, typical_mouse_events
 from prompt_toolkit.keys import Keys
 
-from .intents import Intent
+from . import intents as ask
+from .facts import final_board
 from .layout import ScreenLayout
-from .model import Model, final_board, screen
+from .model import Model, screen
 
-Do = Callable[[Intent], None]
+Do = Callable[[ask.Intent], None]
 
 _UP, _DOWN, _LEFT, _RIGHT = ("up", "k"), ("down", "j"), ("left", "h"), ("right", "l")
 
@@ -71,8 +72,12 @@ def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
     m = model
     kb.add(Keys.Vt100MouseEvent)(_mouse)
 
-    def bind(keys: tuple[str, ...] | str, when: Filter, intent: Intent | Callable[[], Intent],
-             eager: bool = False) -> None:  # fmt: skip
+    def bind(
+        keys: tuple[str, ...] | str,
+        when: Filter,
+        intent: ask.Intent | Callable[[], ask.Intent],
+        eager: bool = False,
+    ) -> None:
         for key in (keys,) if isinstance(keys, str) else keys:
 
             def handler(event: KeyPressEvent, intent: Any = intent) -> None:
@@ -98,20 +103,20 @@ def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
     playing = on("game") & ~replaying
 
     # Anywhere, whatever the size.
-    bind("c-c", Condition(lambda: True), Intent("quit"), eager=True)
+    bind("c-c", Condition(lambda: True), ask.Quit(), eager=True)
 
     # The help page, and the yes/no questions.
-    bind(("escape", "?", "q", "enter"), big & overlay["help"], Intent("close"))
-    bind(("tab", "right", "l", "s-tab", "left", "h"), big & overlay["help"], Intent("help_page", 1))
-    bind(("y", "Y", "enter"), big & asking, Intent("confirm"))
-    bind(("n", "N", "escape", "q"), big & asking, Intent("close"))
+    bind(("escape", "?", "q", "enter"), big & overlay["help"], ask.Close())
+    bind(("tab", "right", "l", "s-tab", "left", "h"), big & overlay["help"], ask.HelpPage(1))
+    bind(("y", "Y", "enter"), big & asking, ask.Confirm())
+    bind(("n", "N", "escape", "q"), big & asking, ask.Close())
 
     # Every screen but the name and the chat box.
-    bind("?", free & ~Condition(lambda: screen(m) == "name"), Intent("help"))
-    bind("q", free & ~Condition(lambda: screen(m) == "name"), Intent("quit"))
+    bind("?", free & ~Condition(lambda: screen(m) == "name"), ask.Help())
+    bind("q", free & ~Condition(lambda: screen(m) == "name"), ask.Quit())
 
     # Text boxes: Esc leaves the chat box (Enter sends, as the box itself binds).
-    bind("escape", big & overlay["chat"], Intent("close"))
+    bind("escape", big & overlay["chat"], ask.Close())
 
     # The name screen: typing over the remembered name replaces it.
     offered = Condition(lambda: layout.name_offered) & big & typing
@@ -128,78 +133,80 @@ def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
         kb.add(key, filter=offered & on_name)(_edit(layout, key))
 
     # Connecting.
-    bind("r", on("connect"), Intent("retry"))
+    bind("r", on("connect"), ask.Retry())
 
     # The lobby.
     lobby = on("lobby")
-    bind(_UP, lobby, Intent("lobby_move", -1))
-    bind(_DOWN, lobby, Intent("lobby_move", 1))
-    bind("enter", lobby, Intent("join"))
-    bind("s", lobby, Intent("spectate"))
-    bind("n", lobby, Intent("create_open"))
-    bind("r", lobby, Intent("refresh"))
+    bind(_UP, lobby, ask.LobbyMove(-1))
+    bind(_DOWN, lobby, ask.LobbyMove(1))
+    bind("enter", lobby, ask.Join())
+    bind("s", lobby, ask.Spectate())
+    bind("n", lobby, ask.CreateOpen())
+    bind("r", lobby, ask.Refresh())
 
     # The new-table form: the name is a text box, the other fields take arrows.
     form = big & overlay["create"]
-    bind(("up", "s-tab"), form, Intent("form_move", -1))
-    bind(("down", "tab"), form, Intent("form_move", 1))
-    bind("left", form & ~typing, Intent("form_change", -1))
-    bind(("right", " "), form & ~typing, Intent("form_change", 1))
-    bind("enter", form, Intent("create"))
-    bind("escape", form, Intent("close"))
+    bind(("up", "s-tab"), form, ask.FormMove(-1))
+    bind(("down", "tab"), form, ask.FormMove(1))
+    bind("left", form & ~typing, ask.FormChange(-1))
+    bind(("right", " "), form & ~typing, ask.FormChange(1))
+    bind("enter", form, ask.Create())
+    bind("escape", form, ask.Close())
 
     # The waiting room.
     table = on("table")
-    bind(_UP, table, Intent("seat_move", -1))
-    bind(_DOWN, table, Intent("seat_move", 1))
+    bind(_UP, table, ask.SeatMove(-1))
+    bind(_DOWN, table, ask.SeatMove(1))
     for n in range(1, 10):
-        bind(str(n), table, Intent("sit", n - 1))
-    bind("enter", table, lambda: Intent("sit", m.seat_row))
-    bind(("r", " "), table, Intent("ready"))
-    bind("c", table, Intent("chat_open"))
-    bind("L", table, Intent("leave"))
+        bind(str(n), table, ask.Sit(n - 1))
+    bind("enter", table, lambda: ask.Sit(m.seat_row))
+    bind(("r", " "), table, ask.Ready())
+    bind("c", table, ask.ChatOpen())
+    bind("L", table, ask.Leave())
 
     # The game.
-    bind(_UP, playing, Intent("move", (-1, 0)))
-    bind(_DOWN, playing, Intent("move", (1, 0)))
-    bind(_LEFT, playing, Intent("move", (0, -1)))
-    bind(_RIGHT, playing, Intent("move", (0, 1)))
+    bind(_UP, playing, ask.Move((-1, 0)))
+    bind(_DOWN, playing, ask.Move((1, 0)))
+    bind(_LEFT, playing, ask.Move((0, -1)))
+    bind(_RIGHT, playing, ask.Move((0, 1)))
     for n in range(10):
-        bind(str(n), playing, Intent("pick", (n - 1) % 10))
-    bind("tab", playing, Intent("next_card", 1))
-    bind("s-tab", playing, Intent("next_card", -1))
-    bind("n", playing, Intent("next_target"))
-    bind(("enter", " "), playing, lambda: Intent("to_table" if final_board(m) else "play"))
-    bind("x", playing, Intent("exchange"))
-    bind("p", playing, Intent("pass"))
-    bind("d", playing, Intent("draw"))
-    bind("o", playing, Intent("hand_over"))
-    bind("r", playing, Intent("rematch"))
-    bind("escape", playing, Intent("cancel"))
-    bind("c", playing, Intent("chat_open"))
-    bind("L", playing, Intent("leave"))
+        bind(str(n), playing, ask.Pick((n - 1) % 10))
+    bind("tab", playing, ask.NextCard(1))
+    bind("s-tab", playing, ask.NextCard(-1))
+    bind("n", playing, ask.NextTarget())
+    bind(("enter", " "), playing, lambda: ask.ToTable() if final_board(m) else ask.Play())
+    bind("x", playing, ask.Exchange())
+    bind("p", playing, ask.Pass())
+    bind("d", playing, ask.Draw())
+    bind("o", playing, ask.HandOver())
+    bind("r", playing, ask.Rematch())
+    bind("escape", playing, ask.Cancel())
+    bind("c", playing, ask.ChatOpen())
+    bind("L", playing, ask.Leave())
 
     # The log, in the game and the waiting room; the bell and title on our turn.
     logged = playing | table
-    for key, how in (("pageup", "up"), ("pagedown", "down"), ("home", "top"), ("end", "end")):
-        bind(key, logged, Intent("log_scroll", how))
-    bind("b", logged, Intent("alerts"))
+    bind("pageup", logged, ask.LogScroll("up"))
+    bind("pagedown", logged, ask.LogScroll("down"))
+    bind("home", logged, ask.LogScroll("top"))
+    bind("end", logged, ask.LogScroll("end"))
+    bind("b", logged, ask.Alerts())
 
     # Choosing which five make a sequence.
     fives = big & overlay["fives"]
-    bind((*_UP, *_LEFT), fives, Intent("fives_move", -1))
-    bind((*_DOWN, *_RIGHT, "tab"), fives, Intent("fives_move", 1))
+    bind((*_UP, *_LEFT), fives, ask.FivesMove(-1))
+    bind((*_DOWN, *_RIGHT, "tab"), fives, ask.FivesMove(1))
     for n in range(1, 10):
-        bind(str(n), fives, Intent("fives_pick", n - 1))
-    bind(("enter", " "), fives, Intent("fives_confirm"))
-    bind("escape", fives, Intent("close"))
+        bind(str(n), fives, ask.FivesPick(n - 1))
+    bind(("enter", " "), fives, ask.FivesConfirm())
+    bind("escape", fives, ask.Close())
 
     # A replay.
     replay = on("game") & replaying
-    bind((*_LEFT, "p", "backspace"), replay, Intent("step", -1))
-    bind((*_RIGHT, "n", " ", "enter"), replay, Intent("step", 1))
-    bind("pageup", replay, Intent("step", -10))
-    bind("pagedown", replay, Intent("step", 10))
-    bind(("home", "g"), replay, Intent("step_to", 0))
-    bind(("end", "G"), replay, Intent("step_to", -1))
+    bind((*_LEFT, "p", "backspace"), replay, ask.Step(-1))
+    bind((*_RIGHT, "n", " ", "enter"), replay, ask.Step(1))
+    bind("pageup", replay, ask.Step(-10))
+    bind("pagedown", replay, ask.Step(10))
+    bind(("home", "g"), replay, ask.StepTo(0))
+    bind(("end", "G"), replay, ask.StepTo(-1))
     return kb

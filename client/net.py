@@ -1,4 +1,4 @@
-"""The connection to the server: trio, the shared sans-IO codec, and reconnecting.
+"""The connection to the server: trio, the one client session, and reconnecting.
 
 The client's networking is trio code, like the server's, run in trio's *guest mode* on
 the asyncio loop that prompt_toolkit drives (see app.py): one thread, so the link calls
@@ -19,9 +19,11 @@ crash: the link hangs up and connects afresh, and the resumed seat brings a snap
 A server that keeps doing it (UNUSABLE_LIMIT connections in a row) is not retried
 until the player asks.
 
-Each connection has its own codec, and so its own session state: every message is
-handed on with the state it led to, and the model keeps no second copy of the table of
-transitions.
+The protocol is the client session's (protocol/client_session.py), which the model
+owns and hands to the link: each connection starts it afresh (`connect`: a new codec,
+and so a new session state) and feeds it the bytes; every message is handed on with
+the state it led to, for the model to take in (`session.take`: the game, sync on a
+gap, pongs), and the model keeps no second copy of the table of transitions.
 """
 
 from __future__ import annotations
@@ -36,25 +38,19 @@ from typing import Any
 
 import trio
 
-from sarja.protocol import (
-    PROTOCOL_VERSION,
-    ClientCodec,
-    LocalProtocolError,
-    ProtocolError,
-    SessionState,
-)
-from sarja.protocol.limits import DEFAULT_PORT
+from sarja.protocol.client_session import ClientSession
+from sarja.protocol.errors import LocalProtocolError, ProtocolError
+from sarja.protocol.limits import DEFAULT_PORT, PROTOCOL_VERSION
 from sarja.protocol.messages import (
     Bye,
     ClientMessage,
     Error,
     Hello,
-    Ping,
-    Pong,
     ServerMessage,
     Welcome,
 )
 from sarja.protocol.mirror import ServerProtocolError
+from sarja.protocol.session import SessionState
 
 BACKOFF = (0.5, 1.0, 2.0, 4.0, 8.0)  # seconds between attempts; the last one repeats
 CONNECT_TIMEOUT = 5.0
@@ -97,9 +93,10 @@ class Link:
     """One player's connection. Runs (and reconnects) until cancelled.
 
     `name()` returns the player's name, or None until they have one; `on_message(msg,
-    state)` gets every server message but `ping` and the session state it led to;
-    `on_link(kind, text)` hears about the connection: connecting, unreachable, online,
-    reconnecting, stopped or closed (and, while online, problems worth a line).
+    state)` gets every server message and the session state it led to, and takes it
+    into `session` (the model's `apply` does: that answers pings too); `on_link(kind,
+    text)` hears about the connection: connecting, unreachable, online, reconnecting,
+    stopped or closed (and, while online, problems worth a line).
     """
 
     def __init__(
@@ -112,8 +109,10 @@ class Link:
         on_link: Callable[[str, str], None],
         backoff: tuple[float, ...] = BACKOFF,
         welcome_timeout: float = WELCOME_TIMEOUT,
+        session: ClientSession | None = None,
     ) -> None:
         self.host, self.port = host, port
+        self.session = session if session is not None else ClientSession()
         self.where = address_text(host, port)
         self._name = name
         self._on_message = on_message
@@ -241,7 +240,8 @@ class Link:
     async def _serve(self, stream: trio.SocketStream) -> str:
         """Run one connection to its end: "welcomed" if the server welcomed us on it,
         "nameless" if it hung up before we had a name, else "failed"."""
-        codec = ClientCodec()
+        session = self.session
+        session.connect()
         send, receive = trio.open_memory_channel[ClientMessage](256)
         self._stream = stream
         ended = "failed"
@@ -262,17 +262,17 @@ class Link:
                         return "nameless"
                 name = self._name()
                 assert name is not None
-                await stream.send_all(codec.send(Hello(version=PROTOCOL_VERSION, name=name)))
-                first = await self._handshake(stream, codec)
+                await stream.send_all(session.send(Hello(version=PROTOCOL_VERSION, name=name)))
+                first = await self._handshake(stream, session)
                 if first is None:
                     return ended
                 ended = "welcomed"
                 self._server_said = ""
                 async with trio.open_nursery() as nursery:
                     self._outgoing = send
-                    nursery.start_soon(self._write_all, stream, codec, receive)
-                    if self._deliver(first, codec.state):
-                        await self._read_all(stream, codec)
+                    nursery.start_soon(self._write_all, stream, session, receive)
+                    if self._deliver(first, session.state):
+                        await self._read_all(stream, session)
                     nursery.cancel_scope.cancel()
         except* (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as group:
             self._last_error = _reason(group.exceptions[0])
@@ -281,7 +281,7 @@ class Link:
             self._stream = None
         return ended
 
-    async def _handshake(self, stream: trio.SocketStream, codec: ClientCodec) -> Welcome | None:
+    async def _handshake(self, stream: trio.SocketStream, session: ClientSession) -> Welcome | None:
         """The answer to the hello: a welcome, or None (and why) if none came."""
         seen = b""
         with trio.move_on_after(self._welcome_timeout):
@@ -289,12 +289,12 @@ class Link:
                 data = await stream.receive_some(RECEIVE_SIZE)
                 seen += data[: 200 - len(seen)]
                 try:
-                    codec.receive_data(data)
-                    while (msg := codec.next_message()) is not None:
+                    session.receive_data(data)
+                    while (msg := session.next_message()) is not None:
                         if isinstance(msg, Welcome):
                             return msg
                         if isinstance(msg, Bye | Error):
-                            self._on_message(msg, codec.state)
+                            self._on_message(msg, session.state)
                             if isinstance(msg, Bye) and msg.code == "server_full":
                                 self._last_error = msg.message
                             else:
@@ -323,12 +323,12 @@ class Link:
     async def _write_all(
         self,
         stream: trio.SocketStream,
-        codec: ClientCodec,
+        session: ClientSession,
         queue: trio.MemoryReceiveChannel[ClientMessage],
     ) -> None:
         async for msg in queue:
             try:
-                data = codec.send(msg)
+                data = session.send(msg)
             except LocalProtocolError as err:
                 # Our state says the message cannot be sent now (e.g. the game just
                 # ended): tell the player instead of sending something refused.
@@ -337,11 +337,11 @@ class Link:
                 continue
             await stream.send_all(data)
 
-    async def _read_all(self, stream: trio.SocketStream, codec: ClientCodec) -> None:
+    async def _read_all(self, stream: trio.SocketStream, session: ClientSession) -> None:
         while True:
             while True:  # first what the codec holds already
                 try:
-                    msg = codec.next_message()
+                    msg = session.next_message()
                 except ProtocolError as err:
                     self._on_link("online", f"The server sent something odd: {err.message}")
                     if getattr(err, "fatal", False):
@@ -349,22 +349,19 @@ class Link:
                     continue
                 if msg is None:
                     break
-                if not self._deliver(msg, codec.state):
+                if not self._deliver(msg, session.state):
                     return
-            if codec.at_eof:
+            if session.at_eof:
                 return
             with trio.move_on_after(SILENCE_LIMIT) as silent:
                 data = await stream.receive_some(RECEIVE_SIZE)
             if silent.cancelled_caught:
                 self._last_error = "the server went quiet"
                 return
-            codec.receive_data(data)
+            session.receive_data(data)
 
     def _deliver(self, msg: ServerMessage, state: SessionState) -> bool:
-        """Deal with what is the link's business, pass the rest on; False to hang up."""
-        if isinstance(msg, Ping):
-            self._send_now(Pong(n=msg.n))
-            return True
+        """Pass a message on, then deal with what is the link's business; False to hang up."""
         try:
             self._on_message(msg, state)
         except ServerProtocolError as err:

@@ -1,57 +1,21 @@
 """The Sarja wire protocol: framed msgpack, typed messages, strict validation. Sans-IO.
 
-    codec = ServerCodec()           # or ClientCodec() on the other end
+    from sarja.protocol.codec import ServerCodec   # or ClientCodec on the other end
+    codec = ServerCodec()
     codec.receive_data(data)        # bytes from the socket; b"" at end of stream
     while (msg := codec.next_message()) is not None:
         ...                         # a validated, frozen message
     sock.send(codec.send(reply))    # bytes to write
 
-Errors are ProtocolError: RemoteProtocolError when the peer is at fault (answer it with
-`error_reply(exc)`; close if `exc.fatal`), LocalProtocolError when we are.
+Errors are ProtocolError (errors.py): RemoteProtocolError when the peer is at fault
+(answer it with `codec.error_reply(exc)`; close if `exc.fatal`), LocalProtocolError when
+we are.
 
-The names below load on first use, so that `sarja.protocol.cards`, the card and board
-constants the rules engine shares, can be imported without msgpack.
+Two layers, each module imported by name (this file imports nothing):
+- the vocabulary, pure and standard library only, which the rules engine shares:
+  `cards` (cards, board, cells, fives, levels), `notation` (actions as text) and
+  `changes` (what an update says happened);
+- the wire: `codec`, `framing`, `wire` (msgpack), `messages` and their parts, the changes
+  as maps (`change_wire`), `session`,
+  and the member's copy of the game, `mirror`.
 """
-
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from .codec import ClientCodec, ServerCodec, error_reply
-    from .errors import CODES, LocalProtocolError, ProtocolError, RemoteProtocolError
-    from .limits import PROTOCOL_VERSION
-    from .session import Session, SessionState
-
-_WHERE = {
-    "ClientCodec": "codec",
-    "ServerCodec": "codec",
-    "error_reply": "codec",
-    "CODES": "errors",
-    "LocalProtocolError": "errors",
-    "ProtocolError": "errors",
-    "RemoteProtocolError": "errors",
-    "PROTOCOL_VERSION": "limits",
-    "Session": "session",
-    "SessionState": "session",
-}
-
-
-def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(import_module(f".{module}", __name__), name)
-
-
-__all__ = [
-    "CODES",
-    "PROTOCOL_VERSION",
-    "ClientCodec",
-    "LocalProtocolError",
-    "ProtocolError",
-    "RemoteProtocolError",
-    "ServerCodec",
-    "Session",
-    "SessionState",
-    "error_reply",
-]

@@ -15,6 +15,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, ClassVar, Self, TypeVar, dataclass_transform
 
+from .change_wire import change_to_wire
+from .changes import CHANGE_TYPES
 from .fields import fail
 from .wire import shown
 
@@ -82,11 +84,15 @@ class WireMap:
 
 
 def _plain(v: Any) -> Any:
-    """A field's value as msgpack packs it: parts become maps, tuples stay arrays."""
+    """A field's value as msgpack packs it: parts and changes become maps, tuples stay
+    arrays."""
     if isinstance(v, WireMap):
         return v.to_wire()
-    if type(v) is tuple and v and isinstance(v[0], WireMap):
-        return [x.to_wire() for x in v]
+    if type(v) is tuple and v:
+        if isinstance(v[0], WireMap):
+            return [x.to_wire() for x in v]
+        if isinstance(v[0], CHANGE_TYPES):
+            return [change_to_wire(x) for x in v]
     return v
 
 

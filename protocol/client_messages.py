@@ -3,6 +3,7 @@
 from typing import Literal
 
 from .base import WireMap, wire
+from .cards import FiveEnds
 from .fields import (
     TOKEN_RE,
     boolean,
@@ -32,7 +33,6 @@ from .limits import (
 )
 
 _set = object.__setattr__
-Five = tuple[int, int]
 
 
 @wire
@@ -212,7 +212,7 @@ class Play(WireMap):
     version: int
     card: str
     cell: int
-    fives: tuple[Five, ...] = ()
+    fives: tuple[FiveEnds, ...] = ()
 
     def validate(self) -> None:
         integer(self.id, "id")
@@ -274,5 +274,6 @@ class Pass(WireMap):
         integer(self.version, "version")
 
 
-Action = Play | Remove | Exchange | Draw | Pass
+# The messages that act in the game (the engine's `Action` is the value they make).
+ActionMessage = Play | Remove | Exchange | Draw | Pass
 ACTION_TYPES = (Play, Remove, Exchange, Draw, Pass)

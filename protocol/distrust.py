@@ -79,11 +79,11 @@ def snapshot_fits(snap: Snapshot) -> None:
         locked = {c for c in _NOT_CORNER if snap.board[c] == CHIPS[s].upper()}
         if {c for f in fives for c in five_cells(f)} - set(CORNERS) != locked:
             raise refuse(f"Side {s}'s sequences are not where its locked chips are.")
-    hand_sizes(snap.players, snap.rules.hand_size)
+    held_fits(snap.players, snap.rules.hand_size)
     if snap.result is not None:
         result_fits(snap.result, snap.players, sides, snap.discard)
     elif snap.seat is not None:
-        hand_fits(snap.hand, snap.players[snap.seat].hand_size, snap.discard)
+        hand_fits(snap.hand, snap.players[snap.seat].held, snap.discard)
     if snap.seat is None and (snap.hand or snap.legal):
         raise refuse("A spectator's snapshot holds a hand or legal actions.")
     cards_add_up(snap.players, len(snap.discard), snap.draw_size)
@@ -96,16 +96,16 @@ def turn_fits(turn: int, pending: Sequence[int], players: int) -> None:
         seat(s, players, "A pending draw")
 
 
-def hand_sizes(players: Sequence[Player], most: int) -> None:
+def held_fits(players: Sequence[Player], most: int) -> None:
     for s, p in enumerate(players):
-        if p.hand_size > most:
-            raise refuse(f"Seat {s} holds {p.hand_size} cards; a hand holds at most {most}.")
+        if p.held > most:
+            raise refuse(f"Seat {s} holds {p.held} cards; a hand holds at most {most}.")
 
 
 def cards_add_up(players: Sequence[Player], discard: int, draw_size: int) -> None:
     """Every card is in a hand or a pile: together they are never more than the deck.
     (They are exactly the deck; a client that only needs to stay sound asks no more.)"""
-    total = sum(p.hand_size for p in players) + discard + draw_size
+    total = sum(p.held for p in players) + discard + draw_size
     if total > DECK_SIZE:
         raise refuse(f"The hands and piles hold {total} cards; the deck has {DECK_SIZE}.")
 

@@ -13,6 +13,7 @@ with `ack`, one `update` for everyone and her new `hand`.
 from __future__ import annotations
 
 from .cards import LAYOUT_CODES
+from .changes import Drew, Played, Removed, SequenceMade, Won
 from .client_messages import (
     Chat,
     CreateTable,
@@ -36,7 +37,6 @@ from .client_messages import (
     Sync,
 )
 from .parts import (
-    Change,
     Choice,
     Entry,
     Last,
@@ -103,8 +103,8 @@ LEGAL = (
 # E5 (cell 44) makes six in a row: A5-E5 (the default) or B5-F5.
 CHOICES = (Choice(cell=44, options=(((40, 44),), ((41, 45),))),)
 PLAYERS = (
-    Player(name="Aino", side=0, away=False, hand_size=7),
-    Player(name="Bertil", side=1, away=False, hand_size=7),
+    Player(name="Aino", side=0, away=False, held=7),
+    Player(name="Bertil", side=1, away=False, held=7),
 )
 
 SNAPSHOT = Snapshot(
@@ -138,11 +138,11 @@ def _past(version: int, seat: int, move: str) -> Entry:
     card, sign, cell = move[:2], move[2], move[3:]
     at = (int(cell[1:]) - 1) * 10 + "ABCDEFGHIJ".index(cell[0])
     made = (
-        Change(kind="played", seat=seat, card=card, cell=at)
+        Played(seat=seat, card=card, cell=at)
         if sign == "@"
-        else Change(kind="removed", seat=seat, card=card, cell=at, side=1 - seat)
+        else Removed(seat=seat, card=card, cell=at, side=1 - seat)
     )
-    return Entry(version=version, changes=(made, Change(kind="drew", seat=seat)))
+    return Entry(version=version, changes=(made, Drew(seat=seat)))
 
 
 _MOVES = (
@@ -160,9 +160,9 @@ ACK = Ack(id=7, version=13)
 UPDATE = Update(
     version=13,
     changes=(
-        Change(kind="played", seat=0, card="5H", cell=44),
-        Change(kind="sequence", seat=0, side=0, fives=((41, 45),)),
-        Change(kind="drew", seat=0),
+        Played(seat=0, card="5H", cell=44),
+        SequenceMade(seat=0, side=0, fives=((41, 45),)),
+        Drew(seat=0),
     ),
     turn=1,
     draw_size=77,
@@ -276,9 +276,9 @@ RESULT = Result(
 FINAL_UPDATE = Update(
     version=27,
     changes=(
-        Change(kind="played", seat=0, card="8S", cell=71),
-        Change(kind="sequence", seat=0, side=0, fives=((41, 81),)),
-        Change(kind="won", side=0),
+        Played(seat=0, card="8S", cell=71),
+        SequenceMade(seat=0, side=0, fives=((41, 81),)),
+        Won(side=0),
     ),
     turn=0,
     draw_size=70,
@@ -289,7 +289,7 @@ FINAL_UPDATE = Update(
 # table's stand-in plays K♠ on B4 for him (docs/protocol.md section 8, "Computer moves").
 STAND_IN_UPDATE = Update(
     version=14,
-    changes=(Change(kind="played", seat=1, card="KS", cell=31), Change(kind="drew", seat=1)),
+    changes=(Played(seat=1, card="KS", cell=31), Drew(seat=1)),
     turn=0,
     draw_size=76,
     stand_in=True,

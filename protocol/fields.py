@@ -9,14 +9,10 @@ import re
 from collections.abc import Sequence
 from typing import Any, Literal, NoReturn
 
-from .cards import CARDS, CORNER_CODE, CORNERS, FIVE_STEPS, LAYOUT_CODES
+from .cards import CARDS, CORNER_CODE, CORNERS, FIVE_STEPS, LAYOUT_CODES, LEVELS, FiveEnds
 from .errors import LocalProtocolError
 from .limits import CELLS, MAX_ID, MAX_TEXT
 from .notation import ACTION_RE
-
-Five = tuple[int, int]  # a five on the wire: its two end cells
-# The computer players' levels, weakest first (docs/bots.md says what each does).
-LEVELS = ("easy", "medium", "hard")
 
 _WORD_RE = re.compile(r"[a-z][a-z0-9_]{0,39}")  # error, reason and event codes
 ID_RE = re.compile(r"[A-Za-z0-9_-]{1,32}")  # table and session ids
@@ -80,7 +76,7 @@ def cell(v: Any, name: str) -> int:
     return v
 
 
-def five(v: Any, name: str) -> Five:
+def five(v: Any, name: str) -> FiveEnds:
     """A five: its two end cells [start, end], in reading order, on one straight line."""
     if type(v) is list:
         v = tuple(v)
@@ -95,7 +91,7 @@ def five(v: Any, name: str) -> Five:
     return v
 
 
-def fives(v: Any, name: str, hi: int) -> tuple[Five, ...]:
+def fives(v: Any, name: str, hi: int) -> tuple[FiveEnds, ...]:
     return tuple(five(x, name) for x in sequence(v, name, 0, hi))
 
 

@@ -5,9 +5,11 @@ from the receiving side's table is refused as `unknown_type`.
 """
 
 from .base import WireMap
+from .change_wire import CHANGE_FIELDS, CHANGE_KINDS
+from .changes import Change
 from .client_messages import (
     ACTION_TYPES,
-    Action,
+    ActionMessage,
     Chat,
     CreateTable,
     Draw,
@@ -30,9 +32,6 @@ from .client_messages import (
     Sync,
 )
 from .parts import (
-    CHANGE_FIELDS,
-    CHANGE_KINDS,
-    Change,
     Choice,
     Entry,
     Last,
@@ -121,7 +120,7 @@ __all__ = [
     "NOTICE_KINDS",
     "SERVER_MESSAGES",
     "Ack",
-    "Action",
+    "ActionMessage",
     "Bye",
     "Change",
     "Chat",

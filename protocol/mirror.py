@@ -19,16 +19,34 @@ what it keeps stays bounded whatever the server sends: the discard pile is part 
 from __future__ import annotations
 
 import dataclasses
+from typing import assert_never
 
 from . import distrust as check
+from . import notation
 from .cards import cell_name, five_cells
+from .changes import (
+    Away,
+    Back,
+    Change,
+    DrawForfeited,
+    DrawnGame,
+    Drew,
+    Exchanged,
+    NoDraw,
+    Passed,
+    Played,
+    Removed,
+    Reshuffled,
+    SequenceMade,
+    Won,
+    seat_only,
+)
 from .distrust import CHIPS as _CHIP
 from .distrust import ServerProtocolError, refuse
 from .limits import MAX_FIVES
-from .messages import Ack, Change, Hand, Last, Legal, Snapshot, Update
+from .messages import Ack, Hand, Last, Legal, Snapshot, Update
 
-__all__ = ["SEAT_ONLY", "GameMirror", "ServerProtocolError"]
-SEAT_ONLY = frozenset({"away", "back"})  # changes of who is here, not of the game
+__all__ = ["GameMirror", "ServerProtocolError"]
 
 
 class GameMirror:
@@ -92,7 +110,7 @@ class GameMirror:
         if self.seat is None:
             raise refuse(f"A spectator was sent a '{msg.TYPE}' message.")
         if isinstance(msg, Hand):
-            check.hand_fits(msg.hand, self.players[self.seat].hand_size, self.discard)
+            check.hand_fits(msg.hand, self.players[self.seat].held, self.discard)
             check.legal_fits(self.legal, msg.hand, msg.dead)
             self.hand, self.targets, self.dead = msg.hand, msg.targets, msg.dead
             self.drawn = msg.drawn
@@ -104,14 +122,14 @@ class GameMirror:
 
     def _update(self, msg: Update) -> None:
         self.version = msg.version
-        if any(c.kind not in SEAT_ONLY for c in msg.changes):
+        if not all(map(seat_only, msg.changes)):
             self.legal, self.choices = (), ()  # a `legal` for the new version follows if any
         # A player going away or coming back changes no one's legal actions, and the
         # server sends no `legal` after it: the list in hand still holds.
         for change in msg.changes:
             self._change(change)
         check.turn_fits(msg.turn, msg.pending_draw, len(self.players))
-        check.hand_sizes(self.players, self.rules.hand_size)
+        check.held_fits(self.players, self.rules.hand_size)
         check.cards_add_up(self.players, len(self.discard), msg.draw_size)
         if msg.result is not None:
             check.result_fits(msg.result, self.players, self.sides, self.discard)
@@ -124,46 +142,54 @@ class GameMirror:
             self.targets, self.dead = ((),) * len(self.hand), ()
 
     def _change(self, c: Change) -> None:
-        kind = c.kind
-        what = f"A '{kind}' change"
-        seat = None if c.seat is None else check.seat(c.seat, len(self.players), what)
-        side = None if c.side is None else check.side(c.side, self.sides, what)
-        if kind == "played":
-            assert seat is not None and c.cell is not None and c.card is not None
-            if self.board[c.cell] != ".":
-                raise refuse(f"A chip is played on {cell_name(c.cell)}, which is not open.")
-            self.board[c.cell] = _CHIP[self.players[seat].side]
-            self._discarded(seat, c.card, f"{c.card}@{cell_name(c.cell)}")
-        elif kind == "removed":
-            assert seat is not None and c.cell is not None and c.card is not None
-            if side is None or self.board[c.cell] != _CHIP[side]:
-                raise refuse(f"A chip is removed from {cell_name(c.cell)}, which holds none.")
-            self.board[c.cell] = "."
-            self._discarded(seat, c.card, f"{c.card}x{cell_name(c.cell)}")
-        elif kind == "exchanged":
-            assert seat is not None and c.card is not None
-            self._discarded(seat, c.card, f"dead:{c.card}")
-        elif kind == "drew":
-            assert seat is not None
-            if self.draw_size < 1:
-                raise refuse("A card is drawn from an empty draw pile.")
-            self._hand_size(seat, +1)
-            self.draw_size -= 1
-        elif kind == "reshuffled":
-            self.draw_size = len(self.discard)
-            self.discard = []
-        elif kind == "passed":
-            assert seat is not None
-            self.last = Last(seat=seat, action="pass", _trusted=True)
-        elif kind == "sequence":
-            assert side is not None and c.fives is not None
-            self._sequence(side, c.fives)
-        elif kind in SEAT_ONLY:
-            assert seat is not None
-            self.players[seat] = dataclasses.replace(
-                self.players[seat], away=kind == "away", _trusted=True
-            )
-        # no_draw, draw_forfeited, won, drawn_game: the counters and result say it all.
+        what = f"A '{c.kind}' change"
+        players = len(self.players)
+        match c:
+            case Played(seat=seat, card=card, cell=cell):
+                check.seat(seat, players, what)
+                if self.board[cell] != ".":
+                    raise refuse(f"A chip is played on {cell_name(cell)}, which is not open.")
+                self.board[cell] = _CHIP[self.players[seat].side]
+                self._discarded(seat, card, notation.place(card, cell))
+            case Removed(seat=seat, card=card, cell=cell, side=side):
+                check.seat(seat, players, what)
+                check.side(side, self.sides, what)
+                if self.board[cell] != _CHIP[side]:
+                    raise refuse(f"A chip is removed from {cell_name(cell)}, which holds none.")
+                self.board[cell] = "."
+                self._discarded(seat, card, notation.remove(card, cell))
+            case Exchanged(seat=seat, card=card):
+                check.seat(seat, players, what)
+                self._discarded(seat, card, notation.exchange(card))
+            case Drew(seat=seat):
+                check.seat(seat, players, what)
+                if self.draw_size < 1:
+                    raise refuse("A card is drawn from an empty draw pile.")
+                self._held(seat, +1)
+                self.draw_size -= 1
+            case Reshuffled():
+                self.draw_size = len(self.discard)
+                self.discard = []
+            case Passed(seat=seat):
+                check.seat(seat, players, what)
+                self.last = Last(seat=seat, action="pass", _trusted=True)
+            case SequenceMade(seat=seat, side=side, fives=fives):
+                check.seat(seat, players, what)
+                check.side(side, self.sides, what)
+                self._sequence(side, fives)
+            case Away(seat=seat) | Back(seat=seat):
+                check.seat(seat, players, what)
+                self.players[seat] = dataclasses.replace(
+                    self.players[seat], away=isinstance(c, Away), _trusted=True
+                )
+            case NoDraw(seat=seat) | DrawForfeited(seat=seat):
+                check.seat(seat, players, what)  # the counters say the rest
+            case Won(side=side):
+                check.side(side, self.sides, what)  # the result says the rest
+            case DrawnGame():
+                pass  # the result says it all
+            case _:
+                assert_never(c)
 
     def _sequence(self, side: int, fives: tuple[tuple[int, int], ...]) -> None:
         if len(self.sequences[side]) + len(fives) > MAX_FIVES:
@@ -178,16 +204,16 @@ class GameMirror:
                 if self.board[cell] != "*":
                     self.board[cell] = chip.upper()
 
-    def _discarded(self, seat: int, card: str, notation: str) -> None:
+    def _discarded(self, seat: int, card: str, action: str) -> None:
         self.discard.append(card)
-        self._hand_size(seat, -1)
-        self.last = Last(seat=seat, action=notation, _trusted=True)
+        self._held(seat, -1)
+        self.last = Last(seat=seat, action=action, _trusted=True)
 
-    def _hand_size(self, seat: int, by: int) -> None:
+    def _held(self, seat: int, by: int) -> None:
         p = self.players[seat]
-        if p.hand_size + by < 0:
+        if p.held + by < 0:
             raise refuse(f"Seat {seat} plays a card from an empty hand.")
-        self.players[seat] = dataclasses.replace(p, hand_size=p.hand_size + by, _trusted=True)
+        self.players[seat] = dataclasses.replace(p, held=p.held + by, _trusted=True)
 
     def snapshot(self) -> Snapshot:
         """What a fresh snapshot at this version says, as far as this mirror knows."""

@@ -6,28 +6,25 @@ Play(id=3, version=12, card='7H', cell=43, fives=((40, 44),))
 
 from __future__ import annotations
 
-from .cards import parse_cell
-from .client_messages import Action, Draw, Exchange, Pass, Play, Remove
-from .notation import ACTION_RE
+from . import notation
+from .client_messages import ActionMessage, Draw, Exchange, Pass, Play, Remove
 
 
-def action_message(notation: str, action_id: int, version: int) -> Action:
-    """The message for `notation`, made against `version`; ValueError if the
-    text is not an action."""
-    if not ACTION_RE.fullmatch(notation):
-        raise ValueError(f"not an action: {notation!r}")
-    if notation == "draw":
+def action_message(text: str, action_id: int, version: int) -> ActionMessage:
+    """The message for the action `text` writes, made against `version`; ValueError if
+    the text is not an action as the server writes them."""
+    if not notation.ACTION_RE.fullmatch(text):
+        raise ValueError(f"not an action: {text!r}")
+    said = notation.parse(text)
+    kind, card, cell = said.kind, said.card, said.cell
+    if kind == "draw":
         return Draw(id=action_id, version=version)
-    if notation == "pass":
+    if kind == "pass":
         return Pass(id=action_id, version=version)
-    if notation.startswith("dead:"):
-        return Exchange(id=action_id, version=version, card=notation[5:])
-    card, rest = notation[:2], notation[3:]
-    if notation[2] == "x":
-        return Remove(id=action_id, version=version, card=card, cell=parse_cell(rest))
-    place, _, chosen = rest.partition("[")
-    fives = tuple(
-        (parse_cell(start), parse_cell(end))
-        for start, end in (five.split("-") for five in chosen.rstrip("]").split(",") if five)
-    )
-    return Play(id=action_id, version=version, card=card, cell=parse_cell(place), fives=fives)
+    assert card is not None
+    if kind == "exchange":
+        return Exchange(id=action_id, version=version, card=card)
+    assert cell is not None
+    if kind == "remove":
+        return Remove(id=action_id, version=version, card=card, cell=cell)
+    return Play(id=action_id, version=version, card=card, cell=cell, fives=said.fives)

@@ -1,12 +1,16 @@
-"""Parts nested inside server messages: a seat, a player, the rules, a change, a result."""
+"""Parts nested inside server messages: a seat, a player, the rules, a result, an entry
+of the history (the changes themselves are the vocabulary's: changes.py, change_wire.py)."""
 
+from dataclasses import field
 from typing import Any, Literal, TypeVar
 
 from .base import WireMap, wire
+from .cards import FiveEnds
+from .change_wire import changes_of
+from .changes import Change
 from .fields import (
     action,
     boolean,
-    card,
     cards,
     cell,
     choice_of,
@@ -15,7 +19,6 @@ from .fields import (
     ident,
     integer,
     label,
-    opt_integer,
     opt_level,
     seat_levels,
     sequence,
@@ -37,7 +40,6 @@ from .limits import (
 )
 
 P = TypeVar("P", bound=WireMap)
-Five = tuple[int, int]
 _set = object.__setattr__
 
 
@@ -140,18 +142,19 @@ class Seat(WireMap):
 
 @wire
 class Player(WireMap):
-    """A seat during a game, as every seat sees it (the hand's size, never its cards)."""
+    """A seat during a game, as every seat sees it (how many cards it holds, never which;
+    on the wire `hand_size`)."""
 
     name: str
     side: int
     away: bool
-    hand_size: int
+    held: int = field(metadata={"wire": "hand_size"})
 
     def validate(self) -> None:
         _set(self, "name", label(self.name, "name", MAX_NAME))
         integer(self.side, "side", 0, MAX_TEAMS - 1)
         boolean(self.away, "away")
-        integer(self.hand_size, "hand_size", 0, MAX_HAND)
+        integer(self.held, "hand_size", 0, MAX_HAND)
 
 
 @wire
@@ -172,7 +175,7 @@ class Choice(WireMap):
     """A cell where placing a chip makes a real choice of which fives form sequences."""
 
     cell: int
-    options: tuple[tuple[Five, ...], ...]  # each option: 1..4 fives; the first is the default
+    options: tuple[tuple[FiveEnds, ...], ...]  # each option: 1..4 fives; the first is the default
 
     def validate(self) -> None:
         cell(self.cell, "cell")
@@ -199,59 +202,6 @@ class Result(WireMap):
         _set(self, "hands", tuple(cards(h, "hands", MAX_HAND) for h in hands))
 
 
-# Every kind of change an update reports, with the fields it carries (all others nil).
-CHANGE_FIELDS: dict[str, frozenset[str]] = {
-    "played": frozenset({"seat", "card", "cell"}),  # a chip placed (a wild jack too)
-    "removed": frozenset({"seat", "card", "cell", "side"}),  # side: whose chip it was
-    "exchanged": frozenset({"seat", "card"}),  # a dead card traded
-    "drew": frozenset({"seat"}),  # a card drawn (what it is, only the seat's hand says)
-    "no_draw": frozenset({"seat"}),  # both piles empty: nothing to draw
-    "reshuffled": frozenset(),  # the discard pile became the draw pile
-    "draw_forfeited": frozenset({"seat"}),  # a manual draw not taken in time
-    "passed": frozenset({"seat"}),
-    "sequence": frozenset({"seat", "side", "fives"}),  # fives locked for the side
-    "won": frozenset({"side"}),
-    "drawn_game": frozenset(),  # a full round of passes
-    "away": frozenset({"seat"}),  # the player is gone; the seat is kept
-    "back": frozenset({"seat"}),
-}
-CHANGE_KINDS = tuple(CHANGE_FIELDS)
-_OPTIONAL = ("seat", "card", "cell", "side", "fives")
-
-
-@wire
-class Change(WireMap):
-    """One thing that changed, as data: the client writes the words."""
-
-    kind: str
-    seat: int | None = None
-    card: str | None = None
-    cell: int | None = None
-    side: int | None = None
-    fives: tuple[Five, ...] | None = None
-
-    def validate(self) -> None:
-        wanted = CHANGE_FIELDS.get(self.kind)
-        if wanted is None:
-            choice_of(self.kind, "kind", CHANGE_KINDS)
-            return
-        for name in _OPTIONAL:
-            given = getattr(self, name) is not None
-            if given != (name in wanted):
-                needs = "needs" if name in wanted else "has no"
-                fail("bad_format", f"A '{self.kind}' change {needs} field '{name}'.")
-        opt_integer(self.seat, "seat", 0, MAX_SEATS - 1)
-        opt_integer(self.side, "side", 0, MAX_TEAMS - 1)
-        if self.card is not None:
-            card(self.card, "card")
-        if self.cell is not None:
-            cell(self.cell, "cell")
-        if self.fives is not None:
-            _set(self, "fives", fives(self.fives, "fives", MAX_FIVES))
-            if not self.fives:
-                fail("out_of_range", "A sequence change holds from 1 to 4 fives.")
-
-
 @wire
 class Entry(WireMap):
     """One past change to the game, as its update told it: the version it led to, its
@@ -263,5 +213,5 @@ class Entry(WireMap):
 
     def validate(self) -> None:
         integer(self.version, "version")
-        _set(self, "changes", parts(Change, self.changes, "changes", 1, MAX_CHANGES))
+        _set(self, "changes", changes_of(self.changes, "changes", 1, MAX_CHANGES))
         boolean(self.stand_in, "stand_in")

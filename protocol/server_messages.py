@@ -4,6 +4,9 @@ from dataclasses import field
 from typing import Any, Literal
 
 from .base import WireMap, wire
+from .cards import FiveEnds
+from .change_wire import changes_of
+from .changes import Change
 from .fields import (
     TOKEN_RE,
     actions,
@@ -48,7 +51,6 @@ from .limits import (
     MIN_TEAMS,
 )
 from .parts import (
-    Change,
     Choice,
     Entry,
     Last,
@@ -63,7 +65,6 @@ from .parts import (
 )
 
 _set = object.__setattr__
-Five = tuple[int, int]
 CutRound = tuple[tuple[int, str], ...]
 
 
@@ -263,7 +264,7 @@ class Snapshot(WireMap):
     first: int
     cut: tuple[CutRound, ...]
     board: str
-    sequences: tuple[tuple[Five, ...], ...]  # per side
+    sequences: tuple[tuple[FiveEnds, ...], ...]  # per side
     discard: tuple[str, ...]  # bottom first
     last: Last | None = None
     turn: int
@@ -363,7 +364,7 @@ class Update(WireMap):
 
     def validate(self) -> None:
         integer(self.version, "version")
-        _set(self, "changes", parts(Change, self.changes, "changes", 1, MAX_CHANGES))
+        _set(self, "changes", changes_of(self.changes, "changes", 1, MAX_CHANGES))
         _turn(self, MAX_SEATS - 1)
         boolean(self.stand_in, "stand_in")
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import trio
 
-from sarja.protocol import ServerCodec
+from sarja.protocol.codec import ServerCodec
 from sarja.protocol.fields import ID_RE
 from sarja.protocol.messages import Bye
 

@@ -21,7 +21,8 @@ from collections.abc import Callable
 
 import trio
 
-from sarja.protocol import LocalProtocolError, RemoteProtocolError, ServerCodec, error_reply
+from sarja.protocol.codec import ServerCodec, error_reply
+from sarja.protocol.errors import LocalProtocolError, RemoteProtocolError
 from sarja.protocol.messages import (
     ACTION_TYPES,
     Bye,

@@ -7,36 +7,77 @@ Pure functions of the engine's events and the hand parts last sent (present.py's
 
 from __future__ import annotations
 
-from .engine import Event
-from .engine.board import LAYOUT
-from .engine.cards import CARD_CODES, JACKS
+from typing import assert_never
+
+from sarja.protocol.changes import (
+    Away,
+    Back,
+    Change,
+    DrawForfeited,
+    DrawnGame,
+    Drew,
+    Exchanged,
+    NoDraw,
+    Passed,
+    Played,
+    Removed,
+    Reshuffled,
+    SequenceMade,
+    Won,
+)
+
+from .engine.board import LAYOUT, five_cells
+from .engine.cards import JACKS
 
 HandPart = tuple[tuple[str, ...], tuple[tuple[int, ...], ...], tuple[str, ...]]
 
-SPENDS = frozenset({"played", "removed", "dead_card"})  # events that take a card from a hand
-_HAND_EVENTS = SPENDS | {"drew"}
 
-
-def touched(events: list[Event]) -> tuple[set[int], set[int]]:
+def touched(events: list[Change]) -> tuple[set[int], set[int]]:
     """(seats whose hand changed, cards whose space's chip or lock changed) after an
     action."""
     seats, cells = set(), set()
     for e in events:
-        if e.kind in _HAND_EVENTS and e.seat is not None:
-            seats.add(e.seat)
-        if e.cell >= 0:
-            cells.add(e.cell)
-        for five in e.fives:
-            cells.update(five)
+        match e:
+            case Played(seat=seat, cell=cell) | Removed(seat=seat, cell=cell):
+                seats.add(seat)
+                cells.add(cell)
+            case Exchanged(seat=seat) | Drew(seat=seat):
+                seats.add(seat)
+            case SequenceMade(fives=fives):
+                for five in fives:
+                    cells.update(five_cells(five))
+            case (
+                NoDraw() | Reshuffled() | DrawForfeited() | Passed() | Won() | DrawnGame()
+                | Away() | Back()
+            ):  # fmt: skip
+                pass
+            case _:
+                assert_never(e)
     return seats, {LAYOUT[c] for c in cells} | JACKS
 
 
-def spent(events: list[Event] | None, seat: int) -> str | None:
+def spent(events: list[Change] | None, seat: int) -> str | None:
     """The card the seat gave up, if it gave one up and drew in the same action."""
-    if events is None or not any(e.kind == "drew" and e.seat == seat for e in events):
+    if events is None or Drew(seat) not in events:
         return None
-    cards = [e.card for e in events if e.seat == seat and e.kind in SPENDS and e.card >= 0]
-    return CARD_CODES[cards[0]] if len(cards) == 1 else None
+    cards = [given[1] for given in map(_given_up, events) if given and given[0] == seat]
+    return cards[0] if len(cards) == 1 else None
+
+
+def _given_up(e: Change) -> tuple[int, str] | None:
+    """(seat, card) when the change takes a card from a hand."""
+    match e:
+        case Played(seat=seat, card=card) | Removed(seat=seat, card=card):
+            return seat, card
+        case Exchanged(seat=seat, card=card):
+            return seat, card
+        case (
+            Drew() | NoDraw() | Reshuffled() | DrawForfeited() | Passed() | SequenceMade()
+            | Won() | DrawnGame() | Away() | Back()
+        ):  # fmt: skip
+            return None
+        case _:
+            assert_never(e)
 
 
 def drawn(before: HandPart | None, after: HandPart, spent: str | None = None) -> str | None:

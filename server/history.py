@@ -20,10 +20,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from sarja.protocol.changes import Away, Back, Change, seat_only
 from sarja.protocol.limits import MAX_HISTORY_PAGE
-from sarja.protocol.messages import Change, Entry, History
-
-_SEAT_ONLY = frozenset({"away", "back"})
+from sarja.protocol.messages import Entry, History
 
 Entries = list[tuple[int, tuple[Change, ...]]]
 
@@ -40,20 +39,20 @@ class GameHistory:
     def record(self, version: int, changes: tuple[Change, ...]) -> None:
         """An update was told (or, in a replay, would have been)."""
         entries = self.entries
-        if len(changes) == 1 and changes[0].kind == "back":
-            seat = changes[0].seat
+        if len(changes) == 1 and isinstance(changes[0], Back):
+            gone = Away(changes[0].seat)
             for i in range(len(entries) - 1, -1, -1):
                 kept = entries[i][1]
-                if kept[0].kind not in _SEAT_ONLY:
+                if not seat_only(kept[0]):
                     break  # an action since: the absence is worth telling
-                if kept[0].kind == "away" and kept[0].seat == seat and len(kept) == 1:
+                if kept == (gone,):
                     del entries[i]
                     return
         entries.append((version, changes))
 
     def everyone_away(self, version: int, seats: Iterable[int]) -> None:
         """A restart: every person's seat went away at `version`."""
-        gone = tuple(Change(kind="away", seat=s, _trusted=True) for s in seats)
+        gone = tuple(Away(s) for s in seats)
         if gone:
             self.entries.append((version, gone))
 

@@ -7,7 +7,9 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .engine import Action, Arrangement, Event, Game, HouseRules
+from sarja.protocol.changes import Change
+
+from .engine import Action, Arrangement, Game, HouseRules
 
 
 @dataclass
@@ -81,10 +83,10 @@ def replay_game(
     arrangement: Arrangement,
     kept: SavedGame,
     rng: random.Random | None = None,
-    each: Callable[[SavedAction, list[Event]], None] | None = None,
+    each: Callable[[SavedAction, list[Change]], None] | None = None,
 ) -> Game:
     """A kept game, replayed action by action with its reshuffles as they happened;
-    later reshuffles come from `rng`; `each` is told every action's events (the
+    later reshuffles come from `rng`; `each` is told every action's changes (the
     table's history). EngineError if it does not replay."""
     cut = tuple(tuple((s, c) for s, c in r) for r in kept.cut)
     reshuffles = [tuple(order) for a in kept.actions for order in a.reshuffles]

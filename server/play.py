@@ -17,25 +17,23 @@ import random
 from collections.abc import Sequence
 from typing import Literal
 
-from sarja.protocol.messages import Ack, Draw, Error, Exchange, Pass, Remove
-from sarja.protocol.messages import Action as ActionMessage
+from sarja.protocol.changes import Away, Back, Change
+from sarja.protocol.messages import Ack, ActionMessage, Draw, Error, Exchange, Pass, Remove
 
 from . import hands
 from . import journal_rows as rows
 from .effects import Effects
-from .engine import Action, Arrangement, Event, Game
-from .engine.actions import DEAD_ACTIONS, DRAW_ACTION, PASS_ACTION, PLACE, REMOVE
+from .engine import Action, Arrangement, Game
+from .engine.actions import DRAW_ACTION, EXCHANGE_ACTIONS, PASS_ACTION, PLACE, REMOVE
 from .engine.board import five_cells
 from .engine.cards import parse_card
 from .guest import Guest
 from .history import GameHistory
 from .journal_saved import SavedGame, replay_game
 from .present import (
-    changes,
     hand_message,
     hand_part,
     legal_message,
-    seat_change,
     snapshot,
     update,
 )
@@ -50,11 +48,11 @@ def engine_action(msg: ActionMessage) -> Action:
         return PASS_ACTION
     card = parse_card(msg.card)
     if isinstance(msg, Exchange):
-        return DEAD_ACTIONS[card]
+        return EXCHANGE_ACTIONS[card]
     if isinstance(msg, Remove):
         return Action(REMOVE, card, msg.cell)
     fives = tuple(five_cells(five) for five in msg.fives)
-    return Action(PLACE, card, msg.cell, fives)  # type: ignore[arg-type]
+    return Action(PLACE, card, msg.cell, fives)
 
 
 class Play:
@@ -94,7 +92,7 @@ class Play:
         table's last): everyone is away now, a change like any other."""
         history = GameHistory()
         game = replay_game(
-            arrangement, kept, rng, lambda a, ev: history.record(a.version, changes(ev))
+            arrangement, kept, rng, lambda a, made: history.record(a.version, tuple(made))
         )
         play = cls(table_id, game, kept.number, fx)
         play.history = history
@@ -117,7 +115,7 @@ class Play:
 
     def request(
         self, guest: Guest, seat: int, msg: ActionMessage
-    ) -> list[Event] | Literal["repeat", "stale"]:
+    ) -> list[Change] | Literal["repeat", "stale"]:
         """A person's action: applied (its events returned, the ack sent) unless it
         repeats an id ("repeat": the same ack again) or was meant for a version the
         game has left ("stale": an error; the table sends a fresh snapshot). Refusal
@@ -154,7 +152,7 @@ class Play:
 
     def apply(
         self, seat: int, action: Action, action_id: int | None, stand_in: bool = False
-    ) -> list[Event]:
+    ) -> list[Change]:
         """Apply an action to the game and write it to the journal; refused
         (EngineError) before anything changes."""
         game = self.game
@@ -180,21 +178,21 @@ class Play:
     # ----- telling ----------------------------------------------------------
 
     def publish(
-        self, events: list[Event], members: Sequence[Guest], here: Sequence[Guest | None],
+        self, events: list[Change], members: Sequence[Guest], here: Sequence[Guest | None],
         stand_in: bool = False,
     ) -> None:  # fmt: skip
         """Tell everyone what the action just applied did (`stand_in`: a computer did
         it for a person's seat), then each seat `here` its hand and legal actions."""
-        made = changes(events)
+        made = tuple(events)
         self.history.record(self.version, made)
         self.fx.sends.append((members, update(self.version, self.game, made, stand_in)))
         self.after_change(here, events)
 
-    def seat_change(self, kind: str, seat: int, to: Sequence[Guest]) -> None:
+    def seat_change(self, change: Away | Back, to: Sequence[Guest]) -> None:
         """A player went away or came back: a change like any other, with a version."""
         self.version += 1
         self.fx.write(rows.table_version(self.table_id, self.version))
-        made = seat_change(kind, seat)
+        made = (change,)
         self.history.record(self.version, made)
         self.fx.send(to, update(self.version, self.game, made))
 
@@ -212,7 +210,9 @@ class Play:
         if seat is not None:
             self.hands_sent[seat] = hand_part(self.game, seat)
 
-    def after_change(self, here: Sequence[Guest | None], events: list[Event] | None = None) -> None:
+    def after_change(
+        self, here: Sequence[Guest | None], events: list[Change] | None = None
+    ) -> None:
         """After the public update: each seat's new hand, if it changed, and the legal
         actions of every seat that has something to do. `events`, what changed, lets
         it look only at the seats whose hand part can have changed."""

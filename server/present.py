@@ -12,9 +12,10 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from itertools import product
 
+from sarja.protocol.cards import five_ends
+from sarja.protocol.changes import Change
 from sarja.protocol.limits import MAX_OPTIONS
 from sarja.protocol.messages import (
-    Change,
     Choice,
     Hand,
     Last,
@@ -27,19 +28,11 @@ from sarja.protocol.messages import (
     Update,
 )
 
-from .engine import Action, Arrangement, Event, Game
+from .engine import Action, Arrangement, Game
 from .engine.actions import DRAW
 from .engine.arrangement import DEFAULT_HAND_SIZE
 from .engine.cards import CARD_CODES
 from .engine.view import SeatView, dead_cards, hand_targets, seat_part, seat_view
-
-# Engine event kinds whose wire name differs.
-_CHANGE_KIND = {"dead_card": "exchanged"}
-
-
-def wire_five(five: Sequence[int]) -> tuple[int, int]:
-    """A five as the wire writes it: its two end cells."""
-    return (five[0], five[-1])
 
 
 def rules_of(arrangement: Arrangement) -> Rules:
@@ -85,7 +78,7 @@ def _choices(
         Choice(
             cell=cell,
             options=tuple(
-                tuple(wire_five(f) for option in combo for f in option) for combo in product(*lines)
+                tuple(five_ends(f) for option in combo for f in option) for combo in product(*lines)
             )[:MAX_OPTIONS],  # never reached in play: a cell has at most four lines
             _trusted=True,
         )
@@ -151,8 +144,8 @@ def snapshot(
         seat=seat,
         last_id=last_id,
         players=tuple(
-            Player(name=names[s], side=side, away=away[s], hand_size=n, _trusted=True)
-            for s, (side, n) in enumerate(zip(view.seat_sides, view.hand_sizes, strict=True))
+            Player(name=names[s], side=side, away=away[s], held=n, _trusted=True)
+            for s, (side, n) in enumerate(zip(view.seat_sides, view.held, strict=True))
         ),
         sides=view.sides,
         needed=view.needed,
@@ -160,7 +153,7 @@ def snapshot(
         first=view.first,
         cut=tuple(tuple((s, CARD_CODES[c]) for s, c in r) for r in view.cut),
         board=view.board,
-        sequences=tuple(tuple(wire_five(f) for f in fives) for fives in view.sequences),
+        sequences=tuple(tuple(five_ends(f) for f in fives) for fives in view.sequences),
         discard=tuple(CARD_CODES[c] for c in view.discard),
         last=None
         if last is None
@@ -187,25 +180,6 @@ def _plain_notation(action: object) -> str:
     return str(action).split("[", 1)[0]
 
 
-def changes(events: Iterable[Event]) -> tuple[Change, ...]:
-    """The engine's events as the wire's changes (data, no words)."""
-    out = []
-    for e in events:
-        kind = _CHANGE_KIND.get(e.kind, e.kind)
-        out.append(
-            Change(
-                kind=kind,
-                seat=None if kind in ("won", "drawn_game", "reshuffled") else e.seat,
-                card=CARD_CODES[e.card] if e.card >= 0 else None,
-                cell=e.cell if e.cell >= 0 else None,
-                side=e.side if kind in ("removed", "sequence", "won") else None,
-                fives=tuple(wire_five(f) for f in e.fives) if kind == "sequence" else None,
-                _trusted=True,
-            )
-        )
-    return tuple(out)
-
-
 def update(version: int, game: Game, made: tuple[Change, ...], stand_in: bool = False) -> Update:
     """The public update that leads to `version`, with the turn's counters after it
     (`stand_in`: the computer made the action for a person's seat)."""
@@ -221,8 +195,3 @@ def update(version: int, game: Game, made: tuple[Change, ...], stand_in: bool = 
         stand_in=stand_in,
         _trusted=True,
     )
-
-
-def seat_change(kind: str, seat: int) -> tuple[Change, ...]:
-    """An `away` or `back` change."""
-    return (Change(kind=kind, seat=seat, _trusted=True),)

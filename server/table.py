@@ -25,13 +25,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
+from sarja.protocol.changes import Away, Back, Change
 from sarja.protocol.limits import MAX_SPECTATORS
-from sarja.protocol.messages import Action as ActionMessage
-from sarja.protocol.messages import Notice, ServerMessage
+from sarja.protocol.messages import ActionMessage, Notice, ServerMessage
 
 from . import journal_rows as rows
 from .effects import Effects, Timer
-from .engine import Action, Arrangement, EngineError, Event, seat_view
+from .engine import Action, Arrangement, EngineError, seat_view
 from .engine.actions import DRAW, DRAW_ACTION
 from .engine.arrangement import SIDE_COLOURS
 from .guest import Guest
@@ -220,7 +220,7 @@ class Table(Seated):
         # Gone on purpose (`leave`) or not, the seat is kept the same: the stand-in
         # waits its grace either way.
         self.graces.gone(seat, self.now)
-        self._seat_change("away", seat)
+        self._seat_change(Away(seat))
         self.send_table()
 
     def welcome_back(self, guest: Guest, now: float) -> None:
@@ -244,7 +244,7 @@ class Table(Seated):
         if self.handed.pop(seat, None) is not None:
             self.fx.write(rows.seat(self.id, seat, guest.id))
         if self.in_play:
-            self._seat_change("back", seat, but=guest)
+            self._seat_change(Back(seat), but=guest)
         self.send_table()
         if self.play is not None:
             self._send_snapshot(guest)
@@ -310,7 +310,7 @@ class Table(Seated):
         elif events != "repeat":
             self._acted(events)
 
-    def _acted(self, events: list[Event], stand_in: bool = False) -> None:
+    def _acted(self, events: list[Change], stand_in: bool = False) -> None:
         """Tell everyone what the action just applied did (`stand_in`: a computer did it
         for a person's seat), and what follows from it."""
         play = self.play
@@ -433,10 +433,10 @@ class Table(Seated):
         assert self.play is not None
         self.play.send_snapshot(guest, guest.seat, self.names(), self.away(), history)
 
-    def _seat_change(self, kind: str, seat: int, but: Guest | None = None) -> None:
+    def _seat_change(self, change: Away | Back, but: Guest | None = None) -> None:
         """A player went away or came back: a change like any other, with a version."""
         assert self.play is not None
-        self.play.seat_change(kind, seat, [g for g in self.members() if g is not but])
+        self.play.seat_change(change, [g for g in self.members() if g is not but])
         # Either way a grace starts or ends: the computer looks again.
         self._wake_computer()
 

@@ -2,12 +2,12 @@
 and real clients against a real server, headless, in one thread.
 
 The messages are built here (not taken from protocol/examples.py) and reach the model
-the way they do in the client: encoded to bytes and decoded by a `ClientCodec`, whose
-session state goes with each one.
+the way they do in the client: encoded to bytes and decoded by the model's client
+session, whose session state goes with each one.
 
 `Headless` is the whole client app (layout, key bindings, text boxes) with no terminal
 and no network: keys go through prompt_toolkit's own key processor, messages through
-the codec, and the screen is the layout written to a prompt_toolkit `Screen` of any
+the session, and the screen is the layout written to a prompt_toolkit `Screen` of any
 size, read back as text; every region of it reports whether its lines fitted.
 
 For the real-server tests, one asyncio loop (pytest's test is a plain function that
@@ -38,11 +38,13 @@ from prompt_toolkit.layout.screen import Screen, WritePosition
 from prompt_toolkit.output import DummyOutput
 
 from sarja.client.app import ClientApp, GuestRun
-from sarja.client.layout import Region
-from sarja.client.model import Model, apply, choice_options
+from sarja.client.facts import choice_options
+from sarja.client.model import Model
+from sarja.client.parts import Region
+from sarja.client.receive import apply
 from sarja.client.settings import Settings
-from sarja.protocol import ClientCodec, ServerCodec
 from sarja.protocol.cards import LAYOUT_CODES, ONE_EYED, TWO_EYED, cell_name
+from sarja.protocol.codec import ServerCodec
 from sarja.protocol.messages import (
     Choice,
     ClientMessage,
@@ -184,8 +186,8 @@ def snapshot(
         version=12,
         seat=0,
         players=(
-            GamePlayer(name="Aino", side=0, away=False, hand_size=len(hand)),
-            GamePlayer(name="Bertil", side=1, away=False, hand_size=7),
+            GamePlayer(name="Aino", side=0, away=False, held=len(hand)),
+            GamePlayer(name="Bertil", side=1, away=False, held=7),
         ),
         sides=2,
         needed=2,
@@ -218,21 +220,21 @@ RESULT = Result(result="win", side=0, hands=(("2C", "QS"), ("4H", "KD")))
 
 class Wire:
     """A model fed server messages as the client is: each one encoded to bytes,
-    decoded by a `ClientCodec`, and applied with the session state it led to."""
+    decoded by the model's client session, and applied with the state it led to."""
 
     def __init__(self, model: Model) -> None:
         self.model = model
-        self.codec = ClientCodec()
+        self.session = model.session
         self._encode = ServerCodec().encode  # no session: the messages are ours to choose
         self.sent: list[ClientMessage] = []  # what the model asked to send back
 
     def feed(self, *messages: ServerMessage) -> list[ClientMessage]:
         replies: list[ClientMessage] = []
         for msg in messages:
-            self.codec.receive_data(self._encode(msg))
-            got = self.codec.next_message()
+            self.session.receive_data(self._encode(msg))
+            got = self.session.next_message()
             assert got is not None
-            replies += apply(self.model, got, self.codec.state)
+            replies += apply(self.model, got, self.session.state)
         self.sent += replies
         return replies
 
@@ -333,21 +335,21 @@ class Headless:
         self.client.app.timeoutlen = None  # no loop runs here to time a lone Esc out
         self.sent: list[Any] = []
         self.client.link.send = self.sent.append  # type: ignore[method-assign]
-        self.codec = ClientCodec()
+        self.session = self.model.session
         self._encode = ServerCodec().encode
         self.size = (columns, rows)
 
     def feed(self, *messages: ServerMessage) -> None:
         with set_app(self.client.app):
             for msg in messages:
-                self.codec.receive_data(self._encode(msg))
-                got = self.codec.next_message()
+                self.session.receive_data(self._encode(msg))
+                got = self.session.next_message()
                 assert got is not None
-                self.client._message(got, self.codec.state)
+                self.client._message(got, self.session.state)
 
     def reconnect(self) -> None:
-        """A new connection: a new codec, and the model told it is online."""
-        self.codec = ClientCodec()
+        """A new connection: the session's new codec, and the model told it is online."""
+        self.session.connect()
         with set_app(self.client.app):
             self.client._on_link("online", "")
 
@@ -579,12 +581,13 @@ def keys_for(model: Model, action: str) -> list[str]:
         return [pick, "x"]
     assert cell is not None
     # Picking moves the cursor to the nearest space; aim from there.
-    from sarja.client.intents import Intent, perform
+    from sarja.client import intents as ask
+    from sarja.client.perform import perform
 
     probe = Model(
         address="", named=True, welcome=model.welcome, game=model.game, cursor=model.cursor
     )
-    perform(probe, Intent("pick", index))
+    perform(probe, ask.Pick(index))
     keys = [pick, *keys_to(probe, cell), "enter"]
     options = choice_options(model, cell)
     if len(options) > 1:

@@ -17,11 +17,21 @@ from typing import Any
 
 import trio
 
-from sarja.protocol import ProtocolError, ServerCodec
 from sarja.protocol.cards import CARD_CODES, LAYOUT_CODES
+from sarja.protocol.changes import (
+    Change,
+    DrawnGame,
+    Drew,
+    Exchanged,
+    Passed,
+    Played,
+    Reshuffled,
+    SequenceMade,
+)
+from sarja.protocol.codec import ServerCodec
+from sarja.protocol.errors import ProtocolError
 from sarja.protocol.examples import SHAPES
 from sarja.protocol.messages import (
-    Change,
     Ping,
     Pong,
     Result,
@@ -71,18 +81,16 @@ def bad_updates(snap: Snapshot) -> dict[str, Update]:
         return Update(version=snap.version + 1, changes=changes, **fields)
 
     return {
-        "seat 11": one(Change(kind="played", seat=11, card="7H", cell=open_cell)),
-        "side 2": one(Change(kind="sequence", seat=other, side=2, fives=((40, 44),))),
-        "five off the board": one(Change(kind="sequence", seat=other, side=1, fives=((40, 44),))),
-        "turn of seat 5": one(Change(kind="passed", seat=other), turn=5),
+        "seat 11": one(Played(seat=11, card="7H", cell=open_cell)),
+        "side 2": one(SequenceMade(seat=other, side=2, fives=((40, 44),))),
+        "five off the board": one(SequenceMade(seat=other, side=1, fives=((40, 44),))),
+        "turn of seat 5": one(Passed(seat=other), turn=5),
         "result with one hand": one(
-            Change(kind="drawn_game"),
+            DrawnGame(),
             result=Result(result="draw", side=None, hands=((), (), ())),
         ),
-        "chip on a corner": one(Change(kind="played", seat=other, card="7H", cell=0)),
-        "cards beyond the deck": one(
-            Change(kind="exchanged", seat=other, card="7H"), Change(kind="drew", seat=other)
-        ),
+        "chip on a corner": one(Played(seat=other, card="7H", cell=0)),
+        "cards beyond the deck": one(Exchanged(seat=other, card="7H"), Drew(seat=other)),
     }
 
 
@@ -92,12 +100,12 @@ def endless(snap: Snapshot, count: int) -> Iterator[Update]:
     other = 1 - (snap.seat or 0)
     draw, discard = snap.draw_size, len(snap.discard)
     for i in range(count):
-        changes = [Change(kind="exchanged", seat=other, card=ROTATION[i % len(ROTATION)])]
+        changes = [Exchanged(seat=other, card=ROTATION[i % len(ROTATION)])]
         discard += 1
         if not draw:
-            changes.append(Change(kind="reshuffled"))
+            changes.append(Reshuffled())
             draw, discard = discard, 0
-        changes.append(Change(kind="drew", seat=other))
+        changes.append(Drew(seat=other))
         draw -= 1
         yield Update(
             version=snap.version + 1 + i, changes=tuple(changes), turn=other, draw_size=draw

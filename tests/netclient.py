@@ -1,16 +1,15 @@
-"""A scripted client for tests: real TCP, the real protocol codec, and only
-what the server sends to decide on moves."""
+"""A scripted client for tests: real TCP, the one client session (protocol/client_session.py),
+and only what the server sends to decide on moves."""
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
 import trio
 
-from sarja.protocol import ClientCodec
+from sarja.protocol.client_session import ClientSession
 from sarja.protocol.limits import PROTOCOL_VERSION
-from sarja.protocol.messages import Ack, Hand, Hello, Legal, Pong, Snapshot, Sync, Update
+from sarja.protocol.messages import Hello, Snapshot, Sync
 from sarja.protocol.mirror import GameMirror
 from sarja.protocol.moves import action_message
 
@@ -20,22 +19,32 @@ PATIENCE = 120.0
 
 
 class NetClient:
-    """One connection. Keeps every message received, and the game as a mirror built
-    from the last snapshot and the updates after it (`state`)."""
+    """One connection. Keeps every message received, and the game as the session's
+    mirror, built from the last snapshot and the updates after it (`state`)."""
 
     def __init__(self, stream: trio.SocketStream, name: str) -> None:
         self.stream = stream
         self.name = name
-        self.codec = ClientCodec()
+        self.session = ClientSession()
         self.received: list[Any] = []
         self.sent: list[Any] = []
         self.frames: list[bytes] = []  # every raw frame, for hidden-information checks
-        self.state: GameMirror | None = None
-        self.gaps = 0  # updates that did not follow on, each answered with a sync
-        self.table: Any = None
         self.welcome: Any = None
-        self._ids = itertools.count(1)
+        # Decoded, not yet taken in: a test may read ahead, or drop one to make a gap.
         self._pending: list[Any] = []
+
+    @property
+    def state(self) -> GameMirror | None:
+        return self.session.game
+
+    @property
+    def table(self) -> Any:
+        return self.session.table
+
+    @property
+    def gaps(self) -> int:
+        """Gaps found, each answered with a sync."""
+        return self.session.gaps
 
     @classmethod
     async def connect(
@@ -50,7 +59,7 @@ class NetClient:
         return client
 
     async def send(self, msg: Any) -> None:
-        await self.stream.send_all(self.codec.send(msg))
+        await self.stream.send_all(self.session.send(msg))
         self.sent.append(msg)
 
     async def receive(self) -> Any:
@@ -59,18 +68,9 @@ class NetClient:
             await self._fill()
         msg = self._pending.pop(0)
         self.received.append(msg)
-        if isinstance(msg, Snapshot):
-            self.state = GameMirror(msg)
-        elif isinstance(msg, Update | Hand | Legal | Ack):
-            if self.state is not None and not self.state.apply(msg):
-                self.gaps += 1
-                await self.send(Sync())
-        elif msg.TYPE == "table":
-            self.table = msg
-            if not msg.started:
-                self.state = None
-        elif msg.TYPE == "ping":
-            await self.send(Pong(n=msg.n))
+        self.session.take(msg)
+        for reply in self.session.replies():  # a pong, a sync
+            await self.send(reply)
         return msg
 
     async def expect(self, kind: str, timeout: float = PATIENCE) -> Any:
@@ -117,20 +117,21 @@ class NetClient:
     async def _fill(self) -> None:
         data = await self.stream.receive_some(65536)
         self.frames.append(data)
-        self.codec.receive_data(data)
+        self.session.receive_data(data)
         if not data:
             raise EOFError("the server closed the connection")
-        while (msg := self.codec.next_message()) is not None:
+        while (msg := self.session.next_message()) is not None:
             self._pending.append(msg)
 
     def next_id(self) -> int:
-        return next(self._ids)
+        return self.session.take_id()
 
     def action_message(self, notation: str, action_id: int | None = None) -> Any:
         """The protocol message for a legal action in notation, at the current version."""
+        if action_id is None:
+            return self.session.action(notation)
         assert self.state is not None
-        i = self.next_id() if action_id is None else action_id
-        return action_message(notation, i, self.state.version)
+        return action_message(notation, action_id, self.state.version)
 
     async def aclose(self) -> None:
         await self.stream.aclose()

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from sarja.client.intents import NOT_CONNECTED
+from sarja.client.words.connect import NOT_CONNECTED
 from sarja.protocol.messages import Bye
 
 from .client_helpers import SNAPSHOT, STARTED, headless

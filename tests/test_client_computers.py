@@ -8,8 +8,8 @@ import dataclasses
 
 from sarja.client.model import Model
 from sarja.client.practice import practice_table
+from sarja.protocol.changes import Passed, Played, Removed
 from sarja.protocol.messages import (
-    Change,
     HandOver,
     Notice,
     Player,
@@ -66,7 +66,7 @@ def test_a_thinking_computer_is_shown_until_its_move_comes():
     h.feed(
         Update(
             version=13,
-            changes=(Change(kind="played", seat=1, card="2C", cell=14),),
+            changes=(Played(seat=1, card="2C", cell=14),),
             turn=0,
             draw_size=83,
         )  # fmt: skip
@@ -76,8 +76,8 @@ def test_a_thinking_computer_is_shown_until_its_move_comes():
 
 def test_the_computer_thinking_for_an_away_player_says_so():
     away = snapshot(turn=1, players=(
-        Player(name="Aino", side=0, away=False, hand_size=7),
-        Player(name="Bertil", side=1, away=True, hand_size=7),
+        Player(name="Aino", side=0, away=False, held=7),
+        Player(name="Bertil", side=1, away=True, held=7),
     ))  # fmt: skip
     table = dataclasses.replace(
         STARTED,
@@ -98,7 +98,7 @@ def test_a_move_the_computer_made_for_us_says_so():
     h.feed(
         Update(
             version=13,
-            changes=(Change(kind="played", seat=0, card="2C", cell=14),),
+            changes=(Played(seat=0, card="2C", cell=14),),
             turn=1,
             draw_size=83,
             stand_in=True,
@@ -107,13 +107,13 @@ def test_a_move_the_computer_made_for_us_says_so():
     h.feed(
         Update(
             version=14,
-            changes=(Change(kind="removed", seat=1, card="JS", cell=14, side=0),),
+            changes=(Removed(seat=1, card="JS", cell=14, side=0),),
             turn=0,
             draw_size=82,
             stand_in=True,
         )  # fmt: skip
     )
-    h.feed(Update(version=15, changes=(Change(kind="passed", seat=0),), turn=1, draw_size=82))
+    h.feed(Update(version=15, changes=(Passed(seat=0),), turn=1, draw_size=82))
     log = [line.text for line in h.model.log]
     assert "The computer played for you: 2♣ at E2." in log, log
     assert "The computer, for Bertil, removed your chip at E2 with the J♠." in log, log
@@ -123,8 +123,8 @@ def test_a_move_the_computer_made_for_us_says_so():
 
 def test_o_hands_an_away_players_seat_to_the_computer():
     away = snapshot(turn=1, players=(
-        Player(name="Aino", side=0, away=False, hand_size=7),
-        Player(name="Bertil", side=1, away=True, hand_size=7),
+        Player(name="Aino", side=0, away=False, held=7),
+        Player(name="Bertil", side=1, away=True, held=7),
     ))  # fmt: skip
     h = headless(STARTED, away)
     assert "o away seat to computer" in h.screen()

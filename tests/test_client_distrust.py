@@ -12,10 +12,11 @@ import pytest
 import trio
 
 from sarja.client import model as m
+from sarja.client import receive
+from sarja.client.bot import HISTORY_KEPT, RemoteBot
 from sarja.client.net import UNUSABLE_LIMIT, Link
 from sarja.protocol.limits import DECK_SIZE
 from sarja.protocol.messages import Ping, Pong, ServerMessage
-from sarja.server.remote_bot import HISTORY_KEPT, RemoteBot
 
 from .fake_server import Liar, bad_updates, endless, position
 from .test_remote_bot import command
@@ -67,15 +68,15 @@ def linked(port: int, model: m.Model, events: list[tuple[str, str]]) -> Link:
     """A link driving `model` as the app does (without a screen)."""
 
     def message(msg: ServerMessage, state) -> None:
-        for reply in m.apply(model, msg, state):
+        for reply in receive.apply(model, msg, state):
             link.send(reply)
 
     def on_link(kind: str, text: str) -> None:
         events.append((kind, text))
-        m.set_link(model, kind, text)
+        receive.set_link(model, kind, text)
 
     link = Link("127.0.0.1", port, name=lambda: "Aino", on_message=message, on_link=on_link,
-                backoff=(0.05,))  # fmt: skip
+                backoff=(0.05,), session=model.session)  # fmt: skip
     return link
 
 

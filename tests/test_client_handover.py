@@ -26,8 +26,8 @@ HANDED = dataclasses.replace(
 GONE = snapshot(
     turn=1,
     players=(
-        GamePlayer(name="Aino", side=0, away=False, hand_size=len(HAND)),
-        GamePlayer(name="Bertil", side=1, away=True, hand_size=7),
+        GamePlayer(name="Aino", side=0, away=False, held=len(HAND)),
+        GamePlayer(name="Bertil", side=1, away=True, held=7),
     ),
 )
 TOLD = "The computer plays for Bertil until they return."

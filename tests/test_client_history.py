@@ -9,12 +9,14 @@ from dataclasses import replace
 from prompt_toolkit.output import DummyOutput
 
 from sarja.client import model as m
+from sarja.client import receive
 from sarja.client.attention import Attention
-from sarja.client.history import PAST_KEPT
 from sarja.client.settings import Settings
-from sarja.protocol import ClientCodec
 from sarja.protocol.cards import cell_name
-from sarja.protocol.messages import Change, ChatLine, Entry, History, Legal, Update
+from sarja.protocol.change_wire import CHANGE_BY_KIND
+from sarja.protocol.changes import Drew, Passed, Played
+from sarja.protocol.client_session import PAST_KEPT
+from sarja.protocol.messages import ChatLine, Entry, History, Legal, Update
 
 from .client_helpers import BOARD, STARTED, WELCOME, Headless, fed, headless, snapshot
 
@@ -22,14 +24,13 @@ from .client_helpers import BOARD, STARTED, WELCOME, Headless, fed, headless, sn
 def played(version: int, seat: int, card: str, cell: int, stand_in: bool = False) -> Entry:
     return Entry(
         version=version,
-        changes=(Change(kind="played", seat=seat, card=card, cell=cell),
-                 Change(kind="drew", seat=seat)),
+        changes=(Played(seat=seat, card=card, cell=cell), Drew(seat=seat)),
         stand_in=stand_in,
     )  # fmt: skip
 
 
 def seat(version: int, kind: str, who: int) -> Entry:
-    return Entry(version=version, changes=(Change(kind=kind, seat=who),))
+    return Entry(version=version, changes=(CHANGE_BY_KIND[kind](seat=who),))  # type: ignore[call-arg]
 
 
 # Aino (seat 0, us) played first; she went away at version 4, the computer made her
@@ -91,9 +92,9 @@ def test_after_a_dropped_connection_only_what_was_missed_is_added():
     wire.feed(Update(version=7, changes=PAST[6].changes, turn=0, draw_size=83))
     before = lines(model)
     assert before[-1] == "Bertil played 8♦ at H4."
-    m.set_link(model, "reconnecting", "The connection dropped. Trying again.")
-    m.set_link(model, "online")
-    wire.codec = ClientCodec()  # a new connection
+    receive.set_link(model, "reconnecting", "The connection dropped. Trying again.")
+    receive.set_link(model, "online")
+    wire.session.connect()  # a new connection
     later = (*PAST, played(9, 0, "9C", 20, stand_in=True), played(10, 1, "TS", 21))
     wire.feed(WELCOME, STARTED, snapshot(version=10), History(version=10, entries=later))
     added = lines(model)[len(before) :]
@@ -129,7 +130,7 @@ def test_a_history_that_does_not_fit_the_game_is_left_out():
     page = History(version=12, entries=PAST[:4], more=True)
     for _ in range(PAST_KEPT // 4 + 1):
         wire.feed(page)
-    assert len(wire.model.past) <= PAST_KEPT
+    assert len(wire.model.session.past) <= PAST_KEPT
     assert not any("You played" in t for t in lines(wire.model))
 
 
@@ -180,7 +181,7 @@ def test_the_bell_rings_once_when_our_turn_comes_if_turned_on():
     model.alerts = True
     attention.check(model, out)
     assert out.did == ["Sarja"]
-    wire.feed(Update(version=13, changes=(Change(kind="passed", seat=1),), turn=0, draw_size=84),
+    wire.feed(Update(version=13, changes=(Passed(seat=1),), turn=0, draw_size=84),
               Legal(version=13, legal=("pass",)))  # fmt: skip
     attention.check(model, out)
     attention.check(model, out)  # a redraw rings nothing more
@@ -210,9 +211,9 @@ def test_a_game_joined_without_a_past_logs_nothing_twice_on_a_later_return():
     wire = fed(STARTED, snapshot(version=2, turn=1))
     model = wire.model
     wire.feed(Update(version=3, changes=PAST[1].changes, turn=0, draw_size=83))
-    m.set_link(model, "reconnecting", "The connection dropped. Trying again.")
-    m.set_link(model, "online")
-    wire.codec = ClientCodec()
+    receive.set_link(model, "reconnecting", "The connection dropped. Trying again.")
+    receive.set_link(model, "online")
+    wire.session.connect()
     wire.feed(WELCOME, STARTED, snapshot(version=3),
               History(version=3, entries=(played(3, 1, "3H", 12),)))  # fmt: skip
     assert sum(t == f"Bertil played 3♥ at {cell_name(12)}." for t in lines(model)) == 1

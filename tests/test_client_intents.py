@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import dataclasses
 
+from sarja.client import intents as ask
 from sarja.client import model as m
-from sarja.client.intents import Command, Intent, hand_sizes, perform
+from sarja.client import receive
+from sarja.client.effects import Command
+from sarja.client.form import hand_sizes
+from sarja.client.perform import perform
 from sarja.protocol.messages import (
     Chat,
     CreateTable,
@@ -155,9 +159,9 @@ def test_quit_and_leave_ask_first_during_a_game():
     assert h.model.overlay == "quit" and "Your seat is kept" in h.screen()
     h.press("n")
     assert h.model.overlay is None
-    effects = perform(h.model, Intent("quit"))
+    effects = perform(h.model, ask.Quit())
     assert effects == [] and h.model.overlay == "quit"
-    assert perform(h.model, Intent("confirm")) == [Command.QUIT]
+    assert perform(h.model, ask.Confirm()) == [Command.QUIT]
     # Quitting mid-game says, in the shell, how to come back.
     assert "sarja-client host:7474 --name Aino" in h.model.goodbye
     h.press("L")
@@ -165,7 +169,7 @@ def test_quit_and_leave_ask_first_during_a_game():
     [leave] = sent(h, "y")
     assert leave.TYPE == "leave" and h.model.leaving
     lobby = headless(TABLES)
-    assert perform(lobby.model, Intent("quit")) == [Command.QUIT] and not lobby.model.goodbye
+    assert perform(lobby.model, ask.Quit()) == [Command.QUIT] and not lobby.model.goodbye
 
 
 def test_help_explains_the_rules_on_one_page_and_the_keys_on_another():
@@ -194,7 +198,7 @@ def test_chat_is_typed_in_a_text_box_and_sent():
 
 def test_chat_typed_while_reconnecting_waits_and_moves_say_they_were_not_sent():
     h = headless(STARTED, SNAPSHOT)
-    m.set_link(h.model, "reconnecting", "The connection dropped. Trying again in 1 s.")
+    receive.set_link(h.model, "reconnecting", "The connection dropped. Trying again in 1 s.")
     assert sent(h, "c", *"Back soon", "enter") == []
     assert h.model.chat_queue == ["Back soon"] and "will be sent" in h.model.status
     assert sent(h, "3", "enter") == [] and "nothing was sent" in h.model.status
@@ -288,7 +292,7 @@ def test_the_hand_size_steps_in_order_through_what_the_server_accepts():
     h.press("left", "left", "left")
     assert form.hand_size is None and "◀ 5 (the usual for 6 players) ▶" in h.screen()
     for players, most in ((2, 10), (8, 6), (12, 4)):
-        sizes = [n or 0 for n in hand_sizes(h.model, players, 2)]
+        sizes = [n or 0 for n in hand_sizes(h.model.shapes, players, 2)]
         assert max(sizes) == most and sizes.count(0) == 1, sizes
 
 
@@ -325,3 +329,36 @@ def test_a_click_means_what_the_keys_for_that_thing_mean():
     h.sent.clear()
     click(board, 3 + 8 * 5 + 2, 1 + 4)  # I5, one of its spaces: played there
     assert h.sent == [Play(id=1, version=12, card="7H", cell=48)]
+
+
+def _dummy(field: dataclasses.Field) -> object:
+    """A value of a field's annotated type, enough to build the intent."""
+    kind = str(field.type)
+    if kind.startswith("tuple"):
+        return (0, 1)
+    if kind.startswith("Literal"):
+        return "end"
+    return "" if kind == "str" else 0
+
+
+def test_every_intent_is_carried_out_and_an_unknown_one_is_refused():
+    """Every intent class is in the `Intent` union and carried out on every screen
+    without an error (mypy checks the matches are exhaustive); anything else is
+    refused loudly: a name string no longer does nothing in silence."""
+    import inspect
+    import typing
+
+    import pytest
+
+    declared = {
+        cls for _, cls in inspect.getmembers(ask, inspect.isclass)
+        if dataclasses.is_dataclass(cls) and cls.__module__ == ask.__name__
+    }  # fmt: skip
+    assert set(typing.get_args(ask.Intent)) == declared
+    lobby, table, game = headless(TABLES), headless(TABLE), headless(STARTED, SNAPSHOT)
+    for cls in sorted(declared, key=lambda c: c.__name__):
+        intent = cls(*(_dummy(f) for f in dataclasses.fields(cls)))
+        for h in (lobby, table, game):
+            perform(h.model, intent)
+    with pytest.raises(AssertionError):
+        perform(game.model, "play")  # type: ignore[arg-type]

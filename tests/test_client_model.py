@@ -6,11 +6,27 @@ import dataclasses
 
 from prompt_toolkit.output import ColorDepth, DummyOutput
 
+from sarja.client import facts, receive
 from sarja.client import model as m
 from sarja.client.app import ClientApp, style
+from sarja.client.words import game as words_game
+from sarja.protocol.changes import (
+    Away,
+    Back,
+    Change,
+    DrawForfeited,
+    Drew,
+    Exchanged,
+    NoDraw,
+    Passed,
+    Played,
+    Removed,
+    Reshuffled,
+    SequenceMade,
+    Won,
+)
 from sarja.protocol.messages import (
     Ack,
-    Change,
     ChatLine,
     Error,
     Hand,
@@ -78,31 +94,31 @@ def test_the_waiting_room_shows_seats_sides_and_readiness():
 
 def test_the_phase_is_the_codecs_session_state():
     wire = fed(STARTED, SNAPSHOT)
-    assert wire.model.phase == wire.codec.state == "game"
+    assert wire.model.phase == wire.session.state == "game"
     wire.feed(dataclasses.replace(SNAPSHOT, version=13, legal=(), choices=(), result=RESULT))
-    assert wire.model.phase == wire.codec.state == "ended"
+    assert wire.model.phase == wire.session.state == "ended"
 
 
 def test_targets_dead_cards_and_choices_are_the_servers():
     model = model_at(STARTED, SNAPSHOT)
     assert model.phase == "game" and model.my_turn
-    assert m.turn_text(model) == "YOUR TURN"
-    assert m.targets(model, "7H") == {48, 53}  # I5 and D6, from `targets`
-    assert not m.is_dead(model, "9S")
-    assert m.choice_options(model, 44) == (((40, 44),), ((41, 45),))
+    assert words_game.turn_text(model) == "YOUR TURN"
+    assert facts.targets(model, "7H") == {48, 53}  # I5 and D6, from `targets`
+    assert not facts.is_dead(model, "9S")
+    assert facts.choice_options(model, 44) == (((40, 44),), ((41, 45),))
     # Whatever the server says goes, even where the board would say otherwise: the
     # client never works it out for itself.
     said = dataclasses.replace(SNAPSHOT, targets=((3,),) * 7, dead=("9S",))
     model = model_at(STARTED, said)
-    assert m.targets(model, "7H") == {3} and m.targets(model, "JD") == {3}
-    assert m.is_dead(model, "9S") and not m.is_dead(model, "7H")
+    assert facts.targets(model, "7H") == {3} and facts.targets(model, "JD") == {3}
+    assert facts.is_dead(model, "9S") and not facts.is_dead(model, "7H")
 
 
 def test_off_turn_the_server_still_says_what_each_card_could_take():
     model = model_at(STARTED, snapshot(turn=1))
-    assert not model.my_turn and m.turn_text(model) == "Bertil's turn"
-    assert m.targets(model, "7H") == {48, 53}
-    assert m.targets(model, "QS") == set(SNAPSHOT.targets[5])
+    assert not model.my_turn and words_game.turn_text(model) == "Bertil's turn"
+    assert facts.targets(model, "7H") == {48, 53}
+    assert facts.targets(model, "QS") == set(SNAPSHOT.targets[5])
 
 
 def test_updates_move_the_game_on_and_the_log_says_what_happened():
@@ -111,14 +127,14 @@ def test_updates_move_the_game_on_and_the_log_says_what_happened():
     assert wire.feed(Ack(id=3, version=13)) == []
     assert model.next_id == 4
     wire.feed(
-        update(13, Change(kind="played", seat=0, card="7H", cell=48), Change(kind="drew", seat=0)),
+        update(13, Played(seat=0, card="7H", cell=48), Drew(seat=0)),
         Hand(
             version=13,
             hand=("2C", "4S", "5H", "9S", "JD", "QS", "AD"),
             targets=((),) * 7,
             drawn="4S",
         ),  # fmt: skip
-        update(14, Change(kind="played", seat=1, card="2C", cell=14), turn=0),
+        update(14, Played(seat=1, card="2C", cell=14), turn=0),
         Legal(version=14, legal=("2C@G4",)),
     )
     game = model.game
@@ -141,18 +157,18 @@ ROWS_OF_FIVE = "*gggg....*ggggg....." + SNAPSHOT.board[20:40] + "bbbbbb...." + S
 def test_every_change_in_words():
     wire = fed(STARTED, snapshot(board=ROWS_OF_FIVE))
     changes = [
-        Change(kind="removed", seat=1, card="JS", cell=45, side=0),
-        Change(kind="removed", seat=0, card="JH", cell=37, side=1),
-        Change(kind="exchanged", seat=1, card="9S"),
-        Change(kind="no_draw", seat=1),
-        Change(kind="reshuffled"),
-        Change(kind="draw_forfeited", seat=1),
-        Change(kind="draw_forfeited", seat=0),
-        Change(kind="passed", seat=1),
-        Change(kind="sequence", seat=0, side=0, fives=((40, 44),)),
-        Change(kind="sequence", seat=1, side=1, fives=((0, 4), (10, 14))),
-        Change(kind="away", seat=1),
-        Change(kind="back", seat=1),
+        Removed(seat=1, card="JS", cell=45, side=0),
+        Removed(seat=0, card="JH", cell=37, side=1),
+        Exchanged(seat=1, card="9S"),
+        NoDraw(seat=1),
+        Reshuffled(),
+        DrawForfeited(seat=1),
+        DrawForfeited(seat=0),
+        Passed(seat=1),
+        SequenceMade(seat=0, side=0, fives=((40, 44),)),
+        SequenceMade(seat=1, side=1, fives=((0, 4), (10, 14))),
+        Away(seat=1),
+        Back(seat=1),
     ]
     for version, change in enumerate(changes, start=13):
         wire.feed(update(version, change))
@@ -183,9 +199,9 @@ def test_teams_are_named_as_teams_and_the_end_in_words():
     four_hands = dataclasses.replace(RESULT, hands=(*RESULT.hands, ("5C",), ("6C",)))
     wire = fed(four, snapshot(players=players, board=ROWS_OF_FIVE, draw_size=70))
     wire.feed(
-        update(13, Change(kind="removed", seat=1, card="JS", cell=45, side=0), draw_size=70),
-        update(14, Change(kind="sequence", seat=2, side=0, fives=((40, 44),)), draw_size=70),
-        update(15, Change(kind="won", side=0), draw_size=70, result=four_hands),
+        update(13, Removed(seat=1, card="JS", cell=45, side=0), draw_size=70),
+        update(14, SequenceMade(seat=2, side=0, fives=((40, 44),)), draw_size=70),
+        update(15, Won(side=0), draw_size=70, result=four_hands),
     )
     assert said(wire.model) == [
         "Bertil removed Team Blue's chip at F5 with the J♠.",
@@ -197,18 +213,18 @@ def test_teams_are_named_as_teams_and_the_end_in_words():
 
 def test_manual_draw_shows_draws_and_the_card_we_drew():
     manual = Rules(hand_size=7, manual_draw=True)
-    waiting = (SNAPSHOT.players[0], dataclasses.replace(SNAPSHOT.players[1], hand_size=6))
+    waiting = (SNAPSHOT.players[0], dataclasses.replace(SNAPSHOT.players[1], held=6))
     wire = fed(STARTED, snapshot(rules=manual, players=waiting))
     wire.feed(
-        update(13, Change(kind="played", seat=0, card="7H", cell=48), pending_draw=(0,)),
-        update(14, Change(kind="drew", seat=0)),
+        update(13, Played(seat=0, card="7H", cell=48), pending_draw=(0,)),
+        update(14, Drew(seat=0)),
         Hand(
             version=14,
             hand=("2C", "4S", "5H", "9S", "JD", "QS", "AD"),
             targets=((),) * 7,
             drawn="4S",
         ),  # fmt: skip
-        update(15, Change(kind="drew", seat=1), turn=0),
+        update(15, Drew(seat=1), turn=0),
     )
     assert said(wire.model)[1:] == ["You drew 4♠.", "Bertil drew a card."]
 
@@ -251,7 +267,7 @@ def test_notices_in_words():
 
 def test_a_gap_in_the_versions_asks_for_a_snapshot_once():
     wire = fed(STARTED, SNAPSHOT)
-    played = Change(kind="played", seat=1, card="2C", cell=14)
+    played = Played(seat=1, card="2C", cell=14)
     assert wire.feed(update(14, played)) == [Sync()]  # 13 never came
     assert wire.model.syncing and wire.model.game.version == 12
     assert wire.feed(update(15, played), Legal(version=15, legal=("pass",))) == []
@@ -271,9 +287,17 @@ def test_a_lost_update_that_gave_us_the_turn_is_noticed_from_the_legal_list():
     assert fresh.feed(Hand(version=13, hand=(), targets=(), dead=())) == [Sync()]
 
 
+def test_the_session_answers_a_ping_and_a_gap_through_the_models_replies():
+    """The link sends whatever `apply` returns: the session's own answers come first."""
+    wire = fed(STARTED, SNAPSHOT)
+    assert wire.feed(Ping(n=9)) == [Pong(n=9)]
+    played = Played(seat=1, card="2C", cell=14)
+    assert wire.feed(Ping(n=10), update(14, played)) == [Pong(n=10), Sync()]
+
+
 def test_someone_going_away_keeps_our_turn():
     wire = fed(STARTED, SNAPSHOT)
-    wire.feed(update(13, Change(kind="away", seat=1), turn=0))
+    wire.feed(update(13, Away(seat=1), turn=0))
     model = wire.model
     assert model.game.players[1].away and model.my_turn and model.game.legal == SNAPSHOT.legal
     assert "Bertil (away)" in text(model)
@@ -315,7 +339,7 @@ def test_a_wild_jack_does_not_mark_the_whole_board():
 def test_the_card_just_drawn_is_marked_new():
     h = headless(STARTED, SNAPSHOT)
     h.feed(
-        update(13, Change(kind="played", seat=0, card="7H", cell=48), Change(kind="drew", seat=0)),
+        update(13, Played(seat=0, card="7H", cell=48), Drew(seat=0)),
         Hand(
             version=13,
             hand=("2C", "4S", "5H", "9S", "JD", "QS", "AD"),
@@ -349,10 +373,11 @@ def test_locked_chips_and_the_end_screen():
 
 def test_the_end_is_in_the_winners_colour():
     """Red wins: the banner is red, not the green of "your turn"."""
-    from sarja.client import render
+    from sarja.client import render, render_game
+    from sarja.client.fit import text_of
 
     players = tuple(
-        Player(name=name, side=i, away=False, hand_size=6)
+        Player(name=name, side=i, away=False, held=6)
         for i, name in enumerate(("Aino", "Bertil", "Cecilia"))
     )
     red = dataclasses.replace(RESULT, side=2, hands=(("2C",), ("4H",), ("KD",)))
@@ -360,16 +385,16 @@ def test_the_end_is_in_the_winners_colour():
     board = SNAPSHOT.board[:40] + "RRRRRb...." + SNAPSHOT.board[50:]
     model = model_at(three, snapshot(players=players, sides=3, needed=1, result=red, board=board,
                                      draw_size=80, sequences=((), (), ((40, 44),))))  # fmt: skip
-    banner = render.end_lines(model, 80)[0]
+    banner = render_game.end_lines(model, 80)[0]
     assert {f[0] for f in banner} == {"class:banner.r"}
-    assert "Red wins: Cecilia" in render.text_of(banner)
+    assert "Red wins: Cecilia" in text_of(banner)
     title = render.title(model, 80)
     assert any(f[0] == "class:banner.r" for f in title)
 
 
 def test_the_log_is_written_in_chip_colours():
     wire = fed(STARTED, SNAPSHOT)
-    wire.feed(update(13, Change(kind="played", seat=1, card="2H", cell=14)))
+    wire.feed(update(13, Played(seat=1, card="2H", cell=14)))
     parts = wire.model.log[-1].parts
     assert ("class:side.g", "Bertil") in parts and ("class:card.red", "2♥") in parts
 
@@ -388,10 +413,10 @@ def test_chat_and_refusals_in_words():
 def test_leaving_returns_to_the_lobby_and_a_drop_shows_reconnecting():
     wire = fed(STARTED, SNAPSHOT)
     model = wire.model
-    m.set_link(model, "reconnecting", "The connection to host:7474 dropped. Trying again.")
+    receive.set_link(model, "reconnecting", "The connection to host:7474 dropped. Trying again.")
     assert "Trying again." in text(model)  # the last picture stays on screen meanwhile
     assert model.phase == "connected"
-    m.set_link(model, "online")
+    receive.set_link(model, "online")
     wire = fed(TABLES)
     assert wire.model.phase == "lobby" and wire.model.game is None
     assert "Friday" in text(wire.model)
@@ -497,20 +522,20 @@ def test_a_seat_held_at_this_server_is_taken_back_whatever_the_address():
     # The welcome's own token is kept only if the resume fails.
     assert wire.model.seats["srv1"]["Aino"] == "old" * 11
     again = dataclasses.replace(WELCOME, resume="new" * 11, last_id=5)
-    assert wire.feed(again) == [Ping(n=m.RESUME_PING)]
+    assert wire.feed(again) == [Ping(n=receive.RESUME_PING)]
     assert wire.model.seats["srv1"]["Aino"] == "new" * 11  # tokens work once
     assert wire.model.next_id == 6
     wire.feed(STARTED, SNAPSHOT)
     assert wire.model.phase == "game"
     # The ping's answer finds us at the table: no lobby list is asked for.
-    assert wire.feed(Pong(n=m.RESUME_PING)) == []
+    assert wire.feed(Pong(n=receive.RESUME_PING)) == []
 
 
 def test_a_resume_without_a_seat_lands_in_the_lobby():
     wire = Wire(m.Model(address="h:1", name="Aino", named=True, link="online",
                         seats={"srv1": {"Aino": "old" * 11}}))  # fmt: skip
     wire.feed(WELCOME, dataclasses.replace(WELCOME, resume="new" * 11))
-    assert wire.feed(Pong(n=m.RESUME_PING)) == [ListTables()]
+    assert wire.feed(Pong(n=receive.RESUME_PING)) == [ListTables()]
     # A refused token: we stay the guest the hello made, with its token.
     wire = Wire(m.Model(address="h:1", name="Aino", named=True, link="online",
                         seats={"srv1": {"Aino": "old" * 11}}))  # fmt: skip

@@ -129,8 +129,9 @@ async def test_before_any_welcome_a_wrong_peer_waits_for_the_player():
 def test_the_name_screen_says_connected_only_after_a_welcome():
     # "Connected to 127.0.0.1:8099." was shown for a web server there, ~7 s before the
     # client found it was not a Sarja server.
-    from sarja.client.model import Model, apply
-    from sarja.protocol import SessionState
+    from sarja.client.model import Model
+    from sarja.client.receive import apply
+    from sarja.protocol.session import SessionState
 
     from .client_helpers import WELCOME, text
 

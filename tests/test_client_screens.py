@@ -19,9 +19,10 @@ import random
 import pytest
 
 from sarja.client import model as m
-from sarja.client.replay import load
-from sarja.protocol import PROTOCOL_VERSION
+from sarja.client import receive
+from sarja.client.record import load
 from sarja.protocol.cards import LAYOUT_CODES
+from sarja.protocol.limits import PROTOCOL_VERSION
 from sarja.protocol.messages import (
     Notice,
     Rules,
@@ -34,7 +35,6 @@ from sarja.protocol.messages import (
 )
 from sarja.server.engine import Arrangement, Game, record_json
 from sarja.server.present import (
-    changes,
     hand_message,
     hand_part,
     legal_message,
@@ -101,7 +101,7 @@ def seat_stream(players: int, teams: int, seed: int, seat: int | None) -> list[l
     while game.outcome is None:
         events = game.apply(game.turn, choose(game, rng))
         version += 1
-        group: list[ServerMessage] = [update(version, game, changes(events))]
+        group: list[ServerMessage] = [update(version, game, tuple(events))]
         if game.outcome is None and seat is not None:
             part = hand_part(game, seat)
             if part != held:
@@ -219,16 +219,16 @@ def test_the_lobby_the_waiting_rooms_and_the_form_fit_80_by_24():
 def test_the_connection_screens_fit_80_by_24():
     h = Headless(m.Model(address="192.168.100.200:7474", name="", link="connecting"))
     fits(h, "name, connecting")
-    m.set_link(h.model, "unreachable", "Cannot reach 192.168.100.200:7474 (connection "
+    receive.set_link(h.model, "unreachable", "Cannot reach 192.168.100.200:7474 (connection "
                "refused). Trying again in 8 s.")  # fmt: skip
     fits(h, "name, unreachable")
     h.model.named, h.model.name = True, NAMES[0]
-    m.set_link(h.model, "stopped", "192.168.100.200:7474 is not a Sarja server: it answered "
+    receive.set_link(h.model, "stopped", "192.168.100.200:7474 is not a Sarja server: it answered "
                "“HTTP/1.0 400 Bad request version ('\\x00\\x00\\x00\\x1c')”. Check the "
                "address and the port (the server prints the line to type).")  # fmt: skip
     fits(h, "not a Sarja server")
     h.feed(welcome())
-    m.set_link(h.model, "reconnecting", "The connection to 192.168.100.200:7474 dropped (the "
+    receive.set_link(h.model, "reconnecting", "The connection to 192.168.100.200:7474 dropped (the "
                "server is shutting down). Trying again in 8 s.")  # fmt: skip
     fits(h, "reconnecting")
     h.model.status = "x" * 5 + " A very long refusal from the server that goes on" * 4

@@ -20,7 +20,7 @@ from sarja.server.engine import (
     replay,
     seat_view,
 )
-from sarja.server.engine.actions import DEAD, DRAW, PASS, PLACE, REMOVE
+from sarja.server.engine.actions import DRAW, EXCHANGE, PASS, PLACE, REMOVE
 from sarja.server.engine.cards import FULL_DECK
 
 from .engine_helpers import snapshot
@@ -32,11 +32,11 @@ MAX_ACTIONS = 3000  # no game may run longer than this
 
 def random_action(rng: random.Random) -> Action:
     """Any well-formed base action, legal or not."""
-    kind = rng.choice((PLACE, PLACE, REMOVE, DEAD, DRAW, PASS))
+    kind = rng.choice((PLACE, PLACE, REMOVE, EXCHANGE, DRAW, PASS))
     if kind in (DRAW, PASS):
         return Action(kind)
     card = rng.randrange(52)
-    return Action(kind, card) if kind == DEAD else Action(kind, card, rng.randrange(100))
+    return Action(kind, card) if kind == EXCHANGE else Action(kind, card, rng.randrange(100))
 
 
 def hidden_reshuffled(game: Game, seat: int | None, rng: random.Random) -> Game:

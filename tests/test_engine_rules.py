@@ -218,7 +218,7 @@ def test_dead_card_exchange_once_per_turn():
     legal = {str(a) for a in game.legal_actions(0)}
     assert {"dead:7H", "dead:8H", "2S@B1", "2S@G9"} <= legal
     events = play(game, 0, "dead:7H")
-    assert kinds(events) == ["dead_card", "drew"]
+    assert kinds(events) == ["exchanged", "drew"]
     assert len(game.hands[0]) == 3 and game.discard[-1] == parse_card("7H")
     refused(game, 0, "dead:8H", "already_exchanged")
     assert "dead:8H" not in {str(a) for a in game.legal_actions(0)}
@@ -359,7 +359,7 @@ def test_sequences_run_in_all_four_directions():
         game = position(hands=[move[:2], ""], chips=chips)
         events = play(game, 0, move)
         assert game.sequences[0] == [five], move
-        assert events[1].fives == (five,)
+        assert events[1].fives == ((five[0], five[-1]),)  # a change holds its end cells
 
 
 def test_a_corner_belongs_to_every_side():
@@ -479,7 +479,7 @@ def test_a_seat_sees_its_own_hand_and_a_spectator_sees_none():
     for seat in range(4):
         view = seat_view(game, seat)
         assert view.hand == tuple(sorted(game.hands[seat]))
-        assert view.hand_sizes == (6, 6, 6, 6) and view.draw_size == 80
+        assert view.held == (6, 6, 6, 6) and view.draw_size == 80
         assert view.revealed_hands is None
         assert set(view.legal) == set(game.legal_actions(seat))
     spectator = seat_view(game, None)

@@ -18,7 +18,7 @@ from sarja.server.engine import (
     hand_targets,
     seat_view,
 )
-from sarja.server.engine.actions import DEAD, PLACE, REMOVE
+from sarja.server.engine.actions import EXCHANGE, PLACE, REMOVE
 from sarja.server.engine.board import CORNERS, parse_cell
 from sarja.server.engine.cards import JD
 from sarja.server.engine.view import sequence_choices
@@ -117,7 +117,7 @@ def test_targets_and_dead_cards_are_what_the_rules_allow(players, teams, seed, m
                 assert set(cells) == {
                     a.cell for a in legal if a.kind in (PLACE, REMOVE) and a.card == card
                 }
-            assert view.dead == tuple(sorted(a.card for a in legal if a.kind == DEAD))
+            assert view.dead == tuple(sorted(a.card for a in legal if a.kind == EXCHANGE))
         spectator = seat_view(game, None)
         assert spectator.targets == () and spectator.dead == ()
 

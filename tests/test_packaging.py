@@ -31,9 +31,11 @@ def test_only_the_sarja_name_is_installed(tmp_path):
 ENGINE_MODULES = [
     f"sarja.server.engine.{m.name}" for m in pkgutil.iter_modules(sarja.server.engine.__path__)
 ]
+# The bottom layer: the words the engine, the protocol and the client share.
+VOCABULARY = ["sarja.protocol.cards", "sarja.protocol.notation", "sarja.protocol.changes"]
 
 
-@pytest.mark.parametrize("name", ENGINE_MODULES)
+@pytest.mark.parametrize("name", ENGINE_MODULES + VOCABULARY)
 def test_docstring_examples(name):
     result = doctest.testmod(importlib.import_module(name))
     assert result.failed == 0
@@ -54,3 +56,17 @@ def test_the_readme_test_command_is_what_ci_runs():
     ci_lines = (ROOT / ".ci" / "run").read_text().splitlines()
     command = next(line for line in ci_lines if line.startswith("python3 -m venv"))
     assert command in readme
+
+
+def test_the_vocabulary_imports_only_the_standard_library():
+    """`import sarja.protocol` loads nothing, and the vocabulary loads only itself: the
+    engine imports it without the wire's msgpack."""
+    code = (
+        "import sys; before = set(sys.modules); "
+        f"import {', '.join(VOCABULARY)}; "
+        "new = sorted(m for m in set(sys.modules) - before if m.startswith('sarja')); "
+        "print(new, 'msgpack' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    expected = sorted(["sarja", "sarja.protocol", *VOCABULARY])
+    assert out.stdout.strip() == f"{expected} False", out.stdout + out.stderr

@@ -14,8 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sarja.protocol.change_wire import CHANGE_BY_KIND, CHANGE_FIELDS
+from sarja.protocol.changes import Removed
 from sarja.protocol.limits import DECK_SIZE, MAX_CHANGES, MAX_FIVES, MAX_SEATS, MAX_TEAMS
-from sarja.protocol.messages import CHANGE_FIELDS, Change, Hand, Last, Legal, Update
+from sarja.protocol.messages import Hand, Last, Legal, Update
 from sarja.protocol.mirror import GameMirror, ServerProtocolError
 
 from .fake_server import bad_updates, endless, position
@@ -43,11 +45,11 @@ def test_a_chip_is_removed_only_where_one_is_and_never_from_a_sequence():
     board = SNAP.board[:40] + "GGGGGb...." + SNAP.board[50:]
     game = GameMirror(dataclasses.replace(SNAP, board=board, sequences=((), ((40, 44),))))
     for cell, side in ((45, 1), (40, 1), (46, 0)):  # blue's chip said green; locked; empty
-        remove = Change(kind="removed", seat=OTHER, card="JS", cell=cell, side=side)
+        remove = Removed(seat=OTHER, card="JS", cell=cell, side=side)
         with pytest.raises(ServerProtocolError):
             game.apply(Update(version=1, changes=(remove,), turn=ME, draw_size=SNAP.draw_size))
-    remove = Change(kind="removed", seat=OTHER, card="JS", cell=45, side=0)
-    stayed = dataclasses.replace(SNAP.players[OTHER], hand_size=6)
+    remove = Removed(seat=OTHER, card="JS", cell=45, side=0)
+    stayed = dataclasses.replace(SNAP.players[OTHER], held=6)
     assert game.apply(Update(version=1, changes=(remove,), turn=ME, draw_size=SNAP.draw_size))
     assert game.board[45] == "." and game.players[OTHER] == stayed
 
@@ -98,13 +100,18 @@ def snapshot_for_spectator():
 
 
 changes = st.builds(
-    lambda kind, seat, side, cell, card, five: Change(
-        kind=kind,
-        seat=seat if "seat" in CHANGE_FIELDS[kind] else None,
-        side=side if "side" in CHANGE_FIELDS[kind] else None,
-        cell=cell if "cell" in CHANGE_FIELDS[kind] else None,
-        card=card if "card" in CHANGE_FIELDS[kind] else None,
-        fives=(five,) if "fives" in CHANGE_FIELDS[kind] else None,
+    lambda kind, seat, side, cell, card, five: CHANGE_BY_KIND[kind](
+        **{
+            name: value
+            for name, value in (
+                ("seat", seat),
+                ("side", side),
+                ("cell", cell),
+                ("card", card),
+                ("fives", (five,)),
+            )
+            if name in CHANGE_FIELDS[kind]
+        }
     ),
     st.sampled_from(list(CHANGE_FIELDS)),
     st.integers(0, MAX_SEATS - 1),
@@ -132,10 +139,7 @@ def test_any_update_is_taken_whole_or_refused_never_a_crash(chs, turn, draw_size
     outside = (
         turn >= 2
         or any(s >= 2 for s in pending)
-        or any(
-            (c.seat is not None and c.seat >= 2) or (c.side is not None and c.side >= 2)
-            for c in chs
-        )
+        or any(getattr(c, "seat", 0) >= 2 or getattr(c, "side", 0) >= 2 for c in chs)
     )
     try:
         assert game.apply(update)
@@ -144,9 +148,9 @@ def test_any_update_is_taken_whole_or_refused_never_a_crash(chs, turn, draw_size
         return
     assert not outside
     after = game.snapshot()
-    assert sum(p.hand_size for p in after.players) + len(after.discard) + after.draw_size <= 104
+    assert sum(p.held for p in after.players) + len(after.discard) + after.draw_size <= 104
     assert all(len(s) <= MAX_FIVES for s in after.sequences)
-    if after.players[ME].hand_size == len(after.hand):  # else our `hand` is on its way
+    if after.players[ME].held == len(after.hand):  # else our `hand` is on its way
         assert GameMirror(after).snapshot() == after  # what it holds is a picture that fits
 
 

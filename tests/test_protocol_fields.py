@@ -6,16 +6,13 @@ from typing import Any
 import msgpack
 import pytest
 
-from sarja.protocol import (
-    ClientCodec,
-    LocalProtocolError,
-    RemoteProtocolError,
-    ServerCodec,
-    SessionState,
-)
+from sarja.protocol.change_wire import change_from_wire, change_to_wire
+from sarja.protocol.changes import Won
+from sarja.protocol.codec import ClientCodec, ServerCodec
+from sarja.protocol.errors import LocalProtocolError, RemoteProtocolError
 from sarja.protocol.examples import CLIENT_EXAMPLES, INCOMPATIBLE, SERVER_EXAMPLES, V1_HELLO
-from sarja.protocol.messages import Change, Hello, Ping, WireMap
-from sarja.protocol.session import CLIENT_ALLOWED, SERVER_ALLOWED
+from sarja.protocol.messages import Hello, Ping, WireMap
+from sarja.protocol.session import CLIENT_ALLOWED, SERVER_ALLOWED, SessionState
 
 CLIENT = {m.TYPE: m for m in CLIENT_EXAMPLES}
 SERVER = {m.TYPE: m for m in SERVER_EXAMPLES}
@@ -277,9 +274,9 @@ def test_a_trusted_message_is_not_checked_but_the_receiver_checks_it() -> None:
 
 
 def test_a_change_carries_only_its_kind_s_fields() -> None:
-    assert Change(kind="won", side=1).to_wire() == {"kind": "won", "side": 1}
+    assert change_to_wire(Won(side=1)) == {"kind": "won", "side": 1}
     with pytest.raises(LocalProtocolError, match="bad_format"):
-        Change(kind="won", side=1, seat=0)
+        change_from_wire({"kind": "won", "side": 1, "seat": 0})
 
 
 def test_refusal_echoes_the_action_id() -> None:

@@ -4,7 +4,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sarja.protocol import ClientCodec, LocalProtocolError, RemoteProtocolError, ServerCodec
+from sarja.protocol.codec import ClientCodec, ServerCodec
+from sarja.protocol.errors import LocalProtocolError, RemoteProtocolError
 from sarja.protocol.framing import FrameDecoder, encode_frame
 from sarja.protocol.limits import MAX_CLIENT_FRAME, MAX_SERVER_FRAME
 

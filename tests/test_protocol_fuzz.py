@@ -7,10 +7,12 @@ import msgpack
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sarja.protocol import ClientCodec, RemoteProtocolError, ServerCodec, SessionState
 from sarja.protocol import examples as ex
+from sarja.protocol.codec import ClientCodec, ServerCodec
+from sarja.protocol.errors import RemoteProtocolError
 from sarja.protocol.examples import CLIENT_EXAMPLES, SERVER_EXAMPLES
 from sarja.protocol.messages import CLIENT_MESSAGES, SERVER_MESSAGES, Snapshot, WireMap
+from sarja.protocol.session import SessionState
 
 FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

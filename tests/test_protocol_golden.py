@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
-from sarja.protocol import ClientCodec, ServerCodec, SessionState
 from sarja.protocol import examples as ex
+from sarja.protocol.codec import ClientCodec, ServerCodec
 from sarja.protocol.examples import CLIENT_EXAMPLES, SERVER_EXAMPLES
 from sarja.protocol.messages import CLIENT_MESSAGES, SERVER_MESSAGES, Snapshot, WireMap
 from sarja.protocol.mirror import GameMirror
 from sarja.protocol.moves import action_message
-from sarja.protocol.session import CLIENT_ALLOWED, SERVER_ALLOWED
+from sarja.protocol.session import CLIENT_ALLOWED, SERVER_ALLOWED, SessionState
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
 
@@ -141,7 +141,7 @@ def test_the_examples_follow_on_through_a_mirror() -> None:
     assert after.sequences == (((41, 45),), ())
     assert after.discard == (*ex.DISCARD, "5H")
     assert after.hand == ex.HAND_UPDATE.hand
-    assert [p.hand_size for p in after.players] == [7, 7]
+    assert [p.held for p in after.players] == [7, 7]
     assert after.legal == () and after.turn == 1
 
 
@@ -177,7 +177,7 @@ def test_the_game_examples_are_what_the_server_writes() -> None:
     (start, end), *_ = ex.PLAY.fives
     played = Action(PLACE, parse_card(ex.PLAY.card), ex.PLAY.cell, (five_cells((start, end)),))
     events = g.apply(0, played)  # type: ignore[arg-type]
-    assert present.update(13, g, present.changes(events)) == ex.UPDATE
+    assert present.update(13, g, tuple(events)) == ex.UPDATE
     assert present.hand_message(13, present.hand_part(g, 0), "8S") == ex.HAND_UPDATE
     assert present.table_shapes() == ex.SHAPES
 
@@ -199,7 +199,7 @@ def test_the_final_update_is_what_the_server_writes() -> None:
     )
     g.sequences[0].append(five_cells((41, 45)))
     events = g.apply(0, Action(PLACE, parse_card("8S"), 71))
-    final = present.update(27, g, present.changes(events))
+    final = present.update(27, g, tuple(events))
     assert final.changes == ex.FINAL_UPDATE.changes
     assert final.result == ex.FINAL_UPDATE.result
     assert final.turn == ex.FINAL_UPDATE.turn

@@ -7,10 +7,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sarja.protocol import ClientCodec, LocalProtocolError, RemoteProtocolError, ServerCodec
+from sarja.protocol.change_wire import change_to_wire
+from sarja.protocol.changes import Away, Back, Drew, Passed, Played, Reshuffled, SequenceMade
+from sarja.protocol.codec import ClientCodec, ServerCodec
+from sarja.protocol.errors import LocalProtocolError, RemoteProtocolError
 from sarja.protocol.examples import HISTORY
 from sarja.protocol.limits import MAX_CHANGES, MAX_HISTORY_PAGE, MAX_SERVER_FRAME, SERVER_DECODE
-from sarja.protocol.messages import Change, Entry, History
+from sarja.protocol.messages import Entry, History
 from sarja.protocol.session import SessionState
 
 
@@ -44,7 +47,7 @@ def test_a_history_outside_a_game_is_refused():
     assert caught.value.code == "wrong_state"
 
 
-PLAYED = Change(kind="played", seat=0, card="5H", cell=44)
+PLAYED = Played(seat=0, card="5H", cell=44)
 
 
 @pytest.mark.parametrize(
@@ -58,9 +61,9 @@ PLAYED = Change(kind="played", seat=0, card="5H", cell=44)
         ({"entries": ({"version": 1, "changes": []},)}, "out_of_range"),  # an empty entry
         ({"entries": ({"version": 1, "changes": [{"kind": "drew", "seat": 0, "card": "5H"}]},)},
          "bad_format"),  # a drawn card named: no change may carry one
-        ({"entries": ({"version": 1, "changes": [PLAYED.to_wire()], "stand_in": 1},)},
+        ({"entries": ({"version": 1, "changes": [change_to_wire(PLAYED)], "stand_in": 1},)},
          "bad_type"),
-        ({"entries": ({"version": 1, "changes": [PLAYED.to_wire()], "seat": 0},)},
+        ({"entries": ({"version": 1, "changes": [change_to_wire(PLAYED)], "seat": 0},)},
          "unknown_field"),
         ({"entries": (Entry(version=1, changes=(PLAYED,)),) * (MAX_HISTORY_PAGE + 1)},
          "out_of_range"),
@@ -76,7 +79,7 @@ def test_a_bad_history_is_refused_with_a_stable_code(fields, code):
 def test_the_largest_page_fits_a_frame_and_the_decoder():
     """256 entries of 12 changes each, every change as long as a change can be: well
     under the frame limit, and within the client's array, map and depth limits."""
-    widest = Change(kind="sequence", seat=11, side=2, fives=((0, 4), (10, 14), (20, 24), (30, 34)))
+    widest = SequenceMade(seat=11, side=2, fives=((0, 4), (10, 14), (20, 24), (30, 34)))
     entry = Entry(version=2**31 - 1, changes=(widest,) * MAX_CHANGES, stand_in=True)
     page = History(
         version=2**31 - 1,
@@ -91,11 +94,11 @@ def test_the_largest_page_fits_a_frame_and_the_decoder():
 
 
 CHANGES = st.one_of(
-    st.builds(Change, kind=st.just("played"), seat=st.integers(0, 11),
-              card=st.sampled_from(["2H", "TS", "JD", "AC"]), cell=st.integers(1, 8)),
-    st.builds(Change, kind=st.sampled_from(["drew", "passed", "away", "back"]),
-              seat=st.integers(0, 11)),
-    st.builds(Change, kind=st.just("reshuffled")),
+    st.builds(Played, seat=st.integers(0, 11), card=st.sampled_from(["2H", "TS", "JD", "AC"]),
+              cell=st.integers(1, 8)),
+    st.builds(lambda kind, seat: kind(seat=seat), st.sampled_from([Drew, Passed, Away, Back]),
+              st.integers(0, 11)),
+    st.just(Reshuffled()),
 )  # fmt: skip
 
 

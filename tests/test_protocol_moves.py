@@ -11,12 +11,12 @@ from hypothesis import strategies as st
 import sarja.protocol.moves as moves
 from sarja.protocol.cards import CARD_CODES, ONE_EYED, cell_name
 from sarja.protocol.examples import LEGAL
-from sarja.protocol.messages import Action, Draw, Exchange, Pass, Play, Remove
+from sarja.protocol.messages import ActionMessage, Draw, Exchange, Pass, Play, Remove
 from sarja.protocol.moves import action_message
 from sarja.protocol.notation import ACTION_RE
 
 
-def notation(msg: Action) -> str:
+def notation(msg: ActionMessage) -> str:
     """The way back, for the round trip."""
     if isinstance(msg, Draw | Pass):
         return msg.TYPE

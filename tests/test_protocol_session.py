@@ -4,14 +4,8 @@
 import msgpack
 import pytest
 
-from sarja.protocol import (
-    ClientCodec,
-    LocalProtocolError,
-    RemoteProtocolError,
-    ServerCodec,
-    Session,
-    SessionState,
-)
+from sarja.protocol.codec import ClientCodec, ServerCodec
+from sarja.protocol.errors import LocalProtocolError, RemoteProtocolError
 from sarja.protocol.examples import CLIENT_EXAMPLES, FINAL_UPDATE, RESULT, SERVER_EXAMPLES
 from sarja.protocol.messages import (
     ACTIONS,
@@ -20,7 +14,14 @@ from sarja.protocol.messages import (
     TableList,
     WireMap,
 )
-from sarja.protocol.session import CLIENT_ALLOWED, SERVER_ALLOWED, TRANSITIONS, trigger
+from sarja.protocol.session import (
+    CLIENT_ALLOWED,
+    SERVER_ALLOWED,
+    TRANSITIONS,
+    Session,
+    SessionState,
+    trigger,
+)
 
 S = SessionState
 CLIENT = {m.TYPE: m for m in CLIENT_EXAMPLES}

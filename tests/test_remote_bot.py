@@ -12,21 +12,21 @@ from pathlib import Path
 
 import pytest
 
+from sarja.client.bot import parse_args, plays_in, seat_view_of
 from sarja.protocol.messages import CreateTable, Join, ListTables
 from sarja.protocol.mirror import GameMirror
 from sarja.server.app import serve
 from sarja.server.bots import make_player
 from sarja.server.config import ServerConfig
 from sarja.server.engine import Arrangement, Game, seat_view
-from sarja.server.present import changes, snapshot, update
-from sarja.server.remote_bot import parse_args, plays_in, seat_view_of
+from sarja.server.present import snapshot, update
 
 from .netclient import NetClient
 
 BIN = Path(sys.executable).parent
 SAME = (
     "seat", "sides", "needed", "hand_size", "manual_draw", "seat_sides", "hand", "targets",
-    "dead", "hand_sizes", "board", "discard", "draw_size", "sequences", "turn", "first", "cut",
+    "dead", "held", "board", "discard", "draw_size", "sequences", "turn", "first", "cut",
     "legal", "exchanged", "pending_draw", "passes",
 )  # fmt: skip
 
@@ -64,7 +64,7 @@ def test_the_history_a_bot_gathers_from_updates_is_the_engines(players, teams):
     """The plays and exchanges told in the updates, in order, are the engine's own
     (chosen fives aside): what hard reads the other hands from at the server is what
     a `sarja-bot` reads from the wire."""
-    from sarja.server.engine.actions import DEAD, PLACE, REMOVE
+    from sarja.server.engine.actions import EXCHANGE, PLACE, REMOVE
 
     rng = random.Random(players)
     game = Game.new(Arrangement.of(players, teams), rng)
@@ -72,9 +72,9 @@ def test_the_history_a_bot_gathers_from_updates_is_the_engines(players, teams):
     while game.outcome is None:
         seat = game.turn
         events = game.apply(seat, rng.choice(game.legal_actions(seat)))
-        gathered += plays_in(update(len(game.history), game, changes(events)).changes)
+        gathered += plays_in(update(len(game.history), game, tuple(events)).changes)
     expected = [
-        (s, a._replace(fives=())) for s, a in game.history if a.kind in (PLACE, REMOVE, DEAD)
+        (s, a._replace(fives=())) for s, a in game.history if a.kind in (PLACE, REMOVE, EXCHANGE)
     ]
     assert gathered == expected
     assert any(a.kind == REMOVE for _, a in gathered)
@@ -99,7 +99,7 @@ def command(name: str) -> list[str]:
     script = BIN / name
     if script.exists():
         return [str(script)]
-    module = {"sarja-server": "sarja.server.cli", "sarja-bot": "sarja.server.remote_bot"}[name]
+    module = {"sarja-server": "sarja.server.cli", "sarja-bot": "sarja.client.bot"}[name]
     return [sys.executable, "-m", module]
 
 

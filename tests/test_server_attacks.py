@@ -18,8 +18,8 @@ import msgpack
 import pytest
 import trio
 
-import sarja.protocol
-from sarja.protocol import ServerCodec
+import sarja.protocol.errors
+from sarja.protocol.codec import ServerCodec
 from sarja.protocol.framing import FrameDecoder, pack_length
 from sarja.protocol.limits import MAX_SERVER_FRAME, PROTOCOL_VERSION
 from sarja.protocol.messages import CreateTable, Join, Leave, Ping, Ready, Spectate
@@ -180,7 +180,7 @@ async def test_every_fatal_frame_is_answered_with_its_error_before_the_close(ser
 def test_the_fatal_openings_are_fatal_by_the_codec_too():
     for what, data, end in fatal_openings():
         codec = ServerCodec()
-        with pytest.raises(sarja.protocol.RemoteProtocolError) as caught:
+        with pytest.raises(sarja.protocol.errors.RemoteProtocolError) as caught:
             codec.receive_data(data)
             while codec.next_message() is not None:
                 pass

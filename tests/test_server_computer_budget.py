@@ -146,8 +146,9 @@ async def test_a_hard_seat_plays_medium_when_no_worker_is_free(nursery):
     assert held.calls == 1 and computers.searches == 1
     assert len(notices(bertil, "thinking")) >= 2  # and its seat moved regardless
     held.go.set()
-    await play_until(bertil, random.Random(3), lambda c: computers.searches >= 2)
-    assert held.calls == 2
+    # (`searches` counts a search handed to the pool; the worker calls it a moment later.)
+    await play_until(bertil, random.Random(3), lambda c: held.calls >= 2)
+    assert computers.searches >= held.calls >= 2
 
 
 async def test_hard_searches_in_a_worker_process_not_in_the_servers(nursery):

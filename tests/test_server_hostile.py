@@ -13,9 +13,10 @@ from typing import Any
 import pytest
 import trio
 
-from sarja.protocol import ClientCodec, SessionState
+from sarja.protocol.codec import ClientCodec
 from sarja.protocol.limits import PROTOCOL_VERSION
 from sarja.protocol.messages import CreateTable, Hello, Join, Leave, ListTables, Pass, Ping
+from sarja.protocol.session import SessionState
 from sarja.server.app import serve
 from sarja.server.config import ServerConfig
 from sarja.server.connection import Connection

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 import trio
 
-from sarja.protocol import ClientCodec
+from sarja.protocol.codec import ClientCodec
 from sarja.protocol.limits import PROTOCOL_VERSION
 from sarja.protocol.messages import Hello
 from sarja.server.app import serve

@@ -14,13 +14,13 @@ own can run them alike. docs/bots.md describes the levels.
 
 from __future__ import annotations
 
+from sarja.protocol.cards import LEVELS
+
 from .baseline import Baseline
-from .levels import Easy, Medium, Player
+from .levels import Bot, Easy, Medium
 from .search import DEFAULT_THINK_TIME, Hard
 
-LEVELS = ("easy", "medium", "hard")
-
-__all__ = ["DEFAULT_THINK_TIME", "LEVELS", "Player", "make_player"]
+__all__ = ["DEFAULT_THINK_TIME", "LEVELS", "Bot", "make_player"]
 
 
 def make_player(
@@ -29,7 +29,7 @@ def make_player(
     think_time: float | None = None,
     *,
     simulations: int | None = None,
-) -> Player:
+) -> Bot:
     """A computer player of `level` ("easy", "medium" or "hard").
 
     `seed` fixes its choices (the same view always gets the same action);

@@ -3,7 +3,7 @@ measure the levels against it. Not offered as a level."""
 
 from __future__ import annotations
 
-from ..engine.actions import DEAD, DRAW, PASS, PLACE, REMOVE, Action
+from ..engine.actions import DRAW, EXCHANGE, PASS, PLACE, REMOVE, Action
 from ..engine.board import RAYS
 from ..engine.cards import TWO_EYED_JACKS
 from ..engine.view import SeatView
@@ -50,8 +50,8 @@ class Baseline:
             by_kind.setdefault(action.kind, []).append(action)
         if DRAW in by_kind:
             return by_kind[DRAW][0]
-        if DEAD in by_kind:
-            return by_kind[DEAD][0]
+        if EXCHANGE in by_kind:
+            return by_kind[EXCHANGE][0]
         own = _MINE[view.seat_sides[view.seat or 0]]
         scored: list[tuple[float, Action]] = []
         for action in by_kind.get(PLACE, ()):

@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from ..engine.actions import DEAD, DRAW, PLACE, REMOVE, Action
+from ..engine.actions import DRAW, EXCHANGE, PLACE, REMOVE, Action
 from ..engine.board import CARD_CELLS
 from ..engine.cards import CARD_KIND, JD, JS, REMOVER, WILD
 from ..engine.view import SeatView
@@ -67,15 +67,15 @@ def _marked_cards(view: SeatView, maker: WorldMaker) -> dict[int, list[tuple[int
     me = view.seat_sides[maker.seat]
     to_judge = LOOK_BACK * sum(1 for side in view.seat_sides if side != me)
     chips = maker.chips[:]
-    draws = [0] * len(view.hand_sizes)
-    seen = [0] * len(view.hand_sizes)
+    draws = [0] * len(view.held)
+    seen = [0] * len(view.held)
     found: dict[int, list[tuple[int, frozenset[int]]]] = {}
     unseen = set(maker.unseen)
     for seat, action in reversed(view.history):
         kind = action.kind
         # Cards come in by exchanging a dead card, and by playing (or, under the
         # manual draw, by drawing).
-        if kind == DEAD or (kind == DRAW if view.manual_draw else kind in (PLACE, REMOVE)):
+        if kind == EXCHANGE or (kind == DRAW if view.manual_draw else kind in (PLACE, REMOVE)):
             draws[seat] += 1
         if kind not in (PLACE, REMOVE):
             continue

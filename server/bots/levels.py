@@ -5,14 +5,14 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from ..engine.actions import DEAD, DRAW, PLACE, REMOVE, Action
+from ..engine.actions import DRAW, EXCHANGE, PLACE, REMOVE, Action
 from ..engine.cards import CARD_KIND, NORMAL
 from ..engine.view import SeatView
 from .judge import Judgement
 
 
-class Player(Protocol):
-    """A computer player: the action to take for the view's seat."""
+class Bot(Protocol):
+    """What a computer player is to the server: the action to take for the view's seat."""
 
     level: str
 
@@ -50,7 +50,7 @@ def housekeeping(legal: tuple[Action, ...]) -> Action | None:
         if action.kind == DRAW:
             return action
     for action in legal:
-        if action.kind == DEAD:
+        if action.kind == EXCHANGE:
             return action
     return None
 
@@ -94,7 +94,7 @@ class Easy:
         for action in legal:
             if action.kind == DRAW:
                 return action
-        dead = [a for a in legal if a.kind == DEAD]
+        dead = [a for a in legal if a.kind == EXCHANGE]
         if dead and (not plays or rng.random() >= self.FORGETS_DEAD):
             return dead[0]
         if not plays:

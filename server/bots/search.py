@@ -25,8 +25,10 @@ import time
 from collections.abc import Callable
 from itertools import compress
 
-from ..engine.actions import DEAD, DRAW_ACTION, PLACE, REMOVE, Action
-from ..engine.board import LAYOUT
+from sarja.protocol.changes import SequenceMade
+
+from ..engine.actions import DRAW_ACTION, EXCHANGE, PLACE, REMOVE, Action
+from ..engine.board import LAYOUT, five_cells
 from ..engine.cards import CARD_KIND, JC, JD, WILD
 from ..engine.game import Game
 from ..engine.view import SeatView
@@ -130,7 +132,7 @@ class Hard:
         maker = self.worlds(view)
         likely = hand_filters(view, maker) if self.infer else None
         seat = maker.seat
-        plies = self.plies if self.plies is not None else self.rounds * len(view.hand_sizes)
+        plies = self.plies if self.plies is not None else self.rounds * len(view.held)
         deadline = None if self.think_time is None else start + self.think_time
         count = len(candidates)
         totals = [0.0] * count
@@ -254,7 +256,7 @@ class _Policy:
                 delta = remove[chips[action.cell]]
                 score = sum(map(delta.__getitem__, map(lookup, CELL_WINDOWS[action.cell])))
                 score -= REMOVE_COST
-            elif kind == DEAD:
+            elif kind == EXCHANGE:
                 return action
             else:
                 continue
@@ -275,9 +277,9 @@ def apply_tracked(
         for w in CELL_WINDOWS[action.cell]:
             packed[w] += inc
         for event in events:
-            if event.kind == "sequence":
+            if isinstance(event, SequenceMade):
                 for five in event.fives:
-                    spend(packed, mark - 1, five)
+                    spend(packed, mark - 1, five_cells(five))
                 if policy is not None:
                     policy.refresh(game)
     elif kind == REMOVE:

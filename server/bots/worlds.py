@@ -30,7 +30,7 @@ def unseen_cards(view: SeatView) -> list[int]:
     count.subtract(view.discard)
     unseen = sorted(count.elements())
     seat = view.seat
-    hidden_slots = sum(n for s, n in enumerate(view.hand_sizes) if s != seat) + view.draw_size
+    hidden_slots = sum(n for s, n in enumerate(view.held) if s != seat) + view.draw_size
     if len(unseen) != hidden_slots or min(count.values()) < 0:
         raise ValueError("the view's cards do not add up to two decks")
     return unseen
@@ -47,9 +47,7 @@ class WorldMaker:
         self.unseen = unseen_cards(view)
         self.chips = board_chips(view.board)
         self.locked = board_locked(view.board)
-        self.arrangement = Arrangement(
-            len(view.hand_sizes), view.sides, view.hand_size, view.manual_draw
-        )
+        self.arrangement = Arrangement(len(view.held), view.sides, view.hand_size, view.manual_draw)
         self.marks = tuple(side + 1 for side in view.seat_sides)
         self.sequences = [list(fives) for fives in view.sequences]
 
@@ -66,7 +64,7 @@ class WorldMaker:
         cards = self.unseen[:]
         rng.shuffle(cards)
         hands: list[list[int]] = []
-        for seat, size in enumerate(view.hand_sizes):
+        for seat, size in enumerate(view.held):
             if seat == self.seat:
                 hands.append(list(view.hand))
                 continue

@@ -4,7 +4,7 @@ Typical use::
 
     game = Game.new(Arrangement.of(4), random.Random(7))
     actions = game.legal_actions(game.turn)
-    events = game.apply(game.turn, actions[0])
+    changes = game.apply(game.turn, actions[0])  # sarja.protocol.changes: Played, Drew, …
     view = seat_view(game, seat=0)
     targets = hand_targets(game, seat=0)  # per card of view.hand: the cells it could take
 """
@@ -12,7 +12,7 @@ Typical use::
 from .actions import Action
 from .arrangement import Arrangement, HouseRules
 from .errors import ArrangementError, EngineError, IllegalAction, MalformedAction, RecordError
-from .game import Event, Game, Outcome
+from .game import Game, Outcome
 from .record import game_record, record_json, replay
 from .view import SeatView, dead_cards, hand_targets, seat_view
 
@@ -21,7 +21,6 @@ __all__ = [
     "Arrangement",
     "ArrangementError",
     "EngineError",
-    "Event",
     "Game",
     "HouseRules",
     "IllegalAction",

@@ -5,7 +5,7 @@ Notation (also in docs/records.md)::
     7H@D5            play the 7♥ on D5 (a two-eyed jack is written the same: JD@D5)
     7H@D5[A5-E5]     ... and choose which five form the sequence it makes
     JSxD5            a one-eyed jack removes the chip on D5
-    dead:7H          exchange the dead 7♥ for a new card
+    dead:7H          exchange the dead 7♥ for a new card (kind EXCHANGE)
     draw             take your draw (manual-draw house rule)
     pass             no playable card: pass
 
@@ -21,17 +21,18 @@ malformed_action
 
 from __future__ import annotations
 
-import re
 from typing import NamedTuple
 
-from .board import CARD_CELLS, CELLS, cell_name, five_cells, parse_cell
-from .cards import CARD_KIND, NORMAL, REMOVER, WILD, card_code, parse_card
+from sarja.protocol import notation
+from sarja.protocol.cards import FiveCells, five_ends
+
+from .board import CARD_CELLS, CELLS, cell_name, five_cells
+from .cards import CARD_CODES, CARD_KIND, NORMAL, REMOVER, WILD, parse_card
 from .errors import MalformedAction
 
-PLACE, REMOVE, DEAD, DRAW, PASS = range(5)
-KIND_NAMES = ("place", "remove", "dead", "draw", "pass")
-
-Five = tuple[int, int, int, int, int]
+PLACE, REMOVE, EXCHANGE, DRAW, PASS = range(5)
+KIND_NAMES: tuple[notation.Kind, ...] = ("place", "remove", "exchange", "draw", "pass")
+_KIND_OF = {name: kind for kind, name in enumerate(KIND_NAMES)}
 
 
 class Action(NamedTuple):
@@ -41,48 +42,46 @@ class Action(NamedTuple):
     kind: int
     card: int = -1
     cell: int = -1
-    fives: tuple[Five, ...] = ()
+    fives: tuple[FiveCells, ...] = ()
 
     def __str__(self) -> str:
         kind = self.kind
         if kind == PLACE:
-            text = f"{card_code(self.card)}@{cell_name(self.cell)}"
-            if self.fives:
-                text += (
-                    "[" + ",".join(f"{cell_name(f[0])}-{cell_name(f[4])}" for f in self.fives) + "]"
-                )
-            return text
+            return notation.place(
+                CARD_CODES[self.card], self.cell, tuple(map(five_ends, self.fives))
+            )
         if kind == REMOVE:
-            return f"{card_code(self.card)}x{cell_name(self.cell)}"
-        if kind == DEAD:
-            return f"dead:{card_code(self.card)}"
+            return notation.remove(CARD_CODES[self.card], self.cell)
+        if kind == EXCHANGE:
+            return notation.exchange(CARD_CODES[self.card])
         return KIND_NAMES[kind]
 
     @classmethod
     def parse(cls, text: str) -> Action:
-        match = _NOTATION.fullmatch(text) if isinstance(text, str) else None
-        if match is None:
+        try:
+            said = notation.parse(text)
+        except ValueError:
             raise MalformedAction(
                 "malformed_action",
                 f"{text!r} is not an action; write for example 7H@D5, JSxD5, dead:7H,"
                 " draw or pass.",
-            )
-        word, dead_card, card, removed_at, placed_at, fives = match.groups()
-        if word == "draw":
+            ) from None
+        kind = _KIND_OF[said.kind]
+        if kind == DRAW:
             return DRAW_ACTION
-        if word == "pass":
+        if kind == PASS:
             return PASS_ACTION
-        if dead_card is not None:
-            return Action(DEAD, parse_card(dead_card))
-        if removed_at is not None:
-            return Action(REMOVE, parse_card(card), parse_cell(removed_at))
-        chosen = tuple(_parse_five(f) for f in fives.split(",")) if fives else ()
-        return Action(PLACE, parse_card(card), parse_cell(placed_at), chosen)
+        assert said.card is not None
+        card = parse_card(said.card)
+        if kind == EXCHANGE:
+            return Action(EXCHANGE, card)
+        assert said.cell is not None
+        return Action(kind, card, said.cell, tuple(_five(f) for f in said.fives))
 
     def check_well_formed(self) -> None:
         """Refuse values no game could accept (built in code, not parsed)."""
         kind, card, cell = self.kind, self.card, self.cell
-        if kind not in (PLACE, REMOVE, DEAD, DRAW, PASS):
+        if kind not in (PLACE, REMOVE, EXCHANGE, DRAW, PASS):
             raise MalformedAction("malformed_action", "That is not a kind of action.")
         if kind in (DRAW, PASS):
             if card != -1 or cell != -1 or self.fives:
@@ -90,7 +89,7 @@ class Action(NamedTuple):
             return
         if not (isinstance(card, int) and 0 <= card < 52):
             raise MalformedAction("bad_card", "That is not a card.")
-        if kind == DEAD:
+        if kind == EXCHANGE:
             if cell != -1 or self.fives:
                 raise MalformedAction("malformed_action", "A dead-card exchange names only a card.")
             return
@@ -106,31 +105,22 @@ class Action(NamedTuple):
                 raise MalformedAction("bad_five", "A sequence is five spaces in a straight line.")
 
 
-def _parse_five(text: str) -> Five:
-    start, end = (parse_cell(part) for part in text.split("-"))
-    five = five_cells((start, end))
+def _five(ends: tuple[int, int]) -> FiveCells:
+    five = five_cells(ends)
     if not five:
         raise MalformedAction(
             "bad_five",
-            f"{text} is not a five; name its two end spaces in reading order, like A5-E5.",
+            f"{cell_name(ends[0])}-{cell_name(ends[1])} is not a five; name its two end spaces"
+            " in reading order, like A5-E5.",
         )
-    return five  # type: ignore[return-value]
-
-
-_CELL = r"[A-J](?:10|[1-9])"
-_CARD = r"[2-9TJQKA][SHDC]"
-_FIVE = rf"{_CELL}-{_CELL}"
-_NOTATION = re.compile(
-    rf"(draw|pass)|dead:({_CARD})|({_CARD})"
-    rf"(?:x({_CELL})|@({_CELL})(?:\[({_FIVE}(?:,{_FIVE}){{0,3}})\])?)"
-)
+    return five
 
 
 # Every base action, built once: listing legal actions then allocates nothing
 # but the list (the engine lists them on every turn of every simulated game).
 DRAW_ACTION = Action(DRAW)
 PASS_ACTION = Action(PASS)
-DEAD_ACTIONS: tuple[Action, ...] = tuple(Action(DEAD, card) for card in range(52))
+EXCHANGE_ACTIONS: tuple[Action, ...] = tuple(Action(EXCHANGE, card) for card in range(52))
 PLACE_ACTIONS: tuple[dict[int, Action], ...] = tuple(
     {
         cell: Action(PLACE, card, cell)
@@ -164,7 +154,7 @@ def _normal_plays(card: int) -> tuple[int, Action, int, Action, Action] | None:
     if CARD_KIND[card] != NORMAL:
         return None
     a, b = CARD_CELLS[card]
-    return (a, PLACE_ACTIONS[card][a], b, PLACE_ACTIONS[card][b], DEAD_ACTIONS[card])
+    return (a, PLACE_ACTIONS[card][a], b, PLACE_ACTIONS[card][b], EXCHANGE_ACTIONS[card])
 
 
 # Per non-jack card: (space a, play on a, space b, play on b, its dead-card

@@ -12,25 +12,24 @@ top-left corner, ``D5`` is row 4, column 3.
 
 from __future__ import annotations
 
-from sarja.protocol import cards as protocol_cards
-
-# The layout and cell names are the protocol's, shared (re-exported for the engine).
+# The layout, the cells and their names are the vocabulary's (re-exported for the engine).
+from sarja.protocol.cards import CORNER_CODE
+from sarja.protocol.cards import CORNERS as CORNERS
 from sarja.protocol.cards import LAYOUT_CODES as LAYOUT_CODES
+from sarja.protocol.cards import SIZE as SIZE
 from sarja.protocol.cards import cell_name as cell_name
 from sarja.protocol.cards import five_cells as five_cells
+from sarja.protocol.cards import parse_cell as parse_cell
 
 from .cards import RANKS, SUITS, parse_card
-from .errors import MalformedAction
 
-SIZE = 10
 CELLS = range(SIZE * SIZE)
 CORNER = -1
 
 # The card shown on each cell, or CORNER.
 LAYOUT: tuple[int, ...] = tuple(
-    CORNER if code == "XX" else parse_card(code) for code in LAYOUT_CODES
+    CORNER if code == CORNER_CODE else parse_card(code) for code in LAYOUT_CODES
 )
-CORNERS: tuple[int, ...] = tuple(c for c in CELLS if LAYOUT[c] == CORNER)
 
 # For every card, the cells that show it (two for every non-jack, none for jacks).
 CARD_CELLS: tuple[tuple[int, ...], ...] = tuple(
@@ -42,21 +41,13 @@ def _check_layout() -> None:
     # The layout is the product's contract with the physical board: refuse to
     # import at all rather than play on a wrong one.
     assert len(LAYOUT) == 100 and CORNERS == (0, 9, 90, 99)
+    assert CORNERS == tuple(c for c in CELLS if LAYOUT[c] == CORNER)
     for card in range(52):
         expected = 0 if RANKS[card // 4] == "J" else 2
         assert len(CARD_CELLS[card]) == expected, (card, SUITS[card % 4])
 
 
 _check_layout()
-
-
-def parse_cell(text: str) -> int:
-    try:
-        return protocol_cards.parse_cell(text)
-    except ValueError:
-        raise MalformedAction(
-            "bad_cell", f"{text!r} is not a space; write column A-J then row 1-10, like D5."
-        ) from None
 
 
 # The four directions a sequence can run: across, down, and the two diagonals.

@@ -7,8 +7,8 @@ what people, records and the wire see.
 
 >>> parse_card("7H") == card_of("7", "H")
 True
->>> card_code(parse_card("TS")), card_label(parse_card("TS"))
-('TS', '10♠')
+>>> card_code(parse_card("TS"))
+'TS'
 >>> is_two_eyed(parse_card("JD")), is_one_eyed(parse_card("JS"))
 (True, True)
 """
@@ -21,7 +21,6 @@ from .errors import MalformedAction
 
 __all__ = ["CARD_CODES", "RANKS", "SUITS"]
 
-SUIT_SYMBOLS = "♠♥♦♣"
 JACK_RANK = RANKS.index("J")
 
 # What a card does when played; indexed by card.
@@ -59,12 +58,6 @@ def parse_card(text: str) -> int:
 
 def card_code(card: int) -> str:
     return CARD_CODES[card]
-
-
-def card_label(card: int) -> str:
-    """How a person writes the card: "7♥", "10♠", "J♦"."""
-    rank = RANKS[card // 4]
-    return ("10" if rank == "T" else rank) + SUIT_SYMBOLS[card % 4]
 
 
 def cut_rank(card: int) -> int:

@@ -2,7 +2,7 @@
 
 A :class:`Game` is built from an explicit deal (for tests and replays) or from
 a random source (:meth:`Game.new`). Ask it for a seat's legal actions, apply an
-action for a seat (getting back the public events it caused), and ask
+action for a seat (getting back the public changes it caused, sarja.protocol.changes), and ask
 ``view.seat_view`` for what one seat may know. A refused action raises
 :class:`IllegalAction` or :class:`MalformedAction` and leaves the game as it was.
 
@@ -14,14 +14,17 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from functools import partial
 from itertools import compress
-from typing import NamedTuple, Protocol
+from typing import NamedTuple
+
+from sarja.protocol import changes
+from sarja.protocol.cards import FiveCells, card_label, five_ends
+from sarja.protocol.changes import Change
 
 from .actions import (
-    DEAD,
     DRAW,
     DRAW_ACTION,
+    EXCHANGE,
     NORMAL_PLAYS,
     PASS_ACTION,
     PLACE,
@@ -32,9 +35,10 @@ from .actions import (
 )
 from .arrangement import DEFAULT_HAND_SIZE, Arrangement
 from .board import CARD_CELLS, CELLS, CORNERS, cell_name
-from .cards import CARD_KIND, FULL_DECK, NORMAL, REMOVER, WILD, card_label, cut_rank
+from .cards import CARD_CODES, CARD_KIND, FULL_DECK, NORMAL, REMOVER, WILD
+from .cut import CutRandom, CutRound, Shuffler, cut_for_first, first_from_cut
 from .errors import IllegalAction, RecordError
-from .sequences import Five, default_choice, line_options, resolve_choice
+from .sequences import default_choice, line_options, resolve_choice
 
 # Reshuffles in copies made for simulation come from here, not the real game's source.
 SIMULATION_RNG = random.Random(0)
@@ -63,75 +67,29 @@ class Outcome(NamedTuple):
     side: int | None = None
 
 
-class Event(NamedTuple):
-    """Something public that happened. Events never carry hidden cards: a draw
-    says who drew, never what."""
-
-    kind: str
-    seat: int | None = None
-    card: int = -1
-    cell: int = -1
-    side: int = -1
-    fives: tuple[Five, ...] = ()
-
-
 _SORTED_DECK = sorted(FULL_DECK)
 # The board before the first play: only the corners are marked.
 _START_CHIPS = bytes(CORNER_MARK if cell in CORNERS else EMPTY for cell in range(100))
 
-# Events are immutable, so the one that happens every turn is built once per seat.
-_DREW = tuple(Event("drew", seat) for seat in range(MAX_PLAYERS))
+# Changes are immutable, so the one that happens every turn is built once per seat ...
+_DREW = tuple(changes.Drew(seat) for seat in range(MAX_PLAYERS))
+# ... and each play once, when first made: building a frozen dataclass costs a
+# sizeable share of a placement, and computer players simulate thousands of them.
+# Keyed by (seat * 52 + card) * 100 + cell; bounded by the plays there are.
+_PLAYED: dict[int, changes.Played] = {}
 
 
-# Event(*fields) with every field given, skipping NamedTuple's Python-level
-# constructor: a play builds one every turn, and that constructor costs a
-# sizeable share of a placement.
-_new_event = partial(tuple.__new__, Event)
+def _played(key: int, seat: int, card: int, cell: int) -> changes.Played:
+    made = _PLAYED[key] = changes.Played(seat, CARD_CODES[card], cell)
+    return made
 
 
-class Shuffler(Protocol):
-    def shuffle(self, x: list[int], /) -> None: ...
-
-
-class CutRandom(Shuffler, Protocol):
-    def sample(self, population: tuple[int, ...], k: int, /) -> list[int]: ...
-
-
-CutRound = tuple[tuple[int, int], ...]
-
-
-def cut_for_first(players: int, rng: CutRandom) -> tuple[CutRound, ...]:
-    """Everyone cuts; those tied for lowest cut again among themselves."""
-    rounds: list[CutRound] = []
-    contenders = list(range(players))
-    while True:
-        cards = rng.sample(FULL_DECK, len(contenders))
-        rounds.append(tuple(zip(contenders, cards, strict=True)))
-        low = min(cut_rank(c) for c in cards)
-        contenders = [s for s, c in zip(contenders, cards, strict=True) if cut_rank(c) == low]
-        if len(contenders) == 1:
-            return tuple(rounds)
-
-
-def first_from_cut(players: int, rounds: tuple[CutRound, ...]) -> int:
-    """Check a recorded cut and return who plays first."""
-    contenders = list(range(players))
-    for number, cut_round in enumerate(rounds):
-        if [seat for seat, _ in cut_round] != contenders:
-            raise RecordError("bad_cut", f"Cut round {number + 1} has the wrong players.")
-        if max(Counter(card for _, card in cut_round).values()) > 2:
-            raise RecordError("bad_cut", f"Cut round {number + 1} shows a card three times.")
-        low = min(cut_rank(card) for _, card in cut_round)
-        contenders = [seat for seat, card in cut_round if cut_rank(card) == low]
-        if len(contenders) == 1:
-            if number != len(rounds) - 1:
-                raise RecordError("bad_cut", "The cut goes on after it was decided.")
-            return contenders[0]
-    raise RecordError("bad_cut", "The cut does not decide who plays first.")
+def _label(card: int) -> str:
+    return card_label(CARD_CODES[card])
 
 
 def _not_in_hand(card: int) -> IllegalAction:
-    return IllegalAction("card_not_in_hand", f"You don't hold the {card_label(card)}.")
+    return IllegalAction("card_not_in_hand", f"You don't hold the {_label(card)}.")
 
 
 class Game:
@@ -174,7 +132,7 @@ class Game:
         # The top of the draw pile is the end of the list, so drawing is pop().
         self.draw_pile = list(self.deck[dealt:])[::-1]
         self.discard: list[int] = []
-        self.sequences: list[list[Five]] = [[] for _ in range(arrangement.sides)]
+        self.sequences: list[list[FiveCells]] = [[] for _ in range(arrangement.sides)]
         self.turn = self.first
         self.exchanged = False
         self.passes = 0
@@ -297,7 +255,7 @@ class Game:
                 flags[cell] = 0
         return flags
 
-    def sequence_options(self, seat: int, cell: int) -> list[list[tuple[Five, ...]]]:
+    def sequence_options(self, seat: int, cell: int) -> list[list[tuple[FiveCells, ...]]]:
         """For a chip `seat` would place on `cell`: per line where it makes a
         sequence, the options that count the most (first is the default)."""
         chips = self.chips
@@ -312,8 +270,9 @@ class Game:
 
     # ----- doing it ---------------------------------------------------------
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
-        """Apply `seat`'s action and return the public events it caused.
+    def apply(self, seat: int, action: Action) -> list[Change]:
+        """Apply `seat`'s action and return the public changes it caused (never a hidden
+        card: a draw says who drew, never what).
 
         Refusals raise before anything changes."""
         if not (isinstance(seat, int) and 0 <= seat < self.players):
@@ -342,7 +301,7 @@ class Game:
             return self._place(seat, action)
         if kind == REMOVE:
             return self._remove(seat, action)
-        if kind == DEAD:
+        if kind == EXCHANGE:
             return self._exchange(seat, action)
         return self._pass(seat, action)
 
@@ -366,10 +325,10 @@ class Game:
             a, b = CARD_CELLS[card]
             raise IllegalAction(
                 "wrong_space",
-                f"The {card_label(card)} goes on {cell_name(a)} or {cell_name(b)}, not there.",
+                f"The {_label(card)} goes on {cell_name(a)} or {cell_name(b)}, not there.",
             )
 
-    def _place(self, seat: int, action: Action) -> list[Event]:
+    def _place(self, seat: int, action: Action) -> list[Change]:
         _, card, cell, fives = action
         self._check_placeable(seat, card, cell)
         hand = self.hands[seat]
@@ -391,23 +350,24 @@ class Game:
         # Accepted: from here on nothing may refuse.
         hand.remove(card)
         self.discard.append(card)
-        events = [_new_event(("played", seat, card, cell, side, ()))]
+        key = (seat * 52 + card) * 100 + cell
+        events: list[Change] = [_PLAYED.get(key) or _played(key, seat, card, cell)]
         if made:
             locked = self.locked
             for five in made:
                 for c in five:
                     locked[c] = 1
             self.sequences[side].extend(made)
-            events.append(Event("sequence", seat, side=side, fives=made))
+            events.append(changes.SequenceMade(seat, side, tuple(map(five_ends, made))))
             if len(self.sequences[side]) >= self.needed:
                 self.outcome = Outcome("win", side)
-                events.append(Event("won", seat, side=side))
+                events.append(changes.Won(side))
                 self.history.append((seat, action))
                 return events
         self._after_play(seat, action, events)
         return events
 
-    def _remove(self, seat: int, action: Action) -> list[Event]:
+    def _remove(self, seat: int, action: Action) -> list[Change]:
         card, cell = action.card, action.cell
         self._check_in_hand(seat, card)
         if CARD_KIND[card] != REMOVER:
@@ -424,18 +384,18 @@ class Game:
         self.hands[seat].remove(card)
         self.discard.append(card)
         self.chips[cell] = EMPTY
-        events = [_new_event(("removed", seat, card, cell, value - 1, ()))]
+        events: list[Change] = [changes.Removed(seat, CARD_CODES[card], cell, value - 1)]
         self._after_play(seat, action, events)
         return events
 
-    def _after_play(self, seat: int, action: Action, events: list[Event]) -> None:
+    def _after_play(self, seat: int, action: Action, events: list[Change]) -> None:
         """The end of a turn that placed or removed a chip: draw, next player."""
         self.passes = 0
         if self.arrangement.manual_draw:
             if seat in self.pending_draw:
                 # A draw not taken by the time you play again is lost.
                 self.pending_draw.remove(seat)
-                events.append(Event("draw_forfeited", seat))
+                events.append(changes.DrawForfeited(seat))
             self.pending_draw.append(seat)
         elif self.draw_pile:
             # The usual draw, done here rather than by _draw_for: it runs every turn.
@@ -447,7 +407,7 @@ class Game:
         self.turn = (self.turn + 1) % self.players
         self.exchanged = False
 
-    def _exchange(self, seat: int, action: Action) -> list[Event]:
+    def _exchange(self, seat: int, action: Action) -> list[Change]:
         card = action.card
         if self.exchanged:
             raise IllegalAction(
@@ -457,22 +417,22 @@ class Game:
         if CARD_KIND[card] != NORMAL:
             raise IllegalAction("card_not_dead", "A jack is never dead.")
         if not self.is_dead(card):
-            raise IllegalAction("card_not_dead", f"The {card_label(card)} still has an open space.")
+            raise IllegalAction("card_not_dead", f"The {_label(card)} still has an open space.")
         self.hands[seat].remove(card)
         self.discard.append(card)
         self.exchanged = True
-        events = [Event("dead_card", seat, card)]
+        events: list[Change] = [changes.Exchanged(seat, CARD_CODES[card])]
         self._draw_for(seat, events)
         self.history.append((seat, action))
         return events
 
-    def _pass(self, seat: int, action: Action) -> list[Event]:
+    def _pass(self, seat: int, action: Action) -> list[Change]:
         legal = self.legal_actions(seat)
         if PASS_ACTION not in legal:
             legal_kinds = {a.kind for a in legal}
             if PLACE in legal_kinds or REMOVE in legal_kinds:
                 raise IllegalAction("must_play", "You have a card you can play, so you can't pass.")
-            if DEAD in legal_kinds:
+            if EXCHANGE in legal_kinds:
                 raise IllegalAction(
                     "must_exchange",
                     "Exchange your dead card first; you may pass only if you still can't play.",
@@ -481,16 +441,16 @@ class Game:
                 "must_draw", "Take your draw first; you may pass only if you still can't play."
             )
         self.passes += 1
-        events = [Event("passed", seat)]
+        events: list[Change] = [changes.Passed(seat)]
         self.history.append((seat, action))
         if self.passes >= self.players:
             self.outcome = Outcome("draw")
-            events.append(Event("drawn_game"))
+            events.append(changes.DrawnGame())
         else:
             self._next_turn()
         return events
 
-    def _draw(self, seat: int, action: Action) -> list[Event]:
+    def _draw(self, seat: int, action: Action) -> list[Change]:
         pending = self.pending_draw
         if seat not in pending:
             raise IllegalAction("nothing_to_draw", "You have no draw to take.")
@@ -500,27 +460,27 @@ class Game:
         before = (seat - 1) % self.players
         forfeits = before in pending and pending.index(before) < pending.index(seat)
         pending.remove(seat)
-        events: list[Event] = []
+        events: list[Change] = []
         self._draw_for(seat, events)
         self.history.append((seat, action))
         if forfeits:
             pending.remove(before)
-            events.append(Event("draw_forfeited", before))
+            events.append(changes.DrawForfeited(before))
         return events
 
     def _next_turn(self) -> None:
         self.turn = (self.turn + 1) % self.players
         self.exchanged = False
 
-    def _draw_for(self, seat: int, events: list[Event]) -> None:
+    def _draw_for(self, seat: int, events: list[Change]) -> None:
         pile = self.draw_pile
         if not pile:
             if not self.discard:
-                events.append(Event("no_draw", seat))
+                events.append(changes.NoDraw(seat))
                 return
             self._reshuffle()
             pile = self.draw_pile
-            events.append(Event("reshuffled"))
+            events.append(changes.Reshuffled())
         self.hands[seat].append(pile.pop())
         events.append(_DREW[seat])
 

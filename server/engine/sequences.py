@@ -14,19 +14,20 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from sarja.protocol.cards import FiveCells
+
 from .board import RAYS
 
-Five = tuple[int, ...]
 # One way a single line can be counted: one five, or two sharing one cell.
-LineOption = tuple[Five, ...]
+LineOption = tuple[FiveCells, ...]
 
 
-def _shares_at_most_one(five: Five, others: list[Five]) -> bool:
+def _shares_at_most_one(five: FiveCells, others: list[FiveCells]) -> bool:
     return all(len(set(five).intersection(other)) <= 1 for other in others)
 
 
 def line_options(
-    chips: bytearray, cell: int, mark: int, corner: int, existing: list[Five]
+    chips: bytearray, cell: int, mark: int, corner: int, existing: list[FiveCells]
 ) -> list[list[LineOption]]:
     """For each line through `cell` where the side now has a new sequence, the
     options that count the most sequences, first five in reading order first.
@@ -66,20 +67,20 @@ def line_options(
     return lines
 
 
-def default_choice(lines: list[list[LineOption]]) -> tuple[Five, ...]:
+def default_choice(lines: list[list[LineOption]]) -> tuple[FiveCells, ...]:
     """Without a choice from the player: the first option of every line."""
     return tuple(five for options in lines for five in options[0])
 
 
 def resolve_choice(
-    lines: list[list[LineOption]], chosen: tuple[Five, ...]
-) -> tuple[Five, ...] | None:
+    lines: list[list[LineOption]], chosen: tuple[FiveCells, ...]
+) -> tuple[FiveCells, ...] | None:
     """The fives counted when the player names `chosen`; None if the naming
     does not match what this placement can make.
 
     A line the player does not mention gets its default option."""
     wanted = set(chosen)
-    counted: list[Five] = []
+    counted: list[FiveCells] = []
     for options in lines:
         named_here = {five for option in options for five in option} & wanted
         fitting = [o for o in options if named_here.issubset(o)]

@@ -17,11 +17,13 @@ from __future__ import annotations
 from itertools import compress
 from typing import NamedTuple
 
+from sarja.protocol.cards import FiveCells
+
 from .actions import PLACE, Action
 from .board import CARD_CELLS, CELLS, SIZE
 from .cards import CARD_KIND, NORMAL, WILD
-from .game import CORNER_MARK, EMPTY, CutRound, Game, Outcome
-from .sequences import Five
+from .cut import CutRound
+from .game import CORNER_MARK, EMPTY, Game, Outcome
 
 # Board characters by mark (empty, blue, green, red, corner): lower case for a
 # free chip, upper case for one locked in a sequence.
@@ -41,7 +43,7 @@ def board_text(game: Game) -> str:
     return text.decode("ascii")
 
 
-SequenceChoice = tuple[int, tuple[tuple[tuple[Five, ...], ...], ...]]
+SequenceChoice = tuple[int, tuple[tuple[tuple[FiveCells, ...], ...], ...]]
 
 
 class SeatView(NamedTuple):
@@ -53,7 +55,7 @@ class SeatView(NamedTuple):
     version: int
     sides: int
     needed: int
-    hand_size: int
+    hand_size: int  # cards dealt to each seat (the rules'); `held` is what each holds now
     manual_draw: bool
     seat_sides: tuple[int, ...]
     hand: tuple[int, ...]  # sorted
@@ -62,11 +64,11 @@ class SeatView(NamedTuple):
     # for a one-eyed jack every other side's chip not in a sequence).
     targets: tuple[tuple[int, ...], ...]
     dead: tuple[int, ...]  # distinct cards of `hand` whose two spaces are covered
-    hand_sizes: tuple[int, ...]
+    held: tuple[int, ...]  # per seat, how many cards it holds
     board: str
     discard: tuple[int, ...]  # bottom first; the top is last
     draw_size: int
-    sequences: tuple[tuple[Five, ...], ...]  # per side
+    sequences: tuple[tuple[FiveCells, ...], ...]  # per side
     turn: int
     first: int
     cut: tuple[CutRound, ...]
@@ -273,7 +275,7 @@ def seat_view(game: Game, seat: int | None) -> SeatView:
         hand=hand,
         targets=targets,
         dead=dead,
-        hand_sizes=tuple([len(h) for h in game.hands]),
+        held=tuple([len(h) for h in game.hands]),
         board=board_text(game),
         discard=tuple(game.discard),
         draw_size=len(game.draw_pile),

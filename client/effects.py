@@ -1,0 +1,18 @@
+"""What carrying out an intent asks of the rest: messages for the server, or a
+`Command` for the app (app.py does both)."""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import TypeAlias
+
+from sarja.protocol.messages import ClientMessage
+
+
+class Command(Enum):
+    QUIT = "quit"
+    RETRY = "retry"  # try to connect now instead of waiting out the backoff
+    GREET = "greet"  # the name is chosen: say hello
+
+
+Effect: TypeAlias = ClientMessage | Command

@@ -1,0 +1,338 @@
+"""How server messages change the model.
+
+`apply` takes in one message in the session state it led to, first into the client
+session (`model.session`), and returns what to send back: the session's own `pong` or
+`sync`, a `resume` for a seat remembered at this server, the lobby's list, chat kept
+while the connection was down. Seats
+are remembered by the server's identity: `welcome.server_id`, never the address typed.
+After each `welcome` the model either asks to `resume` the seat it holds a token for at
+that server, or keeps the welcome's new token (tokens work once).
+
+Nothing here does I/O or knows about prompt_toolkit.
+"""
+
+from __future__ import annotations
+
+from sarja.protocol.changes import seat_only
+from sarja.protocol.client_session import Event, Past
+from sarja.protocol.messages import (
+    Ack,
+    Bye,
+    Chat,
+    ChatLine,
+    ClientMessage,
+    Error,
+    Hand,
+    Legal,
+    ListTables,
+    Notice,
+    Ping,
+    Pong,
+    Ready,
+    Resume,
+    ServerMessage,
+    Snapshot,
+    TableList,
+    TableView,
+    Update,
+    Welcome,
+)
+from sarja.protocol.mirror import ServerProtocolError
+from sarja.protocol.session import SessionState
+
+from .facts import final_board
+from .history import take_history
+from .model import CENTRE, Model, note
+from .styles import side_style
+from .words import connect, lobby
+from .words.log import arrival, drew, log_changes
+from .words.table import notice_parts
+
+# The `ping` sent after a resumed welcome: its `pong` comes after the table and the
+# snapshot that a held seat brings, so if it finds us still in the lobby, no seat came.
+RESUME_PING = 7474
+
+
+# ----- remembered seats ----------------------------------------------------------------
+
+
+def token_for(model: Model, server_id: str) -> str | None:
+    return model.seats.get(server_id, {}).get(model.name)
+
+
+def _keep_token(model: Model, server_id: str, token: str) -> None:
+    model.seats.setdefault(server_id, {})[model.name] = token
+
+
+# ----- turning server messages into the model ----------------------------------------
+
+
+def apply(model: Model, msg: ServerMessage, phase: SessionState) -> list[ClientMessage]:
+    """Take in one message from the server, in the session state it led to: first into
+    the client session (`model.session.take`), then onto the screen. Returns what to
+    send back (the session's own `pong` or `sync`, a `resume`, the lobby's list, chat
+    kept while the connection was down).
+
+    A message that does not fit the game raises ServerProtocolError, once the log
+    says so and the game waits for a fresh picture: the link then connects afresh."""
+    if phase != model.phase:
+        model.status = ""  # a line about the last screen means nothing on the next
+    model.phase = phase
+    try:
+        event = model.session.take(msg)
+        replies = model.session.replies() + _take(model, event, phase)
+    except ServerProtocolError as err:
+        _unusable(model, err)
+        raise
+    if model.online and model.chat_queue and phase in _AT_TABLE:
+        replies += [Chat(text=text) for text in model.chat_queue]
+        model.chat_queue.clear()
+    return replies
+
+
+def _unusable(model: Model, err: ServerProtocolError) -> None:
+    """The server said something no game can be in: say so, and act on nothing it said
+    before until a fresh snapshot (a stale "your turn" would invite a move)."""
+    note(model, "error", [("", connect.unusable_log(err.message))])
+    model.status = connect.unusable(err.message)
+    model.thinking = None
+    if model.game is not None:
+        model.game.legal, model.game.choices = (), ()
+    if model.overlay == "fives":
+        model.overlay = model.fives_cell = None
+
+
+def _take(model: Model, msg: Event, phase: SessionState) -> list[ClientMessage]:
+    replies: list[ClientMessage] = []
+    match msg:
+        case Welcome():
+            replies = _welcome(model, msg)
+        case Pong():
+            if msg.n == RESUME_PING and phase == SessionState.LOBBY:
+                _gone(model)  # the resume brought no seat back
+                replies = [ListTables()]
+        case TableList():
+            _tables(model, msg)
+        case TableView():
+            _table(model, msg)
+            replies = _practice_ready(model, msg)
+        case Snapshot():
+            _snapshot(model, msg)
+        case Past():
+            take_history(model, msg)
+        case Update() | Hand() | Legal():
+            _game_message(model, msg)
+        case Ack():
+            model.status = ""
+            model.picked = None
+        case Notice():
+            _notice(model, msg)
+        case ChatLine():
+            _chat_line(model, msg)
+        case Error():
+            replies = _error(model, msg)
+        case Bye():
+            model.bye = msg.code
+            model.status = msg.message
+            note(model, "error", [("", msg.message)])
+    return replies
+
+
+_AT_TABLE = (SessionState.TABLE, SessionState.GAME, SessionState.ENDED)
+
+
+def _welcome(model: Model, msg: Welcome) -> list[ClientMessage]:
+    model.welcome = msg
+    model.status = ""
+    if model.resuming:
+        # The answer to our `resume`: the seat's guest, with the next token.
+        model.resuming, model.pending_token = False, None
+        _keep_token(model, msg.server_id, msg.resume)
+        return [Ping(n=RESUME_PING)]
+    known = token_for(model, msg.server_id)
+    if known is not None and known != msg.resume:
+        # This server gave us a seat before (by whatever address): take it back. The
+        # welcome's own token is kept only if that fails.
+        model.resuming, model.pending_token = True, msg.resume
+        return [Resume(token=known)]
+    _keep_token(model, msg.server_id, msg.resume)
+    if model.practice is not None and not model.practising:
+        model.practising = True
+        return [model.practice]  # the practice table; `_practice_ready` does the rest
+    return [ListTables()]
+
+
+def _error(model: Model, msg: Error) -> list[ClientMessage]:
+    if msg.code == "unknown_resume" and model.resuming:
+        # The seat is gone (the game ended, or the server forgot it): we stay the
+        # guest this connection greeted as.
+        model.resuming = False
+        if model.server_id is not None and model.pending_token is not None:
+            _keep_token(model, model.server_id, model.pending_token)
+        model.pending_token = None
+        _gone(model)
+        return [ListTables()]
+    # The server's sentence is the whole explanation: show it as it is.
+    model.status = msg.message
+    if msg.fatal:
+        note(model, "error", [("", msg.message)])
+    return []
+
+
+def _gone(model: Model) -> None:
+    """Back in the lobby without the table we were at before the connection dropped."""
+    if model.table is not None or model.game is not None:
+        where = model.table.name if model.table is not None else lobby.YOUR_TABLE
+        note(model, "info", [("", lobby.no_longer_has_you(where))])
+    model.table = None
+    model.game = None
+    model.picked = None
+    if model.chat_queue:
+        note(model, "error", [("", lobby.NOT_SENT)]
+             + [("class:log.chat", "; ".join(model.chat_queue))])  # fmt: skip
+        model.chat_queue.clear()
+
+
+def _tables(model: Model, msg: TableList) -> None:
+    if model.table is not None:
+        name = model.table.name
+        if model.leaving:
+            kept = model.game is not None and model.game.result is None and model.seated
+            text = lobby.left_table(name, kept)
+        else:
+            text = lobby.no_longer_at(name)
+        note(model, "info", [("", text)])
+    model.leaving = False
+    model.tables = msg.tables
+    model.table = None
+    model.thinking = None
+    model.game = None
+    model.picked = None
+    if model.overlay in ("quit", "leave", "fives", "chat"):
+        model.overlay = None
+    model.lobby_row = min(model.lobby_row, max(0, len(msg.tables) - 1))
+
+
+def _table(model: Model, msg: TableView) -> None:
+    if model.table is None or model.table.id != msg.id:
+        model.seat_row = msg.seat if msg.seat is not None else _first_free(msg)
+        if model.overlay == "create":
+            model.overlay = None
+    _handed_over(model, msg)
+    model.table = msg
+    if not msg.started and not final_board(model):
+        model.game = None
+        model.thinking = None
+
+
+def _handed_over(model: Model, msg: TableView) -> None:
+    """Say as soon as the table shows it that the computer now plays an away player's
+    seat (after `o`, say), not only when it first moves there (the server's notice)."""
+    old = model.table
+    if old is None or old.id != msg.id or not msg.started or len(old.seats) != len(msg.seats):
+        return
+    for seat, (was, now) in enumerate(zip(old.seats, msg.seats, strict=True)):
+        if now.away and now.computer is not None and was.computer is None and now.name:
+            _notice(model, Notice(kind="takeover", name=now.name, seat=seat, _trusted=True))
+
+
+def _practice_ready(model: Model, msg: TableView) -> list[ClientMessage]:
+    """In a practice game, we are ready as soon as we sit: the computers always are."""
+    if model.practice is None or msg.started or msg.seat is None or msg.seats[msg.seat].ready:
+        return []
+    return [Ready(ready=True)]
+
+
+def _first_free(table: TableView) -> int:
+    return next((i for i, seat in enumerate(table.seats) if seat.name is None), 0)
+
+
+def _snapshot(model: Model, msg: Snapshot) -> None:
+    fresh = model.game is None or model.game.table != msg.table or model.game.version > msg.version
+    model.game = model.session.game  # the session's new mirror of this snapshot
+    assert model.game is not None
+    model.thinking = None
+    if fresh:
+        table = model.table.name if model.table is not None else msg.table
+        model.logged = 0 if msg.version == 0 else None  # None: its history follows
+        for i, parts in enumerate(arrival(model, model.game, table)):
+            note(model, "info", parts)
+            if i == 0:
+                model.arrival = model.log[-1]
+        if msg.seat is not None:
+            model.cursor = CENTRE
+    _settle(model)
+
+
+def _game_message(model: Model, msg: Update | Hand | Legal) -> None:
+    """A message the session took into its game (a gap or one set aside never comes here)."""
+    game = model.game = model.session.game
+    assert game is not None
+    if isinstance(msg, Update):
+        # Told after the change is applied: the words need only names and sides.
+        stand_in = msg.stand_in
+        for line in log_changes(model, game, msg.changes, stand_in):
+            note(model, line.kind, line.parts)
+        # (A history comes only straight after its snapshot: any update is later.)
+        model.logged = msg.version
+        if not all(map(seat_only, msg.changes)):
+            model.thinking = None  # the move the computer was choosing, or one that ended it
+    if isinstance(msg, Hand) and msg.drawn is not None and game.rules.manual_draw:
+        note(model, "drew", drew(msg.drawn))
+    _settle(model)
+
+
+def _settle(model: Model) -> None:
+    """What the screen holds that a new picture of the game may have made pointless."""
+    game = model.game
+    assert game is not None
+    if model.picked is not None and model.picked not in model.hand:
+        model.picked = None
+    if model.overlay == "fives" and not model.my_turn:
+        model.overlay = model.fives_cell = None
+    if game.result is not None:
+        model.picked = None
+        if model.overlay in ("quit", "leave"):
+            model.overlay = None
+
+
+def set_link(model: Model, link: str, text: str = "") -> None:
+    """The network layer's news about the connection (or, while online, a problem)."""
+    if link == "online" and text:
+        model.status = text
+        return
+    if link == "online" and model.link == "reconnecting":
+        note(model, "info", [("", connect.CONNECTED_AGAIN)])
+    if link == "reconnecting" and model.link == "online" and model.welcome is not None:
+        note(model, "info", [("", connect.DROPPED)])
+    if link != "online" and model.link == "online" and model.game is not None:
+        model.returning = True  # what happens meanwhile is summed up on return
+    model.link, model.link_text = link, text
+    if link != "online":
+        # A new connection starts a new session; on resume the server resends it all.
+        model.phase = SessionState.CONNECTED
+        model.resuming = False
+        if model.overlay == "fives":
+            model.overlay = model.fives_cell = None
+
+
+def _chat_line(model: Model, msg: ChatLine) -> None:
+    style = "class:log.chat"
+    if model.game is not None and msg.seat is not None and msg.seat < len(model.game.players):
+        style = side_style(model.game.players[msg.seat].side)
+    elif model.table is not None and msg.seat is not None:
+        style = side_style(msg.seat % model.table.teams)
+    note(model, "chat", [(style, msg.sender), ("class:log.chat", f": {msg.text}")])
+
+
+def _notice(model: Model, msg: Notice) -> None:
+    if msg.kind == "thinking":
+        model.thinking = msg.seat  # shown until the move comes, not logged
+        return
+    kind = msg.kind
+    parts = notice_parts(msg, model.table)
+    if kind == "takeover" and any(
+        e.kind == kind and e.parts == tuple(parts) for e in list(model.log)[-20:]
+    ):
+        return  # told already, when the table showed it
+    note(model, kind, parts)

@@ -1,0 +1,81 @@
+"""`sarja-client --replay RECORD.json`: a finished game read from its record.
+
+A game record (docs/records.md) holds the deck order and every action, so the rules
+engine can play the game again, move by move; this is the one place the client imports
+the engine, and only to read a record, which reveals everything anyway. Each position is
+turned into what a spectator's `snapshot` would say, plus every seat's hand (replay.py
+shows them).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from sarja.protocol.cards import CARD_CODES, LAYOUT_CODES
+from sarja.protocol.changes import Change
+from sarja.protocol.limits import MAX_NAME
+from sarja.protocol.messages import Welcome
+from sarja.server.engine import Action, Game, RecordError, dead_cards
+from sarja.server.engine.record import initial_game
+from sarja.server.present import snapshot
+
+from .model import Model, Replay, Step
+from .replay import go
+
+
+def load(path: Path) -> Model:
+    """A model showing the game recorded in `path`, at its start; RecordError or
+    OSError if the file cannot be read as a record."""
+    text = path.read_text(encoding="utf-8")
+    try:
+        data = json.loads(text)
+    except ValueError as err:
+        raise RecordError("bad_record", f"A game record is JSON: {err}") from err
+    steps = record_steps(data)
+    model = Model(address=str(path.name), name="", named=True, link="replay")
+    model.welcome = Welcome(
+        version=2, session="replay", resume="r" * 43, server_id="replay",
+        layout=LAYOUT_CODES, server="Replay", shapes=(), _trusted=True,
+    )  # fmt: skip
+    model.replay = Replay(path.name, steps)
+    go(model, 0)
+    return model
+
+
+def record_steps(data: dict[str, object]) -> list[Step]:
+    """Every position of the recorded game, from the deal to the end."""
+    game = initial_game(data)
+    names = _names(data.get("names"), game.players)
+    actions = data.get("actions")
+    if not isinstance(actions, list):
+        raise RecordError("bad_record", "The record lists no actions.")
+    steps = [_step(game, names, ())]
+    try:
+        for seat, notation in actions:
+            events = game.apply(int(seat), Action.parse(str(notation)))
+            steps.append(_step(game, names, tuple(events)))
+    except (ValueError, TypeError) as err:
+        raise RecordError("bad_record", f"The record does not replay: {err}") from err
+    return steps
+
+
+def _names(given: object, players: int) -> list[str]:
+    names = [f"Seat {i + 1}" for i in range(players)]
+    if isinstance(given, list):
+        for i, name in enumerate(given[:players]):
+            text = " ".join(str(name).split())[:MAX_NAME]
+            if text and text.isprintable():
+                names[i] = text
+    return names
+
+
+def _step(game: Game, names: list[str], made: tuple[Change, ...]) -> Step:
+    hands = tuple(tuple(CARD_CODES[c] for c in sorted(h)) for h in game.hands)
+    # What a spectator's snapshot would say, built as the server builds it.
+    away = [False] * game.players
+    snap = snapshot("replay", game.version, game, None, names, away, last_id=None)
+    dead = tuple(
+        tuple(CARD_CODES[c] for c in dead_cards(game, seat)) for seat in range(game.players)
+    )
+    return Step(snap, made, hands, dead)

@@ -1,0 +1,123 @@
+"""The board and the line under it, drawn: a pure function of the model and the
+board's width, as render.py's are.
+
+Nothing depends on colour alone: chips carry their side's letter, locked chips square
+brackets, the cursor ▶ ◀, the picked card's spaces » «, the last move + +, the
+winning sequences * *, a choice of fives = =.
+"""
+
+from __future__ import annotations
+
+from prompt_toolkit.utils import get_cwidth
+
+from sarja.protocol.cards import COLUMNS, CORNER_CODE, TWO_EYED, card_label, five_cells
+
+from . import intents as ask
+from .facts import choice_options, last_cell, sequence_cells, targets
+from .fit import Line, first_fitting, shorten, wrap
+from .model import Model
+from .render import Click, clickable
+from .styles import card_style
+from .words import game as words
+from .words.game import describe_cell
+from .words.log import last_parts
+
+BOARD_ROWS = 11  # the column letters, then ten rows
+PANEL_MIN = 24  # the side panel's least width
+
+
+def cell_width(width: int) -> int:
+    """Wider spaces when the terminal is wider, leaving the side panel its room."""
+    return max(5, min(7, (width - 3 - PANEL_MIN - 4) // 10))
+
+
+def board_width(width: int) -> int:
+    """The board's width when the screen is `width` wide: the row numbers, ten spaces."""
+    return 3 + 10 * cell_width(width)
+
+
+# The marks a space can carry, each over the one before: (left, right, style).
+_PLAIN = (" ", " ", "")
+_LAST = ("+", "+", "class:last")
+_WINNING = ("*", "*", "class:winning")
+_CHOICE = ("=", "=", "class:choice")
+_TARGET = ("»", "«", "class:target")
+_CURSOR = ("▶", "◀", "class:cursor")
+
+
+def _space(card: str, chip: str) -> tuple[str, str]:
+    """What a space shows inside its marks, and its style: a corner, a chip (locked
+    ones in square brackets), or the card it stands for."""
+    if card == CORNER_CODE:
+        return " ★ ", "class:corner"
+    if chip in "bgrBGR":
+        letter = chip.upper()
+        if chip.isupper():
+            return f"[{letter}]", f"class:chip.{chip.lower()} class:locked"
+        return f"({letter})", f"class:chip.{chip}"
+    return card_label(card).rjust(3), card_style(card)
+
+
+def board_lines(model: Model, width: int, click: Click = None) -> list[Line]:
+    """The board at `width` columns (`board_width` of what the screen has)."""
+    g = model.game
+    assert g is not None
+    w = (width - 3) // 10
+    layout, board = model.layout, g.board
+    picked = model.picked
+    # A wild jack can go on every open space: marking them all would mark the board.
+    shown = targets(model, picked) if picked not in TWO_EYED else frozenset()
+    chosen: set[int] = set()
+    if model.overlay == "fives" and model.fives_cell is not None:
+        options = choice_options(model, model.fives_cell)
+        if model.fives_index < len(options):
+            for five in options[model.fives_index]:
+                chosen.update(five_cells(five))
+    winning = (
+        sequence_cells(model, g.result.side)
+        if g.result is not None and g.result.side is not None
+        else frozenset()
+    )
+    last = last_cell(g)
+    cursor = model.cursor if model.replay is None else None
+    marks: dict[int, tuple[str, str, str]] = {}  # space -> its marks and their styles
+    for cells, (left, right, style) in (
+        ({last}, _LAST), (winning, _WINNING), (chosen, _CHOICE), (shown, _TARGET),
+        ({cursor}, _CURSOR),
+    ):  # fmt: skip
+        for cell in cells:
+            if cell is not None:  # a later mark goes over an earlier one, styles add up
+                marks[cell] = (left, right, marks.get(cell, _PLAIN)[2] + " " + style)
+    pad_l = (w - 5) // 2
+    pad_r = w - 5 - pad_l
+    lines: list[Line] = [[("class:label", "   " + "".join(c.center(w) for c in COLUMNS))]]
+    for r in range(10):
+        line: Line = [("class:label", f"{r + 1:>2} ")]
+        for c in range(10):
+            i = r * 10 + c
+            card = layout[i] if layout else "??"
+            inner, style = _space(card, board[i])
+            left, right, more = marks.get(i, _PLAIN)
+            style += more
+            text = " " * pad_l + left + inner + right + " " * pad_r
+            line.append(clickable(click, ask.Goto(i), style, text))
+        lines.append(line)
+    return lines
+
+
+def cursor_line(model: Model, width: int) -> Line:
+    """Under the board: what the cursor is on, or in a replay the move shown."""
+    if model.replay is not None:
+        g = model.game
+        assert g is not None
+        r = model.replay
+        if r.at == 0:
+            return wrap([("class:info", words.THE_DEAL)], width)[0]
+        if g.last is None:
+            return [("class:info", words.move_shown(r.at, False))]
+        parts: Line = [("class:info", words.move_shown(r.at, True)), *last_parts(model, g, g.last)]
+        return first_fitting([parts, [("class:info", words.move_shown(r.at, False))]], width)
+    text = describe_cell(model, model.cursor)
+    while get_cwidth(text) + 1 > width and ("," in text or ";" in text):
+        text = text[: max(text.rfind(","), text.rfind(";"))]
+    return [("class:info", " " + shorten(text, width - 1))]

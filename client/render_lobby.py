@@ -1,0 +1,189 @@
+"""The lobby, the new-table form and the waiting room, drawn: pure functions of the
+model and the part's size, as render.py's are (the words are words/lobby.py's and
+words/table.py's)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from prompt_toolkit.utils import get_cwidth
+
+from sarja.protocol.limits import MAX_NAME
+from sarja.protocol.messages import TableSummary
+
+from . import intents as ask
+from .fit import Line, shorten, wrap
+from .fit import cut as _cut
+from .form import CreateForm, team_choices, usual_hand
+from .model import Model
+from .render import Click, clickable
+from .styles import side_style
+from .words import lobby as words
+from .words import table as table_words
+from .words.common import SIDE_NAMES, arrangement_label, side_label
+
+DETAIL_ROWS = 3  # the lobby's lines about the chosen table
+FORM_LABEL_WIDTH = 30
+
+
+# ----- the lobby ----------------------------------------------------------------------
+
+
+def _lobby_columns(width: int) -> tuple[int, int, int, int]:
+    name = 22 if width >= 100 else 18
+    shape = 14
+    seats = 14
+    rules = width - 3 - name - shape - seats - 3
+    return name, shape, seats, rules
+
+
+def lobby_list(model: Model, width: int, height: int, click: Click = None) -> list[Line]:
+    """The header and one line per table, scrolled to keep the chosen one in view."""
+    name_w, shape_w, seats_w, rules_w = _lobby_columns(width)
+    head = words.HEAD
+    text = f"   {head[0]:<{name_w}} {head[1]:<{shape_w}} {head[2]:<{seats_w}} {head[3]}"
+    lines: list[Line] = [[("class:label", text)]]
+    if not model.tables:
+        lines.append([("", "   " + words.NO_TABLES_YET)])
+        return lines
+    room = max(1, height - 1)
+    first = min(max(0, model.lobby_row - room + 1), max(0, len(model.tables) - room))
+    for row in range(first, min(len(model.tables), first + room)):
+        info = model.tables[row]
+        chosen = row == model.lobby_row
+        free = sum(1 for s in info.seated if s is None)
+        seats = words.seats_state(info.started, free, info.players)
+        rules_items = words.rules_items(
+            info.rules.hand_size, info.rules.manual_draw, info.computer_takeover
+        )
+        rules = ", ".join(rules_items)
+        while get_cwidth(rules) > rules_w and len(rules_items) > 1:
+            rules_items.pop()
+            rules = ", ".join([*rules_items, words.MORE])
+        text = (
+            f" {'▶' if chosen else ' '} {shorten(info.name, name_w):<{name_w}} "
+            f"{arrangement_label(info.players, info.teams):<{shape_w}} "
+            f"{seats:<{seats_w}} {rules}"
+        )
+        style = "class:selected" if chosen else ""
+        lines.append([clickable(click, ask.LobbyClick(row), style, text)])
+    return lines
+
+
+def lobby_details(model: Model, width: int) -> list[Line]:
+    """Who sits where at the chosen table, and its rules in full, wrapped at words in
+    DETAIL_ROWS lines: names are shortened, and the hint on keys made brief or left
+    out, only as far as it takes to fit."""
+    if not model.tables:
+        return []
+    info = model.tables[min(model.lobby_row, len(model.tables) - 1)]
+    rules = words.rules_items(info.rules.hand_size, info.rules.manual_draw, info.computer_takeover)
+    extra = [("class:label", words.RULES), ("", ", ".join(rules))]
+    if info.spectators:
+        extra.append(("", "; " + words.watching(info.spectators)))
+    hints = words.detail_hints(info.started, model.name in info.seated)
+    lines: list[Line] = []
+    for longest in (MAX_NAME, 12, 8, 5):
+        seat_lines = wrap([("", " "), *_seat_parts(info, longest)], width, indent=3)
+        for hint in hints:
+            lines = seat_lines + wrap([("", " "), *extra, ("class:dim", hint)], width, indent=3)
+            if len(lines) <= DETAIL_ROWS:
+                return lines
+    return [*lines[: DETAIL_ROWS - 1], _cut(lines[DETAIL_ROWS - 1], width)]
+
+
+def _seat_parts(info: TableSummary, longest: int) -> list[Any]:
+    seats: list[Any] = [("class:label", words.SEATS)]
+    for i, who in enumerate(info.seated):
+        side = i % info.teams
+        level = info.computers[i] if info.computers else None
+        about = words.seat_about(SIDE_NAMES[side], level)
+        seats += [("", ", " if i else ""),
+                  (side_style(side), shorten(who or words.FREE, longest)),
+                  ("class:dim", f" ({about})")]  # fmt: skip
+    return seats
+
+
+# ----- the new-table form ----------------------------------------------------------------
+
+
+def form_lines(model: Model, width: int) -> list[Line]:
+    """The new-table form below its name field (the name is a text box of its own)."""
+    form = model.form
+    usual = usual_hand(model.shapes, form.players, form.teams)
+    hand = words.form_hand(form.hand_size, usual, form.players)
+    computers = words.computer_seats(form.computers, form.players)
+    values = {
+        "players": f"◀ {form.players} ▶  ({arrangement_label(form.players, form.teams)})",
+        "teams": (
+            f"◀ {form.teams} ▶"
+            if len(team_choices(model.shapes, form, form.players)) > 1
+            else words.only_way(form.teams, form.players)
+        ),
+        "hand_size": f"◀ {hand} ▶",
+        "manual_draw": f"◀ {words.on_off(form.manual_draw)} ▶",
+        "computers": f"◀ {form.computers} ▶  ({computers})",
+        "level": f"◀ {form.level} ▶",
+        "computer_takeover": f"◀ {words.on_off(form.computer_takeover)} ▶",
+    }
+    lines: list[Line] = []
+    for i, key in enumerate(CreateForm.FIELDS[1:], start=1):
+        chosen = i == form.field
+        style = "class:selected" if chosen else ""
+        label = _label(key, chosen)
+        lines.append([(style, label), (style, shorten(values[key], width - len(label)))])
+    return lines
+
+
+def _label(key: str, chosen: bool) -> str:
+    mark = "▶" if chosen else " "
+    return f"  {mark} {words.FORM_LABELS[key] + ':':<{FORM_LABEL_WIDTH}}"
+
+
+def form_label(model: Model) -> str:
+    """The name field's label, beside its text box."""
+    return _label("name", model.form.field == 0)
+
+
+# ----- the waiting room ---------------------------------------------------------------
+
+
+def table_lines(model: Model, width: int, height: int, click: Click = None) -> list[Line]:
+    table = model.table
+    assert table is not None
+    rules = words.rules_items(
+        table.rules.hand_size, table.rules.manual_draw, table.computer_takeover
+    )
+    about = f" {arrangement_label(table.players, table.teams)} · {', '.join(rules)}"
+    if table.spectators:
+        about += " · " + words.watching(table.spectators)
+    lines: list[Line] = [*wrap([("", about)], width, indent=1)]
+    lines.append([("class:label", table_words.SEATS_HEAD)])
+    name_w = max(10, min(30, width - 40))
+    for i, seat in enumerate(table.seats):
+        chosen = i == model.seat_row
+        side = i % table.teams
+        who = seat.name or table_words.FREE_SEAT
+        if i == table.seat:
+            who = shorten(who, name_w - 6) + table_words.YOU_TAG
+        elif seat.computer is not None and not seat.away:
+            tag = table_words.computer_tag(seat.computer)
+            who = shorten(who, name_w - len(tag)) + tag
+        state = table_words.seat_state(
+            seat.away, seat.ready, bool(seat.name), seat.computer is not None, i in table.rematch
+        )
+        row_style = "class:selected" if chosen else ""
+        intent = ask.Sit(i)
+        lines.append([
+            clickable(click, intent, row_style, f" {'▶' if chosen else ' '} {i + 1:>2}  "),
+            clickable(click, intent, side_style(side), f"{side_label(side):<10}"),
+            clickable(click, intent, row_style, f"  {shorten(who, name_w):<{name_w}} {state}"),
+        ])  # fmt: skip
+    if table.seat is None:
+        hint = table_words.WATCHING_HINT
+    elif table.started:
+        hint = table_words.GAME_ON
+    else:
+        hint = table_words.starts_when(any(s.computer for s in table.seats))
+    lines += wrap([("class:dim", hint)], width, indent=1)
+    return lines
