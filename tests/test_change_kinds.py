@@ -25,8 +25,8 @@ PACKAGES = ("server", "protocol", "client")
 SITES = {
     ("protocol/changes.py", "seat_only"),
     ("protocol/mirror.py", "_change"),
-    ("server/table.py", "_touched"),
-    ("server/table.py", "_given_up"),
+    ("server/hands.py", "touched"),
+    ("server/hands.py", "_given_up"),
     ("client/bot.py", "plays_in"),
     ("client/words/log.py", "change_parts"),
     ("client/words/log.py", "_own_act"),
