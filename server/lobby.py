@@ -137,8 +137,8 @@ class Lobby:
             )  # fmt: skip
             for seat, computer in enumerate(computers):
                 if computer is not None:
-                    level, name = computer.level, computer.name
-                    self.fx.write(rows.seat(table_id, seat, None, level, name))
+                    level, who = computer.level, computer.name
+                    self.fx.write(rows.seat(table_id, seat, None, level, who))
         return table
 
     # ----- connections ----------------------------------------------------
