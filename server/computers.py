@@ -229,7 +229,10 @@ class Computers:
             self._slots.release_on_behalf_of(borrower)
             done.set()
 
-        def ended(_: Future[Action]) -> None:  # in a thread of the pool's
+        def ended(_: Future[Action]) -> None:
+            # Runs in the pool's thread, or at once in ours if the search is already
+            # over: TrioToken.run_sync_soon is trio's way in from either, and never
+            # blocks the pool (trio.from_thread would refuse the second case).
             with contextlib.suppress(trio.RunFinishedError):
                 token.run_sync_soon(release)
 

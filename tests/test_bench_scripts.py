@@ -21,6 +21,7 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
         ("server.py", ["--quick"], "journal_cpu_us"),
         ("bots.py", ["--quick"], "win rate"),
         ("hostile.py", ["--quick"], "p99_attack_ms"),
+        ("hostile_tables.py", ["--quick"], "park_race_stopped"),
     ],
 )
 def test_a_bench_script_runs(script, args, expect):
