@@ -4,7 +4,8 @@ A :class:`Game` is built from an explicit deal (for tests and replays) or from
 a random source (:meth:`Game.new`). Ask it for a seat's legal actions, apply an
 action for a seat (getting back the public changes it caused, sarja.protocol.changes), and ask
 ``view.seat_view`` for what one seat may know. A refused action raises
-:class:`IllegalAction` or :class:`MalformedAction` and leaves the game as it was.
+:class:`IllegalAction` or :class:`MalformedAction` and leaves the game as it was
+(the refusals and their reasons are checks.py's).
 
 Everything is plain lists and bytearrays so a game is cheap to copy: computer
 players will search by playing many games from copies.
@@ -18,7 +19,7 @@ from itertools import compress
 from typing import NamedTuple
 
 from sarja.protocol import changes
-from sarja.protocol.cards import FiveCells, card_label, five_ends
+from sarja.protocol.cards import FiveCells, five_ends
 from sarja.protocol.changes import Change
 
 from .actions import (
@@ -34,8 +35,17 @@ from .actions import (
     Action,
 )
 from .arrangement import DEFAULT_HAND_SIZE, Arrangement
-from .board import CARD_CELLS, CELLS, CORNERS, cell_name
-from .cards import CARD_CODES, CARD_KIND, FULL_DECK, NORMAL, REMOVER, WILD
+from .board import CELLS, CORNERS
+from .cards import CARD_CODES, CARD_KIND, FULL_DECK, WILD
+from .checks import (
+    CORNER_MARK,
+    EMPTY,
+    check_exchangeable,
+    check_placeable,
+    check_removable,
+    is_dead,
+    pass_refused,
+)
 from .cut import CutRandom, CutRound, Shuffler, cut_for_first, first_from_cut
 from .errors import IllegalAction, RecordError
 from .sequences import default_choice, line_options, resolve_choice
@@ -43,11 +53,7 @@ from .sequences import default_choice, line_options, resolve_choice
 # Reshuffles in copies made for simulation come from here, not the real game's source.
 SIMULATION_RNG = random.Random(0)
 
-EMPTY = 0
 MAX_PLAYERS = max(DEFAULT_HAND_SIZE)
-# Corners hold this mark; a side's chips hold side + 1. A corner therefore is
-# never empty, and counts for every side in a sequence.
-CORNER_MARK = 4
 
 # Byte-translation tables that turn the whole board into a row of 0/1 flags in
 # one C call (legal_actions then picks actions with itertools.compress):
@@ -82,14 +88,6 @@ _PLAYED: dict[int, changes.Played] = {}
 def _played(key: int, seat: int, card: int, cell: int) -> changes.Played:
     made = _PLAYED[key] = changes.Played(seat, CARD_CODES[card], cell)
     return made
-
-
-def _label(card: int) -> str:
-    return card_label(CARD_CODES[card])
-
-
-def _not_in_hand(card: int) -> IllegalAction:
-    return IllegalAction("card_not_in_hand", f"You don't hold the {_label(card)}.")
 
 
 class Game:
@@ -193,8 +191,7 @@ class Game:
 
     def is_dead(self, card: int) -> bool:
         """Both spaces of the card are covered (jacks are never dead)."""
-        cells = CARD_CELLS[card]
-        return bool(cells) and self.chips[cells[0]] != EMPTY and self.chips[cells[1]] != EMPTY
+        return is_dead(self.chips, card)
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every action `seat` may take now, plays ordered by card then space."""
@@ -305,32 +302,9 @@ class Game:
             return self._exchange(seat, action)
         return self._pass(seat, action)
 
-    def _check_in_hand(self, seat: int, card: int) -> None:
-        if card not in self.hands[seat]:
-            raise _not_in_hand(card)
-
-    def _check_placeable(self, seat: int, card: int, cell: int) -> None:
-        """Refuse placing `card` on `cell` unless the seat holds it and it may go there."""
-        if card not in self.hands[seat]:
-            raise _not_in_hand(card)
-        kind = CARD_KIND[card]
-        if kind == REMOVER:
-            raise IllegalAction("wrong_card", "A one-eyed jack removes a chip; it can't place one.")
-        chips = self.chips
-        if chips[cell] == CORNER_MARK:
-            raise IllegalAction("corner_space", "The corners are free spaces; no chip goes there.")
-        if chips[cell] != EMPTY:
-            raise IllegalAction("space_taken", "That space is taken.")
-        if kind == NORMAL and cell not in CARD_CELLS[card]:
-            a, b = CARD_CELLS[card]
-            raise IllegalAction(
-                "wrong_space",
-                f"The {_label(card)} goes on {cell_name(a)} or {cell_name(b)}, not there.",
-            )
-
     def _place(self, seat: int, action: Action) -> list[Change]:
         _, card, cell, fives = action
-        self._check_placeable(seat, card, cell)
+        check_placeable(self.hands[seat], self.chips, card, cell)
         hand = self.hands[seat]
         chips = self.chips
         mark = self.marks[seat]
@@ -369,18 +343,9 @@ class Game:
 
     def _remove(self, seat: int, action: Action) -> list[Change]:
         card, cell = action.card, action.cell
-        self._check_in_hand(seat, card)
-        if CARD_KIND[card] != REMOVER:
-            raise IllegalAction("wrong_card", "Only a one-eyed jack (J♠ or J♥) removes a chip.")
-        value = self.chips[cell]
-        if value in (EMPTY, CORNER_MARK):
-            raise IllegalAction("no_chip", "There is no chip there to remove.")
-        if value == self.marks[seat]:
-            raise IllegalAction("own_chip", "You can't remove your own side's chip.")
-        if self.locked[cell]:
-            raise IllegalAction(
-                "locked_chip", "You can't remove a chip that is part of a sequence."
-            )
+        chips = self.chips
+        check_removable(self.hands[seat], chips, self.locked, self.marks[seat], card, cell)
+        value = chips[cell]
         self.hands[seat].remove(card)
         self.discard.append(card)
         self.chips[cell] = EMPTY
@@ -409,15 +374,7 @@ class Game:
 
     def _exchange(self, seat: int, action: Action) -> list[Change]:
         card = action.card
-        if self.exchanged:
-            raise IllegalAction(
-                "already_exchanged", "You have already exchanged a dead card this turn."
-            )
-        self._check_in_hand(seat, card)
-        if CARD_KIND[card] != NORMAL:
-            raise IllegalAction("card_not_dead", "A jack is never dead.")
-        if not self.is_dead(card):
-            raise IllegalAction("card_not_dead", f"The {_label(card)} still has an open space.")
+        check_exchangeable(self.hands[seat], self.chips, self.exchanged, card)
         self.hands[seat].remove(card)
         self.discard.append(card)
         self.exchanged = True
@@ -429,17 +386,7 @@ class Game:
     def _pass(self, seat: int, action: Action) -> list[Change]:
         legal = self.legal_actions(seat)
         if PASS_ACTION not in legal:
-            legal_kinds = {a.kind for a in legal}
-            if PLACE in legal_kinds or REMOVE in legal_kinds:
-                raise IllegalAction("must_play", "You have a card you can play, so you can't pass.")
-            if EXCHANGE in legal_kinds:
-                raise IllegalAction(
-                    "must_exchange",
-                    "Exchange your dead card first; you may pass only if you still can't play.",
-                )
-            raise IllegalAction(
-                "must_draw", "Take your draw first; you may pass only if you still can't play."
-            )
+            raise pass_refused(legal)
         self.passes += 1
         events: list[Change] = [changes.Passed(seat)]
         self.history.append((seat, action))
