@@ -29,6 +29,7 @@ from typing import Any, TypeVar
 import trio
 
 from . import journal_rows as rows
+from .journal_error import JournalError as JournalError
 from .journal_rows import Row, token_hash
 from .journal_saved import Result, SavedAction, SavedGame, SavedTable, replay_game
 from .journal_schema import (
@@ -51,10 +52,6 @@ _T = TypeVar("_T")
 
 FILE_NAME = "journal.sqlite3"
 DURABILITY = ("normal", "full")
-
-
-class JournalError(Exception):
-    """The journal cannot be used; the message names the file and says what to do."""
 
 
 class Journal:

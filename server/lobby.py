@@ -14,7 +14,7 @@ import logging
 import random
 import time
 from collections.abc import Callable
-from typing import assert_never
+from typing import TYPE_CHECKING, assert_never
 
 from sarja.protocol.cards import LAYOUT_CODES
 from sarja.protocol.limits import MAX_TABLES, PROTOCOL_VERSION
@@ -48,12 +48,17 @@ from .effects import Effects
 from .engine import Arrangement, ArrangementError, EngineError, HouseRules
 from .guards import Guards
 from .guest import Guest, Outbox, within_limit
-from .journal import Journal, JournalError, SavedTable, token_hash
+from .journal_error import JournalError
+from .journal_rows import token_hash
+from .journal_saved import SavedTable
 from .present import table_shapes
 from .refusal import Refusal
 from .seating import Seating
 from .table import Table
 from .turns import Computer, computer_names
+
+if TYPE_CHECKING:  # the journal runs on trio; the lobby only calls it
+    from .journal import Journal
 
 log = logging.getLogger("sarja.server")
 
