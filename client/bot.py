@@ -31,23 +31,9 @@ from typing import assert_never
 
 import trio
 
+from sarja.protocol import changes as ch
 from sarja.protocol.cards import LEVELS, five_cells
-from sarja.protocol.changes import (
-    Away,
-    Back,
-    Change,
-    DrawForfeited,
-    DrawnGame,
-    Drew,
-    Exchanged,
-    NoDraw,
-    Passed,
-    Played,
-    Removed,
-    Reshuffled,
-    SequenceMade,
-    Won,
-)
+from sarja.protocol.changes import Change
 from sarja.protocol.client_session import ClientSession, Event
 from sarja.protocol.errors import ProtocolError
 from sarja.protocol.limits import DEFAULT_PORT, MAX_NAME, MAX_SEATS, PROTOCOL_VERSION
@@ -92,15 +78,15 @@ def plays_in(changes: Iterable[Change]) -> list[tuple[int, Action]]:
     plays = []
     for c in changes:
         match c:
-            case Played(seat=seat, card=card, cell=cell):
+            case ch.Played(seat=seat, card=card, cell=cell):
                 plays.append((seat, Action(PLACE, parse_card(card), cell)))
-            case Removed(seat=seat, card=card, cell=cell):
+            case ch.Removed(seat=seat, card=card, cell=cell):
                 plays.append((seat, Action(REMOVE, parse_card(card), cell)))
-            case Exchanged(seat=seat, card=card):
+            case ch.Exchanged(seat=seat, card=card):
                 plays.append((seat, Action(EXCHANGE, parse_card(card))))
             case (
-                Drew() | NoDraw() | Reshuffled() | DrawForfeited() | Passed() | SequenceMade()
-                | Won() | DrawnGame() | Away() | Back()
+                ch.Drew() | ch.NoDraw() | ch.Reshuffled() | ch.DrawForfeited() | ch.Passed()
+                | ch.SequenceMade() | ch.Won() | ch.DrawnGame() | ch.Away() | ch.Back()
             ):  # fmt: skip
                 pass
             case _:
@@ -259,25 +245,32 @@ class RemoteBot:
                 self.asked_at = None
                 await self.after_change()
             case Update() | Hand() | Legal() | Ack():
-                if self.mirror is None:
-                    return
-                if isinstance(msg, Update) and not self.mirror.rules.manual_draw:
-                    self.history.extend(plays_in(msg.changes))
-                await self.after_change()
+                await self.game_moved(msg)
             case Error():
-                self.asking = False  # a refused join: the next list may offer another
-                if msg.fatal:
-                    raise Finished(1, f"the server refused: {msg.message}")
-                if msg.code == "stale_version":
-                    return  # a snapshot follows, and the bot chooses again from it
-                self.say(f"the server said: {msg.message}")
-                if msg.id is not None and self.mirror is not None:
-                    self.asked_at = None  # choose again, from a fresh picture
-                    self.session.request_sync()
+                self.refused(msg)
             case Bye():
                 raise Finished(1, f"the server closed the connection: {msg.message}")
             case _:
                 pass  # notices and chat; gaps and the like: the session saw to them
+
+    async def game_moved(self, msg: Update | Hand | Legal | Ack) -> None:
+        """The game moved on (the session's mirror took it in): choose, if it is ours."""
+        if self.mirror is None:
+            return
+        if isinstance(msg, Update) and not self.mirror.rules.manual_draw:
+            self.history.extend(plays_in(msg.changes))
+        await self.after_change()
+
+    def refused(self, msg: Error) -> None:
+        self.asking = False  # a refused join: the next list may offer another
+        if msg.fatal:
+            raise Finished(1, f"the server refused: {msg.message}")
+        if msg.code == "stale_version":
+            return  # a snapshot follows, and the bot chooses again from it
+        self.say(f"the server said: {msg.message}")
+        if msg.id is not None and self.mirror is not None:
+            self.asked_at = None  # choose again, from a fresh picture
+            self.session.request_sync()
 
     async def find_seat(self, tables: TableList) -> None:
         """A seat: at the named table (created if need be), or the first free one."""

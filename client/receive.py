@@ -103,6 +103,36 @@ def _unusable(model: Model, err: ServerProtocolError) -> None:
 
 
 def _take(model: Model, msg: Event, phase: SessionState) -> list[ClientMessage]:
+    match msg:
+        case Snapshot() | Past() | Update() | Hand() | Legal() | Ack():
+            _game_news(model, msg)
+        case Welcome() | Pong() | TableList() | TableView() | Error() | Bye():
+            return _session_news(model, msg, phase)
+        case Notice():
+            _notice(model, msg)
+        case ChatLine():
+            _chat_line(model, msg)
+    return []
+
+
+def _game_news(model: Model, msg: Snapshot | Past | Update | Hand | Legal | Ack) -> None:
+    """A message about the game on screen."""
+    match msg:
+        case Snapshot():
+            _snapshot(model, msg)
+        case Past():
+            take_history(model, msg)
+        case Update() | Hand() | Legal():
+            _game_message(model, msg)
+        case Ack():
+            model.status = ""
+            model.picked = None
+
+
+def _session_news(
+    model: Model, msg: Welcome | Pong | TableList | TableView | Error | Bye, phase: SessionState
+) -> list[ClientMessage]:
+    """A message about the connection, the lobby or the table; the replies it calls for."""
     replies: list[ClientMessage] = []
     match msg:
         case Welcome():
@@ -116,19 +146,6 @@ def _take(model: Model, msg: Event, phase: SessionState) -> list[ClientMessage]:
         case TableView():
             _table(model, msg)
             replies = _practice_ready(model, msg)
-        case Snapshot():
-            _snapshot(model, msg)
-        case Past():
-            take_history(model, msg)
-        case Update() | Hand() | Legal():
-            _game_message(model, msg)
-        case Ack():
-            model.status = ""
-            model.picked = None
-        case Notice():
-            _notice(model, msg)
-        case ChatLine():
-            _chat_line(model, msg)
         case Error():
             replies = _error(model, msg)
         case Bye():

@@ -48,6 +48,18 @@ def change_to_wire(change: Change) -> dict[str, Any]:
 
 def change_from_wire(d: Any) -> Change:
     """The change a decoded map describes, checked (LocalProtocolError otherwise)."""
+    cls = _class_of(d)
+    wanted = _FIELDS[cls]
+    for name in _OPTIONAL:
+        given = d.get(name) is not None
+        if given != (name in wanted):
+            needs = "needs" if name in wanted else "has no"
+            fail("bad_format", f"A '{cls.kind}' change {needs} field '{name}'.")
+    return cls(**_checked({name: d[name] for name in wanted}))
+
+
+def _class_of(d: Any) -> type[Change]:
+    """The class of change a map names, once its keys are ones a change may have."""
     if type(d) is not dict:
         fail("bad_type", "A change must be a map.")
     keys = d.keys()
@@ -61,13 +73,11 @@ def change_from_wire(d: Any) -> Change:
     if cls is None:
         choice_of(kind, "kind", CHANGE_KINDS)
         raise AssertionError("unreachable: choice_of refused the kind")
-    wanted = _FIELDS[cls]
-    for name in _OPTIONAL:
-        given = d.get(name) is not None
-        if given != (name in wanted):
-            needs = "needs" if name in wanted else "has no"
-            fail("bad_format", f"A '{kind}' change {needs} field '{name}'.")
-    values = {name: d[name] for name in wanted}
+    return cls
+
+
+def _checked(values: dict[str, Any]) -> dict[str, Any]:
+    """The fields' values, each checked for its range (fives made a tuple)."""
     if "seat" in values:
         integer(values["seat"], "seat", 0, MAX_SEATS - 1)
     if "side" in values:
@@ -80,7 +90,7 @@ def change_from_wire(d: Any) -> Change:
         values["fives"] = fives(values["fives"], "fives", MAX_FIVES)
         if not values["fives"]:
             fail("out_of_range", "A sequence change holds from 1 to 4 fives.")
-    return cls(**values)
+    return values
 
 
 def change_of(v: Any, name: str) -> Change:

@@ -21,26 +21,11 @@ from __future__ import annotations
 import dataclasses
 from typing import assert_never
 
+from . import changes as ch
 from . import distrust as check
 from . import notation
 from .cards import cell_name, five_cells
-from .changes import (
-    Away,
-    Back,
-    Change,
-    DrawForfeited,
-    DrawnGame,
-    Drew,
-    Exchanged,
-    NoDraw,
-    Passed,
-    Played,
-    Removed,
-    Reshuffled,
-    SequenceMade,
-    Won,
-    seat_only,
-)
+from .changes import Change, seat_only
 from .distrust import CHIPS as _CHIP
 from .distrust import ServerProtocolError, refuse
 from .limits import MAX_FIVES
@@ -145,51 +130,60 @@ class GameMirror:
         what = f"A '{c.kind}' change"
         players = len(self.players)
         match c:
-            case Played(seat=seat, card=card, cell=cell):
+            case ch.Played(seat=seat, card=card, cell=cell):
                 check.seat(seat, players, what)
-                if self.board[cell] != ".":
-                    raise refuse(f"A chip is played on {cell_name(cell)}, which is not open.")
-                self.board[cell] = _CHIP[self.players[seat].side]
-                self._discarded(seat, card, notation.place(card, cell))
-            case Removed(seat=seat, card=card, cell=cell, side=side):
+                self._played(seat, card, cell)
+            case ch.Removed(seat=seat, card=card, cell=cell, side=side):
                 check.seat(seat, players, what)
                 check.side(side, self.sides, what)
-                if self.board[cell] != _CHIP[side]:
-                    raise refuse(f"A chip is removed from {cell_name(cell)}, which holds none.")
-                self.board[cell] = "."
-                self._discarded(seat, card, notation.remove(card, cell))
-            case Exchanged(seat=seat, card=card):
+                self._removed(seat, card, cell, side)
+            case ch.Exchanged(seat=seat, card=card):
                 check.seat(seat, players, what)
                 self._discarded(seat, card, notation.exchange(card))
-            case Drew(seat=seat):
+            case ch.Drew(seat=seat):
                 check.seat(seat, players, what)
-                if self.draw_size < 1:
-                    raise refuse("A card is drawn from an empty draw pile.")
-                self._held(seat, +1)
-                self.draw_size -= 1
-            case Reshuffled():
+                self._drew(seat)
+            case ch.Reshuffled():
                 self.draw_size = len(self.discard)
                 self.discard = []
-            case Passed(seat=seat):
+            case ch.Passed(seat=seat):
                 check.seat(seat, players, what)
                 self.last = Last(seat=seat, action="pass", _trusted=True)
-            case SequenceMade(seat=seat, side=side, fives=fives):
+            case ch.SequenceMade(seat=seat, side=side, fives=fives):
                 check.seat(seat, players, what)
                 check.side(side, self.sides, what)
                 self._sequence(side, fives)
-            case Away(seat=seat) | Back(seat=seat):
+            case ch.Away(seat=seat) | ch.Back(seat=seat):
                 check.seat(seat, players, what)
                 self.players[seat] = dataclasses.replace(
-                    self.players[seat], away=isinstance(c, Away), _trusted=True
+                    self.players[seat], away=isinstance(c, ch.Away), _trusted=True
                 )
-            case NoDraw(seat=seat) | DrawForfeited(seat=seat):
+            case ch.NoDraw(seat=seat) | ch.DrawForfeited(seat=seat):
                 check.seat(seat, players, what)  # the counters say the rest
-            case Won(side=side):
+            case ch.Won(side=side):
                 check.side(side, self.sides, what)  # the result says the rest
-            case DrawnGame():
+            case ch.DrawnGame():
                 pass  # the result says it all
             case _:
                 assert_never(c)
+
+    def _played(self, seat: int, card: str, cell: int) -> None:
+        if self.board[cell] != ".":
+            raise refuse(f"A chip is played on {cell_name(cell)}, which is not open.")
+        self.board[cell] = _CHIP[self.players[seat].side]
+        self._discarded(seat, card, notation.place(card, cell))
+
+    def _removed(self, seat: int, card: str, cell: int, side: int) -> None:
+        if self.board[cell] != _CHIP[side]:
+            raise refuse(f"A chip is removed from {cell_name(cell)}, which holds none.")
+        self.board[cell] = "."
+        self._discarded(seat, card, notation.remove(card, cell))
+
+    def _drew(self, seat: int) -> None:
+        if self.draw_size < 1:
+            raise refuse("A card is drawn from an empty draw pile.")
+        self._held(seat, +1)
+        self.draw_size -= 1
 
     def _sequence(self, side: int, fives: tuple[tuple[int, int], ...]) -> None:
         if len(self.sequences[side]) + len(fives) > MAX_FIVES:

@@ -9,22 +9,8 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from sarja.protocol.changes import (
-    Away,
-    Back,
-    Change,
-    DrawForfeited,
-    DrawnGame,
-    Drew,
-    Exchanged,
-    NoDraw,
-    Passed,
-    Played,
-    Removed,
-    Reshuffled,
-    SequenceMade,
-    Won,
-)
+from sarja.protocol import changes as ch
+from sarja.protocol.changes import Change
 
 from .engine.board import LAYOUT, five_cells
 from .engine.cards import JACKS
@@ -38,17 +24,17 @@ def touched(events: list[Change]) -> tuple[set[int], set[int]]:
     seats, cells = set(), set()
     for e in events:
         match e:
-            case Played(seat=seat, cell=cell) | Removed(seat=seat, cell=cell):
+            case ch.Played(seat=seat, cell=cell) | ch.Removed(seat=seat, cell=cell):
                 seats.add(seat)
                 cells.add(cell)
-            case Exchanged(seat=seat) | Drew(seat=seat):
+            case ch.Exchanged(seat=seat) | ch.Drew(seat=seat):
                 seats.add(seat)
-            case SequenceMade(fives=fives):
+            case ch.SequenceMade(fives=fives):
                 for five in fives:
                     cells.update(five_cells(five))
             case (
-                NoDraw() | Reshuffled() | DrawForfeited() | Passed() | Won() | DrawnGame()
-                | Away() | Back()
+                ch.NoDraw() | ch.Reshuffled() | ch.DrawForfeited() | ch.Passed() | ch.Won()
+                | ch.DrawnGame() | ch.Away() | ch.Back()
             ):  # fmt: skip
                 pass
             case _:
@@ -58,7 +44,7 @@ def touched(events: list[Change]) -> tuple[set[int], set[int]]:
 
 def spent(events: list[Change] | None, seat: int) -> str | None:
     """The card the seat gave up, if it gave one up and drew in the same action."""
-    if events is None or Drew(seat) not in events:
+    if events is None or ch.Drew(seat) not in events:
         return None
     cards = [given[1] for given in map(_given_up, events) if given and given[0] == seat]
     return cards[0] if len(cards) == 1 else None
@@ -67,13 +53,13 @@ def spent(events: list[Change] | None, seat: int) -> str | None:
 def _given_up(e: Change) -> tuple[int, str] | None:
     """(seat, card) when the change takes a card from a hand."""
     match e:
-        case Played(seat=seat, card=card) | Removed(seat=seat, card=card):
+        case ch.Played(seat=seat, card=card) | ch.Removed(seat=seat, card=card):
             return seat, card
-        case Exchanged(seat=seat, card=card):
+        case ch.Exchanged(seat=seat, card=card):
             return seat, card
         case (
-            Drew() | NoDraw() | Reshuffled() | DrawForfeited() | Passed() | SequenceMade()
-            | Won() | DrawnGame() | Away() | Back()
+            ch.Drew() | ch.NoDraw() | ch.Reshuffled() | ch.DrawForfeited() | ch.Passed()
+            | ch.SequenceMade() | ch.Won() | ch.DrawnGame() | ch.Away() | ch.Back()
         ):  # fmt: skip
             return None
         case _:

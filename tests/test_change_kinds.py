@@ -29,7 +29,6 @@ SITES = {
     ("server/hands.py", "_given_up"),
     ("client/bot.py", "plays_in"),
     ("client/words/log.py", "change_parts"),
-    ("client/words/log.py", "_own_act"),
     ("client/words/log.py", "acted"),
     ("client/words/log.py", "is_move"),
 }

@@ -13,24 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import assert_never
 
+from sarja.protocol import changes as ch
 from sarja.protocol import notation
 from sarja.protocol.cards import cell_name
-from sarja.protocol.changes import (
-    Away,
-    Back,
-    Change,
-    DrawForfeited,
-    DrawnGame,
-    Drew,
-    Exchanged,
-    NoDraw,
-    Passed,
-    Played,
-    Removed,
-    Reshuffled,
-    SequenceMade,
-    Won,
-)
+from sarja.protocol.changes import Change
 from sarja.protocol.messages import Entry, Last
 from sarja.protocol.mirror import GameMirror
 
@@ -45,77 +31,100 @@ def _who_part(model: Model, game: GameMirror, seat: int | None, you: bool = True
     return who_part(game, seat, you and model.replay is None)
 
 
+# What a seat does itself, and what follows from it or happens to a seat.
+_Act = ch.Played | ch.Removed | ch.Exchanged | ch.Drew | ch.NoDraw | ch.Passed
+_Follow = (
+    ch.Reshuffled | ch.DrawForfeited | ch.SequenceMade | ch.Won | ch.DrawnGame | ch.Away | ch.Back
+)
+
+
 def change_parts(model: Model, game: GameMirror, c: Change) -> list[Fragment]:
     """One change of an update as a sentence for the log ([] for nothing worth saying)."""
-    seat: int | None = getattr(c, "seat", None)
-    who = _who_part(model, game, seat)
-    you = seat is not None and seat == game.seat and model.replay is None
     match c:
-        case Played(card=card, cell=cell):
+        case ch.Played() | ch.Removed() | ch.Exchanged() | ch.Drew() | ch.NoDraw() | ch.Passed():
+            return _act_parts(model, game, c)
+        case (
+            ch.Reshuffled() | ch.DrawForfeited() | ch.SequenceMade() | ch.Won() | ch.DrawnGame()
+            | ch.Away() | ch.Back()
+        ):  # fmt: skip
+            return _follow_parts(model, game, c)
+        case _:
+            assert_never(c)
+
+
+def _act_parts(model: Model, game: GameMirror, c: _Act) -> list[Fragment]:
+    """What a seat did itself, as a sentence."""
+    who = _who_part(model, game, c.seat)
+    match c:
+        case ch.Played(card=card, cell=cell):
             return [who, ("", " played "), card_part(card), ("", " at "), _cell_part(cell),
                     ("", ".")]  # fmt: skip
-        case Removed(card=card, cell=cell, side=side):
+        case ch.Removed(card=card, cell=cell, side=side):
             mine = side == model.my_side and _alone(game, side) and model.replay is None
             whose = ("", "your") if mine else (side_style(side), f"{side_name(game, side)}'s")
             return [who, ("", " removed "), whose, ("", " chip at "), _cell_part(cell),
                     ("", " with the "), card_part(card), ("", ".")]  # fmt: skip
-        case Exchanged(card=card):
+        case ch.Exchanged(card=card):
             return [who, ("", " exchanged a dead "), card_part(card), ("", ".")]
-        case Drew():
+        case ch.Drew():
             # After every play the server draws for the player: news only when drawing
             # is a choice (manual draw), and our own draw is told with its card (`hand`).
-            if not game.rules.manual_draw or you:
+            if not game.rules.manual_draw or _ours(model, game, c.seat):
                 return []
             return [who, ("", " drew a card.")]
-        case NoDraw():
+        case ch.NoDraw():
             return [who, ("", " could not draw: both piles are empty.")]
-        case Reshuffled():
-            return [("", "The discard pile was shuffled into a new draw pile.")]
-        case DrawForfeited():
-            if you:
-                return [("", "You lost your draw: it waited too long.")]
-            return [who, ("", " lost their draw: it waited too long.")]
-        case Passed():
+        case ch.Passed():
             return [who, ("", " passed: no playable card.")]
-        case SequenceMade(side=side, fives=fives):
-            many = "two sequences" if len(fives) > 1 else "a sequence"
-            spans = ", ".join(five_label(f) for f in fives)
-            team = who if _alone(game, side) else (side_style(side), side_name(game, side))
-            return [team, ("", f" completed {many} ({spans}).")]
-        case Won(side=side):
-            if _alone(game, side):
-                winner = next(s for s, p in enumerate(game.players) if p.side == side)
-                if winner == game.seat and model.replay is None:
-                    return [(side_style(side), "You win!")]
-                return [_who_part(model, game, winner), ("", " wins!")]
-            return [(side_style(side), side_name(game, side)), ("", " wins!")]
-        case DrawnGame():
-            return [("", "A full round of passes: the game is a draw.")]
-        case Away():
-            return [who, ("", " is away; the seat is kept.")]
-        case Back():
-            return [who, ("", " is back.")]
         case _:
             assert_never(c)
+
+
+def _follow_parts(model: Model, game: GameMirror, c: _Follow) -> list[Fragment]:
+    """What followed from an act, or happened to a seat, as a sentence."""
+    match c:
+        case ch.Reshuffled():
+            return [("", "The discard pile was shuffled into a new draw pile.")]
+        case ch.DrawForfeited(seat=seat):
+            if _ours(model, game, seat):
+                return [("", "You lost your draw: it waited too long.")]
+            return [_who_part(model, game, seat), ("", " lost their draw: it waited too long.")]
+        case ch.SequenceMade(seat=seat, side=side, fives=fives):
+            many = "two sequences" if len(fives) > 1 else "a sequence"
+            spans = ", ".join(five_label(f) for f in fives)
+            alone = _alone(game, side)
+            team = (
+                _who_part(model, game, seat) if alone else (side_style(side), side_name(game, side))
+            )
+            return [team, ("", f" completed {many} ({spans}).")]
+        case ch.Won(side=side):
+            return _won_parts(model, game, side)
+        case ch.DrawnGame():
+            return [("", "A full round of passes: the game is a draw.")]
+        case ch.Away(seat=seat):
+            return [_who_part(model, game, seat), ("", " is away; the seat is kept.")]
+        case ch.Back(seat=seat):
+            return [_who_part(model, game, seat), ("", " is back.")]
+        case _:
+            assert_never(c)
+
+
+def _won_parts(model: Model, game: GameMirror, side: int) -> list[Fragment]:
+    if _alone(game, side):
+        winner = next(s for s, p in enumerate(game.players) if p.side == side)
+        if winner == game.seat and model.replay is None:
+            return [(side_style(side), "You win!")]
+        return [_who_part(model, game, winner), ("", " wins!")]
+    return [(side_style(side), side_name(game, side)), ("", " wins!")]
+
+
+def _ours(model: Model, game: GameMirror, seat: int) -> bool:
+    """The seat is ours (never in a replay)."""
+    return seat == game.seat and model.replay is None
 
 
 def _cell_part(cell: int) -> Fragment:
     return ("class:cell", cell_name(cell))
-
-
-def _own_act(c: Change) -> bool:
-    """What a seat does itself (the rest of an update follows from it: sequences,
-    forfeits)."""
-    match c:
-        case Played() | Removed() | Exchanged() | Drew() | NoDraw() | Passed():
-            return True
-        case (
-            Reshuffled() | DrawForfeited() | SequenceMade() | Won() | DrawnGame() | Away()
-            | Back()
-        ):  # fmt: skip
-            return False
-        case _:
-            assert_never(c)
 
 
 def stand_in_parts(
@@ -124,11 +133,11 @@ def stand_in_parts(
     """A change the computer made for a person's seat (an update's `stand_in`): "The
     computer played for you: 6♣ at C4." for our own seat, "The computer, for Aino,
     played 6♣ at C4." for another's."""
-    if not _own_act(c):
+    if not acted(c):
         return parts
     rest = parts[1:]  # the sentence after its subject
     if getattr(c, "seat", None) == game.seat and model.replay is None:
-        if isinstance(c, Played):
+        if isinstance(c, ch.Played):
             return [("class:log.info", "The computer played for you: "), *rest[1:]]
         return [("class:log.info", "The computer, for you,"), *rest]
     return [("class:log.info", "The computer, for "), parts[0], ("class:log.info", ","),
@@ -204,13 +213,14 @@ def drew(card: str) -> list[Fragment]:
 
 
 def acted(c: Change) -> bool:
-    """What a seat's player (or the computer for them) does: the changes a stand-in made."""
+    """What a seat's player (or the computer for them) does: the changes a stand-in made
+    (the rest of an update follows from them: sequences, forfeits)."""
     match c:
-        case Played() | Removed() | Exchanged() | Passed() | Drew() | NoDraw():
+        case ch.Played() | ch.Removed() | ch.Exchanged() | ch.Passed() | ch.Drew() | ch.NoDraw():
             return True
         case (
-            Reshuffled() | DrawForfeited() | SequenceMade() | Won() | DrawnGame() | Away()
-            | Back()
+            ch.Reshuffled() | ch.DrawForfeited() | ch.SequenceMade() | ch.Won() | ch.DrawnGame()
+            | ch.Away() | ch.Back()
         ):  # fmt: skip
             return False
         case _:
@@ -220,11 +230,11 @@ def acted(c: Change) -> bool:
 def is_move(c: Change) -> bool:
     """The changes counted as moves (a draw or a forfeit is part of one)."""
     match c:
-        case Played() | Removed() | Exchanged() | Passed():
+        case ch.Played() | ch.Removed() | ch.Exchanged() | ch.Passed():
             return True
         case (
-            Drew() | NoDraw() | Reshuffled() | DrawForfeited() | SequenceMade() | Won()
-            | DrawnGame() | Away() | Back()
+            ch.Drew() | ch.NoDraw() | ch.Reshuffled() | ch.DrawForfeited() | ch.SequenceMade()
+            | ch.Won() | ch.DrawnGame() | ch.Away() | ch.Back()
         ):  # fmt: skip
             return False
         case _:
@@ -246,9 +256,9 @@ def log_changes(
         mine = seat is not None and seat == game.seat and model.replay is None
         if actor is not None and seat == actor and acted(c):
             parts = stand_in_parts(model, game, c, parts)
-        elif mine and isinstance(c, Away):
+        elif mine and isinstance(c, ch.Away):
             parts = [parts[0], ("", " were away; your seat was kept.")]
-        elif mine and isinstance(c, Back):
+        elif mine and isinstance(c, ch.Back):
             parts = [parts[0], ("", " are back.")]
         lines.append(LogLine(c.kind, tuple(parts)))
     return lines

@@ -22,8 +22,9 @@ from sarja.protocol.cards import FiveCells
 from .actions import PLACE, Action
 from .board import CARD_CELLS, CELLS, SIZE
 from .cards import CARD_KIND, NORMAL, WILD
+from .checks import CORNER_MARK, EMPTY
 from .cut import CutRound
-from .game import CORNER_MARK, EMPTY, Game, Outcome
+from .game import Game, Outcome
 
 # Board characters by mark (empty, blue, green, red, corner): lower case for a
 # free chip, upper case for one locked in a sequence.
