@@ -39,27 +39,10 @@ from typing import Any
 
 import trio
 
+from sarja.protocol import messages
 from sarja.protocol.client_session import ClientSession, Event
 from sarja.protocol.errors import ProtocolError
 from sarja.protocol.limits import PROTOCOL_VERSION
-from sarja.protocol.messages import (
-    Ack,
-    CreateTable,
-    Error,
-    Hand,
-    Hello,
-    Join,
-    Leave,
-    Legal,
-    ListTables,
-    Ready,
-    Rematch,
-    Snapshot,
-    TableList,
-    TableView,
-    Update,
-    Welcome,
-)
 from sarja.protocol.moves import action_message
 from sarja.server.journal import FILE_NAME, Journal
 
@@ -188,7 +171,9 @@ class Connection:
         await self.stream.send_all(self.session.send(msg))
 
     async def run(self) -> None:
-        await self.send(Hello(version=PROTOCOL_VERSION, name=self.p.name, resume=self.p.token))
+        await self.send(
+            messages.Hello(version=PROTOCOL_VERSION, name=self.p.name, resume=self.p.token)
+        )
         while not self.p.done:
             data = await self.stream.receive_some(65536)
             if not data:
@@ -201,36 +186,36 @@ class Connection:
     async def handle(self, msg: Event) -> None:
         """One message, once the session took it in (gaps and pings are its own)."""
         p = self.p
-        if isinstance(msg, Welcome):
+        if isinstance(msg, messages.Welcome):
             p.token = msg.resume
             # Lobby or table? `list_tables` is refused at a table, answered in the lobby.
-            await self.send(ListTables())
-        elif isinstance(msg, TableList):
+            await self.send(messages.ListTables())
+        elif isinstance(msg, messages.TableList):
             await self.from_the_lobby()
-        elif isinstance(msg, TableView):
+        elif isinstance(msg, messages.TableView):
             if self.p.plan.table_id is None:
                 self.p.plan.table_id = msg.id
             if msg.seat is not None and not msg.started and not msg.seats[msg.seat].ready:
-                await self.send(Ready(ready=True))
-        elif isinstance(msg, Snapshot):
+                await self.send(messages.Ready(ready=True))
+        elif isinstance(msg, messages.Snapshot):
             if p.pending is not None:  # not answered before the connection went: again
                 action_id, notation = p.pending
                 await self.send(action_message(notation, action_id, msg.version))
             await self.after_change()
-        elif isinstance(msg, Update | Hand | Legal):
+        elif isinstance(msg, messages.Update | messages.Hand | messages.Legal):
             await self.after_change()
-        elif isinstance(msg, Ack):
+        elif isinstance(msg, messages.Ack):
             table, game = self.session.table, self.session.game
             assert table is not None and game is not None and game.seat is not None
             if p.pending is not None and p.pending[0] == msg.id:
                 seat, run = game.seat, self.server.starts
                 p.acks.append(Ack_(table.id, seat, msg.id, p.pending[1], msg.version, run))
                 p.pending = None
-        elif isinstance(msg, Error):
+        elif isinstance(msg, messages.Error):
             if msg.code == "unknown_resume":
                 p.unknown_resume += 1
                 p.token = None
-                await self.send(Hello(version=PROTOCOL_VERSION, name=p.name))
+                await self.send(messages.Hello(version=PROTOCOL_VERSION, name=p.name))
             elif p.pending is not None and msg.id == p.pending[0]:
                 p.pending = None  # refused (stale after a restart): choose again
             elif msg.code not in ("wrong_state", "stale_version", "seat_held"):
@@ -244,12 +229,12 @@ class Connection:
             if p.creator:
                 teams = plan.players if plan.players <= 3 else 2
                 name = f"Crash {plan.number}"
-                await self.send(CreateTable(name=name, players=plan.players, teams=teams))
+                await self.send(messages.CreateTable(name=name, players=plan.players, teams=teams))
             else:
                 await trio.sleep(0.05)
-                await self.send(ListTables())
+                await self.send(messages.ListTables())
             return
-        await self.send(Join(table=plan.table_id))
+        await self.send(messages.Join(table=plan.table_id))
 
     async def after_change(self) -> None:
         p, m, plan = self.p, self.session.game, self.p.plan
@@ -257,16 +242,16 @@ class Connection:
         if m.result is not None:
             if plan.stopping:
                 p.done = True
-                await self.send(Leave())
+                await self.send(messages.Leave())
             elif self.rematch_asked != m.version:
                 self.rematch_asked = m.version
-                await self.send(Rematch())
+                await self.send(messages.Rematch())
             return
         if not m.legal or p.pending is not None:
             return
         if not self.left and p.rng.random() < self.leave_rate:
             self.left = True  # leave mid-game, seat kept; come back through the lobby
-            await self.send(Leave())
+            await self.send(messages.Leave())
             return
         notation = p.rng.choice(m.legal)
         action = self.session.action(notation)

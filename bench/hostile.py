@@ -73,6 +73,7 @@ from typing import Any
 import msgpack
 import trio
 from hostile_tables import table_limit_attacks  # beside this file
+from session_view import SessionView  # beside this file
 
 from sarja.protocol.client_session import ClientSession, Event, message_of
 from sarja.protocol.codec import ServerCodec, error_reply
@@ -491,7 +492,7 @@ class Signal:
         await self._event.wait()
 
 
-class GameView:
+class GameView(SessionView):
     """What a client needs of the server's messages to act: the one client session
     (Conn feeds it every frame; it answers pings), and the bench's own counts."""
 
@@ -503,35 +504,6 @@ class GameView:
         self.error_ids: set[int] = set()
         self.noise = 0  # notices, table views, chat and lists: not the game itself
         self.tables: tuple[TableSummary, ...] = ()
-
-    @property
-    def welcomed(self) -> bool:
-        return self.session.welcome is not None
-
-    @property
-    def table_id(self) -> str | None:
-        table = self.session.table
-        return None if table is None else table.id
-
-    @property
-    def version(self) -> int:
-        game = self.session.game
-        return -1 if game is None else game.version
-
-    @property
-    def hand(self) -> tuple[str, ...]:
-        game = self.session.game
-        return () if game is None else game.hand
-
-    @property
-    def legal(self) -> tuple[str, ...]:
-        game = self.session.game
-        return () if game is None else game.legal
-
-    @property
-    def result(self) -> Any:
-        game = self.session.game
-        return None if game is None else game.result
 
     def took(self, event: Event) -> None:
         msg = message_of(event)

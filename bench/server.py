@@ -65,6 +65,7 @@ from typing import Any
 
 import msgpack
 import trio
+from session_view import SessionView  # beside this file
 
 from sarja.protocol.client_session import ClientSession, message_of
 from sarja.protocol.framing import FrameDecoder, pack_length
@@ -159,7 +160,7 @@ class Reader:
             await self._changed.wait()
 
 
-class Peer(Reader):
+class Peer(Reader, SessionView):
     """A bench player on sarja-server, on the one client session (which keeps the game,
     answers pings and asks for a snapshot on a gap); counts the bytes received by
     message type in `tally` (shared by a run)."""
@@ -173,40 +174,6 @@ class Peer(Reader):
         self.acked = 0
         self.refused: set[int] = set()
         self.pong = 0
-
-    @property
-    def welcomed(self) -> bool:
-        return self.session.welcome is not None
-
-    @property
-    def table_id(self) -> str | None:
-        table = self.session.table
-        return None if table is None else table.id
-
-    @property
-    def seat(self) -> int | None:
-        table = self.session.table
-        return None if table is None else table.seat
-
-    @property
-    def version(self) -> int:
-        game = self.session.game
-        return -1 if game is None else game.version
-
-    @property
-    def turn(self) -> int:
-        game = self.session.game
-        return -1 if game is None else game.turn
-
-    @property
-    def legal(self) -> tuple[str, ...]:
-        game = self.session.game
-        return () if game is None else game.legal
-
-    @property
-    def result(self) -> Any:
-        game = self.session.game
-        return None if game is None else game.result
 
     async def send(self, msg: Any) -> None:
         await self.send_bytes(self.session.send(msg))
