@@ -319,34 +319,11 @@ class Journal:
         """What is kept of every game whose record is written, oldest first."""
         return self._read(
             lambda: [
-                Result(
-                    name,
-                    players,
-                    teams,
-                    result,
-                    side,
-                    moves,
-                    [(g, str(n), c) for g, n, c in json.loads(seats)],
-                    record,
-                    table_id,
-                    game,
-                    at,
-                )  # fmt: skip
-                for (
-                    table_id,
-                    game,
-                    at,
-                    name,
-                    players,
-                    teams,
-                    result,
-                    side,
-                    moves,
-                    seats,
-                    record,
-                ) in self._db.execute(
-                    "SELECT table_id, game, finished_at, table_name, players, teams, result,"
-                    " side, moves, seats, record FROM results ORDER BY finished_at, rowid"
+                Result(*[*row[:6], _seats(row[6]), *row[7:]])  # the columns in its order
+                for row in self._db.execute(
+                    "SELECT table_name, players, teams, result, side, moves, seats,"
+                    " record, table_id, game, finished_at FROM results"
+                    " ORDER BY finished_at, rowid"
                 )
             ]
         )
@@ -437,6 +414,11 @@ class Journal:
 _TABLES = (
     "SELECT id, number, name, players, teams, hand_size, manual_draw, takeover, version FROM tables"
 )
+
+
+def _seats(kept: str) -> list[tuple[str | None, str, str | None]]:
+    """A result's seats, kept as JSON: (guest id, name, computer level) each."""
+    return [(g, str(n), c) for g, n, c in json.loads(kept)]
 
 
 def _why(err: BaseException) -> str:
