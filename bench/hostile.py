@@ -73,6 +73,7 @@ from typing import Any
 import msgpack
 import trio
 from hostile_tables import table_limit_attacks  # beside this file
+from processes import read_port, stop  # beside this file
 from session_view import SessionView  # beside this file
 
 from sarja.protocol.client_session import ClientSession, Event, message_of
@@ -1515,6 +1516,15 @@ class Player:
         self.table_id = ""
         self.ended: str | None = None
 
+    async def close(self) -> None:
+        """End its stdin (it stops playing and exits); killed if it has not after 10 s."""
+        assert self.process.stdin is not None
+        await self.process.stdin.aclose()
+        with trio.move_on_after(10):
+            await self.process.wait()
+        if self.process.returncode is None:
+            self.process.kill()
+
     async def read(self) -> None:
         assert self.process.stdout is not None
         buffer = b""
@@ -1555,16 +1565,17 @@ async def start_server(data_dir: Path, log: Path, per_address: int) -> trio.Proc
         return await trio.lowlevel.open_process(command, stdout=subprocess.PIPE, stderr=err)
 
 
-async def read_port(process: trio.Process) -> int:
-    assert process.stdout is not None
-    buffer = b""
+async def start_player(root: trio.Nursery, port: int) -> Player:
+    """The real player, a process of its own, once it sits at its table."""
+    player_process = await trio.lowlevel.open_process(
+        [sys.executable, __file__, "--player", str(port)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    )  # fmt: skip
+    player = Player(player_process)
+    root.start_soon(player.read)
     with trio.fail_after(30):
-        while not (match := re.search(rb"listening on port (\d+)", buffer)):
-            chunk = await process.stdout.receive_some(4096)
-            if not chunk:
-                raise RuntimeError("sarja-server did not start")
-            buffer += chunk
-    return int(match.group(1))
+        await player.table.wait()
+    return player
 
 
 async def drain(stream: Any) -> None:
@@ -1600,14 +1611,7 @@ async def run(scale: Scale, quick: bool, folder: Path) -> dict[str, Any]:
         ctx.results["idle_connections"] = idle
         print(f"Idle connections: {idle}", flush=True)
 
-        player_process = await trio.lowlevel.open_process(
-            [sys.executable, __file__, "--player", str(port)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        )  # fmt: skip
-        player = Player(player_process)
-        root.start_soon(player.read)
-        with trio.fail_after(30):
-            await player.table.wait()
+        player = await start_player(root, port)
         ctx.real_table = player.table_id
         await trio.sleep(1)
         rss_before = statistics.median(await samples(ctx))
@@ -1662,12 +1666,7 @@ async def run(scale: Scale, quick: bool, folder: Path) -> dict[str, Any]:
 
         await trio.sleep(2 if quick else 8)
         rss_after = statistics.median(await samples(ctx)) if not ctx.crashed else math.nan
-        assert player_process.stdin is not None
-        await player_process.stdin.aclose()
-        with trio.move_on_after(10):
-            await player_process.wait()
-        if player_process.returncode is None:
-            player_process.kill()
+        await player.close()
         await trio.sleep(0.2)
         if not ctx.crashed:
             process.send_signal(signal.SIGTERM)
@@ -1893,14 +1892,7 @@ async def computers_run(
     async with trio.open_nursery() as root:
         assert process.stdout is not None
         root.start_soon(drain, process.stdout)
-        player_process = await trio.lowlevel.open_process(
-            [sys.executable, __file__, "--player", str(port)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        )  # fmt: skip
-        player = Player(player_process)
-        root.start_soon(player.read)
-        with trio.fail_after(30):
-            await player.table.wait()
+        player = await start_player(root, port)
         await trio.sleep(1)
         calm = (time.monotonic(), time.monotonic() + calm_s)
         await trio.sleep(calm_s)
@@ -1917,17 +1909,8 @@ async def computers_run(
         await trio.sleep(busy_s)
         server_cpu = (cpu_seconds(process.pid) - cpu[0]) / busy_s
         workers_cpu = (children_cpu(process.pid) - cpu[1]) / busy_s
-        assert player_process.stdin is not None
-        await player_process.stdin.aclose()
-        with trio.move_on_after(10):
-            await player_process.wait()
-        if player_process.returncode is None:
-            player_process.kill()
-        process.send_signal(signal.SIGTERM)
-        with trio.move_on_after(10):
-            await process.wait()
-        if process.returncode is None:
-            process.kill()
+        await player.close()
+        await stop(process)
         root.cancel_scope.cancel()
     ms = lambda v: round(v * 1e3, 2)  # noqa: E731
     calm_moves, busy_moves = player.window(*calm), player.window(*busy)
@@ -2155,15 +2138,6 @@ async def start_journal_server(data_dir: Path, log: Path) -> tuple[trio.Process,
     return process, await read_port(process)
 
 
-async def stop_journal_server(process: trio.Process) -> None:
-    process.send_signal(signal.SIGTERM)
-    with trio.move_on_after(10):
-        await process.wait()
-    if process.returncode is None:
-        process.kill()
-        await process.wait()
-
-
 async def flat_out_writer(js: JournalScale, folder: Path) -> dict[str, Any]:
     """Pairs moving flat out and tables churned, for `writer_s`: the log's peak size,
     how often it shrank, its truncations between commits (what each cost: the commits'
@@ -2199,7 +2173,7 @@ async def flat_out_writer(js: JournalScale, folder: Path) -> dict[str, Any]:
         used = await trio.to_thread.run_sync(journal_used_bytes, path)
         marks.append((trio.current_time(), used, tally["games"]))
         nursery.cancel_scope.cancel()
-    await stop_journal_server(process)
+    await stop(process)
     costs = [float(ms) for ms in re.findall(r"journal log emptied: \d+ bytes in ([\d.]+) ms",
                                             log.read_text(errors="replace"))]  # fmt: skip
     (t0, used0, games0), (t1, used1, games1) = marks[0], marks[-1]
@@ -2297,7 +2271,7 @@ async def unknown_tokens(js: JournalScale, folder: Path) -> dict[str, Any]:
                 took[name] += await time_unknown_tokens(port, 10)
         nursery.cancel_scope.cancel()
     for name, (process, _) in servers.items():
-        await stop_journal_server(process)
+        await stop(process)
         figures[f"unknown_token_ms_{name}"] = round(statistics.median(took[name]) * 1e3, 3)
         figures[f"unknown_token_p99_ms_{name}"] = round(percentile(took[name], 0.99) * 1e3, 3)
     figures["unknown_token_ratio"] = round(

@@ -16,7 +16,6 @@ stand-in grace (`--hand-over-after`).
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 import sys
 import tempfile
@@ -25,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import trio
+from processes import read_port, stop  # beside this file
 
 from sarja.protocol.client_session import ClientSession, message_of
 from sarja.protocol.limits import PROTOCOL_VERSION
@@ -80,24 +80,7 @@ async def start(folder: Path, max_tables: int, pause: float, grace: float) -> tu
     process = await trio.lowlevel.open_process(
         command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
     )
-    buffer = b""
-    with trio.fail_after(30):
-        while not (match := re.search(rb"listening on port (\d+)", buffer)):
-            chunk = await process.stdout.receive_some(4096)
-            if not chunk:
-                raise RuntimeError("sarja-server did not start")
-            buffer += chunk
-    return process, int(match.group(1))
-
-
-async def stop(process: Any) -> None:
-    if process.returncode is None:
-        process.terminate()
-        with trio.move_on_after(10):
-            await process.wait()
-        if process.returncode is None:
-            process.kill()
-            await process.wait()
+    return process, await read_port(process)
 
 
 async def game_left_to_computers(port: int, name: str) -> str:

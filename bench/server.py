@@ -65,6 +65,7 @@ from typing import Any
 
 import msgpack
 import trio
+from processes import read_port, stop  # beside this file
 from session_view import SessionView  # beside this file
 
 from sarja.protocol.client_session import ClientSession, message_of
@@ -304,17 +305,6 @@ class FloorPeer(Reader):
 # ----- processes ---------------------------------------------------------------------
 
 
-async def read_port(process: trio.Process, pattern: bytes, what: str) -> int:
-    buffer = b""
-    with trio.fail_after(STEP_TIMEOUT):
-        while not (match := re.search(pattern, buffer)):
-            chunk = await process.stdout.receive_some(4096)
-            if not chunk:
-                raise RuntimeError(f"{what} did not start")
-            buffer += chunk
-    return int(match.group(1))
-
-
 async def start_sarja(data_dir: str | None) -> tuple[trio.Process, int]:
     """sarja-server keeping its journal in `data_dir` (default durability), or with
     `--ephemeral` (its journal in memory) when `data_dir` is None."""
@@ -325,7 +315,7 @@ async def start_sarja(data_dir: str | None) -> tuple[trio.Process, int]:
         [SERVER, "--host", "127.0.0.1", "--port", "0", "--seed", "1", *limit, *keep],
         stdout=subprocess.PIPE,
     )
-    return process, await read_port(process, rb"listening on port (\d+)", "sarja-server")
+    return process, await read_port(process, timeout=STEP_TIMEOUT)
 
 
 @contextlib.asynccontextmanager
@@ -339,24 +329,18 @@ async def helper(kind: str, reply_bytes: int = 0) -> AsyncIterator[tuple[trio.Pr
             stdout=subprocess.PIPE,
         )
         try:
-            yield process, await read_port(process, rb"port (\d+)", f"the {kind} server")
+            yield (
+                process,
+                await read_port(process, rb"port (\d+)", f"the {kind} server", STEP_TIMEOUT),
+            )
         finally:
-            await stop(process)
+            await stop(process, grace=5)
 
 
 async def close_all(readers: list[Reader]) -> None:
     """Our ends first, so the server does not wait for goodbyes to be read."""
     for reader in readers:
         await trio.aclose_forcefully(reader.stream)
-
-
-async def stop(process: trio.Process) -> None:
-    process.terminate()
-    with trio.move_on_after(5):
-        await process.wait()
-    if process.returncode is None:
-        process.kill()
-        await process.wait()
 
 
 # ----- the bare trio servers ----------------------------------------------------------
@@ -598,9 +582,9 @@ async def idle_round_trips(samples: int) -> dict[str, list[float]]:
                     nursery.cancel_scope.cancel()
                 await close_all(kept_peers + eph_peers)
             finally:
-                await stop(ephemeral)
+                await stop(ephemeral, grace=5)
         finally:
-            await stop(kept)
+            await stop(kept, grace=5)
     for kind in ("echo", "echo_journal"):
         times[kind] = await helper_round_trips(kind, samples)
     return times
@@ -708,7 +692,7 @@ async def load_sarja(
                 nursery.cancel_scope.cancel()
             await close_all([p for game in games for p in game])
         finally:
-            await stop(process)
+            await stop(process, grace=5)
     return {"window": window, "tally": window.tally}
 
 
