@@ -99,27 +99,30 @@ def cells(v: Any, name: str, hi: int = CELLS) -> tuple[int, ...]:
     return tuple(cell(x, name) for x in sequence(v, name, 0, hi))
 
 
-def code(v: Any, name: str) -> str:
+def _string(v: Any, name: str) -> str:
     if type(v) is not str:
         fail("bad_type", f"Field '{name}' must be a string.")
-    if not _WORD_RE.fullmatch(v):
-        fail("bad_format", f"Field '{name}' must be a snake_case code of 1 to 40 characters.")
     return v
+
+
+def _matching(v: Any, name: str, pattern: re.Pattern[str], form: str) -> str:
+    """A string that `pattern` matches whole (else bad_format: the field `form`)."""
+    if not pattern.fullmatch(_string(v, name)):
+        fail("bad_format", f"Field '{name}' {form}.")
+    return str(v)
+
+
+def code(v: Any, name: str) -> str:
+    return _matching(v, name, _WORD_RE, "must be a snake_case code of 1 to 40 characters")
 
 
 def ident(v: Any, name: str, pattern: re.Pattern[str] = ID_RE) -> str:
-    if type(v) is not str:
-        fail("bad_type", f"Field '{name}' must be a string.")
-    if not pattern.fullmatch(v):
-        fail("bad_format", f"Field '{name}' has the wrong form.")
-    return v
+    return _matching(v, name, pattern, "has the wrong form")
 
 
 def label(v: Any, name: str, hi: int) -> str:
     """A name: stripped of surrounding spaces, then 1..hi printable characters."""
-    if type(v) is not str:
-        fail("bad_type", f"Field '{name}' must be a string.")
-    s = v.strip()
+    s = _string(v, name).strip()
     if not (0 < len(s) <= hi and s.isprintable()):
         fail("bad_text", f"Field '{name}' must be 1 to {hi} printable characters.")
     return s
@@ -127,19 +130,14 @@ def label(v: Any, name: str, hi: int) -> str:
 
 def text(v: Any, name: str, hi: int = MAX_TEXT) -> str:
     """A sentence or chat line: 1..hi printable characters, not only spaces."""
-    if type(v) is not str:
-        fail("bad_type", f"Field '{name}' must be a string.")
-    if not (0 < len(v) <= hi and v.isprintable() and not v.isspace()):
+    s = _string(v, name)
+    if not (0 < len(s) <= hi and s.isprintable() and not s.isspace()):
         fail("bad_text", f"Field '{name}' must be 1 to {hi} printable characters.")
-    return v
+    return s
 
 
 def action(v: Any, name: str) -> str:
-    if type(v) is not str:
-        fail("bad_type", f"Field '{name}' must be a string.")
-    if not ACTION_RE.fullmatch(v):
-        fail("bad_format", f"Field '{name}' is not an action in the documented notation.")
-    return v
+    return _matching(v, name, ACTION_RE, "is not an action in the documented notation")
 
 
 def actions(v: Any, name: str, hi: int) -> tuple[str, ...]:
@@ -147,11 +145,7 @@ def actions(v: Any, name: str, hi: int) -> tuple[str, ...]:
 
 
 def board(v: Any, name: str) -> str:
-    if type(v) is not str:
-        fail("bad_type", f"Field '{name}' must be a string.")
-    if not BOARD_RE.fullmatch(v):
-        fail("bad_format", f"Field '{name}' must be 100 characters of .*bgrBGR, corners *.")
-    return v
+    return _matching(v, name, BOARD_RE, "must be 100 characters of .*bgrBGR, corners *")
 
 
 def layout(v: Any, name: str) -> tuple[str, ...]:
