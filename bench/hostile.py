@@ -626,6 +626,19 @@ class Conn:
 # ----- the bench's state -----------------------------------------------------------------
 
 
+async def rematch(
+    first: tuple[Conn, GameView], second: tuple[Conn, GameView], timeout: float
+) -> None:
+    """Both players of a finished two-seat game ask for another; until it is dealt."""
+    (a, va), (b, vb) = first, second
+    seen = (va.snapshots, vb.snapshots)
+    await a.send(va.session.send(Rematch()))
+    await b.send(vb.session.send(Rematch()))
+    await a.wait_for(
+        lambda: va.snapshots > seen[0] and vb.snapshots > seen[1] and va.result is None, timeout
+    )
+
+
 class Ctx:
     def __init__(self, port: int, pid: int, scale: Scale, quick: bool) -> None:
         self.port, self.pid, self.scale, self.quick = port, pid, scale, quick
@@ -1999,11 +2012,7 @@ async def play(port: int) -> None:
                     print("stuck: no move possible for 60 s", file=out, flush=True)
                     return
                 if va.result is not None and vb.result is not None:
-                    games = (va.snapshots, vb.snapshots)
-                    await a.send(va.session.send(Rematch()))
-                    await b.send(vb.session.send(Rematch()))
-                    await a.wait_for(lambda: va.snapshots > games[0] and vb.snapshots > games[1]  # noqa: B023
-                                     and va.result is None, 60)  # fmt: skip
+                    await rematch((a, va), (b, vb), 60)
                     continue
                 mover, view = (a, va) if va.can_move() else (b, vb)
                 move_id, data = view.move(rng)
@@ -2081,11 +2090,7 @@ async def flat_out_pair(ctx: Ctx, i: int, until: float, tally: Counter[str]) -> 
                 break
             if over():
                 tally["games"] += 1
-                seen = (va.snapshots, vb.snapshots)
-                await a.send(va.session.send(Rematch()))
-                await b.send(vb.session.send(Rematch()))
-                await a.wait_for(lambda: va.snapshots > seen[0] and vb.snapshots > seen[1]  # noqa: B023
-                                 and va.result is None, 10)  # fmt: skip
+                await rematch((a, va), (b, vb), 10)
                 continue
             mover, view = (a, va) if va.can_move() else (b, vb)
             move_id, data = view.move(rng)
