@@ -1,16 +1,22 @@
 """`sarja-client --practice` in a real pseudo-terminal: one command, no server to start,
-and a game against the computer to its end (the screen read through pyte)."""
+and a game against the computer to its end (the screen read through pyte); the game's
+record kept, and `--replay` choosing it from the list of records kept here."""
 
 from __future__ import annotations
 
+import json
 import os
+import random
 import re
+import time
+from pathlib import Path
 
 from .test_client_e2e import PATIENCE, TURN, Terminal, command, hurry, play_to_the_end
 
 
 def test_practice_starts_a_game_against_the_computer_and_plays_it(tmp_path):
-    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config"),
+           "XDG_DATA_HOME": str(tmp_path / "data")}  # fmt: skip
     env.pop("NO_COLOR", None)
     argv = [*command("sarja-client"), "--practice", "--level", "easy", "--name", "Aino",
             "--pace", "0.25"]  # fmt: skip
@@ -32,6 +38,53 @@ def test_practice_starts_a_game_against_the_computer_and_plays_it(tmp_path):
         assert '"seats": {}' in kept and "Aino" in kept
     finally:
         aino.close()
+    # The game's record is kept in the client's data directory, even though the player
+    # quit the moment it ended.
+    (record,) = (tmp_path / "data" / "sarja" / "practice").glob("*.json")
+    practice = json.loads(record.read_text())
+    assert practice["names"] == ["Aino", "Bertil"] and practice["outcome"]
+    choose_the_practice_game(env, tmp_path / "data" / "sarja", len(practice["actions"]))
+
+
+def choose_the_practice_game(env: dict[str, str], data: Path, moves: int) -> None:
+    """`--replay` with no file lists the practice game and a local server's newer one;
+    choosing the practice game (the second) opens it."""
+    from sarja.server.engine import Arrangement, Game, record_json
+
+    rng = random.Random(3)
+    game = Game.new(Arrangement.of(2), rng)
+    while game.outcome is None:
+        game.apply(game.turn, rng.choice(game.legal_actions(game.turn)))
+    (data / "records").mkdir()
+    served = data / "records" / "20261201-120000-t1-game1.json"
+    served.write_text(record_json(game, ["Cecilia", "Daniel"]), encoding="utf-8")
+    later = time.time() + 60
+    os.utime(served, (later, later))
+    viewer = Terminal([*command("sarja-client"), "--replay"], env)
+    try:
+        listed = viewer.wait_for("Which game do you want to replay?")
+        lines = [line for line in listed.splitlines() if " v " in line]
+        assert "server" in lines[0] and "Cecilia v Daniel" in lines[0], listed
+        assert "practice" in lines[1] and "Aino v Bertil" in lines[1], listed
+        viewer.type("\x1b[B\r")  # ↓, Enter
+        screen = viewer.wait_for(f"move 0 of {moves}")
+        assert "Aino:" in screen and "Bertil:" in screen
+        viewer.type("q")
+        assert viewer.finish() == 0
+        assert b"Traceback" not in viewer.raw
+    finally:
+        viewer.close()
+
+
+def test_replay_with_nothing_kept_says_so(tmp_path):
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config"),
+           "XDG_DATA_HOME": str(tmp_path / "data")}  # fmt: skip
+    done = Terminal([*command("sarja-client"), "--replay"], env)
+    try:
+        assert done.finish() == 1
+        assert "No game records are kept on this machine yet" in done.text()
+    finally:
+        done.close()
 
 
 def test_practice_refuses_a_table_that_is_not_a_game(tmp_path):
