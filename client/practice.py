@@ -101,4 +101,5 @@ def practice_table(players: int, teams: int, level: str) -> CreateTable:
         players=players,
         teams=teams,
         computers=(None,) + (level,) * (players - 1),
+        hints=True,  # practice is for learning: the coach is there
     )

@@ -9,6 +9,7 @@ from .change_wire import changes_of
 from .changes import Change
 from .fields import (
     TOKEN_RE,
+    action,
     actions,
     board,
     boolean,
@@ -400,3 +401,32 @@ class Legal(WireMap):
     def validate(self) -> None:
         integer(self.version, "version")
         _legal(self)
+
+
+# What a hint's `reason` may say (server/coach.py decides which).
+HINT_REASONS = (
+    "completes",
+    "blocks",
+    "breaks",
+    "makes_four",
+    "dead_card",
+    "draw",
+    "pass",
+    "builds",
+)
+
+
+@wire
+class Hint(WireMap):
+    """The coach's answer to `ask_hint`, for this seat alone: the move it would make
+    at `version` (one of the seat's legal actions, in notation) and why."""
+
+    TYPE = "hint"
+    version: int
+    action: str
+    reason: str
+
+    def validate(self) -> None:
+        integer(self.version, "version")
+        action(self.action, "action")  # the client checks it is one of its legal ones
+        choice_of(self.reason, "reason", HINT_REASONS)

@@ -130,7 +130,10 @@ class Server:
             return
         self._per_address[address] += 1
         self.connections += 1
-        connection = Connection(stream, self.lobby, self.config, address, self.outflow, self.carry)
+        connection = Connection(
+            stream, self.lobby, self.config, address, self.outflow, self.carry,
+            advise=self.computers.advise,
+        )  # fmt: skip
         self._live.add(connection)
         try:
             await serve_connection(connection)

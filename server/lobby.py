@@ -325,6 +325,7 @@ class Lobby:
         table = self._new_table(
             table_id, msg.name, arrangement, msg.computer_takeover or None, computers
         )
+        table.hints = msg.hints
         if computers_play:
             self.guards.made(table, guest.address)
         table.join(guest, None, None, now)
