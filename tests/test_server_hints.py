@@ -21,9 +21,7 @@ from .test_server_computers import fast
 
 async def seated_against_the_computer(server: Any, hints: bool) -> NetClient:
     aino = await NetClient.connect(server.port, "Aino")
-    table = CreateTable(
-        name="Lesson", players=2, teams=2, computers=(None, "medium"), hints=hints
-    )
+    table = CreateTable(name="Lesson", players=2, teams=2, computers=(None, "medium"), hints=hints)
     await aino.send(table)
     await aino.expect("table")
     await aino.send(Ready(ready=True))
