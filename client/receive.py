@@ -23,6 +23,7 @@ from sarja.protocol.messages import (
     ClientMessage,
     Error,
     Hand,
+    Hint,
     Legal,
     ListTables,
     Notice,
@@ -41,6 +42,7 @@ from sarja.protocol.mirror import ServerProtocolError
 from sarja.protocol.session import SessionState
 
 from .facts import final_board
+from .hints import take_hint
 from .history import take_history
 from .model import CENTRE, Model, note
 from .styles import side_style
@@ -125,6 +127,8 @@ def _take(model: Model, msg: Event, phase: SessionState) -> list[ClientMessage]:
         case Ack():
             model.status = ""
             model.picked = None
+        case Hint():
+            take_hint(model, msg)
         case Notice():
             _notice(model, msg)
         case ChatLine():

@@ -11,6 +11,8 @@ import re
 import time
 from pathlib import Path
 
+from sarja.server.coach import analyse
+
 from .test_client_e2e import PATIENCE, TURN, Terminal, command, hurry, play_to_the_end
 
 
@@ -43,14 +45,19 @@ def test_practice_starts_a_game_against_the_computer_and_plays_it(tmp_path):
     (record,) = (tmp_path / "data" / "sarja" / "practice").glob("*.json")
     practice = json.loads(record.read_text())
     assert practice["names"] == ["Aino", "Bertil"] and practice["outcome"]
-    choose_the_practice_game(env, tmp_path / "data" / "sarja", len(practice["actions"]))
+    choose_the_practice_game(env, tmp_path / "data" / "sarja", record)
 
 
-def choose_the_practice_game(env: dict[str, str], data: Path, moves: int) -> None:
+def board(screen: str) -> str:
+    return "\n".join(screen.splitlines()[1:12])
+
+
+def choose_the_practice_game(env: dict[str, str], data: Path, record: Path) -> None:
     """`--replay` with no file lists the practice game and a local server's newer one;
     choosing the practice game (the second) opens it."""
     from sarja.server.engine import Arrangement, Game, record_json
 
+    moves = len(json.loads(record.read_text())["actions"])
     rng = random.Random(3)
     game = Game.new(Arrangement.of(2), rng)
     while game.outcome is None:
@@ -69,6 +76,16 @@ def choose_the_practice_game(env: dict[str, str], data: Path, moves: int) -> Non
         viewer.type("\x1b[B\r")  # ↓, Enter
         screen = viewer.wait_for(f"move 0 of {moves}")
         assert "Aino:" in screen and "Bertil:" in screen
+        # The coach's analysis of the practice game, and a step to a marked move.
+        viewer.type("a")
+        screen = viewer.wait_for("Analysed:")
+        marked = analyse(json.loads(record.read_text()))
+        if marked:
+            viewer.type("m")
+            screen = viewer.wait_for(f"Mistake 1 of {len(marked)}")
+            assert f"move {marked[0].at + 1} of {moves}" in screen and "~" in board(screen)
+        else:
+            assert "no move was clearly weaker" in screen
         viewer.type("q")
         assert viewer.finish() == 0
         assert b"Traceback" not in viewer.raw
@@ -95,3 +112,62 @@ def test_practice_refuses_a_table_that_is_not_a_game(tmp_path):
         assert "not a Sarja game" in done.text()
     finally:
         done.close()
+
+
+def test_a_hint_in_practice_is_shown_on_the_board_and_played_with_enter(tmp_path):
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config"),
+           "XDG_DATA_HOME": str(tmp_path / "data")}  # fmt: skip
+    argv = [*command("sarja-client"), "--practice", "--level", "easy", "--name", "Aino",
+            "--pace", "0.1"]  # fmt: skip
+    aino = Terminal(argv, env)
+    try:
+        assert "a hint" in aino.wait_for(TURN, PATIENCE)
+        aino.type("a")
+        screen = aino.wait_for("Hint: ")
+        said = re.search(r"Hint: (?:the (\S+) (?:on|off) ([A-J]\d+)|exchange)", screen)
+        assert said is not None, screen
+        if said[1]:  # a card on a space: marked on the board, and Enter plays it there
+            row = board(screen).splitlines()[int(said[2][1:])]
+            assert "~" in row, screen
+            aino.type("\r")
+            aino.wait_for(re.compile(f"You (?:played|removed).*{said[2]}"))
+        aino.type("q")
+        aino.type("y")
+        assert aino.finish() == 0
+        assert b"Traceback" not in aino.raw
+    finally:
+        aino.close()
+
+
+def test_the_analysis_of_a_replay_steps_to_each_marked_move(tmp_path):
+    """A known game (random moves, seed 3): the coach marks five moves; m and M step
+    between them, each with its better move marked ~ ~ on the board."""
+    from sarja.server.engine import Arrangement, Game, record_json
+
+    rng = random.Random(3)
+    game = Game.new(Arrangement.of(2), rng)
+    while game.outcome is None:
+        game.apply(game.turn, rng.choice(game.legal_actions(game.turn)))
+    path = tmp_path / "game.json"
+    path.write_text(record_json(game, ["Aino", "Bertil"]), encoding="utf-8")
+    marked = analyse(json.loads(path.read_text()))
+    assert len(marked) == 5
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    viewer = Terminal([*command("sarja-client"), "--replay", str(path)], env)
+    try:
+        viewer.wait_for("move 0 of")
+        viewer.type("m")  # before any analysis: m starts it
+        viewer.wait_for("Analysed: 5 mistakes marked")
+        viewer.type("m")
+        screen = viewer.wait_for("Mistake 1 of 5: Bertil played the J♣ on E1")
+        assert "better: the 4♥ on F5" in screen and "~ 4♥~" in board(screen)
+        viewer.type("m")
+        screen = viewer.wait_for("Mistake 2 of 5")
+        assert f"move {marked[1].at + 1} of" in screen
+        viewer.type("M")
+        viewer.wait_for("Mistake 1 of 5")
+        viewer.type("q")
+        assert viewer.finish() == 0
+        assert b"Traceback" not in viewer.raw
+    finally:
+        viewer.close()
