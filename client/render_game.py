@@ -271,6 +271,7 @@ def game_keys(model: Model) -> list[tuple[str, str]]:
         keys.append(words.PASS_KEY)
     if hand_over_seat(model) is not None:
         keys.append(words.HAND_OVER_KEY)
-    if model.practice is not None and model.my_turn:
-        keys.append(coach_words.HINT_KEY)  # practice tables allow hints
+    hints = model.practice is not None or (model.table is not None and model.table.hints)
+    if hints and model.my_turn:
+        keys.append(coach_words.HINT_KEY)
     return [*keys, *words.LAST_KEYS]

@@ -179,6 +179,7 @@ class TableView(WireMap):
     computer_takeover: str | Literal[False]  # a level, or false: no computer stands in
     seat: int | None = None
     rematch: tuple[int, ...] = ()  # seats that asked for a rematch
+    hints: bool = False  # its players may ask the coach (`ask_hint`)
 
     def validate(self) -> None:
         ident(self.id, "id")
@@ -193,6 +194,7 @@ class TableView(WireMap):
         opt_integer(self.seat, "seat", 0, self.players - 1)
         rematch = sequence(self.rematch, "rematch", 0, self.players)
         _set(self, "rematch", tuple(integer(s, "rematch", 0, self.players - 1) for s in rematch))
+        boolean(self.hints, "hints")
 
 
 # What happens at a table outside the game's own updates.

@@ -278,5 +278,6 @@ def view(table: Seated, seat: int | None) -> TableView:
         computer_takeover=table.computer_takeover,
         seat=seat,
         rematch=tuple(sorted(table.rematch)),
+        hints=table.hints,
         _trusted=True,
     )

@@ -23,7 +23,7 @@ async def seated_against_the_computer(server: Any, hints: bool) -> NetClient:
     aino = await NetClient.connect(server.port, "Aino")
     table = CreateTable(name="Lesson", players=2, teams=2, computers=(None, "medium"), hints=hints)
     await aino.send(table)
-    await aino.expect("table")
+    assert (await aino.expect("table")).hints is hints  # the table says whether it allows them
     await aino.send(Ready(ready=True))
     await aino.expect("snapshot")
     return aino
