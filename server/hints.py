@@ -35,7 +35,8 @@ Advise = Callable[[SeatView], Awaitable[Action]]
 
 
 def hint_view(lobby: Lobby, guest: Guest, version: int) -> tuple[object, SeatView]:
-    """(the table, the seat's view) for a hint now; Refusal if none may be given."""
+    """(the table, the seat's view) for a hint at `version` (the table's, as the wire
+    counts it: not the game's actions, after a restart); Refusal if none may be given."""
     table = lobby.seating.table_of(guest)
     if table is None or guest not in table.seats:
         raise Refusal("not_a_player", "Only a seated player can ask for a hint.")
@@ -43,7 +44,7 @@ def hint_view(lobby: Lobby, guest: Guest, version: int) -> tuple[object, SeatVie
         raise Refusal("hints_off", "This table's creator did not allow hints.")
     game = table.game
     seat = table.seats.index(guest)
-    if game is None or game.outcome is not None or game.version != version:
+    if game is None or game.outcome is not None or table.version != version:
         raise Refusal("no_hint", "There is no move to hint at: the game has moved on.")
     view = seat_view(game, seat)
     if game.turn != seat or not view.legal:
@@ -74,21 +75,20 @@ class HintDesk:
         if self.busy:
             raise Refusal("hint_busy", "Your last hint is still being worked out.")
         self.busy = True
-        nursery.start_soon(self._work, lobby, guest, table, view, send)
+        nursery.start_soon(self._work, lobby, guest, table, msg.version, view, send)
 
     async def _work(
-        self, lobby: Lobby, guest: Guest, table: object, view: SeatView,
+        self, lobby: Lobby, guest: Guest, table: object, version: int, view: SeatView,
         send: Callable[[ServerMessage], None],
     ) -> None:  # fmt: skip
         try:
             assert self.advise is not None
             action = await self.advise(view)
             hint = Hint(
-                version=view.version, action=str(action), reason=reason(view, action),
-                _trusted=True,
-            )  # fmt: skip
+                version=version, action=str(action), reason=reason(view, action), _trusted=True
+            )
             try:
-                hint_view(lobby, guest, view.version)  # still that position, still seated
+                hint_view(lobby, guest, version)  # still that position, still seated
             except Refusal:
                 return  # the game moved on meanwhile: the hint is no use now
             self.last = (table, hint)

@@ -39,7 +39,7 @@ class Seated:
         self.name = name
         self.arrangement = arrangement
         self.takeover = takeover  # the level that stands in for an away player, if any
-        self.hints = False  # its players may ask the coach (hints.py); not journaled
+        self.hints = False  # its players may ask the coach (hints.py)
         self.fx = fx  # what each step asks of the world, for the caller to carry out
         players = arrangement.players
         self.seats: list[Guest | None] = [None] * players  # the people

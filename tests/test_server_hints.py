@@ -85,3 +85,24 @@ async def test_one_hint_at_a_time_per_connection(nursery):
     go_on.set()
     hint = await aino.expect("hint")
     assert hint.action in aino.state.legal
+
+
+async def test_a_table_keeps_allowing_hints_after_a_restart(tmp_path):
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(serve, fast(search_processes=False, data_dir=tmp_path))
+        aino = await seated_against_the_computer(server, hints=True)
+        await my_turn(aino)
+        token = aino.welcome.resume
+        nursery.cancel_scope.cancel()
+    await aino.aclose()
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(serve, fast(search_processes=False, data_dir=tmp_path))
+        back = await NetClient.connect(server.port, "Aino", resume=token)
+        await back.expect("snapshot")
+        assert back.table.hints
+        version = await my_turn(back)
+        [table] = server.lobby.tables.values()
+        assert version != table.game.version  # the wire's versions go on from before
+        await back.send(AskHint(version=version))
+        assert (await back.expect("hint")).action in back.state.legal
+        nursery.cancel_scope.cancel()
