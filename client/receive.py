@@ -46,7 +46,7 @@ from .hints import take_hint
 from .history import take_history
 from .model import CENTRE, Model, note
 from .styles import side_style
-from .words import connect, lobby
+from .words import coach, connect, lobby
 from .words.log import arrival, drew, log_changes
 from .words.table import notice_parts
 
@@ -277,6 +277,8 @@ def _game_message(model: Model, msg: Update | Hand | Legal) -> None:
         stand_in = msg.stand_in
         for line in log_changes(model, game, msg.changes, stand_in):
             note(model, line.kind, line.parts)
+        if msg.result is not None and model.practice is not None:
+            note(model, "info", [("", coach.PRACTICE_KEPT)])  # where its analysis is
         # (A history comes only straight after its snapshot: any update is later.)
         model.logged = msg.version
         if not all(map(seat_only, msg.changes)):

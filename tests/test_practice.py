@@ -32,6 +32,7 @@ def test_practice_starts_a_game_against_the_computer_and_plays_it(tmp_path):
         play_to_the_end(aino)
         end = aino.wait_for("Game over")
         assert "Bertil held:" in end or "Aino held:" in end
+        assert "This game is kept" in aino.wait_for("the coach's analysis")
         aino.type("q")  # after the game, q quits at once: nothing is lost
         assert aino.finish() == 0
         assert b"Traceback" not in aino.raw

@@ -40,6 +40,11 @@ def hint(move: str, reason: str) -> str:
 
 # ----- the analysis in a replay ---------------------------------------------------------
 
+PRACTICE_KEPT = (
+    "This game is kept: after you quit, sarja-client --replay lists it, and there"
+    " a shows the coach's analysis of every move."
+)
+
 NOT_ANALYSED = "Press a to analyse the game: each move where a stronger one was there."
 NO_RECORD = "This replay has no record to analyse."
 
