@@ -98,7 +98,8 @@ class Connection:
         self._budget = RequestBudget(config.request_rate, config.request_burst, trio.current_time())
         self._connection = trio.CancelScope()  # the running connection's, once it runs
         self._nursery: trio.Nursery | None = None  # the running connection's tasks
-        self.hints = HintDesk(advise)  # the coach's hints asked here (hints.py)
+        self._advise = advise
+        self.hints: HintDesk | None = None  # made at the first `ask_hint` (hints.py)
         self._pings = 0
         self.last_heard = self._last_ping = trio.current_time()
 
@@ -293,6 +294,8 @@ class Connection:
             self.guest = self.lobby.resume(self.guest, msg.token, self)
         elif isinstance(msg, AskHint):
             assert self.guest is not None and self._nursery is not None
+            if self.hints is None:  # most connections never ask: an idle one costs nothing
+                self.hints = HintDesk(self._advise)
             self.hints.ask(self.lobby, self.guest, msg, self._nursery, self.send)
         else:
             assert self.guest is not None  # the codec allows nothing else before hello

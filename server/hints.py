@@ -55,6 +55,8 @@ def hint_view(lobby: Lobby, guest: Guest, version: int) -> tuple[object, SeatVie
 class HintDesk:
     """One connection's hints: the one under way, and the last one given."""
 
+    __slots__ = ("advise", "busy", "last")
+
     def __init__(self, advise: Advise | None) -> None:
         self.advise = advise
         self.busy = False
