@@ -23,6 +23,7 @@ from prompt_toolkit.output import Output
 from sarja.protocol.messages import ListTables, ServerMessage, Welcome
 from sarja.protocol.session import SessionState
 
+from . import analysis
 from . import intents as ask
 from . import model as m
 from .attention import Attention
@@ -94,9 +95,25 @@ class ClientApp:
             elif effect is Command.GREET:
                 self._keep()
                 self.link.greet()
+            elif effect is Command.ANALYSE:
+                self._analyse()
             else:
                 self.link.send(effect)
         self._after()
+
+    def _analyse(self) -> None:
+        loop = asyncio.get_running_loop()  # keys come on the screen's loop
+        analysis.start(self.model, lambda change: self._from_worker(loop, change))
+
+    def _from_worker(self, loop: asyncio.AbstractEventLoop, change: Callable[[], None]) -> None:
+        """A worker's change to the model, made on the screen's loop, then drawn."""
+
+        def apply() -> None:
+            change()
+            self._after()
+
+        with contextlib.suppress(RuntimeError):  # the loop is closed: the client ended
+            loop.call_soon_threadsafe(apply)
 
     def _after(self) -> None:
         self.screen.sync()

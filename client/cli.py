@@ -2,7 +2,8 @@
 
 `sarja-client --practice` plays against the computer with a server of its own, in this
 process (practice.py); `sarja-client --replay RECORD.json` steps through a finished game
-from its record. `main` picks the mode; each mode builds its model and runs.
+from its record, and `--replay` alone lists the records kept on this machine (kept.py)
+to choose from. `main` picks the mode; each mode builds its model and runs.
 """
 
 from __future__ import annotations
@@ -35,8 +36,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--name", default=None, help="play under this name (default: ask, or the last one used)"
     )
     parser.add_argument(
-        "--replay", type=Path, default=None, metavar="RECORD.json",
-        help="step through a finished game from its record (the server keeps them)",
+        "--replay", nargs="?", const="", default=None, metavar="RECORD.json",
+        help="step through a finished game from its record; with no file, choose one of"
+        " the games kept on this machine (practice games, and a local server's)",
     )  # fmt: skip
     practice = parser.add_argument_group(
         "playing alone", "--practice starts a game against the computer: no server needed"
@@ -107,12 +109,15 @@ def practice_shape_ok(players: int, teams: int) -> bool:
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     if args.replay is not None:
-        sys.exit(replay(args.replay))
+        path = Path(args.replay) if args.replay else choose_record()
+        sys.exit(1 if path is None else replay(path))
     server = None
     if args.practice:
-        from .practice import PracticeServer, practice_table
+        from .kept import practice_records
+        from .practice import PACE, PracticeServer, practice_table
 
-        server = PracticeServer() if args.pace is None else PracticeServer(max(0.0, args.pace))
+        pace = PACE if args.pace is None else max(0.0, args.pace)
+        server = PracticeServer(pace, records=practice_records())
         try:
             args.port = server.start()
         except RuntimeError as err:
@@ -154,6 +159,27 @@ def failure(model: m.Model) -> str:
     if model.welcome is None and model.link in ("unreachable", "stopped"):
         return model.link_text
     return ""
+
+
+def choose_record() -> Path | None:
+    """Ask which of the records kept here to replay; None (said why) if none is."""
+    from prompt_toolkit.shortcuts import choice
+
+    from .kept import practice_records, recent, server_records
+    from .words.records import choose_prompt, kept_label, none_kept
+
+    kept = recent()
+    if not kept:
+        print(f"sarja-client: {none_kept(str(practice_records()), str(server_records()))}",
+              file=sys.stderr)  # fmt: skip
+        return None
+    try:
+        chosen: Path = choice(
+            choose_prompt(), options=[(k.path, kept_label(k)) for k in kept], default=kept[0].path
+        )
+    except (KeyboardInterrupt, EOFError):
+        return None
+    return chosen
 
 
 def replay(path: Path) -> int:

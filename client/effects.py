@@ -13,6 +13,7 @@ class Command(Enum):
     QUIT = "quit"
     RETRY = "retry"  # try to connect now instead of waiting out the backoff
     GREET = "greet"  # the name is chosen: say hello
+    ANALYSE = "analyse"  # start the coach's analysis of the replay, in a worker
 
 
 Effect: TypeAlias = ClientMessage | Command

@@ -25,11 +25,12 @@ class CreateForm:
     computers: int = 0  # computer players, in the last seats
     level: str = "medium"  # theirs, and the stand-in's
     computer_takeover: bool = False  # a computer plays an away player's seat
+    hints: bool = False  # players may ask the coach for a hint
     field: int = 0  # which line of the form the cursor is on
 
     FIELDS = (
         "name", "players", "teams", "hand_size", "manual_draw", "computers", "level",
-        "computer_takeover",
+        "computer_takeover", "hints",
     )  # fmt: skip
 
     def computer_seats(self) -> tuple[str | None, ...]:

@@ -247,16 +247,33 @@ class StepTo:
     at: int  # -1: the end
 
 
+@dataclass(frozen=True)
+class Analyse:
+    """Run the coach's analysis of the replayed game (analysis.py)."""
+
+
+@dataclass(frozen=True)
+class ToMistake:
+    forward: bool  # the next marked move, or the one before
+
+
+@dataclass(frozen=True)
+class AskCoach:
+    """Ask the coach for a hint for our move (a practice game, or a table allowing it)."""
+
+
 # The intents in groups, each carried out by one module (perform.py says which).
 BoardIntent: TypeAlias = (
     Move | Goto | Pick | NextCard | NextTarget | Play | FivesMove | FivesPick | FivesConfirm
 )  # fmt: skip
-TurnIntent: TypeAlias = Exchange | Pass | Draw | HandOver | Cancel | Rematch | ToTable
+TurnIntent: TypeAlias = (
+    Exchange | Pass | Draw | HandOver | Cancel | Rematch | ToTable | AskCoach
+)  # fmt: skip
 ExitIntent: TypeAlias = Quit | Leave | Confirm | Close
 AsideIntent: TypeAlias = Help | HelpPage | ChatOpen | Say | Name | LogScroll | Alerts | Retry
 LobbyIntent: TypeAlias = LobbyMove | LobbyClick | Join | Spectate | Refresh | SeatMove | Sit | Ready
 FormIntent: TypeAlias = CreateOpen | FormMove | FormChange | FormName | Create
-ReplayIntent: TypeAlias = Step | StepTo
+ReplayIntent: TypeAlias = Step | StepTo | Analyse | ToMistake
 Intent: TypeAlias = (
     BoardIntent | TurnIntent | ExitIntent | AsideIntent | LobbyIntent | FormIntent | ReplayIntent
 )  # fmt: skip

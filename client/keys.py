@@ -179,6 +179,7 @@ def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
     bind("p", playing, ask.Pass())
     bind("d", playing, ask.Draw())
     bind("o", playing, ask.HandOver())
+    bind("a", playing, ask.AskCoach())
     bind("r", playing, ask.Rematch())
     bind("escape", playing, ask.Cancel())
     bind("c", playing, ask.ChatOpen())
@@ -209,4 +210,7 @@ def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
     bind("pagedown", replay, ask.Step(10))
     bind(("home", "g"), replay, ask.StepTo(0))
     bind(("end", "G"), replay, ask.StepTo(-1))
+    bind("a", replay, ask.Analyse())
+    bind("m", replay, ask.ToMistake(True))
+    bind("M", replay, ask.ToMistake(False))
     return kb

@@ -64,6 +64,41 @@ class Step:
     dead: tuple[tuple[str, ...], ...]  # every seat's dead cards
 
 
+@dataclass(frozen=True)
+class Mark:
+    """A move the coach marks (server/coach.py's `Mistake`): the `at`-th action."""
+
+    at: int
+    seat: int
+    kind: str  # missed_win, left_four, wasted_jack, idle_removal
+    played: str  # notation
+    better: str  # notation
+    cell: int  # where the threat is, or the better move plays
+
+
+@dataclass
+class Analysis:
+    """The coach's analysis of a replayed game, as its worker reports it (analysis.py)."""
+
+    done: int = 0
+    total: int = 0
+    finished: bool = False
+    failed: str = ""
+    marks: list[Mark] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Hinted:
+    """The coach's hint for our move at `version` (a `hint` checked against our legal
+    list), and where it plays."""
+
+    version: int
+    action: str
+    reason: str
+    card: str | None
+    cell: int | None
+
+
 @dataclass
 class Replay:
     """The positions of one recorded game, and which one is on screen (replay.py moves
@@ -75,6 +110,8 @@ class Replay:
     # The whole game's log, told once, and where each step's lines end in it.
     told: list[LogLine] = field(default_factory=list)
     ends: list[int] = field(default_factory=list)
+    record: dict[str, Any] | None = None  # what the coach analyses (analysis.py)
+    analysis: Analysis | None = None
 
     @property
     def step(self) -> Step:
@@ -130,6 +167,7 @@ class Model:
     # the client readies us at it; `practising` once it is made.
     practice: CreateTable | None = None
     practising: bool = False
+    hint: Hinted | None = None  # the coach's last hint (ours, for the version it names)
     # The protocol's side of the player, kept across connections (the link gives each
     # connection a fresh codec in it): the game, action ids, sync on a gap.
     session: ClientSession = field(default_factory=ClientSession, repr=False, compare=False)

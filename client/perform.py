@@ -15,7 +15,7 @@ from typing import assert_never
 
 from sarja.protocol.messages import Chat, ClientMessage
 
-from . import general, play, seating
+from . import analysis, general, play, seating
 from . import intents as ask
 from .effects import Command, Effect
 from .model import CHAT_QUEUE, Model
@@ -44,23 +44,33 @@ def _carry_out(model: Model, intent: ask.Intent) -> Sequence[Effect]:
     if isinstance(intent, ask.FormIntent):
         return seating.form(model, intent)
     if isinstance(intent, ask.ReplayIntent):
-        _step(model, intent)
-        return ()
+        return _step(model, intent)
     assert_never(intent)
 
 
-def _step(model: Model, intent: ask.ReplayIntent) -> None:
-    """A replay moves by some actions (backwards when negative), or to one end."""
+def _step(model: Model, intent: ask.ReplayIntent) -> Sequence[Effect]:
+    """A replay moves by some actions (backwards when negative), or to one end, or to
+    a move the coach marked; or the coach's analysis starts."""
     replay = model.replay
     if replay is None:
-        return
+        return ()
     match intent:
         case ask.Step(by):
             go(model, replay.at + by)
         case ask.StepTo(at):
             go(model, at if at >= 0 else len(replay.steps) - 1)
+        case ask.Analyse():
+            return [Command.ANALYSE]
+        case ask.ToMistake(forward):
+            if replay.analysis is None:
+                return [Command.ANALYSE]
+            analysis.step_to_mistake(model, forward)
+            return ()
         case _:
             assert_never(intent)
+    if replay.analysis is not None:
+        analysis.describe(model)  # the mark on screen, or none
+    return ()
 
 
 def _offline(model: Model, msg: ClientMessage) -> bool:

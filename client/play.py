@@ -25,6 +25,7 @@ from sarja.protocol.session import SessionState
 
 from . import intents as ask
 from .facts import choice_options, final_board, hand_over_seat, is_dead, playable, targets
+from .hints import ask_coach
 from .model import Model
 from .words import game as words
 
@@ -72,6 +73,8 @@ def turn(model: Model, intent: ask.TurnIntent) -> list[ClientMessage]:
             return rematch(model)
         case ask.ToTable():
             to_table(model)
+        case ask.AskCoach():
+            return ask_coach(model)
         case _:
             assert_never(intent)
     return []

@@ -23,6 +23,7 @@ from sarja.protocol.messages import (
     ClientMessage,
     Error,
     Hand,
+    Hint,
     Legal,
     ListTables,
     Notice,
@@ -41,10 +42,11 @@ from sarja.protocol.mirror import ServerProtocolError
 from sarja.protocol.session import SessionState
 
 from .facts import final_board
+from .hints import take_hint
 from .history import take_history
 from .model import CENTRE, Model, note
 from .styles import side_style
-from .words import connect, lobby
+from .words import coach, connect, lobby
 from .words.log import arrival, drew, log_changes
 from .words.table import notice_parts
 
@@ -112,6 +114,8 @@ def _take(model: Model, msg: Event, phase: SessionState) -> list[ClientMessage]:
             _notice(model, msg)
         case ChatLine():
             _chat_line(model, msg)
+        case Hint():
+            take_hint(model, msg)
     return []
 
 
@@ -290,6 +294,8 @@ def _game_message(model: Model, msg: Update | Hand | Legal) -> None:
         stand_in = msg.stand_in
         for line in log_changes(model, game, msg.changes, stand_in):
             note(model, line.kind, line.parts)
+        if msg.result is not None and model.practice is not None:
+            note(model, "info", [("", coach.PRACTICE_KEPT)])  # where its analysis is
         # (A history comes only straight after its snapshot: any update is later.)
         model.logged = msg.version
         if not all(map(seat_only, msg.changes)):

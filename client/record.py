@@ -38,7 +38,7 @@ def load(path: Path) -> Model:
         version=2, session="replay", resume="r" * 43, server_id="replay",
         layout=LAYOUT_CODES, server="Replay", shapes=(), _trusted=True,
     )  # fmt: skip
-    model.replay = Replay(path.name, steps)
+    model.replay = Replay(path.name, steps, record=data)
     go(model, 0)
     return model
 

@@ -3,7 +3,7 @@ board's width, as render.py's are.
 
 Nothing depends on colour alone: chips carry their side's letter, locked chips square
 brackets, the cursor ▶ ◀, the picked card's spaces » «, the last move + +, the
-winning sequences * *, a choice of fives = =.
+winning sequences * *, a choice of fives = =, the coach's move ~ ~.
 """
 
 from __future__ import annotations
@@ -13,8 +13,10 @@ from prompt_toolkit.utils import get_cwidth
 from sarja.protocol.cards import COLUMNS, CORNER_CODE, TWO_EYED, card_label, five_cells
 
 from . import intents as ask
+from .analysis import better_cell, shown
 from .facts import choice_options, last_cell, sequence_cells, targets
 from .fit import Line, first_fitting, shorten, wrap
+from .hints import hint_cells
 from .model import Model
 from .render import Click, clickable
 from .styles import card_style
@@ -42,6 +44,7 @@ _LAST = ("+", "+", "class:last")
 _WINNING = ("*", "*", "class:winning")
 _CHOICE = ("=", "=", "class:choice")
 _TARGET = ("»", "«", "class:target")
+_HINT = ("~", "~", "class:hint")  # the coach's move: a hint, or a replay's better move
 _CURSOR = ("▶", "◀", "class:cursor")
 
 
@@ -81,9 +84,10 @@ def board_lines(model: Model, width: int, click: Click = None) -> list[Line]:
     last = last_cell(g)
     cursor = model.cursor if model.replay is None else None
     marks: dict[int, tuple[str, str, str]] = {}  # space -> its marks and their styles
+    # The coach's mark goes over the cursor, which a hint puts on its space.
     for cells, (left, right, style) in (
         ({last}, _LAST), (winning, _WINNING), (chosen, _CHOICE), (shown, _TARGET),
-        ({cursor}, _CURSOR),
+        ({cursor}, _CURSOR), (coached(model), _HINT),
     ):  # fmt: skip
         for cell in cells:
             if cell is not None:  # a later mark goes over an earlier one, styles add up
@@ -103,6 +107,15 @@ def board_lines(model: Model, width: int, click: Click = None) -> list[Line]:
             line.append(clickable(click, ask.Goto(i), style, text))
         lines.append(line)
     return lines
+
+
+def coached(model: Model) -> frozenset[int]:
+    """The coach's space on screen: the hint's, or in a replay the better move's."""
+    if model.replay is None:
+        return hint_cells(model)
+    mark = shown(model)
+    cell = None if mark is None else better_cell(mark)
+    return frozenset() if cell is None else frozenset({cell})
 
 
 def cursor_line(model: Model, width: int) -> Line:

@@ -15,6 +15,7 @@ from .fit import Line, first_fitting, shorten, width_of, wrap
 from .model import Model
 from .render import Click, banner_style, clickable, keys_line
 from .styles import card_style, side_style
+from .words import coach as coach_words
 from .words import game as words
 from .words.common import SIDE_NAMES, fives_label, side_label
 from .words.connect import closed_keys
@@ -251,7 +252,8 @@ def game_keys(model: Model) -> list[tuple[str, str]]:
     g = model.game
     assert g is not None
     if model.replay is not None:
-        return words.REPLAY_KEYS
+        replay_keys = list(words.REPLAY_KEYS)
+        return [*replay_keys[:3], *coach_words.ANALYSE_KEYS, *replay_keys[3:]]
     if model.overlay == "fives":
         return words.FIVES_KEYS
     if g.seat is None:
@@ -269,4 +271,7 @@ def game_keys(model: Model) -> list[tuple[str, str]]:
         keys.append(words.PASS_KEY)
     if hand_over_seat(model) is not None:
         keys.append(words.HAND_OVER_KEY)
+    hints = model.practice is not None or (model.table is not None and model.table.hints)
+    if hints and model.my_turn:
+        keys.append(coach_words.HINT_KEY)
     return [*keys, *words.LAST_KEYS]

@@ -125,6 +125,7 @@ def form_lines(model: Model, width: int) -> list[Line]:
         "computers": f"◀ {form.computers} ▶  ({computers})",
         "level": f"◀ {form.level} ▶",
         "computer_takeover": f"◀ {words.on_off(form.computer_takeover)} ▶",
+        "hints": f"◀ {words.on_off(form.hints)} ▶",
     }
     lines: list[Line] = []
     for i, key in enumerate(CreateForm.FIELDS[1:], start=1):

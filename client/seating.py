@@ -150,6 +150,8 @@ def form_change(model: Model, step: int) -> None:
         form.level = LEVELS[(LEVELS.index(form.level) + step) % len(LEVELS)]
     elif name == "computer_takeover":
         form.computer_takeover = not form.computer_takeover
+    elif name == "hints":
+        form.hints = not form.hints
 
 
 def create(model: Model) -> list[ClientMessage]:
@@ -168,6 +170,7 @@ def create(model: Model) -> list[ClientMessage]:
             manual_draw=form.manual_draw,
             computers=form.computer_seats(),
             computer_takeover=form.level if form.computer_takeover else False,
+            hints=form.hints,
         )
     ]
 

@@ -104,6 +104,7 @@ class CreateTable(WireMap):
     manual_draw: bool = False
     computers: tuple[str | None, ...] = ()
     computer_takeover: str | Literal[False] = False
+    hints: bool = False  # players may ask the coach for a hint (`ask_hint`)
 
     def validate(self) -> None:
         _set(self, "name", label(self.name, "name", MAX_TABLE_NAME))
@@ -116,6 +117,7 @@ class CreateTable(WireMap):
             fail("bad_format", "Field 'computers' must leave a seat for a person (nil).")
         _set(self, "computers", computers)
         _set(self, "computer_takeover", takeover(self.computer_takeover, "computer_takeover"))
+        boolean(self.hints, "hints")
 
 
 @wire
@@ -271,6 +273,17 @@ class Pass(WireMap):
 
     def validate(self) -> None:
         integer(self.id, "id")
+        integer(self.version, "version")
+
+
+@wire
+class AskHint(WireMap):
+    """Ask the coach which move to make now, at `version` (answered by `hint`)."""
+
+    TYPE = "ask_hint"
+    version: int
+
+    def validate(self) -> None:
         integer(self.version, "version")
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from .cards import LAYOUT_CODES
 from .changes import Drew, Played, Removed, SequenceMade, Won
 from .client_messages import (
+    AskHint,
     Chat,
     CreateTable,
     Draw,
@@ -53,6 +54,7 @@ from .server_messages import (
     ChatLine,
     Error,
     Hand,
+    Hint,
     History,
     Legal,
     Notice,
@@ -174,6 +176,9 @@ HAND_UPDATE = Hand(
     drawn="8S",
 )
 LEGAL_LIST = Legal(version=12, legal=LEGAL, choices=CHOICES)
+# The coach's answer to Aino's `ask_hint` at version 12: the 5♥ on E5, which completes
+# a sequence in row 5 (she then plays it, choosing B5-F5).
+HINT = Hint(version=12, action="5H@E5", reason="completes")
 
 CLIENT_EXAMPLES = (
     Hello(version=2, name="Aino"),
@@ -196,6 +201,7 @@ CLIENT_EXAMPLES = (
     Exchange(id=9, version=16, card="9C"),
     Draw(id=10, version=18),
     Pass(id=11, version=20),
+    AskHint(version=12),
 )
 
 SERVER_EXAMPLES = (
@@ -264,6 +270,7 @@ SERVER_EXAMPLES = (
     UPDATE,
     HAND_UPDATE,
     LEGAL_LIST,
+    HINT,
 )
 
 # How a game ends: Aino's 8♠ on B8 makes B5-B9, her second sequence (it shares B5 with

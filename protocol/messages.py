@@ -10,6 +10,7 @@ from .changes import Change
 from .client_messages import (
     ACTION_TYPES,
     ActionMessage,
+    AskHint,
     Chat,
     CreateTable,
     Draw,
@@ -49,6 +50,7 @@ from .server_messages import (
     ChatLine,
     Error,
     Hand,
+    Hint,
     History,
     Legal,
     Notice,
@@ -80,6 +82,7 @@ ClientMessage = (
     | Exchange
     | Draw
     | Pass
+    | AskHint
 )
 ServerMessage = (
     Welcome
@@ -97,15 +100,16 @@ ServerMessage = (
     | Update
     | Hand
     | Legal
+    | Hint
 )
 
 _CLIENT: tuple[type[WireMap], ...] = (
     Hello, Resume, Ping, Pong, ListTables, CreateTable, Join, Spectate, Sit, Ready, Leave, Rematch,
-    HandOver, Sync, Chat, Play, Remove, Exchange, Draw, Pass,
+    HandOver, Sync, Chat, Play, Remove, Exchange, Draw, Pass, AskHint,
 )  # fmt: skip
 _SERVER: tuple[type[WireMap], ...] = (
     Welcome, Error, Bye, Ping, Pong, TableList, TableView, Notice, ChatLine, Ack, Snapshot,
-    History, Update, Hand, Legal,
+    History, Update, Hand, Legal, Hint,
 )  # fmt: skip
 CLIENT_MESSAGES: dict[str, type[WireMap]] = {cls.TYPE: cls for cls in _CLIENT}
 SERVER_MESSAGES: dict[str, type[WireMap]] = {cls.TYPE: cls for cls in _SERVER}
@@ -121,6 +125,7 @@ __all__ = [
     "SERVER_MESSAGES",
     "Ack",
     "ActionMessage",
+    "AskHint",
     "Bye",
     "Change",
     "Chat",
@@ -134,6 +139,7 @@ __all__ = [
     "Exchange",
     "Hand",
     "HandOver",
+    "Hint",
     "Hello",
     "History",
     "Join",

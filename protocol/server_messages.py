@@ -9,6 +9,7 @@ from .change_wire import changes_of
 from .changes import Change
 from .fields import (
     TOKEN_RE,
+    action,
     actions,
     board,
     boolean,
@@ -178,6 +179,7 @@ class TableView(WireMap):
     computer_takeover: str | Literal[False]  # a level, or false: no computer stands in
     seat: int | None = None
     rematch: tuple[int, ...] = ()  # seats that asked for a rematch
+    hints: bool = False  # its players may ask the coach (`ask_hint`)
 
     def validate(self) -> None:
         ident(self.id, "id")
@@ -192,6 +194,7 @@ class TableView(WireMap):
         opt_integer(self.seat, "seat", 0, self.players - 1)
         rematch = sequence(self.rematch, "rematch", 0, self.players)
         _set(self, "rematch", tuple(integer(s, "rematch", 0, self.players - 1) for s in rematch))
+        boolean(self.hints, "hints")
 
 
 # What happens at a table outside the game's own updates.
@@ -400,3 +403,32 @@ class Legal(WireMap):
     def validate(self) -> None:
         integer(self.version, "version")
         _legal(self)
+
+
+# What a hint's `reason` may say (server/coach.py decides which).
+HINT_REASONS = (
+    "completes",
+    "blocks",
+    "breaks",
+    "makes_four",
+    "dead_card",
+    "draw",
+    "pass",
+    "builds",
+)
+
+
+@wire
+class Hint(WireMap):
+    """The coach's answer to `ask_hint`, for this seat alone: the move it would make
+    at `version` (one of the seat's legal actions, in notation) and why."""
+
+    TYPE = "hint"
+    version: int
+    action: str
+    reason: str
+
+    def validate(self) -> None:
+        integer(self.version, "version")
+        action(self.action, "action")  # the client checks it is one of its legal ones
+        choice_of(self.reason, "reason", HINT_REASONS)

@@ -29,7 +29,7 @@ CLIENT_ALLOWED: dict[SessionState, frozenset[str]] = {
     S.CONNECTED: _ALWAYS | {"hello"},
     S.LOBBY: _ALWAYS | {"list_tables", "create_table", "join", "spectate", "resume"},
     S.TABLE: _ALWAYS | {"sit", "ready", "leave", "chat"},
-    S.GAME: _ALWAYS | _ACTIONS | {"leave", "chat", "sync", "hand_over"},
+    S.GAME: _ALWAYS | _ACTIONS | {"leave", "chat", "sync", "hand_over", "ask_hint"},
     # Actions too: a move resent after a lost connection gets its acknowledgement,
     # and any other is refused as `game_over`.
     S.ENDED: _ALWAYS | _ACTIONS | {"rematch", "leave", "chat", "sync"},
@@ -43,7 +43,7 @@ SERVER_ALLOWED: dict[SessionState, frozenset[str]] = {
     S.CONNECTED: _SERVER_ALWAYS | {"welcome"},
     S.LOBBY: _SERVER_ALWAYS | {"tables", "table", "welcome"},
     S.TABLE: _SERVER_ALWAYS | _AT_TABLE,
-    S.GAME: _SERVER_ALWAYS | _AT_TABLE | {"history", "update", "hand", "legal"},
+    S.GAME: _SERVER_ALWAYS | _AT_TABLE | {"history", "update", "hand", "legal", "hint"},
     S.ENDED: _SERVER_ALWAYS | _AT_TABLE | {"history"},
 }
 

@@ -42,7 +42,7 @@ class Server:
         self._nursery = nursery
         # Shuffles: reproducible with a seed (tests), unpredictable otherwise.
         rng = random.Random(config.seed) if config.seed is not None else secrets.SystemRandom()
-        self.records = RecordStore(config.data_dir)
+        self.records = RecordStore(config.data_dir, directory=config.records_dir)
         # Opening and reading the journal refuses (JournalError) a file it cannot trust:
         # the server never starts empty over games it could not read.
         path = None if config.data_dir is None else Path(config.data_dir) / JOURNAL_FILE
@@ -130,7 +130,10 @@ class Server:
             return
         self._per_address[address] += 1
         self.connections += 1
-        connection = Connection(stream, self.lobby, self.config, address, self.outflow, self.carry)
+        connection = Connection(
+            stream, self.lobby, self.config, address, self.outflow, self.carry,
+            advise=self.computers.advise,
+        )  # fmt: skip
         self._live.add(connection)
         try:
             await serve_connection(connection)

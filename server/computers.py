@@ -195,6 +195,11 @@ class Computers:
                 continue  # woken before the time: the table set its timer again
             return True  # the time came
 
+    async def advise(self, view: SeatView) -> Action:
+        """Hard's choice for a person's hint (hints.py), made as a hard seat's move is:
+        in a shared worker, within the budget, medium's if no worker is free in time."""
+        return await self._choose(Turn(view.seat or 0, "hard", view, None, view.version))
+
     async def _choose(self, turn: Turn) -> Action:
         """The level's choice: easy's and medium's at once; hard's from a worker within
         the budget, or medium's if no worker is free in time or the search is late."""

@@ -24,6 +24,9 @@ class ServerConfig:
     host: str | None = None  # None: every interface (IPv4 and IPv6)
     port: int = DEFAULT_PORT
     data_dir: Path | None = None  # the journal, records and server id; None: nothing kept
+    # Where finished games' records go; None: DATA_DIR/records (none without a data
+    # directory). The practice server keeps no journal but writes its records here.
+    records_dir: Path | None = None
     durability: str = "normal"  # "full" also survives a power cut (journal.py)
     wal_limit: int = 16 * 1024 * 1024  # journal log bytes that set off its truncation
     seed: int | None = None  # reproducible shuffles, for tests only

@@ -25,6 +25,7 @@ from sarja.protocol.codec import ServerCodec, error_reply
 from sarja.protocol.errors import LocalProtocolError, RemoteProtocolError
 from sarja.protocol.messages import (
     ACTION_TYPES,
+    AskHint,
     Bye,
     ClientMessage,
     Error,
@@ -39,6 +40,7 @@ from .budget import RequestBudget
 from .config import ServerConfig
 from .engine import EngineError
 from .guest import Guest
+from .hints import Advise, HintDesk
 from .lobby import Lobby
 from .outflow import Outflow
 from .refusal import Refusal
@@ -75,7 +77,7 @@ class Connection:
 
     def __init__(
         self, stream: trio.SocketStream, lobby: Lobby, config: ServerConfig, address: str,
-        outflow: Outflow, carry: Callable[[], None],
+        outflow: Outflow, carry: Callable[[], None], advise: Advise | None = None,
     ) -> None:  # fmt: skip
         self.stream = stream
         self.lobby = lobby
@@ -95,6 +97,9 @@ class Connection:
         self._unknown_resumes = 0
         self._budget = RequestBudget(config.request_rate, config.request_burst, trio.current_time())
         self._connection = trio.CancelScope()  # the running connection's, once it runs
+        self._nursery: trio.Nursery | None = None  # the running connection's tasks
+        self._advise = advise
+        self.hints: HintDesk | None = None  # made at the first `ask_hint` (hints.py)
         self._pings = 0
         self.last_heard = self._last_ping = trio.current_time()
 
@@ -165,6 +170,7 @@ class Connection:
 
     async def run(self) -> None:
         async with trio.open_nursery() as nursery:
+            self._nursery = nursery
             nursery.start_soon(self._write_all, nursery.cancel_scope)
             await self._read_all()
             self._stop_sending()
@@ -286,6 +292,11 @@ class Connection:
         elif isinstance(msg, Resume):
             assert self.guest is not None  # the codec allows it only after hello
             self.guest = self.lobby.resume(self.guest, msg.token, self)
+        elif isinstance(msg, AskHint):
+            assert self.guest is not None and self._nursery is not None
+            if self.hints is None:  # most connections never ask: an idle one costs nothing
+                self.hints = HintDesk(self._advise)
+            self.hints.ask(self.lobby, self.guest, msg, self._nursery, self.send)
         else:
             assert self.guest is not None  # the codec allows nothing else before hello
             self.lobby.handle(self.guest, msg)

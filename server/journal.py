@@ -380,9 +380,11 @@ class Journal:
                 (table_id,),
             )
         ]
+        (hints,) = self._db.execute("SELECT hints FROM tables WHERE id = ?", (table_id,)).fetchone()
         return SavedTable(
             table_id, number, name, players, teams, hand, bool(manual), takeover,
             version, seats, self._game(table_id, game), computers, handed, spectators,
+            bool(hints),
         )  # fmt: skip
 
     def _game(self, table_id: str, number: int | None) -> SavedGame | None:

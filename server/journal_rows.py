@@ -42,6 +42,10 @@ def table_opened(
     ]
 
 
+def table_allows_hints(table_id: str) -> list[Row]:
+    return [("UPDATE tables SET hints = 1 WHERE id = ?", (table_id,))]
+
+
 def compact(table_id: str) -> list[Row]:
     """What the table's finished and recorded games no longer need (journal_schema.py)."""
     return [(sql, (table_id,)) for sql in COMPACT]

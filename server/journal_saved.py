@@ -64,6 +64,7 @@ class SavedTable:
     handed: dict[int, str] = field(default_factory=dict)  # seat -> level, person away
     # Who was watching (guest id, name, keys), to watch again on resuming.
     spectators: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)
+    hints: bool = False  # its creator allows hints from the coach
 
     def arrangement(self) -> Arrangement:
         return Arrangement.of(

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sqlite3
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 PARKED = 2  # `tables.closed` of a table kept for its players but not loaded at start
 
 SCHEMA = """
@@ -110,6 +110,11 @@ CREATE TABLE results (
 );
 """
 
+# What version 4 added: whether a table's creator allows hints from the coach (hints.py).
+_HINTS = """
+ALTER TABLE tables ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;
+"""
+
 
 # What brings a journal of an older version up to this one, by the version it leads to.
 MIGRATIONS = {
@@ -120,6 +125,7 @@ ALTER TABLE seats ADD COLUMN computer TEXT;
 ALTER TABLE seats ADD COLUMN name TEXT;
 """,
     3: "ALTER TABLE games ADD COLUMN finished_at REAL;\n" + _V3,
+    4: _HINTS,
 }
 
 
@@ -127,7 +133,7 @@ def set_up(db: sqlite3.Connection, version: int) -> None:
     """Create the schema in a new file, or bring one of an older `version` up to date:
     in one transaction, so a failure leaves the file as it was."""
     if version == 0:
-        script = SCHEMA + _V3
+        script = SCHEMA + _V3 + _HINTS
     else:
         script = "".join(MIGRATIONS[v] for v in range(version + 1, SCHEMA_VERSION + 1))
     try:

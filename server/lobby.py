@@ -114,6 +114,7 @@ class Lobby:
                     kept.id, kept.name, kept.arrangement(), kept.takeover, computers,
                     journal=False,
                 )  # fmt: skip
+                table.hints = kept.hints
                 table.restore(kept, guests, watchers.get(kept.id, []), self.clock())
             except EngineError as err:
                 raise JournalError(
@@ -330,6 +331,9 @@ class Lobby:
         table = self._new_table(
             table_id, msg.name, arrangement, msg.computer_takeover or None, computers
         )
+        if msg.hints:
+            table.hints = True
+            self.fx.write(rows.table_allows_hints(table_id))
         if computers_play:
             self.guards.made(table, guest.address)
         table.join(guest, None, None, now)

@@ -28,8 +28,12 @@ def default_data_dir() -> Path:
 
 
 class RecordStore:
-    def __init__(self, data_dir: Path | None, kept: int = 1000) -> None:
-        self.directory = None if data_dir is None else Path(data_dir) / "records"
+    def __init__(
+        self, data_dir: Path | None, kept: int = 1000, directory: Path | None = None
+    ) -> None:
+        if directory is None and data_dir is not None:
+            directory = Path(data_dir) / "records"
+        self.directory = directory
         self.kept = kept
         if self.directory is not None and self.directory.is_dir():
             for partial in self.directory.glob("*.partial"):  # left by a stop mid-write

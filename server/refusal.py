@@ -43,5 +43,8 @@ SERVER_CODES: dict[str, str] = {
     "too_many_connections": "Too many connections from one address (sent in `bye`).",
     "replaced": "The same player connected again elsewhere (sent in `bye`).",
     "shutdown": "The server is shutting down (sent in `bye`).",
+    "hints_off": "The table does not allow hints.",
+    "no_hint": "No hint now: not the seat's turn, or the game has moved on.",
+    "hint_busy": "The connection's last hint is still being worked out.",
     "internal_error": "Something went wrong in the server; the connection closes.",
 }

@@ -39,6 +39,7 @@ class Seated:
         self.name = name
         self.arrangement = arrangement
         self.takeover = takeover  # the level that stands in for an away player, if any
+        self.hints = False  # its players may ask the coach (hints.py)
         self.fx = fx  # what each step asks of the world, for the caller to carry out
         players = arrangement.players
         self.seats: list[Guest | None] = [None] * players  # the people
@@ -277,5 +278,6 @@ def view(table: Seated, seat: int | None) -> TableView:
         computer_takeover=table.computer_takeover,
         seat=seat,
         rematch=tuple(sorted(table.rematch)),
+        hints=table.hints,
         _trusted=True,
     )

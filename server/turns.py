@@ -31,12 +31,12 @@ class Computer:
 @dataclass(frozen=True)
 class Turn:
     """A move the computer is to make: for `seat`, at `level`, from `view`, while the
-    game is still `game` at `moves` actions."""
+    game is still `game` at `moves` actions (None: a hint's, which no table plays)."""
 
     seat: int
     level: str
     view: SeatView
-    game: Game
+    game: Game | None
     moves: int
 
 

@@ -1,16 +1,24 @@
 """`sarja-client --practice` in a real pseudo-terminal: one command, no server to start,
-and a game against the computer to its end (the screen read through pyte)."""
+and a game against the computer to its end (the screen read through pyte); the game's
+record kept, and `--replay` choosing it from the list of records kept here."""
 
 from __future__ import annotations
 
+import json
 import os
+import random
 import re
+import time
+from pathlib import Path
+
+from sarja.server.coach import analyse
 
 from .test_client_e2e import PATIENCE, TURN, Terminal, command, hurry, play_to_the_end
 
 
 def test_practice_starts_a_game_against_the_computer_and_plays_it(tmp_path):
-    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config"),
+           "XDG_DATA_HOME": str(tmp_path / "data")}  # fmt: skip
     env.pop("NO_COLOR", None)
     argv = [*command("sarja-client"), "--practice", "--level", "easy", "--name", "Aino",
             "--pace", "0.25"]  # fmt: skip
@@ -24,6 +32,7 @@ def test_practice_starts_a_game_against_the_computer_and_plays_it(tmp_path):
         play_to_the_end(aino)
         end = aino.wait_for("Game over")
         assert "Bertil held:" in end or "Aino held:" in end
+        assert "This game is kept" in aino.wait_for("the coach's analysis")
         aino.type("q")  # after the game, q quits at once: nothing is lost
         assert aino.finish() == 0
         assert b"Traceback" not in aino.raw
@@ -32,6 +41,68 @@ def test_practice_starts_a_game_against_the_computer_and_plays_it(tmp_path):
         assert '"seats": {}' in kept and "Aino" in kept
     finally:
         aino.close()
+    # The game's record is kept in the client's data directory, even though the player
+    # quit the moment it ended.
+    (record,) = (tmp_path / "data" / "sarja" / "practice").glob("*.json")
+    practice = json.loads(record.read_text())
+    assert practice["names"] == ["Aino", "Bertil"] and practice["outcome"]
+    choose_the_practice_game(env, tmp_path / "data" / "sarja", record)
+
+
+def board(screen: str) -> str:
+    return "\n".join(screen.splitlines()[1:12])
+
+
+def choose_the_practice_game(env: dict[str, str], data: Path, record: Path) -> None:
+    """`--replay` with no file lists the practice game and a local server's newer one;
+    choosing the practice game (the second) opens it."""
+    from sarja.server.engine import Arrangement, Game, record_json
+
+    moves = len(json.loads(record.read_text())["actions"])
+    rng = random.Random(3)
+    game = Game.new(Arrangement.of(2), rng)
+    while game.outcome is None:
+        game.apply(game.turn, rng.choice(game.legal_actions(game.turn)))
+    (data / "records").mkdir()
+    served = data / "records" / "20261201-120000-t1-game1.json"
+    served.write_text(record_json(game, ["Cecilia", "Daniel"]), encoding="utf-8")
+    later = time.time() + 60
+    os.utime(served, (later, later))
+    viewer = Terminal([*command("sarja-client"), "--replay"], env)
+    try:
+        listed = viewer.wait_for("Which game do you want to replay?")
+        lines = [line for line in listed.splitlines() if " v " in line]
+        assert "server" in lines[0] and "Cecilia v Daniel" in lines[0], listed
+        assert "practice" in lines[1] and "Aino v Bertil" in lines[1], listed
+        viewer.type("\x1b[B\r")  # ↓, Enter
+        screen = viewer.wait_for(f"move 0 of {moves}")
+        assert "Aino:" in screen and "Bertil:" in screen
+        # The coach's analysis of the practice game, and a step to a marked move.
+        viewer.type("a")
+        screen = viewer.wait_for("Analysed:")
+        marked = analyse(json.loads(record.read_text()))
+        if marked:
+            viewer.type("m")
+            screen = viewer.wait_for(f"Mistake 1 of {len(marked)}")
+            assert f"move {marked[0].at + 1} of {moves}" in screen and "~" in board(screen)
+        else:
+            assert "no move was clearly weaker" in screen
+        viewer.type("q")
+        assert viewer.finish() == 0
+        assert b"Traceback" not in viewer.raw
+    finally:
+        viewer.close()
+
+
+def test_replay_with_nothing_kept_says_so(tmp_path):
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config"),
+           "XDG_DATA_HOME": str(tmp_path / "data")}  # fmt: skip
+    done = Terminal([*command("sarja-client"), "--replay"], env)
+    try:
+        assert done.finish() == 1
+        assert "No game records are kept on this machine yet" in done.text()
+    finally:
+        done.close()
 
 
 def test_practice_refuses_a_table_that_is_not_a_game(tmp_path):
@@ -42,3 +113,62 @@ def test_practice_refuses_a_table_that_is_not_a_game(tmp_path):
         assert "not a Sarja game" in done.text()
     finally:
         done.close()
+
+
+def test_a_hint_in_practice_is_shown_on_the_board_and_played_with_enter(tmp_path):
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config"),
+           "XDG_DATA_HOME": str(tmp_path / "data")}  # fmt: skip
+    argv = [*command("sarja-client"), "--practice", "--level", "easy", "--name", "Aino",
+            "--pace", "0.1"]  # fmt: skip
+    aino = Terminal(argv, env)
+    try:
+        assert "a hint" in aino.wait_for(TURN, PATIENCE)
+        aino.type("a")
+        screen = aino.wait_for("Hint: ")
+        said = re.search(r"Hint: (?:the (\S+) (?:on|off) ([A-J]\d+)|exchange)", screen)
+        assert said is not None, screen
+        if said[1]:  # a card on a space: marked on the board, and Enter plays it there
+            row = board(screen).splitlines()[int(said[2][1:])]
+            assert "~" in row, screen
+            aino.type("\r")
+            aino.wait_for(re.compile(f"You (?:played|removed).*{said[2]}"))
+        aino.type("q")
+        aino.type("y")
+        assert aino.finish() == 0
+        assert b"Traceback" not in aino.raw
+    finally:
+        aino.close()
+
+
+def test_the_analysis_of_a_replay_steps_to_each_marked_move(tmp_path):
+    """A known game (random moves, seed 3): the coach marks five moves; m and M step
+    between them, each with its better move marked ~ ~ on the board."""
+    from sarja.server.engine import Arrangement, Game, record_json
+
+    rng = random.Random(3)
+    game = Game.new(Arrangement.of(2), rng)
+    while game.outcome is None:
+        game.apply(game.turn, rng.choice(game.legal_actions(game.turn)))
+    path = tmp_path / "game.json"
+    path.write_text(record_json(game, ["Aino", "Bertil"]), encoding="utf-8")
+    marked = analyse(json.loads(path.read_text()))
+    assert len(marked) == 5
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    viewer = Terminal([*command("sarja-client"), "--replay", str(path)], env)
+    try:
+        viewer.wait_for("move 0 of")
+        viewer.type("m")  # before any analysis: m starts it
+        viewer.wait_for("Analysed: 5 mistakes marked")
+        viewer.type("m")
+        screen = viewer.wait_for("Mistake 1 of 5: Bertil played the J♣ on E1")
+        assert "better: the 4♥ on F5" in screen and "~ 4♥~" in board(screen)
+        viewer.type("m")
+        screen = viewer.wait_for("Mistake 2 of 5")
+        assert f"move {marked[1].at + 1} of" in screen
+        viewer.type("M")
+        viewer.wait_for("Mistake 1 of 5")
+        viewer.type("q")
+        assert viewer.finish() == 0
+        assert b"Traceback" not in viewer.raw
+    finally:
+        viewer.close()

@@ -21,7 +21,7 @@ RULES = [
     "space with its first. Seats alternate colours; teammates share a colour, not a hand.",
     "On the board: (B) a Blue chip, (G) Green, (R) Red; [B] locked in a sequence; "
     "»\u00a0« the picked card's spaces; ▶\u00a0◀ the cursor; +\u00a0+ the last move; "
-    "*\u00a0* the winning sequences.",
+    "*\u00a0* the winning sequences; ~\u00a0~ the coach's move.",
 ]
 
 KEYS_HELP = [
@@ -37,6 +37,7 @@ KEYS_HELP = [
     ("Enter, r", "waiting room: sit in the chosen seat, ready / not ready"),
     ("r", "after a game: ask for a rematch"),
     ("o", "hand an away player's seat to the computer (after 1 min)"),
+    ("a", "a hint (practice); replay: analyse, m M to its marks"),
     ("Anywhere", ""),
     ("c", "chat with the table"),
     ("L", "leave the table (your seat is kept during a game)"),

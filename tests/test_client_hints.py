@@ -1,0 +1,39 @@
+"""The client's side of the coach, without a terminal: `a` asks for a hint at the
+version on screen (only on our turn); a hint is shown only if it is one of our legal
+actions for that version (its card picked, its space marked ~ ~); anything else a
+server sends as a hint is dropped."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from sarja.protocol.messages import AskHint, Hint
+
+from .client_helpers import SNAPSHOT, STARTED, headless, snapshot
+
+
+def test_a_asks_for_a_hint_and_a_good_one_is_shown_on_the_board():
+    h = headless(dataclasses.replace(STARTED, hints=True), SNAPSHOT)
+    assert "a hint" in h.screen()  # the table allows hints: the footer says so
+    h.press("a")
+    assert h.sent == [AskHint(version=12)]
+    move = next(a for a in SNAPSHOT.legal if "@" in a and not a.startswith("J"))
+    h.feed(Hint(version=12, action=move, reason="builds"))
+    assert h.model.picked == move[:2] and h.model.hint is not None
+    screen = h.screen()
+    assert "Hint: the" in screen and "~" in "\n".join(screen.splitlines()[1:12])
+
+
+def test_a_hint_that_is_not_a_legal_move_now_is_dropped():
+    h = headless(STARTED, SNAPSHOT)
+    taken = set(SNAPSHOT.legal)
+    elsewhere = next(f"{c}@A2" for c in ("2S", "3S", "4S") if f"{c}@A2" not in taken)
+    h.feed(Hint(version=12, action=elsewhere, reason="completes"))  # not in our legal list
+    h.feed(Hint(version=11, action=SNAPSHOT.legal[0], reason="completes"))  # an old version
+    assert h.model.hint is None and "Hint" not in h.screen()
+
+
+def test_no_hint_is_asked_for_on_another_seats_turn():
+    h = headless(STARTED, snapshot(turn=1))
+    h.press("a")
+    assert h.sent == [] and "A hint is for your turn" in h.screen()
