@@ -23,11 +23,13 @@ from .fields import (
 from .limits import (
     MAX_FIVES,
     MAX_HAND,
+    MAX_MATCH_TO,
     MAX_NAME,
     MAX_PLAYERS,
     MAX_SEATS,
     MAX_TABLE_NAME,
     MAX_TEAMS,
+    MIN_MATCH_TO,
     MIN_PLAYERS,
     MIN_TEAMS,
 )
@@ -104,6 +106,7 @@ class CreateTable(WireMap):
     manual_draw: bool = False
     computers: tuple[str | None, ...] = ()
     computer_takeover: str | Literal[False] = False
+    match_to: int | None = None  # a match: first side to this many game wins (nil: one game)
 
     def validate(self) -> None:
         _set(self, "name", label(self.name, "name", MAX_TABLE_NAME))
@@ -116,6 +119,7 @@ class CreateTable(WireMap):
             fail("bad_format", "Field 'computers' must leave a seat for a person (nil).")
         _set(self, "computers", computers)
         _set(self, "computer_takeover", takeover(self.computer_takeover, "computer_takeover"))
+        opt_integer(self.match_to, "match_to", MIN_MATCH_TO, MAX_MATCH_TO)
 
 
 @wire

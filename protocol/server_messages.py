@@ -54,6 +54,7 @@ from .parts import (
     Choice,
     Entry,
     Last,
+    MatchScore,
     Player,
     Result,
     Rules,
@@ -178,6 +179,7 @@ class TableView(WireMap):
     computer_takeover: str | Literal[False]  # a level, or false: no computer stands in
     seat: int | None = None
     rematch: tuple[int, ...] = ()  # seats that asked for a rematch
+    match: MatchScore | None = None  # the table plays a match: its score so far
 
     def validate(self) -> None:
         ident(self.id, "id")
@@ -192,6 +194,8 @@ class TableView(WireMap):
         opt_integer(self.seat, "seat", 0, self.players - 1)
         rematch = sequence(self.rematch, "rematch", 0, self.players)
         _set(self, "rematch", tuple(integer(s, "rematch", 0, self.players - 1) for s in rematch))
+        if self.match is not None:
+            _set(self, "match", one(MatchScore, self.match, "match"))
 
 
 # What happens at a table outside the game's own updates.

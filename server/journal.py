@@ -406,9 +406,13 @@ class Journal:
                 (table_id,),
             )
         ]
+        kept = self._db.execute(
+            "SELECT match_to, number, games FROM matches WHERE table_id = ?", (table_id,)
+        ).fetchone()
+        match = None if kept is None else (int(kept[0]), int(kept[1]), list(json.loads(kept[2])))
         return SavedTable(
             table_id, number, name, players, teams, hand, bool(manual), takeover,
-            version, seats, self._game(table_id, game), computers, handed, spectators,
+            version, seats, self._game(table_id, game), computers, handed, spectators, match,
         )  # fmt: skip
 
     def _game(self, table_id: str, number: int | None) -> SavedGame | None:

@@ -64,6 +64,8 @@ class SavedTable:
     handed: dict[int, str] = field(default_factory=dict)  # seat -> level, person away
     # Who was watching (guest id, name, keys), to watch again on resuming.
     spectators: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)
+    # A match's (first side to this many wins, its number, the winner of each game).
+    match: tuple[int, int, list[int | None]] | None = None
 
     def arrangement(self) -> Arrangement:
         return Arrangement.of(

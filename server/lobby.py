@@ -49,6 +49,7 @@ from .engine import Arrangement, ArrangementError, EngineError, HouseRules
 from .guards import Guards
 from .guest import Guest, Outbox, within_limit
 from .journal import Journal, JournalError, SavedTable, token_hash
+from .match import Match
 from .present import table_shapes
 from .refusal import Refusal
 from .seating import Seating
@@ -327,6 +328,9 @@ class Lobby:
         )
         if computers_play:
             self.guards.made(table, guest.address)
+        if msg.match_to is not None:
+            table.match = Match(msg.match_to)
+            self.fx.write(table.match.row(table_id))
         table.join(guest, None, None, now)
         log.info("table %s (%r) created by %r", table_id, msg.name, guest.name)
 
