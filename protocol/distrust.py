@@ -66,9 +66,7 @@ def table_fits(snap: Snapshot, view: TableView | None) -> None:
         raise refuse(f"The game puts us at seat {snap.seat}, the table at seat {view.seat}.")
 
 
-def match_fits(
-    view: TableView, before: TableView | None, result: Result | None = None
-) -> None:
+def match_fits(view: TableView, before: TableView | None, result: Result | None = None) -> None:
     """A table's match score names only its sides, is won at most once and only by
     its last game, and goes on from the score shown `before` at the same table by one
     game at most (the game just over, `result`, if the score grew by it): or starts

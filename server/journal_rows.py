@@ -187,7 +187,8 @@ def match_score(table_id: str, to: int, number: int, games: list[int | None]) ->
     side that won each of its games so far (null: drawn)."""
     return [
         (
-            "INSERT OR REPLACE INTO matches (table_id, match_to, number, games) VALUES (?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO matches (table_id, match_to, number, games)"
+            " VALUES (?, ?, ?, ?)",
             (table_id, to, number, json.dumps(games)),
         )
     ]

@@ -64,8 +64,10 @@ async def resume_all(server: Server, clients: list[NetClient]) -> list[NetClient
 async def table_with(client: NetClient, games: int) -> object:
     """Read until the table shows a match score of `games` games."""
     with trio.fail_after(PATIENCE):
-        while client.table is None or client.table.match is None or (
-            len(client.table.match.games) != games
+        while (
+            client.table is None
+            or client.table.match is None
+            or (len(client.table.match.games) != games)
         ):
             await client.receive()
     return client.table.match
