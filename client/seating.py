@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import assert_never
 
 from sarja.protocol.cards import LEVELS
-from sarja.protocol.limits import MAX_TABLE_NAME
+from sarja.protocol.limits import MAX_MATCH_TO, MAX_TABLE_NAME, MIN_MATCH_TO
 from sarja.protocol.messages import (
     ClientMessage,
     CreateTable,
@@ -62,6 +62,8 @@ def form(model: Model, intent: ask.FormIntent) -> list[ClientMessage]:
             form_change(model, step)
         case ask.FormName(text):
             form_name(model, text)
+        case ask.FormNumber(n):
+            form_number(model, n)
         case ask.Create():
             return create(model)
         case _:
@@ -150,6 +152,16 @@ def form_change(model: Model, step: int) -> None:
         form.level = LEVELS[(LEVELS.index(form.level) + step) % len(LEVELS)]
     elif name == "computer_takeover":
         form.computer_takeover = not form.computer_takeover
+    elif name == "match_to":
+        options = sorted({*CreateForm.MATCHES, form.match_to}, key=lambda n: n or 0)
+        form.match_to = options[(options.index(form.match_to) + step) % len(options)]
+
+
+def form_number(model: Model, n: int) -> None:
+    """A digit typed on the match line: first side to `n` wins."""
+    form = model.form
+    if CreateForm.FIELDS[form.field] == "match_to" and MIN_MATCH_TO <= n <= MAX_MATCH_TO:
+        form.match_to = n
 
 
 def create(model: Model) -> list[ClientMessage]:
@@ -168,6 +180,7 @@ def create(model: Model) -> list[ClientMessage]:
             manual_draw=form.manual_draw,
             computers=form.computer_seats(),
             computer_takeover=form.level if form.computer_takeover else False,
+            match_to=form.match_to,
         )
     ]
 

@@ -93,6 +93,7 @@ FORM_LABELS = {
     "computers": "Computer players",
     "level": "Computer level",
     "computer_takeover": "Computer plays absent seats",
+    "match_to": "Match",
 }
 
 
