@@ -13,7 +13,10 @@ from pathlib import Path
 
 import trio
 
-from sarja.protocol.messages import CreateTable, Join, ListTables, Ready, Rematch
+from sarja.protocol.messages import CreateTable, Join, Leave, ListTables, MatchScore, Ready, Rematch
+from sarja.server.app import serve
+from sarja.server.config import ServerConfig
+from sarja.server.match import Match
 
 from .netclient import PATIENCE, NetClient
 from .server_helpers import play_to_the_end
@@ -165,3 +168,59 @@ async def test_a_match_to_two_survives_kill_9_between_games_and_in_one(tmp_path)
                     await client.receive()
     finally:
         await server.kill()
+
+
+# ----- in this process: the table's rules of a match ---------------------------------
+
+
+def test_a_drawn_game_counts_for_nobody_and_the_match_ends_at_n():
+    match = Match(2)
+    match.game_over("t1", None)
+    match.game_over("t1", 1)
+    assert match.winner is None and not match.over
+    match.game_over("t1", 0)
+    assert match.winner is None
+    match.game_over("t1", 1)
+    assert match.winner == 1 and match.over
+    assert match.part() == MatchScore(to=2, games=(None, 1, 0, 1))
+    match.new_match("t1")
+    assert match.games == [] and match.number == 2
+
+
+async def two_at_a_match(port: int) -> list[NetClient]:
+    aino = await NetClient.connect(port, "Aino")
+    bertil = await NetClient.connect(port, "Bertil")
+    await aino.send(CreateTable(name="Evening", players=2, teams=2, match_to=3))
+    table = await aino.expect("table")
+    await bertil.send(Join(table=table.id))
+    await bertil.expect("table")
+    await next_game([aino, bertil], 1)
+    return sorted([aino, bertil], key=lambda c: c.state.seat if c.state else 0)
+
+
+async def test_between_games_ready_or_rematch_starts_the_next_and_leaving_resets(nursery):
+    server = await nursery.start(serve, ServerConfig(host="127.0.0.1", port=0, seed=7))
+    clients = await two_at_a_match(server.port)
+    aino, bertil = clients
+    final = await play_to_the_end(clients, random.Random(5), check_every=50)
+    won = final.result.side
+    for client in clients:
+        assert (await table_with(client, 1)).games == (won,)
+    # Ready for game 2: a rematch counts as ready, and nobody votes.
+    await aino.send(Rematch())
+    with trio.fail_after(PATIENCE):
+        while not aino.table.seats[aino.state.seat].ready:
+            await aino.receive()
+    assert aino.table.rematch == () and aino.state.result is not None
+    await bertil.send(Ready(ready=True))
+    for client in clients:
+        with trio.fail_after(PATIENCE):
+            while client.state.result is not None:
+                await client.receive()
+    assert aino.table.match.games == (won,)
+    # A game of the match ends; Bertil leaves before the next: the score starts afresh.
+    await play_to_the_end(clients, random.Random(6), check_every=50)
+    await table_with(aino, 2)
+    await bertil.send(Leave())
+    await table_with(aino, 0)
+    assert not aino.table.started and aino.table.match.to == 3
