@@ -153,8 +153,8 @@ def form_change(model: Model, step: int) -> None:
     elif name == "computer_takeover":
         form.computer_takeover = not form.computer_takeover
     elif name == "match_to":
-        options = sorted({*CreateForm.MATCHES, form.match_to}, key=lambda n: n or 0)
-        form.match_to = options[(options.index(form.match_to) + step) % len(options)]
+        offered = sorted({*CreateForm.MATCHES, form.match_to}, key=lambda n: n or 0)
+        form.match_to = offered[(offered.index(form.match_to) + step) % len(offered)]
 
 
 def form_number(model: Model, n: int) -> None:
