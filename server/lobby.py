@@ -401,6 +401,8 @@ class Lobby:
         self.fx.stopped.append(table)
 
     def _game_over(self, table: Table) -> None:
+        if table.match is not None:
+            self._tell_the_lobby()  # the list shows the match's new score
         if self.tables.get(table.id) is table and table.abandoned:
             # Finished with no one here (the computer finished it for absent people):
             # kept for them in the journal, not in the count of tables.

@@ -202,10 +202,17 @@ async def test_between_games_ready_or_rematch_starts_the_next_and_leaving_resets
     server = await nursery.start(serve, ServerConfig(host="127.0.0.1", port=0, seed=7))
     clients = await two_at_a_match(server.port)
     aino, bertil = clients
+    cecilia = await NetClient.connect(server.port, "Cecilia")  # in the lobby
     final = await play_to_the_end(clients, random.Random(5), check_every=50)
     won = final.result.side
     for client in clients:
         assert (await table_with(client, 1)).games == (won,)
+    # The lobby is told the new score, without asking.
+    with trio.fail_after(PATIENCE):
+        while True:
+            listed = await cecilia.expect("tables")
+            if listed.tables and listed.tables[0].match.games == (won,):
+                break
     # Ready for game 2: a rematch counts as ready, and nobody votes.
     await aino.send(Rematch())
     with trio.fail_after(PATIENCE):
