@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from sarja.protocol.cards import LEVELS
-from sarja.protocol.limits import DEFAULT_PORT, MAX_NAME
+from sarja.protocol.limits import DEFAULT_PORT, MAX_MATCH_TO, MAX_NAME, MIN_MATCH_TO
 
 from . import model as m
 from .app import ClientApp, run_client, run_offline
@@ -60,6 +60,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="how well the computers play (default: medium)",
     )  # fmt: skip
     practice.add_argument(
+        "--match", type=int, default=None, metavar="N",
+        help=f"play a match: first side to N game wins ({MIN_MATCH_TO}-{MAX_MATCH_TO};"
+        " default: one game at a time)",
+    )  # fmt: skip
+    practice.add_argument(
         "--pace", type=float, default=None, metavar="SECONDS",
         help="the computers' pause before each move, so you can follow (default: 0.7)",
     )  # fmt: skip
@@ -73,6 +78,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         args.host, args.port = "127.0.0.1", 0
         if args.teams is None:
             args.teams = args.players if args.players <= 3 else 2
+        if args.match is not None and not MIN_MATCH_TO <= args.match <= MAX_MATCH_TO:
+            parser.error(f"--match takes a number of wins from {MIN_MATCH_TO} to {MAX_MATCH_TO}")
         if not practice_shape_ok(args.players, args.teams):
             parser.error(
                 f"a table of {args.players} players in {args.teams} sides is not a Sarja game;"
@@ -126,7 +133,7 @@ def main(argv: list[str] | None = None) -> None:
     settings = Settings(settings_path())
     model = m.Model(address=address_text(args.host, args.port))
     if server is not None:
-        model.practice = practice_table(args.players, args.teams, args.level)
+        model.practice = practice_table(args.players, args.teams, args.level, args.match)
     if args.name is not None:
         model.name, model.named = args.name, True
     else:

@@ -26,12 +26,14 @@ class CreateForm:
     level: str = "medium"  # theirs, and the stand-in's
     computer_takeover: bool = False  # a computer plays an away player's seat
     hints: bool = False  # players may ask the coach for a hint
+    match_to: int | None = None  # a match: first side to this many wins (None: one game)
     field: int = 0  # which line of the form the cursor is on
 
     FIELDS = (
         "name", "players", "teams", "hand_size", "manual_draw", "computers", "level",
-        "computer_takeover", "hints",
+        "computer_takeover", "hints", "match_to",
     )  # fmt: skip
+    MATCHES = (None, 2, 3, 5)  # what the arrows offer; a digit types any from 2 to 9
 
     def computer_seats(self) -> tuple[str | None, ...]:
         """`create_table`'s `computers`: the last `computers` seats at `level`."""

@@ -210,6 +210,13 @@ class FormName:
 
 
 @dataclass(frozen=True)
+class FormNumber:
+    """A digit typed on a form line that takes a number (the match's)."""
+
+    n: int
+
+
+@dataclass(frozen=True)
 class Create:
     """The form's table created."""
 
@@ -272,7 +279,7 @@ TurnIntent: TypeAlias = (
 ExitIntent: TypeAlias = Quit | Leave | Confirm | Close
 AsideIntent: TypeAlias = Help | HelpPage | ChatOpen | Say | Name | LogScroll | Alerts | Retry
 LobbyIntent: TypeAlias = LobbyMove | LobbyClick | Join | Spectate | Refresh | SeatMove | Sit | Ready
-FormIntent: TypeAlias = CreateOpen | FormMove | FormChange | FormName | Create
+FormIntent: TypeAlias = CreateOpen | FormMove | FormChange | FormName | FormNumber | Create
 ReplayIntent: TypeAlias = Step | StepTo | Analyse | ToMistake
 Intent: TypeAlias = (
     BoardIntent | TurnIntent | ExitIntent | AsideIntent | LobbyIntent | FormIntent | ReplayIntent

@@ -159,6 +159,7 @@ def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
     bind(_DOWN, table, ask.SeatMove(1))
     for n in range(1, 10):
         bind(str(n), table, ask.Sit(n - 1))
+        bind(str(n), form & ~typing, ask.FormNumber(n))  # the match's N (2-9) in the form
     bind("enter", table, lambda: ask.Sit(m.seat_row))
     bind(("r", " "), table, ask.Ready())
     bind("c", table, ask.ChatOpen())

@@ -18,6 +18,7 @@ from sarja.protocol.messages import (
     HandOver,
     Pass,
     Play,
+    Ready,
     Rematch,
     Remove,
 )
@@ -28,6 +29,7 @@ from .facts import choice_options, final_board, hand_over_seat, is_dead, playabl
 from .hints import ask_coach
 from .model import Model
 from .words import game as words
+from .words import match as match_words
 
 
 def board(model: Model, intent: ask.BoardIntent) -> list[ClientMessage]:
@@ -280,5 +282,9 @@ def rematch(model: Model) -> list[ClientMessage]:
     if model.phase != SessionState.ENDED:
         model.status = words.REMATCH_AFTER
         return []
+    match = None if model.table is None else model.table.match
+    if match is not None and not match.over:  # no vote between a match's games
+        model.status = match_words.READY_NEXT
+        return [Ready(ready=True)]
     model.status = words.REMATCH_ASKED
     return [Rematch()]

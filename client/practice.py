@@ -94,12 +94,16 @@ class PracticeServer:
                 self._ready.set()
 
 
-def practice_table(players: int, teams: int, level: str) -> CreateTable:
-    """The table to play at: our seat first, a computer at `level` in every other."""
+def practice_table(
+    players: int, teams: int, level: str, match_to: int | None = None
+) -> CreateTable:
+    """The table to play at: our seat first, a computer at `level` in every other; a
+    match to `match_to` wins, if given."""
     return CreateTable(
         name="Practice",
         players=players,
         teams=teams,
         computers=(None,) + (level,) * (players - 1),
         hints=True,  # practice is for learning: the coach is there
+        match_to=match_to,
     )

@@ -14,9 +14,12 @@ from .facts import choice_options, computer_level, final_board, hand_over_seat, 
 from .fit import Line, first_fitting, shorten, width_of, wrap
 from .model import Model
 from .render import Click, banner_style, clickable, keys_line
+from .render_match import current_match, outcome_lines
+from .render_match import panel_lines as match_panel
 from .styles import card_style, side_style
 from .words import coach as coach_words
 from .words import game as words
+from .words import match as match_words
 from .words.common import SIDE_NAMES, fives_label, side_label
 from .words.connect import closed_keys
 from .words.game import result_text
@@ -72,7 +75,7 @@ def panel_lines(model: Model, width: int, height: int) -> list[Line]:
     waiting draw. Players go two or three to a line when one each would not fit."""
     g = model.game
     assert g is not None
-    tail: list[Line] = []
+    tail: list[Line] = match_panel(model, width)
     top = card_label(g.discard[-1]) if g.discard else "—"
     long, short = words.piles(top, g.draw_size)
     tail.append(first_fitting([[("", long)], [("", short)]], width))
@@ -207,6 +210,7 @@ def end_lines(model: Model, width: int) -> list[Line]:
     if out.side is not None:
         spans = fives_label(g.sequences[out.side])
         lines += wrap([("", words.winning(spans))], width, 3)
+    lines += outcome_lines(model, width)
     entries: list[Line] = []
     for seat, hand in enumerate(out.hands):
         p = g.players[seat] if seat < len(g.players) else None
@@ -261,6 +265,10 @@ def game_keys(model: Model) -> list[tuple[str, str]]:
     if final_board(model):
         return words.FINAL_KEYS
     if g.result is not None:
+        match = current_match(model)
+        if match is not None:  # `r`: ready for the match's next game, or a new match
+            key = match_words.MATCH_KEY if match.over else match_words.NEXT_KEY
+            return [key, *words.ENDED_KEYS[1:]]
         return words.ENDED_KEYS
     keys = list(words.PLAY_KEYS)
     if model.draw_waiting:

@@ -17,8 +17,10 @@ from .fit import cut as _cut
 from .form import CreateForm, team_choices, usual_hand
 from .model import Model
 from .render import Click, clickable
+from .render_match import score_lines
 from .styles import side_style
 from .words import lobby as words
+from .words import match as match_words
 from .words import table as table_words
 from .words.common import SIDE_NAMES, arrangement_label, side_label
 
@@ -56,6 +58,8 @@ def lobby_list(model: Model, width: int, height: int, click: Click = None) -> li
         rules_items = words.rules_items(
             info.rules.hand_size, info.rules.manual_draw, info.computer_takeover
         )
+        if info.match is not None:  # the score first: it says most about the table
+            rules_items.insert(0, match_words.lobby_item(info.match, info.teams))
         rules = ", ".join(rules_items)
         while get_cwidth(rules) > rules_w and len(rules_items) > 1:
             rules_items.pop()
@@ -78,6 +82,8 @@ def lobby_details(model: Model, width: int) -> list[Line]:
         return []
     info = model.tables[min(model.lobby_row, len(model.tables) - 1)]
     rules = words.rules_items(info.rules.hand_size, info.rules.manual_draw, info.computer_takeover)
+    if info.match is not None:
+        rules.insert(0, match_words.lobby_item(info.match, info.teams))
     extra = [("class:label", words.RULES), ("", ", ".join(rules))]
     if info.spectators:
         extra.append(("", "; " + words.watching(info.spectators)))
@@ -126,6 +132,7 @@ def form_lines(model: Model, width: int) -> list[Line]:
         "level": f"◀ {form.level} ▶",
         "computer_takeover": f"◀ {words.on_off(form.computer_takeover)} ▶",
         "hints": f"◀ {words.on_off(form.hints)} ▶",
+        "match_to": f"◀ {match_words.form_choice(form.match_to)} ▶  ({match_words.FORM_HINT})",
     }
     lines: list[Line] = []
     for i, key in enumerate(CreateForm.FIELDS[1:], start=1):
@@ -158,7 +165,7 @@ def table_lines(model: Model, width: int, height: int, click: Click = None) -> l
     about = f" {arrangement_label(table.players, table.teams)} · {', '.join(rules)}"
     if table.spectators:
         about += " · " + words.watching(table.spectators)
-    lines: list[Line] = [*wrap([("", about)], width, indent=1)]
+    lines: list[Line] = [*wrap([("", about)], width, indent=1), *score_lines(model, width)]
     lines.append([("class:label", table_words.SEATS_HEAD)])
     name_w = max(10, min(30, width - 40))
     for i, seat in enumerate(table.seats):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import assert_never
 
 from sarja.protocol.cards import LEVELS
-from sarja.protocol.limits import MAX_TABLE_NAME
+from sarja.protocol.limits import MAX_MATCH_TO, MAX_TABLE_NAME, MIN_MATCH_TO
 from sarja.protocol.messages import (
     ClientMessage,
     CreateTable,
@@ -62,6 +62,8 @@ def form(model: Model, intent: ask.FormIntent) -> list[ClientMessage]:
             form_change(model, step)
         case ask.FormName(text):
             form_name(model, text)
+        case ask.FormNumber(n):
+            form_number(model, n)
         case ask.Create():
             return create(model)
         case _:
@@ -152,6 +154,16 @@ def form_change(model: Model, step: int) -> None:
         form.computer_takeover = not form.computer_takeover
     elif name == "hints":
         form.hints = not form.hints
+    elif name == "match_to":
+        offered = sorted({*CreateForm.MATCHES, form.match_to}, key=lambda n: n or 0)
+        form.match_to = offered[(offered.index(form.match_to) + step) % len(offered)]
+
+
+def form_number(model: Model, n: int) -> None:
+    """A digit typed on the match line: first side to `n` wins."""
+    form = model.form
+    if CreateForm.FIELDS[form.field] == "match_to" and MIN_MATCH_TO <= n <= MAX_MATCH_TO:
+        form.match_to = n
 
 
 def create(model: Model) -> list[ClientMessage]:
@@ -171,6 +183,7 @@ def create(model: Model) -> list[ClientMessage]:
             computers=form.computer_seats(),
             computer_takeover=form.level if form.computer_takeover else False,
             hints=form.hints,
+            match_to=form.match_to,
         )
     ]
 

@@ -23,11 +23,13 @@ from .fields import (
 from .limits import (
     MAX_FIVES,
     MAX_HAND,
+    MAX_MATCH_TO,
     MAX_NAME,
     MAX_PLAYERS,
     MAX_SEATS,
     MAX_TABLE_NAME,
     MAX_TEAMS,
+    MIN_MATCH_TO,
     MIN_PLAYERS,
     MIN_TEAMS,
 )
@@ -105,6 +107,7 @@ class CreateTable(WireMap):
     computers: tuple[str | None, ...] = ()
     computer_takeover: str | Literal[False] = False
     hints: bool = False  # players may ask the coach for a hint (`ask_hint`)
+    match_to: int | None = None  # a match: first side to this many game wins (nil: one game)
 
     def validate(self) -> None:
         _set(self, "name", label(self.name, "name", MAX_TABLE_NAME))
@@ -118,6 +121,7 @@ class CreateTable(WireMap):
         _set(self, "computers", computers)
         _set(self, "computer_takeover", takeover(self.computer_takeover, "computer_takeover"))
         boolean(self.hints, "hints")
+        opt_integer(self.match_to, "match_to", MIN_MATCH_TO, MAX_MATCH_TO)
 
 
 @wire

@@ -34,7 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .codec import ClientCodec
-from .distrust import ServerProtocolError, table_fits
+from .distrust import ServerProtocolError, match_fits, table_fits
 from .messages import (
     Ack,
     ActionMessage,
@@ -110,6 +110,9 @@ class ClientSession:
         self.gaps = 0  # how many times a gap was found (each asked a `sync`)
         self.next_id = 1  # the next action id, always above the ones the server holds
         self.past: list[Entry] = []  # the history's pages so far, while more are coming
+        # The last table this connection was shown: a match's score goes on from it
+        # game by game (a new connection may have missed games).
+        self._shown: TableView | None = None
         self._past_dropped = False  # pages past PAST_KEPT came: set the rest aside
         self._replies: list[ClientMessage] = []
 
@@ -121,6 +124,7 @@ class ClientSession:
         self.codec = ClientCodec()
         self.syncing = False
         self.past, self._past_dropped = [], False
+        self._shown = None
         self._replies.clear()
 
     @property
@@ -205,7 +209,9 @@ class ClientSession:
                 self.past, self._past_dropped = [], False
                 self._ids_above(msg.last_id)
             case TableView():
-                self.table = msg
+                result = None if self.game is None else self.game.result
+                match_fits(msg, self._shown, result)
+                self.table = self._shown = msg
                 if not msg.started:
                     self._no_game()
             case TableList():

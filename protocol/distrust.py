@@ -22,7 +22,7 @@ from .errors import RemoteProtocolError
 from .limits import DECK_SIZE
 
 if TYPE_CHECKING:
-    from .messages import Player, Result, Snapshot, TableView
+    from .messages import MatchScore, Player, Result, Snapshot, TableView
 
 CHIPS = "bgr"  # a side's chip on the board, by side; capital when locked in a sequence
 COPIES = 2  # two decks: every card twice
@@ -64,6 +64,33 @@ def table_fits(snap: Snapshot, view: TableView | None) -> None:
         )
     if snap.seat != view.seat:
         raise refuse(f"The game puts us at seat {snap.seat}, the table at seat {view.seat}.")
+
+
+def match_fits(view: TableView, before: TableView | None, result: Result | None = None) -> None:
+    """A table's match score names only its sides, is won at most once and only by
+    its last game, and goes on from the score shown `before` at the same table by one
+    game at most (the game just over, `result`, if the score grew by it): or starts
+    afresh, a new match."""
+    match = view.match
+    if match is None:
+        return
+    for g in match.games:
+        if g is not None:
+            side(g, view.teams, "The match score")
+    wins = [0] * view.teams
+    for n, g in enumerate(match.games):
+        if g is not None:
+            wins[g] += 1
+            if wins[g] >= match.to and n != len(match.games) - 1:
+                raise refuse(f"The match score goes on after side {g} won it.")
+    kept: MatchScore | None = before.match if before and before.id == view.id else None
+    if kept is None or not match.games or kept.to != match.to:
+        return
+    grew = len(match.games) - len(kept.games)
+    if grew > 1 or (grew >= 0 and match.games[: len(kept.games)] != kept.games):
+        raise refuse("The match score does not go on from the one shown before.")
+    if grew == 1 and result is not None and match.games[-1] != result.side:
+        raise refuse("The match score does not count the game just over as it ended.")
 
 
 def snapshot_fits(snap: Snapshot) -> None:

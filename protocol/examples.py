@@ -41,6 +41,7 @@ from .parts import (
     Choice,
     Entry,
     Last,
+    MatchScore,
     Player,
     Result,
     Rules,
@@ -310,4 +311,24 @@ INCOMPATIBLE = Error(
     code="incompatible_version",
     message="This server speaks protocol version 2 only; the client sent 1.",
     fatal=True,
+)
+
+# A match, first side to 2 game wins, after its first game (Bertil's side won it): the
+# table as every member sees it, waiting for both to be ready for game 2 (docs/protocol.md
+# section 8, "Matches").
+MATCH_TABLE = TableView(
+    id="t1",
+    name="Friday",
+    players=2,
+    teams=2,
+    seats=(
+        Seat(name="Aino", ready=True, away=False),
+        Seat(name="Bertil", ready=False, away=False),
+    ),
+    spectators=0,
+    started=True,
+    rules=RULES,
+    computer_takeover=False,
+    seat=0,
+    match=MatchScore(to=2, games=(1,)),
 )

@@ -42,3 +42,9 @@ MAX_CUT_ROUNDS = 12
 MAX_CHANGES = 12  # changes in one update
 MAX_HISTORY_PAGE = 256  # entries in one `history` page: worst case ~160 KiB, under a frame
 MAX_ARRANGEMENTS = 16  # the table shapes a server offers
+
+# Matches: first side to `match_to` game wins.
+MIN_MATCH_TO, MAX_MATCH_TO = 2, 9
+# Games one match may last (drawn games count for nobody): a match this long ends
+# without a winner, so the score a table sends stays bounded.
+MAX_MATCH_GAMES = 64

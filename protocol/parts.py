@@ -19,6 +19,7 @@ from .fields import (
     ident,
     integer,
     label,
+    opt_integer,
     opt_level,
     seat_levels,
     sequence,
@@ -28,6 +29,8 @@ from .limits import (
     MAX_CHANGES,
     MAX_FIVES,
     MAX_HAND,
+    MAX_MATCH_GAMES,
+    MAX_MATCH_TO,
     MAX_NAME,
     MAX_OPTIONS,
     MAX_PLAYERS,
@@ -35,6 +38,7 @@ from .limits import (
     MAX_SPECTATORS,
     MAX_TABLE_NAME,
     MAX_TEAMS,
+    MIN_MATCH_TO,
     MIN_PLAYERS,
     MIN_TEAMS,
 )
@@ -89,6 +93,35 @@ class TableShape(WireMap):
 
 
 @wire
+class MatchScore(WireMap):
+    """A match: first side to `to` game wins. `games` holds, per game of the match
+    finished so far, the side that won it (nil: drawn, counting for nobody)."""
+
+    to: int
+    games: tuple[int | None, ...] = ()
+
+    def validate(self) -> None:
+        integer(self.to, "to", MIN_MATCH_TO, MAX_MATCH_TO)
+        games = sequence(self.games, "games", 0, MAX_MATCH_GAMES)
+        _set(self, "games", tuple(opt_integer(g, "games", 0, MAX_TEAMS - 1) for g in games))
+
+    def wins(self, sides: int) -> list[int]:
+        """Games won so far, per side."""
+        return [sum(1 for g in self.games if g == s) for s in range(sides)]
+
+    @property
+    def winner(self) -> int | None:
+        """The side that reached `to`, if one has: the match is won."""
+        last = self.games[-1] if self.games else None
+        return last if last is not None and self.games.count(last) >= self.to else None
+
+    @property
+    def over(self) -> bool:
+        """Won, or as long as a match may last."""
+        return self.winner is not None or len(self.games) >= MAX_MATCH_GAMES
+
+
+@wire
 class TableSummary(WireMap):
     """One line of the lobby's table list."""
 
@@ -102,6 +135,7 @@ class TableSummary(WireMap):
     rules: Rules
     computer_takeover: str | Literal[False]  # a level, or false: no computer stands in
     computers: tuple[str | None, ...] = ()  # per seat a level (a computer) or nil
+    match: MatchScore | None = None  # the table plays a match: its score so far
 
     def validate(self) -> None:
         ident(self.id, "id")
@@ -120,6 +154,8 @@ class TableSummary(WireMap):
         _set(self, "computer_takeover", takeover(self.computer_takeover, "computer_takeover"))
         if self.computers:
             _set(self, "computers", seat_levels(self.computers, "computers", self.players, True))
+        if self.match is not None:
+            _set(self, "match", one(MatchScore, self.match, "match"))
 
 
 @wire

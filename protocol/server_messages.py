@@ -55,6 +55,7 @@ from .parts import (
     Choice,
     Entry,
     Last,
+    MatchScore,
     Player,
     Result,
     Rules,
@@ -180,6 +181,7 @@ class TableView(WireMap):
     seat: int | None = None
     rematch: tuple[int, ...] = ()  # seats that asked for a rematch
     hints: bool = False  # its players may ask the coach (`ask_hint`)
+    match: MatchScore | None = None  # the table plays a match: its score so far
 
     def validate(self) -> None:
         ident(self.id, "id")
@@ -195,6 +197,8 @@ class TableView(WireMap):
         rematch = sequence(self.rematch, "rematch", 0, self.players)
         _set(self, "rematch", tuple(integer(s, "rematch", 0, self.players - 1) for s in rematch))
         boolean(self.hints, "hints")
+        if self.match is not None:
+            _set(self, "match", one(MatchScore, self.match, "match"))
 
 
 # What happens at a table outside the game's own updates.

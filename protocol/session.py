@@ -31,8 +31,8 @@ CLIENT_ALLOWED: dict[SessionState, frozenset[str]] = {
     S.TABLE: _ALWAYS | {"sit", "ready", "leave", "chat"},
     S.GAME: _ALWAYS | _ACTIONS | {"leave", "chat", "sync", "hand_over", "ask_hint"},
     # Actions too: a move resent after a lost connection gets its acknowledgement,
-    # and any other is refused as `game_over`.
-    S.ENDED: _ALWAYS | _ACTIONS | {"rematch", "leave", "chat", "sync"},
+    # and any other is refused as `game_over`. `ready`: for the next game of a match.
+    S.ENDED: _ALWAYS | _ACTIONS | {"rematch", "ready", "leave", "chat", "sync"},
 }
 
 _AT_TABLE = frozenset({"table", "tables", "snapshot", "notice", "chat", "ack"})

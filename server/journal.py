@@ -381,10 +381,14 @@ class Journal:
             )
         ]
         (hints,) = self._db.execute("SELECT hints FROM tables WHERE id = ?", (table_id,)).fetchone()
+        kept = self._db.execute(
+            "SELECT match_to, number, games FROM matches WHERE table_id = ?", (table_id,)
+        ).fetchone()
+        match = None if kept is None else (int(kept[0]), int(kept[1]), list(json.loads(kept[2])))
         return SavedTable(
             table_id, number, name, players, teams, hand, bool(manual), takeover,
             version, seats, self._game(table_id, game), computers, handed, spectators,
-            bool(hints),
+            hints=bool(hints), match=match,
         )  # fmt: skip
 
     def _game(self, table_id: str, number: int | None) -> SavedGame | None:

@@ -184,3 +184,15 @@ def game_recorded(table_id: str, number: int, result: Result | None = None) -> l
         ("UPDATE games SET recorded = 1 WHERE table_id = ? AND number = ?", (table_id, number))
     )
     return rows + compact(table_id)
+
+
+def match_score(table_id: str, to: int, number: int, games: list[int | None]) -> list[Row]:
+    """The table's match: first side to `to` wins, its `number` at the table, and the
+    side that won each of its games so far (null: drawn)."""
+    return [
+        (
+            "INSERT OR REPLACE INTO matches (table_id, match_to, number, games)"
+            " VALUES (?, ?, ?, ?)",
+            (table_id, to, number, json.dumps(games)),
+        )
+    ]

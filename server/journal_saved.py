@@ -65,6 +65,8 @@ class SavedTable:
     # Who was watching (guest id, name, keys), to watch again on resuming.
     spectators: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)
     hints: bool = False  # its creator allows hints from the coach
+    # A match's (first side to this many wins, its number, the winner of each game).
+    match: tuple[int, int, list[int | None]] | None = None
 
     def arrangement(self) -> Arrangement:
         return Arrangement.of(

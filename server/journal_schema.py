@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sqlite3
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 PARKED = 2  # `tables.closed` of a table kept for its players but not loaded at start
 
 SCHEMA = """
@@ -115,6 +115,19 @@ _HINTS = """
 ALTER TABLE tables ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;
 """
 
+# Version 5: a table that plays a match keeps its score here, across restarts.
+_MATCHES = """
+CREATE TABLE matches (
+    table_id TEXT PRIMARY KEY,
+    match_to INTEGER NOT NULL,  -- first side to this many game wins
+    number INTEGER NOT NULL,  -- which match at the table
+    games TEXT NOT NULL  -- JSON, per finished game of the match: the winning side or null
+);
+CREATE TRIGGER match_gone AFTER DELETE ON tables BEGIN
+    DELETE FROM matches WHERE table_id = old.id;
+END;
+"""
+
 
 # What brings a journal of an older version up to this one, by the version it leads to.
 MIGRATIONS = {
@@ -126,6 +139,7 @@ ALTER TABLE seats ADD COLUMN name TEXT;
 """,
     3: "ALTER TABLE games ADD COLUMN finished_at REAL;\n" + _V3,
     4: _HINTS,
+    5: _MATCHES,
 }
 
 
@@ -133,7 +147,7 @@ def set_up(db: sqlite3.Connection, version: int) -> None:
     """Create the schema in a new file, or bring one of an older `version` up to date:
     in one transaction, so a failure leaves the file as it was."""
     if version == 0:
-        script = SCHEMA + _V3 + _HINTS
+        script = SCHEMA + _V3 + _HINTS + _MATCHES
     else:
         script = "".join(MIGRATIONS[v] for v in range(version + 1, SCHEMA_VERSION + 1))
     try:

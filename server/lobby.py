@@ -51,6 +51,7 @@ from .guest import Guest, Outbox, within_limit
 from .journal_error import JournalError
 from .journal_rows import token_hash
 from .journal_saved import SavedTable
+from .match import Match
 from .present import table_shapes
 from .refusal import Refusal
 from .seating import Seating
@@ -336,6 +337,9 @@ class Lobby:
             self.fx.write(rows.table_allows_hints(table_id))
         if computers_play:
             self.guards.made(table, guest.address)
+        if msg.match_to is not None:
+            table.match = Match(msg.match_to)
+            self.fx.write(table.match.row(table_id))
         table.join(guest, None, None, now)
         log.info("table %s (%r) created by %r", table_id, msg.name, guest.name)
 
@@ -406,6 +410,8 @@ class Lobby:
         self.fx.stopped.append(table)
 
     def _game_over(self, table: Table) -> None:
+        if table.match is not None:
+            self._tell_the_lobby()  # the list shows the match's new score
         if self.tables.get(table.id) is table and table.abandoned:
             # Finished with no one here (the computer finished it for absent people):
             # kept for them in the journal, not in the count of tables.

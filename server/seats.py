@@ -15,6 +15,7 @@ from .effects import Effects
 from .engine import Arrangement, Game
 from .graces import Graces
 from .guest import Guest
+from .match import Match
 from .play import Play
 from .present import rules_of
 from .refusal import Refusal
@@ -52,6 +53,7 @@ class Seated:
         self.deserted_since: float | None = None
         self.play: Play | None = None  # the latest game, in play or over
         self.rematch: set[int] = set()
+        self.match: Match | None = None  # a match's score, if the table plays one
         self.games_played = 0
         self.hand_over_after = hand_over_after
         self.now = 0.0  # the time of the step under way
@@ -91,6 +93,13 @@ class Seated:
     @property
     def in_play(self) -> bool:
         return self.play is not None and self.play.game.outcome is None
+
+    @property
+    def between_games(self) -> bool:
+        """A game of a match is over and the match goes on: the next game starts when
+        every seat is ready."""
+        over = self.play is not None and self.play.game.outcome is not None
+        return over and self.match is not None and not self.match.over
 
     @property
     def empty(self) -> bool:
@@ -246,6 +255,7 @@ def summary(table: Seated) -> TableSummary:
         computers=tuple(c.level if c else g.computer if g else None for g, c in pairs)
         if any(table.computers) or any(g and g.computer for g in table.seats)
         else (),
+        match=None if table.match is None else table.match.part(),
         _trusted=True,
     )
 
@@ -279,5 +289,6 @@ def view(table: Seated, seat: int | None) -> TableView:
         seat=seat,
         rematch=tuple(sorted(table.rematch)),
         hints=table.hints,
+        match=None if table.match is None else table.match.part(),
         _trusted=True,
     )

@@ -36,6 +36,7 @@ from .engine.actions import DRAW, DRAW_ACTION
 from .engine.arrangement import SIDE_COLOURS
 from .guest import Guest
 from .journal_saved import SavedTable
+from .match import Match
 from .play import Play
 from .refusal import Refusal
 from .seating import Seating
@@ -70,6 +71,9 @@ class Table(Seated):
         self.now = now
         for guest in watchers:
             self.seating.place(guest, self)
+        if saved.match is not None:
+            to, number, games = saved.match
+            self.match = Match(to, games, number)
         kept = saved.game
         if kept is not None:
             self.play = Play.replay(
@@ -168,10 +172,11 @@ class Table(Seated):
         self.send_table()
 
     def set_ready(self, guest: Guest, ready: bool, now: float) -> None:
+        """Ready for the game: the first one, or the next game of a match."""
         self.now = now
         if guest.seat is None:
             raise Refusal("not_a_player", "Spectators don't need to be ready.")
-        if self.started:
+        if self.started and not self.between_games:
             raise Refusal("game_started", "The game has started.")
         self.ready[guest.seat] = ready
         self._notice("ready" if ready else "unready", guest, guest.seat)
@@ -206,6 +211,9 @@ class Table(Seated):
             self.ready = self._computers_ready()
             self.rematch.clear()
             self.handed.clear()
+            if self.match is not None and self.match.games:
+                # Other seats, another match: the score starts afresh.
+                self.fx.write(self.match.new_match(self.id))
         self.send_table()
 
     def went_away(self, guest: Guest, now: float) -> None:
@@ -286,6 +294,8 @@ class Table(Seated):
         self.taken_over.clear()
         self.handed.clear()
         self.graces.reset()
+        if self.match is not None and self.match.over:  # the rematch: a new match
+            self.fx.write(self.match.new_match(self.id))
         self.games_played += 1
         play = self.play = Play.new(
             self.id, self.arrangement, self.games_played, self._rng, self.fx
@@ -317,15 +327,21 @@ class Table(Seated):
         assert play is not None
         game = play.game
         self.graces.draws_waiting(game.pending_draw, self.now)
-        if game.outcome is not None:
+        match = self.match
+        if game.outcome is not None and match is not None:
+            self.fx.write(match.game_over(self.id, game.outcome.side))
+            if not match.over:  # the next game starts once every person is ready
+                self.ready = self._computers_ready()
+        if game.outcome is not None and not self.between_games:
             # A computer is always up for another game.
             self.rematch.update(i for i, c in enumerate(self.computers) if c is not None)
         play.publish(events, self.members(), self._here(), stand_in)
         self._wake_computer()
         if game.outcome is not None:
             self.fx.games_over += 1
-            if self.rematch:
-                self.send_table()  # the computers' seats ask for a rematch at once
+            if self.rematch or match is not None:
+                # The computers' seats ask for a rematch at once; a match's score moved.
+                self.send_table()
             self._on_game_over(self)
 
     def ask_rematch(self, guest: Guest, now: float) -> None:
@@ -334,6 +350,9 @@ class Table(Seated):
             raise Refusal("not_a_player", "Only a seated player can ask for a rematch.")
         # The session allows a rematch only once the table's game is over.
         assert self.play is not None and self.play.game.outcome is not None
+        if self.between_games:  # the match goes on: no vote, only being ready
+            self.set_ready(guest, True, now)
+            return
         self.rematch.add(guest.seat)
         self._notice("rematch", guest, guest.seat)
         if len(self.rematch) == self.arrangement.players and self.full:

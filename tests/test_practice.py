@@ -140,6 +140,38 @@ def test_a_hint_in_practice_is_shown_on_the_board_and_played_with_enter(tmp_path
         aino.close()
 
 
+def test_a_practice_match_shows_its_score_after_the_first_game(tmp_path):
+    """`--practice --match 2`: the first game's end shows the match's score and what
+    comes next; `r` deals the second game, whose side panel keeps the score."""
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    argv = [*command("sarja-client"), "--practice", "--level", "easy", "--name", "Aino",
+            "--pace", "0", "--match", "2"]  # fmt: skip
+    aino = Terminal(argv, env)
+    try:
+        screen = aino.wait_for(re.compile(f"{re.escape(TURN)}|is thinking"), PATIENCE)
+        assert "Match to 2: 0 – 0" in screen
+        play_to_the_end(aino)
+        end = aino.wait_for("Game over")
+        won = re.search(r"(Blue|Green) wins:", end)
+        score = {"Blue": "Blue 1, Green 0", "Green": "Blue 0, Green 1"}
+        if won is None:  # a drawn game counts for nobody
+            assert "Match, first to 2: Blue 0, Green 0" in end and "Games: draw" in end
+        else:
+            assert f"Match, first to 2: {score[won.group(1)]}" in end
+            assert f"Games: {won.group(1)}" in end
+        assert "Game 2 of the match is next" in aino.wait_for("ready for the next game")
+        aino.type("r")
+        second = aino.wait_for(re.compile(f"{re.escape(TURN)}|is thinking"), PATIENCE)
+        assert "Game over" not in second and "Match to 2: " in second
+        aino.type("q")
+        aino.wait_for(re.compile(r"[Qq]uit"))
+        aino.type("y")
+        assert aino.finish() == 0
+        assert b"Traceback" not in aino.raw
+    finally:
+        aino.close()
+
+
 def test_the_analysis_of_a_replay_steps_to_each_marked_move(tmp_path):
     """A known game (random moves, seed 3): the coach marks five moves; m and M step
     between them, each with its better move marked ~ ~ on the board."""

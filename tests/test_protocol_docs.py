@@ -31,6 +31,7 @@ from sarja.protocol.examples import (
     CLIENT_EXAMPLES,
     FINAL_UPDATE,
     INCOMPATIBLE,
+    MATCH_TABLE,
     SERVER_EXAMPLES,
     STAND_IN_UPDATE,
     V1_HELLO,
@@ -71,6 +72,7 @@ from sarja.protocol.messages import (
     Last,
     Leave,
     ListTables,
+    MatchScore,
     Player,
     Ready,
     Result,
@@ -302,6 +304,17 @@ def block_stand_in() -> str:
     return (
         "```text\n" + "\n".join(pretty(wire(STAND_IN_UPDATE))) + "\n```\n\n"
         f"Golden bytes, `server:stand_in`, {len(frame)} bytes:\n\n"
+        "```text\n" + "\n".join(hex_lines(frame)) + "\n```"
+    )
+
+
+def block_match_table() -> str:
+    codec = ServerCodec()
+    codec.session.state = SessionState.ENDED
+    frame = codec.send(MATCH_TABLE)
+    return (
+        "```text\n" + "\n".join(pretty(wire(MATCH_TABLE))) + "\n```\n\n"
+        f"Golden bytes, `server:match_table`, {len(frame)} bytes:\n\n"
         "```text\n" + "\n".join(hex_lines(frame)) + "\n```"
     )
 
@@ -538,6 +551,7 @@ STATIC: dict[str, Callable[[], str]] = {
     "version_one": block_version_one,
     "final_update": block_final_update,
     "stand_in": block_stand_in,
+    "match_table": block_match_table,
 }
 
 
@@ -578,6 +592,7 @@ PARTS: dict[str, type[WireMap]] = {
     "choice": Choice,
     "result": Result,
     "entry": Entry,
+    "match": MatchScore,
 }
 
 

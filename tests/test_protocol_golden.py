@@ -36,7 +36,7 @@ GOLDEN = doc_golden()
 EXAMPLES = [("client", m) for m in CLIENT_EXAMPLES] + [("server", m) for m in SERVER_EXAMPLES]
 IDS = [f"{d}:{m.TYPE}" for d, m in EXAMPLES]
 # Examples beyond one per message, shown where the docs explain them.
-MORE = {"server:stand_in": ex.STAND_IN_UPDATE}
+MORE = {"server:stand_in": ex.STAND_IN_UPDATE, "server:match_table": ex.MATCH_TABLE}
 
 
 def state_allowing(direction: str, t: str) -> SessionState:

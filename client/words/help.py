@@ -35,7 +35,7 @@ KEYS_HELP = [
     ("Tables", ""),
     ("Enter, s, n, r", "lobby: join, watch, new table, refresh"),
     ("Enter, r", "waiting room: sit in the chosen seat, ready / not ready"),
-    ("r", "after a game: ask for a rematch"),
+    ("r", "after a game: ask for a rematch (in a match: ready for its next game)"),
     ("o", "hand an away player's seat to the computer (after 1 min)"),
     ("a", "a hint (practice); replay: analyse, m M to its marks"),
     ("Anywhere", ""),

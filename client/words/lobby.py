@@ -94,6 +94,7 @@ FORM_LABELS = {
     "level": "Computer level",
     "computer_takeover": "Computer plays absent seats",
     "hints": "Hints from the coach (a)",
+    "match_to": "Match",
 }
 
 
