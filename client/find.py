@@ -82,9 +82,7 @@ class Finder:
         self.on_change()
 
 
-async def find_servers(
-    interface: str | None, first_within: float, more_for: float
-) -> list[Found]:
+async def find_servers(interface: str | None, first_within: float, more_for: float) -> list[Found]:
     """The servers found: waits up to `first_within` seconds for one, then `more_for`
     seconds more for others (so "the one server" is not just the quickest of two)."""
     first = asyncio.Event()
