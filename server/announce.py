@@ -107,6 +107,9 @@ class Announcer:
         self._due = trio.Event()
         self.announced: str | None = None  # the instance name, once announced
         self.updates = 0
+        # How zeroconf's blocking calls are made: in a worker thread (a test calls
+        # them in place, on trio's MockClock).
+        self.blocking: Any = trio.to_thread.run_sync
 
     def changed(self) -> None:
         self._due.set()
@@ -114,20 +117,20 @@ class Announcer:
     async def run(self, count: Any) -> None:
         """Announce, re-announce the waiting count `count()` as it changes, and
         withdraw when cancelled."""
-        addresses = await trio.to_thread.run_sync(announced_addresses, self.host)
+        addresses = await self.blocking(announced_addresses, self.host)
         if not addresses:
             log.warning("not announced on the LAN: no IPv4 address to announce for %s", self.host)
             return
         every = self.host in (None, "", "0.0.0.0", "::")
         try:
-            announcement = await trio.to_thread.run_sync(Announcement, addresses, every)
+            announcement = await self.blocking(Announcement, addresses, every)
         except OSError as err:
             log.warning("not announced on the LAN: %s", err.strerror or err)
             return
         try:
             waiting = count()
             register = partial(announcement.register, self.name, self.server_id, self.port)
-            self.announced = await trio.to_thread.run_sync(register, waiting)
+            self.announced = await self.blocking(register, waiting)
             log.info("announced as %r on %s", self.announced, ", ".join(addresses))
             while True:
                 await self._due.wait()
@@ -136,9 +139,9 @@ class Announcer:
                 if now != waiting:
                     waiting = now
                     update = partial(announcement.update, self.name, self.server_id, now)
-                    await trio.to_thread.run_sync(update)
+                    await self.blocking(update)
                     self.updates += 1
                 await trio.sleep(UPDATE_EVERY)
         finally:
             with trio.CancelScope(shield=True):
-                await trio.to_thread.run_sync(announcement.close)
+                await self.blocking(announcement.close)

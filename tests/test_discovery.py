@@ -332,3 +332,69 @@ def test_a_txt_record_is_read_and_what_does_not_parse_is_dropped():
 def test_an_instance_name_fits_dns_and_keeps_the_id():
     name = instance_name("Ö" * 40 + ".x", "0123456789abcdef")
     assert len(name.encode()) <= 63 and name.endswith(" 0123456789abcdef") and "." not in name
+
+
+# ----- the announcer's pace, on trio's MockClock ------------------------------------------
+
+
+class FakeAnnouncement:
+    """Stands in for zeroconf: records what would be announced."""
+
+    made: list[FakeAnnouncement] = []
+
+    def __init__(self, addresses: list[str], every_interface: bool) -> None:
+        self.addresses, self.every = addresses, every_interface
+        self.registered: list[int] = []
+        self.updates: list[int] = []
+        self.closed = False
+        FakeAnnouncement.made.append(self)
+
+    def register(self, name: str, server_id: str, port: int, waiting: int) -> str:
+        self.registered.append(waiting)
+        return f"{name} {server_id}"
+
+    def update(self, name: str, server_id: str, waiting: int) -> None:
+        self.updates.append(waiting)
+
+    def close(self) -> None:
+        self.closed = True
+
+
+async def test_many_joins_are_announced_at_most_once_a_second(monkeypatch, autojump_clock):
+    import trio
+
+    from sarja.server import announce
+
+    monkeypatch.setattr(announce, "Announcement", FakeAnnouncement)
+    FakeAnnouncement.made.clear()
+    announcer = announce.Announcer("127.0.0.1", 7474, "Kotona", "abc123")
+
+    async def in_place(fn, *args):
+        return fn(*args)
+
+    announcer.blocking = in_place
+    count = [0]
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(announcer.run, lambda: count[0])
+        await trio.sleep(0.1)
+        [zc] = FakeAnnouncement.made
+        assert zc.addresses == ["127.0.0.1"] and not zc.every and zc.registered == [0]
+        start = trio.current_time()
+        for _ in range(100):  # a table filling and emptying, 100 changes in 5 seconds
+            count[0] = (count[0] + 1) % 3
+            announcer.changed()
+            await trio.sleep(0.05)
+        await trio.sleep(announce.UPDATE_EVERY * 2)
+        elapsed = trio.current_time() - start
+        assert 1 <= len(zc.updates) <= elapsed / announce.UPDATE_EVERY + 1
+        assert zc.updates[-1] == count[0]  # the newest count is what stays announced
+        nursery.cancel_scope.cancel()
+    assert zc.closed  # withdrawn when the server stops
+
+
+def test_a_server_announces_on_the_addresses_it_listens_on():
+    from sarja.server.announce import announced_addresses
+
+    assert announced_addresses("127.0.0.1") == ["127.0.0.1"]
+    assert announced_addresses("192.0.2.7") == ["192.0.2.7"]  # one interface, that one
+    assert announced_addresses("::1") == []  # IPv6 is not announced
