@@ -24,6 +24,7 @@ piles by the deck, its history by HISTORY_KEPT).
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sys
 from collections import Counter, deque
 from collections.abc import Callable, Iterable
@@ -35,6 +36,7 @@ from sarja.protocol import changes as ch
 from sarja.protocol.cards import LEVELS, five_cells
 from sarja.protocol.changes import Change
 from sarja.protocol.client_session import ClientSession, Event
+from sarja.protocol.discovery import Found
 from sarja.protocol.errors import ProtocolError
 from sarja.protocol.limits import DEFAULT_PORT, MAX_NAME, MAX_SEATS, PROTOCOL_VERSION
 from sarja.protocol.messages import (
@@ -64,6 +66,10 @@ from sarja.server.engine import Action, EngineError
 from sarja.server.engine.actions import EXCHANGE, PLACE, REMOVE
 from sarja.server.engine.cards import parse_card
 from sarja.server.engine.view import SeatView
+
+from .find import find_servers
+from .net import address_text
+from .words import find as say_find
 
 RECEIVE_SIZE = 65536
 # Plays kept from the updates. Hard reads back LOOK_BACK plays of each other seat: in
@@ -345,7 +351,19 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         epilog="It joins the named table (creating it if there is none) or the first free"
         " seat, readies, plays, asks for a rematch while it has games left, then leaves.",
     )
-    parser.add_argument("address", help="the server, as HOST:PORT")
+    parser.add_argument(
+        "address", nargs="?", default=None,
+        help="the server, as HOST:PORT (default: the one server found on this LAN)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--discover-on", default=None, metavar="ADDRESS",
+        help="look for servers only through the interface with this address (127.0.0.1:"
+        " this machine alone); default: every interface",
+    )  # fmt: skip
+    parser.add_argument(
+        "--server-name", default=None, metavar="NAME",
+        help="without an address: join the server of this name found on the LAN",
+    )  # fmt: skip
     parser.add_argument("--level", default="medium", choices=LEVELS, help="how well it plays")
     parser.add_argument("--table", default=None, help="the table to sit at (made if missing)")
     parser.add_argument("--name", default=None, help="its name (default: '<Level> bot')")
@@ -361,10 +379,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--seed", type=int, default=None, help="fix its choices (for testing)")
     args = parser.parse_args(argv)
-    host, _, port = args.address.rpartition(":")
-    if not host or not port.isdigit() or not 0 < int(port) < 65536:
-        parser.error(f"{args.address!r} is not an address like 192.168.1.20:{DEFAULT_PORT}")
-    args.host, args.port = host.strip("[]"), int(port)
+    args.host, args.port = None, None  # none given: found on the LAN (main)
+    if args.address is not None:
+        host, _, port = args.address.rpartition(":")
+        if not host or not port.isdigit() or not 0 < int(port) < 65536:
+            parser.error(f"{args.address!r} is not an address like 192.168.1.20:{DEFAULT_PORT}")
+        args.host, args.port = host.strip("[]"), int(port)
     args.name = " ".join((args.name or f"{args.level.capitalize()} bot").split())[:MAX_NAME]
     if not args.name or not args.name.isprintable():
         parser.error("--name must be a name people can read")
@@ -382,6 +402,11 @@ def main(argv: list[str] | None = None) -> None:
     def complain(line: str) -> None:
         print(f"sarja-bot {args.name}: {line}", file=sys.stderr, flush=True)
 
+    if args.host is None:
+        found = find_one(args.discover_on, args.server_name, complain)
+        if found is None:
+            sys.exit(1)
+        args.host, args.port = found.host, found.port
     bot = RemoteBot(
         args.host, args.port, args.level, args.name, args.table, args.games, args.players,
         args.teams, args.think_time, args.seed, say, complain,
@@ -390,6 +415,32 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(trio.run(bot.run))
     except KeyboardInterrupt:
         sys.exit(130)
+
+
+FIRST_WITHIN = 10.0  # seconds to wait for a server to be found...
+MORE_FOR = 1.5  # ...and then for others, so "the one server" is not just the quickest
+
+
+def find_one(
+    interface: str | None, name: str | None, complain: Callable[[str], None]
+) -> Found | None:
+    """The one server found on the LAN (of that name, if given), said on stderr; None,
+    having said why, when there is none or several."""
+    servers = asyncio.run(find_servers(interface, FIRST_WITHIN, MORE_FOR))
+    if name is not None:
+        servers = [s for s in servers if s.name == name]
+    if len(servers) == 1:
+        complain(
+            say_find.bot_joins(servers[0].name, address_text(servers[0].host, servers[0].port))
+        )
+        return servers[0]
+    if not servers:
+        complain(say_find.bot_none(f"sarja-bot 192.168.1.20:{DEFAULT_PORT}"))
+        return None
+    complain(say_find.bot_several(len(servers)))
+    for s in servers:
+        complain(f"    sarja-bot {address_text(s.host, s.port)}    ({s.name})")
+    return None
 
 
 if __name__ == "__main__":

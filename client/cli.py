@@ -19,6 +19,7 @@ from sarja.protocol.limits import DEFAULT_PORT, MAX_MATCH_TO, MAX_NAME, MIN_MATC
 
 from . import model as m
 from .app import ClientApp, run_client, run_offline
+from .find_screen import choose_server
 from .net import address_text, parse_address
 from .settings import Settings, settings_path
 
@@ -30,8 +31,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         epilog="In the game, press ? for the rules and every key.",
     )
     parser.add_argument(
-        "address", nargs="?", help="the server, as HOST:PORT (the server prints the line to type)"
-    )
+        "address", nargs="?", help="the server, as HOST:PORT (the server prints the line to"
+        " type); without it, the servers found on this LAN are listed to choose from",
+    )  # fmt: skip
+    parser.add_argument(
+        "--discover-on", default=None, metavar="ADDRESS",
+        help="look for servers only through the interface with this address (127.0.0.1:"
+        " this machine alone); default: every interface",
+    )  # fmt: skip
     parser.add_argument(
         "--name", default=None, help="play under this name (default: ask, or the last one used)"
     )
@@ -86,10 +93,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                 " try --players 2, 3 or 4 (or 6, 8, 9, 10, 12 with --teams 2 or 3)"
             )
     elif args.address is None:
-        parser.error(
-            f"the server's address is needed, like: sarja-client 192.168.1.20:{DEFAULT_PORT}"
-            " (or --practice to play against the computer)"
-        )
+        args.host, args.port = None, None  # the finder asks (find_screen.py)
     else:
         try:
             args.host, args.port = parse_address(args.address)
@@ -131,6 +135,13 @@ def main(argv: list[str] | None = None) -> None:
             print(f"sarja-client: {err}", file=sys.stderr)
             sys.exit(1)
     settings = Settings(settings_path())
+    if args.host is None:
+        found = None
+        with contextlib.suppress(KeyboardInterrupt):
+            found = asyncio.run(choose_server(args.discover_on, set(settings.seats)))
+        if found is None:
+            return
+        args.host, args.port = found.host, found.port
     model = m.Model(address=address_text(args.host, args.port))
     if server is not None:
         model.practice = practice_table(args.players, args.teams, args.level, args.match)

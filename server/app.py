@@ -14,6 +14,7 @@ import math
 import random
 import secrets
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import trio
@@ -70,6 +71,8 @@ class Server:
         self.records_written: list[Path] = []
         self._records_due = trio.Event()
         self._list_due = trio.Event()
+        # Called when the lobby's list may say something new (the LAN announcement).
+        self.list_watchers: list[Callable[[], None]] = []
         self.failure: str | None = None  # why the server stopped by itself, if it did
         self.lobby.restore(self.journal.load())
         self.carry()
@@ -93,6 +96,8 @@ class Server:
             self._records_due.set()
         if fx.list_changed:
             self._list_due.set()
+            for watch in self.list_watchers:
+                watch()
 
     @property
     def port(self) -> int:

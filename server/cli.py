@@ -16,6 +16,7 @@ import trio
 from sarja.client.command import client_command
 from sarja.protocol.limits import DEFAULT_PORT, MAX_SERVER_NAME
 
+from .announce import Announcer, waiting_tables
 from .app import Server, serve
 from .config import ServerConfig
 from .datalock import DataDirInUse
@@ -58,6 +59,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--seed", type=int, default=None, help="make shuffles reproducible (for testing only)"
     )
     parser.add_argument("--name", default="Sarja", help="the server's name shown to players")
+    parser.add_argument(
+        "--no-discovery", action="store_true",
+        help="do not announce the server on the LAN (players then type its address)",
+    )  # fmt: skip
     parser.add_argument(
         "--max-per-address", type=int, default=ServerConfig.max_per_address, metavar="N",
         help="connections one address may hold at once (default: %(default)s)",
@@ -110,10 +115,12 @@ def join_lines(host: str | None, port: int) -> list[str]:
     return [f"{run} {h}:{port}" for h in hosts]
 
 
-async def run(config: ServerConfig) -> None:
+async def run(config: ServerConfig, discovery: bool = True) -> None:
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with trio.open_nursery() as nursery:
             server = await nursery.start(_serve_until_stopped, config, nursery.cancel_scope)
+            if discovery:
+                nursery.start_soon(_announce, server)
             # What start-up built (modules, restored tables) lives as long as the
             # process: no collector pass need walk it again.
             gc.collect()
@@ -122,6 +129,8 @@ async def run(config: ServerConfig) -> None:
             print("Players on this LAN join with:")
             for line in join_lines(config.host, server.port):
                 print(f"    {line}")
+            if discovery:
+                print(JUST_RUN.format(client=client_command()))
             if config.data_dir is not None:
                 print(f"Games are kept in {config.data_dir}")
             print("Press Ctrl+C to stop.", flush=True)
@@ -133,6 +142,17 @@ async def run(config: ServerConfig) -> None:
         raise JournalError(server.failure)
     kept = " Games in progress are kept; start the server again to go on."
     print("Stopped." + (kept if config.data_dir is not None else ""), flush=True)
+
+
+JUST_RUN = "or just run {client}: it finds this server on the LAN."
+
+
+async def _announce(server: Server) -> None:
+    """Announce the server on the LAN while it runs (announce.py)."""
+    c = server.config
+    announcer = Announcer(c.host, server.port, c.server_name, server.lobby.server_id)
+    server.list_watchers.append(announcer.changed)
+    await announcer.run(lambda: waiting_tables(server.lobby.table_list()))
 
 
 async def _serve_until_stopped(
@@ -187,7 +207,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.hand_over_after is not None:
         config = replace(config, hand_over_after=max(0.0, args.hand_over_after))
     try:
-        trio.run(run, config)
+        trio.run(run, config, not args.no_discovery)
     except Exception as exc:
         reason = host_can_fix(exc, args.port)
         if reason is None:

@@ -22,6 +22,7 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
         ("bots.py", ["--quick"], "win rate"),
         ("hostile.py", ["--quick"], "p99_attack_ms"),
         ("hostile_tables.py", ["--quick"], "park_race_stopped"),
+        ("discovery.py", ["--quick"], "gone_after_stop_s"),
     ],
 )
 def test_a_bench_script_runs(script, args, expect):
