@@ -19,6 +19,7 @@ from .fields import (
     seat_levels,
     takeover,
     text,
+    turn_clock,
 )
 from .limits import (
     MAX_FIVES,
@@ -94,7 +95,8 @@ class CreateTable(WireMap):
 
     `computers[i]` makes seat i a computer player at that level (nil: a person's seat);
     at least one seat is left for a person, the creator's. `computer_takeover` is the
-    level of the computer that plays an absent player's seat, or false for none."""
+    level of the computer that plays an absent player's seat, or false for none.
+    `turn_clock`: the seconds each person has for a turn (0: no clock)."""
 
     TYPE = "create_table"
     name: str
@@ -104,6 +106,7 @@ class CreateTable(WireMap):
     manual_draw: bool = False
     computers: tuple[str | None, ...] = ()
     computer_takeover: str | Literal[False] = False
+    turn_clock: int = 0
 
     def validate(self) -> None:
         _set(self, "name", label(self.name, "name", MAX_TABLE_NAME))
@@ -116,6 +119,7 @@ class CreateTable(WireMap):
             fail("bad_format", "Field 'computers' must leave a seat for a person (nil).")
         _set(self, "computers", computers)
         _set(self, "computer_takeover", takeover(self.computer_takeover, "computer_takeover"))
+        turn_clock(self.turn_clock, "turn_clock")
 
 
 @wire

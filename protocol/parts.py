@@ -23,6 +23,7 @@ from .fields import (
     seat_levels,
     sequence,
     takeover,
+    turn_clock,
 )
 from .limits import (
     MAX_CHANGES,
@@ -102,6 +103,7 @@ class TableSummary(WireMap):
     rules: Rules
     computer_takeover: str | Literal[False]  # a level, or false: no computer stands in
     computers: tuple[str | None, ...] = ()  # per seat a level (a computer) or nil
+    turn_clock: int = 0  # seconds a person has for a turn; 0: no clock
 
     def validate(self) -> None:
         ident(self.id, "id")
@@ -120,6 +122,7 @@ class TableSummary(WireMap):
         _set(self, "computer_takeover", takeover(self.computer_takeover, "computer_takeover"))
         if self.computers:
             _set(self, "computers", seat_levels(self.computers, "computers", self.players, True))
+        turn_clock(self.turn_clock, "turn_clock")
 
 
 @wire

@@ -29,6 +29,8 @@ from sarja.protocol.codec import ClientCodec, ServerCodec
 from sarja.protocol.errors import CODES, FATAL_CODES
 from sarja.protocol.examples import (
     CLIENT_EXAMPLES,
+    CLOCK_TABLE,
+    CLOCK_UPDATE,
     FINAL_UPDATE,
     INCOMPATIBLE,
     SERVER_EXAMPLES,
@@ -306,6 +308,26 @@ def block_stand_in() -> str:
     )
 
 
+def _more_golden(key: str, msg: WireMap) -> str:
+    codec: Any = ClientCodec() if key.startswith("client") else ServerCodec()
+    allowed = CLIENT_ALLOWED if key.startswith("client") else SERVER_ALLOWED
+    codec.session.state = next(s for s in SessionState if msg.TYPE in allowed[s])
+    frame = codec.send(msg)
+    return (
+        "```text\n" + "\n".join(pretty(wire(msg))) + "\n```\n\n"
+        f"Golden bytes, `{key}`, {len(frame)} bytes:\n\n"
+        "```text\n" + "\n".join(hex_lines(frame)) + "\n```"
+    )
+
+
+def block_clocks() -> str:
+    return (
+        _more_golden("client:turn_clock", CLOCK_TABLE)
+        + "\n\n"
+        + _more_golden("server:clock", CLOCK_UPDATE)
+    )
+
+
 def v1_hello_frame() -> bytes:
     body = pack(V1_HELLO)
     return len(body).to_bytes(HEADER_SIZE, "big") + body
@@ -538,6 +560,7 @@ STATIC: dict[str, Callable[[], str]] = {
     "version_one": block_version_one,
     "final_update": block_final_update,
     "stand_in": block_stand_in,
+    "clocks": block_clocks,
 }
 
 
