@@ -381,7 +381,7 @@ class Journal:
             raise JournalError(_corrupt(str(self.path), _why(err))) from None
 
     def _table(self, row: tuple[Any, ...], game: int | None) -> SavedTable:
-        table_id, number, name, players, teams, hand, manual, takeover, version = row
+        table_id, number, name, players, teams, hand, manual, takeover, version, clock = row
         seats: list[tuple[str, str, tuple[str, ...]] | None] = [None] * players
         computers: list[tuple[str, str] | None] = [None] * players
         handed: dict[int, str] = {}
@@ -406,9 +406,16 @@ class Journal:
                 (table_id,),
             )
         ]
+        runs = {
+            int(seat): int(n)
+            for seat, n in self._db.execute(
+                "SELECT seat, runs FROM turn_clocks WHERE table_id = ? AND runs > 0", (table_id,)
+            )
+        }
         return SavedTable(
             table_id, number, name, players, teams, hand, bool(manual), takeover,
             version, seats, self._game(table_id, game), computers, handed, spectators,
+            int(clock), runs,
         )  # fmt: skip
 
     def _game(self, table_id: str, number: int | None) -> SavedGame | None:
@@ -438,7 +445,8 @@ class Journal:
 
 
 _TABLES = (
-    "SELECT id, number, name, players, teams, hand_size, manual_draw, takeover, version FROM tables"
+    "SELECT id, number, name, players, teams, hand_size, manual_draw, takeover, version,"
+    " turn_clock FROM tables"
 )
 
 

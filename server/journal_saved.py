@@ -64,6 +64,8 @@ class SavedTable:
     handed: dict[int, str] = field(default_factory=dict)  # seat -> level, person away
     # Who was watching (guest id, name, keys), to watch again on resuming.
     spectators: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)
+    turn_clock: int = 0  # seconds a person has for a turn; 0: no clock
+    clock_runs: dict[int, int] = field(default_factory=dict)  # seat -> clocks out in a row
 
     def arrangement(self) -> Arrangement:
         return Arrangement.of(

@@ -107,7 +107,7 @@ class Lobby:
                 computers = [None if c is None else Computer(*c) for c in kept.computers]
                 table = self._new_table(
                     kept.id, kept.name, kept.arrangement(), kept.takeover, computers,
-                    journal=False,
+                    journal=False, turn_clock=kept.turn_clock,
                 )  # fmt: skip
                 table.restore(kept, guests, watchers.get(kept.id, []), self.clock())
             except EngineError as err:
@@ -121,11 +121,12 @@ class Lobby:
 
     def _new_table(
         self, table_id: str, name: str, arrangement: Arrangement, takeover: str | None,
-        computers: list[Computer | None], journal: bool = True,
+        computers: list[Computer | None], journal: bool = True, turn_clock: int = 0,
     ) -> Table:  # fmt: skip
         table = Table(
             table_id, name, arrangement, takeover, self.rng, self.seating, self.fx,
             self._game_over, computers, self.config.hand_over_after, self.config.draw_grace,
+            turn_clock,
         )  # fmt: skip
         self.tables[table_id] = table
         if journal:
@@ -133,6 +134,7 @@ class Lobby:
                 rows.table_opened(
                     table_id, self._table_numbers, name, arrangement.players,
                     arrangement.sides, arrangement.hand_size, arrangement.manual_draw, takeover,
+                    turn_clock,
                 )
             )  # fmt: skip
             for seat, computer in enumerate(computers):
@@ -323,8 +325,9 @@ class Lobby:
         self._table_numbers += 1
         table_id = f"t{self._table_numbers}"
         table = self._new_table(
-            table_id, msg.name, arrangement, msg.computer_takeover or None, computers
-        )
+            table_id, msg.name, arrangement, msg.computer_takeover or None, computers,
+            turn_clock=msg.turn_clock,
+        )  # fmt: skip
         if computers_play:
             self.guards.made(table, guest.address)
         table.join(guest, None, None, now)
