@@ -25,11 +25,12 @@ class CreateForm:
     computers: int = 0  # computer players, in the last seats
     level: str = "medium"  # theirs, and the stand-in's
     computer_takeover: bool = False  # a computer plays an away player's seat
+    turn_clock: int = 0  # seconds a person has for a turn; 0: no clock
     field: int = 0  # which line of the form the cursor is on
 
     FIELDS = (
         "name", "players", "teams", "hand_size", "manual_draw", "computers", "level",
-        "computer_takeover",
+        "computer_takeover", "turn_clock",
     )  # fmt: skip
 
     def computer_seats(self) -> tuple[str | None, ...]:
@@ -41,6 +42,27 @@ class CreateForm:
 
 
 Shapes = Sequence[TableShape]
+
+# The turn clocks the form offers with its arrows; the host may type any other number
+# of seconds (the server takes MIN_TURN_CLOCK to MAX_TURN_CLOCK).
+CLOCK_CHOICES = (0, 30, 60, 120)
+
+
+def clock_step(seconds: int, step: int) -> int:
+    """The next clock the arrows offer from `seconds` (a typed one steps to its
+    neighbour among the choices)."""
+    if seconds in CLOCK_CHOICES:
+        return CLOCK_CHOICES[(CLOCK_CHOICES.index(seconds) + step) % len(CLOCK_CHOICES)]
+    if step > 0:
+        return next((c for c in CLOCK_CHOICES if c > seconds), CLOCK_CHOICES[0])
+    return next((c for c in reversed(CLOCK_CHOICES) if c < seconds), CLOCK_CHOICES[0])
+
+
+def clock_typed(seconds: int, key: str) -> int:
+    """The clock after a key typed on its line: a digit appends, "" takes one off."""
+    if key == "":
+        return seconds // 10
+    return min(seconds * 10 + int(key), 9999)  # four digits: enough past the range
 
 
 def player_counts(shapes: Shapes, form: CreateForm) -> tuple[int, ...]:

@@ -210,6 +210,13 @@ class FormName:
 
 
 @dataclass(frozen=True)
+class FormDigit:
+    """A digit typed on the form's turn clock line ("": one taken off)."""
+
+    key: str
+
+
+@dataclass(frozen=True)
 class Create:
     """The form's table created."""
 
@@ -255,7 +262,7 @@ TurnIntent: TypeAlias = Exchange | Pass | Draw | HandOver | Cancel | Rematch | T
 ExitIntent: TypeAlias = Quit | Leave | Confirm | Close
 AsideIntent: TypeAlias = Help | HelpPage | ChatOpen | Say | Name | LogScroll | Alerts | Retry
 LobbyIntent: TypeAlias = LobbyMove | LobbyClick | Join | Spectate | Refresh | SeatMove | Sit | Ready
-FormIntent: TypeAlias = CreateOpen | FormMove | FormChange | FormName | Create
+FormIntent: TypeAlias = CreateOpen | FormMove | FormChange | FormName | FormDigit | Create
 ReplayIntent: TypeAlias = Step | StepTo
 Intent: TypeAlias = (
     BoardIntent | TurnIntent | ExitIntent | AsideIntent | LobbyIntent | FormIntent | ReplayIntent

@@ -152,6 +152,7 @@ def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
     bind(("right", " "), form & ~typing, ask.FormChange(1))
     bind("enter", form, ask.Create())
     bind("escape", form, ask.Close())
+    _clock_digits(bind, form & ~typing)
 
     # The waiting room.
     table = on("table")
@@ -210,3 +211,11 @@ def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
     bind(("home", "g"), replay, ask.StepTo(0))
     bind(("end", "G"), replay, ask.StepTo(-1))
     return kb
+
+
+def _clock_digits(bind: Callable[..., None], where: Filter) -> None:
+    """The turn clock's seconds, typed on its line of the form (other lines ignore
+    them); backspace takes one off."""
+    for digit in "0123456789":
+        bind(digit, where, ask.FormDigit(digit))
+    bind("backspace", where, ask.FormDigit(""))

@@ -54,7 +54,7 @@ def lobby_list(model: Model, width: int, height: int, click: Click = None) -> li
         free = sum(1 for s in info.seated if s is None)
         seats = words.seats_state(info.started, free, info.players)
         rules_items = words.rules_items(
-            info.rules.hand_size, info.rules.manual_draw, info.computer_takeover
+            info.rules.hand_size, info.rules.manual_draw, info.computer_takeover, info.turn_clock
         )
         rules = ", ".join(rules_items)
         while get_cwidth(rules) > rules_w and len(rules_items) > 1:
@@ -77,7 +77,9 @@ def lobby_details(model: Model, width: int) -> list[Line]:
     if not model.tables:
         return []
     info = model.tables[min(model.lobby_row, len(model.tables) - 1)]
-    rules = words.rules_items(info.rules.hand_size, info.rules.manual_draw, info.computer_takeover)
+    rules = words.rules_items(
+        info.rules.hand_size, info.rules.manual_draw, info.computer_takeover, info.turn_clock
+    )
     extra = [("class:label", words.RULES), ("", ", ".join(rules))]
     if info.spectators:
         extra.append(("", "; " + words.watching(info.spectators)))
@@ -125,6 +127,7 @@ def form_lines(model: Model, width: int) -> list[Line]:
         "computers": f"◀ {form.computers} ▶  ({computers})",
         "level": f"◀ {form.level} ▶",
         "computer_takeover": f"◀ {words.on_off(form.computer_takeover)} ▶",
+        "turn_clock": f"◀ {words.form_clock(form.turn_clock)} ▶",
     }
     lines: list[Line] = []
     for i, key in enumerate(CreateForm.FIELDS[1:], start=1):
@@ -152,7 +155,7 @@ def table_lines(model: Model, width: int, height: int, click: Click = None) -> l
     table = model.table
     assert table is not None
     rules = words.rules_items(
-        table.rules.hand_size, table.rules.manual_draw, table.computer_takeover
+        table.rules.hand_size, table.rules.manual_draw, table.computer_takeover, table.turn_clock
     )
     about = f" {arrangement_label(table.players, table.teams)} · {', '.join(rules)}"
     if table.spectators:

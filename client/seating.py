@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import assert_never
 
 from sarja.protocol.cards import LEVELS
-from sarja.protocol.limits import MAX_TABLE_NAME
+from sarja.protocol.limits import MAX_TABLE_NAME, MAX_TURN_CLOCK, MIN_TURN_CLOCK
 from sarja.protocol.messages import (
     ClientMessage,
     CreateTable,
@@ -20,7 +20,7 @@ from sarja.protocol.messages import (
 )
 
 from . import intents as ask
-from .form import CreateForm, hand_sizes, player_counts, team_choices
+from .form import CreateForm, clock_step, clock_typed, hand_sizes, player_counts, team_choices
 from .model import Model
 from .typed import readable, typed
 from .words import lobby
@@ -62,6 +62,8 @@ def form(model: Model, intent: ask.FormIntent) -> list[ClientMessage]:
             form_change(model, step)
         case ask.FormName(text):
             form_name(model, text)
+        case ask.FormDigit(key):
+            form_digit(model, key)
         case ask.Create():
             return create(model)
         case _:
@@ -150,6 +152,15 @@ def form_change(model: Model, step: int) -> None:
         form.level = LEVELS[(LEVELS.index(form.level) + step) % len(LEVELS)]
     elif name == "computer_takeover":
         form.computer_takeover = not form.computer_takeover
+    elif name == "turn_clock":
+        form.turn_clock = clock_step(form.turn_clock, step)
+
+
+def form_digit(model: Model, key: str) -> None:
+    """A digit (or, "", a backspace) typed on the turn clock's line."""
+    form = model.form
+    if CreateForm.FIELDS[form.field] == "turn_clock":
+        form.turn_clock = clock_typed(form.turn_clock, key)
 
 
 def create(model: Model) -> list[ClientMessage]:
@@ -157,6 +168,9 @@ def create(model: Model) -> list[ClientMessage]:
     name = readable(form.name)
     if not name:
         model.status = lobby.NAME_THE_TABLE
+        return []
+    if form.turn_clock and not MIN_TURN_CLOCK <= form.turn_clock <= MAX_TURN_CLOCK:
+        model.status = lobby.CLOCK_RANGE
         return []
     model.status = ""
     return [
@@ -168,6 +182,7 @@ def create(model: Model) -> list[ClientMessage]:
             manual_draw=form.manual_draw,
             computers=form.computer_seats(),
             computer_takeover=form.level if form.computer_takeover else False,
+            turn_clock=form.turn_clock,
         )
     ]
 
