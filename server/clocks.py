@@ -43,6 +43,7 @@ class TurnClocks:
         self._turn: int | None = None  # the seat on turn when last followed
         self.timed_out: set[int] = set()  # seats the computer plays for, clock out
         self.runs: dict[int, int] = {}  # clocks in a row that ran out, per seat
+        self.gave: set[int] = set()  # seats handed to the computer for their clocks
         self._untold = False  # a clock ran out since the members were last told
 
     @property

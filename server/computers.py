@@ -158,7 +158,8 @@ class Computers:
                     self.carry()
                     started = trio.current_time()
                     action = await self._choose(turn)
-                    await trio.sleep_until(started + self.pause)
+                    pause = self.pause if turn.pause is None else max(self.pause, turn.pause)
+                    await trio.sleep_until(started + pause)
                     if scope.cancel_called:
                         break  # stopped just as this task was about to go on
                     self._wake_at[table] = self.clock()  # look again right after it

@@ -244,6 +244,7 @@ class Table(Timed):
         seat = self.seats.index(guest)
         self.seating.place(guest, self, seat)
         self.taken_over.discard(seat)
+        self.clocks.gave.discard(seat)
         self.graces.back(seat, now)
         if self.handed.pop(seat, None) is not None:
             self.fx.write(rows.seat(self.id, seat, guest.id))
@@ -407,7 +408,8 @@ class Table(Timed):
         seat = seats[0]
         level = self.level_for(seat)
         assert level is not None
-        return Turn(seat, level, seat_view(game, seat), game, len(game.history))
+        pause = self.handed_pause(seat)
+        return Turn(seat, level, seat_view(game, seat), game, len(game.history), pause)
 
     def computer_thinking(self, seat: int) -> None:
         """Tell the members the computer is choosing a move for `seat` (and, the first

@@ -71,16 +71,26 @@ class Timed(Seated):
             held = self.seats[seat]
             if runs >= HAND_OVER_RUNS and seat not in self.handed and held is not None:
                 level = self.handed[seat] = self.stand_in_level
+                self.clocks.gave.add(seat)
                 self.fx.write(rows.seat(self.id, seat, held.id, level))
                 handed = True
         self._clock_timer(clocks.next_out())
         return handed
+
+    def handed_pause(self, seat: int) -> float | None:
+        """The computer's pause before a move for a seat the clock handed over while its
+        person is here: the draw grace, time for them to act and take the seat back
+        (None: the usual pause)."""
+        if seat in self.clocks.gave and seat in self.handed and not self.away()[seat]:
+            return self.graces.draw_grace
+        return None
 
     def took_back(self, guest: Guest, seat: int) -> bool:
         """The person made an action of their own: their run of clocks out ends, and a
         seat handed to the computer is theirs again. True if it was handed."""
         if self.clocks.acted(seat):
             self.fx.write(rows.turn_clock(self.id, seat, None, 0))
+        self.clocks.gave.discard(seat)
         if self.handed.pop(seat, None) is None:
             return False
         self.fx.write(rows.seat(self.id, seat, guest.id))

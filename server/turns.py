@@ -38,6 +38,7 @@ class Turn:
     view: SeatView
     game: Game
     moves: int
+    pause: float | None = None  # the pause before the move, if not the usual one
 
 
 def computer_names(levels: list[str | None], taken: set[str]) -> list[str | None]:

@@ -94,7 +94,12 @@ async def test_a_clock_out_is_played_for_the_person_three_hand_the_seat_over_and
     # The third: the seat is the computer's (the stand-in level: medium, the table has
     # none of its own), and it plays the next turn without waiting for a clock.
     await until(lambda: played_by(person, seat) == "medium")
+    await until(lambda: my_turn(person, seat, version))
+    began = trio.current_time()
     await until(lambda: len(stand_ins(person, seat)) == 4)
+    # Played without a clock, after a pause (the draw grace) that lets the person, who
+    # is here, take the seat back first.
+    assert server.config.draw_grace - 0.1 < trio.current_time() - began < CLOCK
     version = person.state.version
     assert person.state.clocks == ()  # no clock runs for a computer
     # The person plays themselves, before the computer's pause is over: the seat is
