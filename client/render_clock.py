@@ -26,6 +26,10 @@ def clock_lines(model: Model, width: int) -> list[Line]:
     """One line while a clock runs (none otherwise: the part takes no row)."""
     g = model.game
     left = clocks_left(model)
+    if handed_to_computer(model):
+        return [
+            [("class:label", words.CLOCK), ("class:myturn", shorten(words.CLOCK_HANDED, width - 2))]
+        ]
     if g is None or not left:
         return []
     line: Line = [("class:label", words.CLOCK)]
@@ -39,6 +43,14 @@ def clock_lines(model: Model, width: int) -> list[Line]:
     if width_of(line) > width:
         line = [("", shorten("".join(text for _, text, *_ in line), width))]
     return [line]
+
+
+def handed_to_computer(model: Model) -> bool:
+    """Our seat is the computer's while we are here (the clock handed it over)."""
+    g, table = model.game, model.table
+    if g is None or table is None or g.seat is None or g.result is not None or model.replay:
+        return False
+    return bool(table.seats[g.seat].computer) and not g.players[g.seat].away
 
 
 def clock_text(model: Model) -> str:

@@ -112,3 +112,16 @@ def _counting(draw, drawn, name):
         return draw(width, height)
 
     return counted
+
+
+def test_a_seat_the_clock_handed_over_says_how_to_take_it_back():
+    handed = dataclasses.replace(
+        STARTED,
+        seats=(
+            dataclasses.replace(STARTED.seats[0], computer="medium"),
+            STARTED.seats[1],
+        ),
+    )
+    h = headless(handed, snapshot(clocks=()))
+    assert "make a move to play again" in clock_text(h.model)
+    assert "make a move to play again" in h.screen() and not h.unfit()

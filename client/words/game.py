@@ -243,3 +243,4 @@ def clock_item(name: str | None, draw: bool, seconds: int) -> str:
 
 
 CLOCK = "⏱ "
+CLOCK_HANDED = "The computer plays for you (your clock ran out): make a move to play again."
