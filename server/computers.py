@@ -159,7 +159,7 @@ class Computers:
                     started = trio.current_time()
                     action = await self._choose(turn)
                     pause = self.pause if turn.pause is None else max(self.pause, turn.pause)
-                    await trio.sleep_until(started + pause)
+                    await self._pause(table, turn, started + pause)
                     if scope.cancel_called:
                         break  # stopped just as this task was about to go on
                     self._wake_at[table] = self.clock()  # look again right after it
@@ -195,6 +195,18 @@ class Computers:
                     del self._waiting[table]
                 continue  # woken before the time: the table set its timer again
             return True  # the time came
+
+    async def _pause(self, table: Playing, turn: Turn, until: float) -> None:
+        """The pause before a move, cut short only if the game moves on meanwhile (a
+        person took their seat back by playing): the task then looks again at once."""
+        with trio.move_on_at(until):
+            while len(turn.game.history) == turn.moves:
+                woken = self._waiting[table] = trio.CancelScope()
+                try:
+                    with woken:
+                        await trio.sleep_forever()
+                finally:
+                    del self._waiting[table]
 
     async def _choose(self, turn: Turn) -> Action:
         """The level's choice: easy's and medium's at once; hard's from a worker within

@@ -108,10 +108,14 @@ async def test_a_clock_out_is_played_for_the_person_three_hand_the_seat_over_and
     mine = person.action_message(person.state.legal[0])
     await person.send(mine)
     await until(lambda: any(m.TYPE == "ack" and m.id == mine.id for m in person.received))
+    acted = trio.current_time()
     await until(lambda: played_by(person, seat) is None)
     assert len(stand_ins(person, seat)) == 4  # the computer did not play that turn
     version = person.state.version
     await until(lambda: my_turn(person, seat, version))
+    # The computer's pause for the seat it no longer plays ended with the person's move:
+    # its own seat's move came at its usual pace.
+    assert trio.current_time() - acted < server.config.draw_grace
     assert person.state.clocks == ((seat, CLOCK * 1000),)
     await until(lambda: len(stand_ins(person, seat)) == 5)
     assert played_by(person, seat) is None  # a run of one, after the person's action
