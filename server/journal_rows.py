@@ -65,7 +65,6 @@ def table_closed(table_id: str) -> list[Row]:
     return [
         ("UPDATE tables SET closed = 1 WHERE id = ?", (table_id,)),
         ("DELETE FROM spectators WHERE table_id = ?", (table_id,)),
-        ("DELETE FROM turn_clocks WHERE table_id = ?", (table_id,)),
         *compact(table_id),
     ]
 

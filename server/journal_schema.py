@@ -177,6 +177,7 @@ COMPACT = (
     f"DELETE FROM actions WHERE table_id = ?1 AND {_DONE}",
     f"DELETE FROM seats WHERE table_id = ?1 AND {_DONE}",
     f"DELETE FROM games WHERE table_id = ?1 AND {_DONE}",
+    f"DELETE FROM turn_clocks WHERE table_id = ?1 AND {_DONE}",
     "DELETE FROM tables WHERE id = ?1 AND closed = 1 AND NOT EXISTS"
     " (SELECT 1 FROM games WHERE table_id = ?1 AND finished = 1 AND recorded = 0)",
 )

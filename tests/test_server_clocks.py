@@ -17,8 +17,9 @@ import trio
 
 from sarja.protocol.errors import LocalProtocolError
 from sarja.protocol.messages import CreateTable, Ready, Update
+from sarja.server import journal_rows as rows
 from sarja.server.app import serve
-from sarja.server.journal import FILE_NAME
+from sarja.server.journal import FILE_NAME, Journal
 
 from .netclient import NetClient
 from .test_server_one_table import config, read_all
@@ -171,3 +172,21 @@ def test_a_turn_clock_out_of_range_has_its_own_code(seconds):
     with pytest.raises(LocalProtocolError) as err:
         CreateTable(name="Quick", players=2, teams=2, turn_clock=seconds)
     assert err.value.code == ("bad_type" if seconds is True else "bad_turn_clock")
+
+
+def test_the_journal_keeps_a_tables_clock_and_runs_and_drops_them_with_the_table(tmp_path):
+    path = tmp_path / FILE_NAME
+    journal = Journal(path)
+    journal.write(rows.table_opened("t1", 1, "Quick", 2, 2, 7, False, None, CLOCK))
+    journal.write(rows.turn_clock("t1", 0, float(CLOCK), 2))
+    journal.close()
+    journal = Journal(path)
+    [kept] = journal.load()
+    assert kept.turn_clock == CLOCK and kept.clock_runs == {0: 2}
+    journal.write(rows.table_closed("t1"))
+    journal.close()
+    db = sqlite3.connect(path)
+    try:
+        assert db.execute("SELECT * FROM turn_clocks").fetchall() == []
+    finally:
+        db.close()
