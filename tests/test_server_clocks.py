@@ -22,6 +22,7 @@ from sarja.server.app import serve
 from sarja.server.journal import FILE_NAME, Journal
 
 from .netclient import NetClient
+from .server_helpers import seat_table
 from .test_server_one_table import config, read_all
 
 CLOCK = 30
@@ -190,3 +191,24 @@ def test_the_journal_keeps_a_tables_clock_and_runs_and_drops_them_with_the_table
         assert db.execute("SELECT * FROM turn_clocks").fetchall() == []
     finally:
         db.close()
+
+
+async def test_under_manual_draw_a_waiting_draw_has_a_clock_of_its_own(nursery, autojump_clock):
+    server = await nursery.start(serve, config(None, takeover_delay=2.0))
+    players = await seat_table(server, 2, manual_draw=True, turn_clock=CLOCK)
+    for p in players:
+        nursery.start_soon(read_all, p)
+    first = next(p for p in players if p.state is not None and p.state.turn == p.state.seat)
+    other = next(p for p in players if p is not first)
+    mover, waiting = first.state.seat, other.state.seat
+    await until(lambda: bool(first.state.legal))
+    play = next(a for a in first.state.legal if a != "draw")
+    await first.send(first.action_message(play))
+    # The turn is the other's now, and the first one's draw waits: a clock for each.
+    await until(lambda: first.state.turn == waiting and mover in first.state.pending_draw)
+    await until(lambda: first.state.clocks == ((0, CLOCK * 1000), (1, CLOCK * 1000)))
+    # Neither acts: the computer takes the draw for the one and plays for the other.
+    await until(lambda: stand_ins(first, mover) and stand_ins(first, waiting))
+    [drew] = stand_ins(first, mover)
+    assert [c.kind for c in drew.changes] == ["drew"]
+    assert server.lobby.tables[first.table.id].clocks.runs == {mover: 1, waiting: 1}
