@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -20,7 +21,7 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
-from sarja.protocol.messages import ListTables, ServerMessage, Welcome
+from sarja.protocol.messages import ListTables, ServerMessage, Snapshot, Update, Welcome
 from sarja.protocol.session import SessionState
 
 from . import analysis
@@ -33,10 +34,12 @@ from .layout import ScreenLayout
 from .net import Link
 from .perform import perform
 from .receive import apply, set_link
+from .render_clock import clock_text
 from .settings import Settings
 from .styles import color_depth, no_color, style
 
 LOBBY_REFRESH = 10.0  # seconds: the server pushes changes; this is a safety net
+CLOCK_TICK = 0.2  # seconds between looks at the turn clocks' line
 
 
 class ClientApp:
@@ -78,7 +81,7 @@ class ClientApp:
             input=input,
             output=output,
             color_depth=color_depth,
-            before_render=lambda _: self.screen.sync(),
+            before_render=lambda _: self._before_render(),
         )
         self.app.ttimeoutlen = 0.05  # a lone Esc need not wait half a second
 
@@ -116,6 +119,7 @@ class ClientApp:
             loop.call_soon_threadsafe(apply)
 
     def _after(self) -> None:
+        self.screen.changed()
         self.screen.sync()
         self.app.invalidate()
         if self.model.alerts != self._alerts_kept:
@@ -128,7 +132,26 @@ class ClientApp:
     def _name(self) -> str | None:
         return self.model.name if self.model.named else None
 
+    def _before_render(self) -> None:
+        self.model.clock_now = time.monotonic()  # what the turn clocks count down by
+        self.screen.sync()
+
+    async def tick_clocks(self) -> None:
+        """Count the turn clocks down: redraw their line (alone) when what it says
+        changes, a few times a second at most; nothing while no clock runs."""
+        shown = ""
+        while True:
+            await asyncio.sleep(CLOCK_TICK)
+            self.model.clock_now = time.monotonic()
+            now = clock_text(self.model)
+            if now != shown:
+                shown = now
+                self.screen.tick()
+                self.app.invalidate()
+
     def _message(self, msg: ServerMessage, state: SessionState) -> None:
+        if isinstance(msg, Snapshot) or (isinstance(msg, Update) and msg.clocks is not None):
+            self.model.clocks_told = time.monotonic()  # the clocks count down from now
         for reply in apply(self.model, msg, state):
             self.link.send(reply)
         if isinstance(msg, Welcome):
@@ -196,10 +219,12 @@ async def run_client(client: ClientApp) -> None:
     guest = GuestRun(client.link.run)
     guest.start()
     refresher = asyncio.ensure_future(client.refresh_lobby())
+    ticker = asyncio.ensure_future(client.tick_clocks())
     try:
         await client.app.run_async()
     finally:
         refresher.cancel()
+        ticker.cancel()
         await guest.stop()
 
 

@@ -27,11 +27,12 @@ class CreateForm:
     computer_takeover: bool = False  # a computer plays an away player's seat
     hints: bool = False  # players may ask the coach for a hint
     match_to: int | None = None  # a match: first side to this many wins (None: one game)
+    turn_clock: int = 0  # seconds a person has for a turn; 0: no clock
     field: int = 0  # which line of the form the cursor is on
 
     FIELDS = (
         "name", "players", "teams", "hand_size", "manual_draw", "computers", "level",
-        "computer_takeover", "hints", "match_to",
+        "computer_takeover", "hints", "match_to", "turn_clock",
     )  # fmt: skip
     MATCHES = (None, 2, 3, 5)  # what the arrows offer; a digit types any from 2 to 9
 
@@ -44,6 +45,27 @@ class CreateForm:
 
 
 Shapes = Sequence[TableShape]
+
+# The turn clocks the form offers with its arrows; the host may type any other number
+# of seconds (the server takes MIN_TURN_CLOCK to MAX_TURN_CLOCK).
+CLOCK_CHOICES = (0, 30, 60, 120)
+
+
+def clock_step(seconds: int, step: int) -> int:
+    """The next clock the arrows offer from `seconds` (a typed one steps to its
+    neighbour among the choices)."""
+    if seconds in CLOCK_CHOICES:
+        return CLOCK_CHOICES[(CLOCK_CHOICES.index(seconds) + step) % len(CLOCK_CHOICES)]
+    if step > 0:
+        return next((c for c in CLOCK_CHOICES if c > seconds), CLOCK_CHOICES[0])
+    return next((c for c in reversed(CLOCK_CHOICES) if c < seconds), CLOCK_CHOICES[0])
+
+
+def clock_typed(seconds: int, key: str) -> int:
+    """The clock after a key typed on its line: a digit appends, "" takes one off."""
+    if key == "":
+        return seconds // 10
+    return min(seconds * 10 + int(key), 9999)  # four digits: enough past the range
 
 
 def player_counts(shapes: Shapes, form: CreateForm) -> tuple[int, ...]:

@@ -210,10 +210,11 @@ class FormName:
 
 
 @dataclass(frozen=True)
-class FormNumber:
-    """A digit typed on a form line that takes a number (the match's)."""
+class FormDigit:
+    """A digit typed on a form line that takes a number, the turn clock's or the
+    match's ("": one taken off)."""
 
-    n: int
+    key: str
 
 
 @dataclass(frozen=True)
@@ -279,7 +280,7 @@ TurnIntent: TypeAlias = (
 ExitIntent: TypeAlias = Quit | Leave | Confirm | Close
 AsideIntent: TypeAlias = Help | HelpPage | ChatOpen | Say | Name | LogScroll | Alerts | Retry
 LobbyIntent: TypeAlias = LobbyMove | LobbyClick | Join | Spectate | Refresh | SeatMove | Sit | Ready
-FormIntent: TypeAlias = CreateOpen | FormMove | FormChange | FormName | FormNumber | Create
+FormIntent: TypeAlias = CreateOpen | FormMove | FormChange | FormName | FormDigit | Create
 ReplayIntent: TypeAlias = Step | StepTo | Analyse | ToMistake
 Intent: TypeAlias = (
     BoardIntent | TurnIntent | ExitIntent | AsideIntent | LobbyIntent | FormIntent | ReplayIntent

@@ -152,6 +152,7 @@ def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
     bind(("right", " "), form & ~typing, ask.FormChange(1))
     bind("enter", form, ask.Create())
     bind("escape", form, ask.Close())
+    _clock_digits(bind, form & ~typing)
 
     # The waiting room.
     table = on("table")
@@ -159,7 +160,6 @@ def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
     bind(_DOWN, table, ask.SeatMove(1))
     for n in range(1, 10):
         bind(str(n), table, ask.Sit(n - 1))
-        bind(str(n), form & ~typing, ask.FormNumber(n))  # the match's N (2-9) in the form
     bind("enter", table, lambda: ask.Sit(m.seat_row))
     bind(("r", " "), table, ask.Ready())
     bind("c", table, ask.ChatOpen())
@@ -215,3 +215,11 @@ def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
     bind("m", replay, ask.ToMistake(True))
     bind("M", replay, ask.ToMistake(False))
     return kb
+
+
+def _clock_digits(bind: Callable[..., None], where: Filter) -> None:
+    """The turn clock's seconds, or the match's N, typed on its line of the form (other
+    lines ignore them); backspace takes one off the clock's."""
+    for digit in "0123456789":
+        bind(digit, where, ask.FormDigit(digit))
+    bind("backspace", where, ask.FormDigit(""))

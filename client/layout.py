@@ -38,6 +38,7 @@ from sarja.protocol.limits import MAX_NAME, MAX_TABLE_NAME, MAX_TEXT
 from . import intents as ask
 from . import render as r
 from . import render_board as rb
+from . import render_clock as rc
 from . import render_game as rg
 from . import render_lobby as rl
 from .fit import Line, width_of
@@ -115,7 +116,7 @@ class ScreenLayout:
         name: str = "",
         width: Callable[[int], int] | None = None,
     ) -> Region:
-        made = Region(draw, focusable, width)
+        made = Region(draw, focusable, width, ticks=name == "clock")
         self.regions.append(made)
         if name:
             self.named[name] = made
@@ -238,6 +239,7 @@ class ScreenLayout:
         board = self._region(lambda w, h: rb.board_lines(m, w, self.do), name="board",
                              width=rb.board_width)  # fmt: skip
         hand = self._region(lambda w, h: rg.hand_lines(m, w, self.do), name="hand")
+        clock = self._region(lambda w, h: rc.clock_lines(m, w), name="clock")
         rule: Line = [("class:rule", " │ ")]
         top = VSplit([
             HSplit([self._part(board), self._part(lambda w, h: [rb.cursor_line(m, w)])]),
@@ -247,6 +249,7 @@ class ScreenLayout:
         ])  # fmt: skip
         return HSplit([
             top,
+            self._part(clock),  # no row while no clock runs
             self._part(hand),
             ConditionalContainer(self._part(lambda w, h: rg.fives_lines(m, w, self.do)),
                                  filter=choosing),  # fmt: skip
@@ -298,6 +301,16 @@ class ScreenLayout:
     def _chat_count(self, width: int, height: int) -> list[Line]:
         n = len(self.chat_box.text)
         return [[("class:dim", f" {n}/{MAX_TEXT}" if n > MAX_TEXT - 40 else "")]]
+
+    def tick(self) -> None:
+        """The next redraw is for the clocks alone: every other part keeps its lines."""
+        for region in self.regions:
+            region.keep = not region.ticks
+
+    def changed(self) -> None:
+        """The model changed: the next redraw draws every part."""
+        for region in self.regions:
+            region.keep = False
 
     def sync(self) -> None:
         """Bring the text boxes and the focus in line with the model: after every intent

@@ -163,6 +163,10 @@ class Model:
     goodbye: str = ""  # printed in the shell when the client ends
     bye: str = ""  # the code of the server's last `bye` ("replaced": another window took over)
     thinking: int | None = None  # the seat a computer is choosing a move for
+    # The turn clocks (`game.clocks`, [seat, ms left when told]) count down from when
+    # they were told, on the app's clock: `clocks_told` then, `clock_now` at the drawing.
+    clocks_told: float = 0.0
+    clock_now: float = 0.0
     # A practice game (--practice): the table to create on the first welcome, then
     # the client readies us at it; `practising` once it is made.
     practice: CreateTable | None = None

@@ -31,17 +31,24 @@ class Region(UIControl):
     board's, say, or a label's own); otherwise its window takes the width its container
     gives it. `fits`
     says whether the last drawing fitted (tests check every region of every screen, so
-    nothing is ever cut at the edge)."""
+    nothing is ever cut at the edge).
+
+    `ticks`: a part that changes with time alone (the turn clocks). When the app redraws
+    for a tick, nothing else having changed (`keep`), every other part shows the lines
+    it drew last at the same size, without drawing them again."""
 
     def __init__(
         self,
         draw: Draw,
         focusable: bool = False,
         width: Callable[[int], int] | None = None,
+        ticks: bool = False,
     ) -> None:
         self.draw = draw
         self.focusable = focusable
         self.width = width
+        self.ticks = ticks
+        self.keep = False  # a tick's redraw: the last lines still hold (see above)
         self.lines: list[Line] = []
         self.size = (0, 0)
         self._cache: tuple[int, int, list[Line]] | None = None
@@ -49,6 +56,8 @@ class Region(UIControl):
     def wanted(self, width: int) -> int:
         """How many lines this region would draw at `width` (once per redraw)."""
         counter = get_app().render_counter
+        if self.keep and self._cache is not None and self._cache[1] == width:
+            return len(self._cache[2])
         if self._cache is None or self._cache[:2] != (counter, width):
             self._cache = (counter, width, self.draw(width, BIG))
         return len(self._cache[2])
@@ -59,7 +68,9 @@ class Region(UIControl):
     def create_content(self, width: int, height: int) -> UIContent:
         counter = get_app().render_counter
         cached = self._cache
-        if cached is not None and cached[:2] == (counter, width) and len(cached[2]) <= height:
+        if self.keep and self.size == (width, height):
+            lines = self.lines
+        elif cached is not None and cached[:2] == (counter, width) and len(cached[2]) <= height:
             lines = cached[2]
         else:
             lines = self.draw(width, height)

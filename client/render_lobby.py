@@ -56,7 +56,7 @@ def lobby_list(model: Model, width: int, height: int, click: Click = None) -> li
         free = sum(1 for s in info.seated if s is None)
         seats = words.seats_state(info.started, free, info.players)
         rules_items = words.rules_items(
-            info.rules.hand_size, info.rules.manual_draw, info.computer_takeover
+            info.rules.hand_size, info.rules.manual_draw, info.computer_takeover, info.turn_clock
         )
         if info.match is not None:  # the score first: it says most about the table
             rules_items.insert(0, match_words.lobby_item(info.match, info.teams))
@@ -81,7 +81,9 @@ def lobby_details(model: Model, width: int) -> list[Line]:
     if not model.tables:
         return []
     info = model.tables[min(model.lobby_row, len(model.tables) - 1)]
-    rules = words.rules_items(info.rules.hand_size, info.rules.manual_draw, info.computer_takeover)
+    rules = words.rules_items(
+        info.rules.hand_size, info.rules.manual_draw, info.computer_takeover, info.turn_clock
+    )
     if info.match is not None:
         rules.insert(0, match_words.lobby_item(info.match, info.teams))
     extra = [("class:label", words.RULES), ("", ", ".join(rules))]
@@ -133,6 +135,7 @@ def form_lines(model: Model, width: int) -> list[Line]:
         "computer_takeover": f"◀ {words.on_off(form.computer_takeover)} ▶",
         "hints": f"◀ {words.on_off(form.hints)} ▶",
         "match_to": f"◀ {match_words.form_choice(form.match_to)} ▶  ({match_words.FORM_HINT})",
+        "turn_clock": f"◀ {words.form_clock(form.turn_clock)} ▶",
     }
     lines: list[Line] = []
     for i, key in enumerate(CreateForm.FIELDS[1:], start=1):
@@ -160,7 +163,7 @@ def table_lines(model: Model, width: int, height: int, click: Click = None) -> l
     table = model.table
     assert table is not None
     rules = words.rules_items(
-        table.rules.hand_size, table.rules.manual_draw, table.computer_takeover
+        table.rules.hand_size, table.rules.manual_draw, table.computer_takeover, table.turn_clock
     )
     about = f" {arrangement_label(table.players, table.teams)} · {', '.join(rules)}"
     if table.spectators:

@@ -7,7 +7,13 @@ from __future__ import annotations
 from typing import assert_never
 
 from sarja.protocol.cards import LEVELS
-from sarja.protocol.limits import MAX_MATCH_TO, MAX_TABLE_NAME, MIN_MATCH_TO
+from sarja.protocol.limits import (
+    MAX_MATCH_TO,
+    MAX_TABLE_NAME,
+    MAX_TURN_CLOCK,
+    MIN_MATCH_TO,
+    MIN_TURN_CLOCK,
+)
 from sarja.protocol.messages import (
     ClientMessage,
     CreateTable,
@@ -20,7 +26,7 @@ from sarja.protocol.messages import (
 )
 
 from . import intents as ask
-from .form import CreateForm, hand_sizes, player_counts, team_choices
+from .form import CreateForm, clock_step, clock_typed, hand_sizes, player_counts, team_choices
 from .model import Model
 from .typed import readable, typed
 from .words import lobby
@@ -62,8 +68,8 @@ def form(model: Model, intent: ask.FormIntent) -> list[ClientMessage]:
             form_change(model, step)
         case ask.FormName(text):
             form_name(model, text)
-        case ask.FormNumber(n):
-            form_number(model, n)
+        case ask.FormDigit(key):
+            form_digit(model, key)
         case ask.Create():
             return create(model)
         case _:
@@ -157,13 +163,19 @@ def form_change(model: Model, step: int) -> None:
     elif name == "match_to":
         offered = sorted({*CreateForm.MATCHES, form.match_to}, key=lambda n: n or 0)
         form.match_to = offered[(offered.index(form.match_to) + step) % len(offered)]
+    elif name == "turn_clock":
+        form.turn_clock = clock_step(form.turn_clock, step)
 
 
-def form_number(model: Model, n: int) -> None:
-    """A digit typed on the match line: first side to `n` wins."""
+def form_digit(model: Model, key: str) -> None:
+    """A digit (or, "", a backspace) typed on a line of the form that takes a number:
+    the turn clock's seconds, or the match's N (first side to N wins, 2-9)."""
     form = model.form
-    if CreateForm.FIELDS[form.field] == "match_to" and MIN_MATCH_TO <= n <= MAX_MATCH_TO:
-        form.match_to = n
+    field = CreateForm.FIELDS[form.field]
+    if field == "turn_clock":
+        form.turn_clock = clock_typed(form.turn_clock, key)
+    elif field == "match_to" and key.isdigit() and MIN_MATCH_TO <= int(key) <= MAX_MATCH_TO:
+        form.match_to = int(key)
 
 
 def create(model: Model) -> list[ClientMessage]:
@@ -171,6 +183,9 @@ def create(model: Model) -> list[ClientMessage]:
     name = readable(form.name)
     if not name:
         model.status = lobby.NAME_THE_TABLE
+        return []
+    if form.turn_clock and not MIN_TURN_CLOCK <= form.turn_clock <= MAX_TURN_CLOCK:
+        model.status = lobby.CLOCK_RANGE
         return []
     model.status = ""
     return [
@@ -184,6 +199,7 @@ def create(model: Model) -> list[ClientMessage]:
             computer_takeover=form.level if form.computer_takeover else False,
             hints=form.hints,
             match_to=form.match_to,
+            turn_clock=form.turn_clock,
         )
     ]
 

@@ -19,6 +19,7 @@ from .fields import (
     seat_levels,
     takeover,
     text,
+    turn_clock,
 )
 from .limits import (
     MAX_FIVES,
@@ -96,7 +97,8 @@ class CreateTable(WireMap):
 
     `computers[i]` makes seat i a computer player at that level (nil: a person's seat);
     at least one seat is left for a person, the creator's. `computer_takeover` is the
-    level of the computer that plays an absent player's seat, or false for none."""
+    level of the computer that plays an absent player's seat, or false for none.
+    `turn_clock`: the seconds each person has for a turn (0: no clock)."""
 
     TYPE = "create_table"
     name: str
@@ -108,6 +110,7 @@ class CreateTable(WireMap):
     computer_takeover: str | Literal[False] = False
     hints: bool = False  # players may ask the coach for a hint (`ask_hint`)
     match_to: int | None = None  # a match: first side to this many game wins (nil: one game)
+    turn_clock: int = 0
 
     def validate(self) -> None:
         _set(self, "name", label(self.name, "name", MAX_TABLE_NAME))
@@ -122,6 +125,7 @@ class CreateTable(WireMap):
         _set(self, "computer_takeover", takeover(self.computer_takeover, "computer_takeover"))
         boolean(self.hints, "hints")
         opt_integer(self.match_to, "match_to", MIN_MATCH_TO, MAX_MATCH_TO)
+        turn_clock(self.turn_clock, "turn_clock")
 
 
 @wire

@@ -59,6 +59,7 @@ CODES: dict[str, str] = {
     "id_reused": "An action id already accepted in this game names a different action.",
     "bad_version": "An action names a game version the game has not reached.",
     "stale_version": "An action names a version older than the last accepted action's.",
+    "bad_turn_clock": "A table's turn clock is not 0 (none) or within its range of seconds.",
 }
 
 # The codes after which the stream cannot be trusted: the connection closes.

@@ -332,3 +332,14 @@ MATCH_TABLE = TableView(
     seat=0,
     match=MatchScore(to=2, games=(1,)),
 )
+
+# A table with a turn clock of 30 seconds (docs/protocol.md section 8, "Turn clocks"),
+# and the update that starts Bertil's turn there: his clock, 30 000 ms left.
+CLOCK_TABLE = CreateTable(name="Quick", players=2, teams=2, computers=(None, "easy"), turn_clock=30)
+CLOCK_UPDATE = Update(
+    version=13,
+    changes=(Played(seat=0, card="7H", cell=48), Drew(seat=0)),
+    turn=1,
+    draw_size=77,
+    clocks=((1, 30000),),
+)

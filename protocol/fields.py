@@ -11,7 +11,7 @@ from typing import Any, Literal, NoReturn
 
 from .cards import CARDS, CORNER_CODE, CORNERS, FIVE_STEPS, LAYOUT_CODES, LEVELS, FiveEnds
 from .errors import LocalProtocolError
-from .limits import CELLS, MAX_ID, MAX_TEXT
+from .limits import CELLS, MAX_ID, MAX_SEATS, MAX_TEXT, MAX_TURN_CLOCK, MIN_TURN_CLOCK
 from .notation import ACTION_RE
 
 _WORD_RE = re.compile(r"[a-z][a-z0-9_]{0,39}")  # error, reason and event codes
@@ -193,3 +193,30 @@ def seat_levels(v: Any, name: str, players: int, exact: bool) -> tuple[str | Non
     else at most that many (the missing ones nil)."""
     items = sequence(v, name, players if exact else 0, players)
     return tuple(opt_level(x, name) for x in items)
+
+
+def turn_clock(v: Any, name: str) -> int:
+    """A table's turn clock in seconds, 0 for none: its own code, so a client can say
+    what range the host may type."""
+    if type(v) is not int:
+        fail("bad_type", f"Field '{name}' must be an integer.")
+    if v != 0 and not MIN_TURN_CLOCK <= v <= MAX_TURN_CLOCK:
+        fail(
+            "bad_turn_clock",
+            f"A turn clock is from {MIN_TURN_CLOCK} to {MAX_TURN_CLOCK} seconds (0: none).",
+        )
+    return v
+
+
+def clocks(v: Any, name: str, top: int = MAX_SEATS - 1) -> tuple[tuple[int, int], ...]:
+    """The turn clocks running: [seat, milliseconds left] pairs, one per seat at most."""
+    pairs = []
+    for p in sequence(v, name, 0, MAX_SEATS):
+        if type(p) is list:
+            p = tuple(p)
+        if type(p) is not tuple or len(p) != 2:
+            fail("bad_type", f"Field '{name}' must hold [seat, milliseconds] pairs.")
+        pairs.append((integer(p[0], name, 0, top), integer(p[1], name, 0, MAX_TURN_CLOCK * 1000)))
+    if len({s for s, _ in pairs}) != len(pairs):
+        fail("bad_format", f"Field '{name}' names a seat twice.")
+    return tuple(pairs)

@@ -24,6 +24,8 @@ DECK_SIZE = 104
 MAX_SPECTATORS = 999
 MAX_TABLES = 100  # the most one `tables` message lists
 MAX_PASSES = 12
+# A table's turn clock, in seconds (0: none); the clocks sent say milliseconds left.
+MIN_TURN_CLOCK, MAX_TURN_CLOCK = 10, 3600
 CELLS = 100  # a cell is row * 10 + column, 0 to 99
 
 # Texts, counted in characters (Unicode code points).

@@ -71,6 +71,8 @@ class GameMirror:
         self.dead = snap.dead
         self.legal = snap.legal
         self.choices = snap.choices
+        # The turn clocks as last told ([seat, ms left then]); the client counts down.
+        self.clocks = snap.clocks
         self.drawn: str | None = None  # the card last drawn into our hand, to mark it
 
     def apply(self, msg: Update | Hand | Legal | Ack) -> bool:
@@ -118,6 +120,12 @@ class GameMirror:
         check.cards_add_up(self.players, len(self.discard), msg.draw_size)
         if msg.result is not None:
             check.result_fits(msg.result, self.players, self.sides, self.discard)
+        if msg.clocks is not None:
+            for s, _ in msg.clocks:
+                check.seat(s, len(self.players), "A turn clock")
+            self.clocks = msg.clocks
+        if msg.result is not None:
+            self.clocks = ()  # over: no clock runs
         self.turn, self.draw_size, self.passes = msg.turn, msg.draw_size, msg.passes
         self.exchanged, self.pending_draw = msg.exchanged, msg.pending_draw
         self.result = msg.result
@@ -237,5 +245,6 @@ class GameMirror:
             dead=self.dead,
             legal=self.legal,
             choices=self.choices,
+            clocks=self.clocks,
             _trusted=True,
         )

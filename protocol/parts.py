@@ -24,6 +24,7 @@ from .fields import (
     seat_levels,
     sequence,
     takeover,
+    turn_clock,
 )
 from .limits import (
     MAX_CHANGES,
@@ -136,6 +137,7 @@ class TableSummary(WireMap):
     computer_takeover: str | Literal[False]  # a level, or false: no computer stands in
     computers: tuple[str | None, ...] = ()  # per seat a level (a computer) or nil
     match: MatchScore | None = None  # the table plays a match: its score so far
+    turn_clock: int = 0  # seconds a person has for a turn; 0: no clock
 
     def validate(self) -> None:
         ident(self.id, "id")
@@ -156,6 +158,7 @@ class TableSummary(WireMap):
             _set(self, "computers", seat_levels(self.computers, "computers", self.players, True))
         if self.match is not None:
             _set(self, "match", one(MatchScore, self.match, "match"))
+        turn_clock(self.turn_clock, "turn_clock")
 
 
 @wire

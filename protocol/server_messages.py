@@ -17,6 +17,7 @@ from .fields import (
     cards,
     cells,
     choice_of,
+    clocks,
     code,
     fail,
     fives,
@@ -28,6 +29,7 @@ from .fields import (
     sequence,
     takeover,
     text,
+    turn_clock,
 )
 from .limits import (
     DECK_SIZE,
@@ -182,6 +184,7 @@ class TableView(WireMap):
     rematch: tuple[int, ...] = ()  # seats that asked for a rematch
     hints: bool = False  # its players may ask the coach (`ask_hint`)
     match: MatchScore | None = None  # the table plays a match: its score so far
+    turn_clock: int = 0  # seconds a person has for a turn; 0: no clock
 
     def validate(self) -> None:
         ident(self.id, "id")
@@ -199,6 +202,7 @@ class TableView(WireMap):
         boolean(self.hints, "hints")
         if self.match is not None:
             _set(self, "match", one(MatchScore, self.match, "match"))
+        turn_clock(self.turn_clock, "turn_clock")
 
 
 # What happens at a table outside the game's own updates.
@@ -285,6 +289,8 @@ class Snapshot(WireMap):
     dead: tuple[str, ...] = ()
     legal: tuple[str, ...] = ()
     choices: tuple[Choice, ...] = ()
+    # The turn clocks running now: [seat, milliseconds left] (the client counts down).
+    clocks: tuple[tuple[int, int], ...] = ()
 
     def validate(self) -> None:
         ident(self.table, "table")
@@ -310,6 +316,7 @@ class Snapshot(WireMap):
         _turn(self, top)
         _private(self)
         _legal(self)
+        _set(self, "clocks", clocks(self.clocks, "clocks", top))
 
 
 def _cut(v: Any, top: int) -> tuple[CutRound, ...]:
@@ -356,7 +363,8 @@ class History(WireMap):
 class Update(WireMap):
     """What one change to the game did, for every member alike: the version it leads to,
     the changes in order, and the turn's counters after them. `stand_in`: the computer
-    made this action for a person's seat (a stand-in, or a seat handed over)."""
+    made this action for a person's seat (a stand-in, a seat handed over, or a turn
+    whose clock ran out)."""
 
     TYPE = "update"
     version: int
@@ -368,12 +376,17 @@ class Update(WireMap):
     pending_draw: tuple[int, ...] = ()
     result: Result | None = None
     stand_in: bool = False
+    # The turn clocks running after it, when they changed (a turn began, a clock
+    # stopped): [seat, milliseconds left]; nil: as they were.
+    clocks: tuple[tuple[int, int], ...] | None = None
 
     def validate(self) -> None:
         integer(self.version, "version")
         _set(self, "changes", changes_of(self.changes, "changes", 1, MAX_CHANGES))
         _turn(self, MAX_SEATS - 1)
         boolean(self.stand_in, "stand_in")
+        if self.clocks is not None:
+            _set(self, "clocks", clocks(self.clocks, "clocks"))
 
 
 @wire

@@ -23,6 +23,7 @@ from sarja.protocol.codec import ServerCodec
 from sarja.protocol.fields import ID_RE
 from sarja.protocol.messages import Bye
 
+from .alarms import Alarms
 from .computers import Computers
 from .config import ServerConfig
 from .connection import Connection, peer_address, serve_connection
@@ -64,6 +65,7 @@ class Server:
             workers=config.search_workers, processes=config.search_processes,
             carry=self.carry, clock=trio.current_time,
         )  # fmt: skip
+        self.alarms = Alarms(self.carry, trio.current_time)  # the tables' turn clocks
         self.listeners: list[trio.SocketListener] = []
         self.connections = 0
         self._per_address: Counter[str] = Counter()
@@ -89,9 +91,13 @@ class Server:
         for outbox, code, message in fx.closes:
             outbox.close(code, message)
         for timer in fx.timers:
-            self.computers.wake(timer.table, timer.at)
+            if timer.kind == "clock":
+                self.alarms.set(timer.table, timer.at)
+            else:
+                self.computers.wake(timer.table, timer.at)
         for table in fx.stopped:
             self.computers.stop(table)
+            self.alarms.set(table, None)
         if fx.games_over:
             self._records_due.set()
         if fx.list_changed:
@@ -235,6 +241,7 @@ async def _run(server: Server, nursery: trio.Nursery, task_status: trio.TaskStat
     try:
         nursery.start_soon(server.outflow.run)  # the journal's commits, then the frames
         await nursery.start(server.computers.run)  # the computer players
+        await nursery.start(server.alarms.run)  # the turn clocks
         server.listeners = await trio.open_tcp_listeners(config.port, host=config.host)
         for listener in server.listeners:
             nursery.start_soon(server.accept, listener)

@@ -158,7 +158,8 @@ class Computers:
                     self.carry()
                     started = trio.current_time()
                     action = await self._choose(turn)
-                    await trio.sleep_until(started + self.pause)
+                    pause = self.pause if turn.pause is None else max(self.pause, turn.pause)
+                    await self._pause(table, turn, started + pause)
                     if scope.cancel_called:
                         break  # stopped just as this task was about to go on
                     self._wake_at[table] = self.clock()  # look again right after it
@@ -199,6 +200,17 @@ class Computers:
         """Hard's choice for a person's hint (hints.py), made as a hard seat's move is:
         in a shared worker, within the budget, medium's if no worker is free in time."""
         return await self._choose(Turn(view.seat or 0, "hard", view, None, view.version))
+    async def _pause(self, table: Playing, turn: Turn, until: float) -> None:
+        """The pause before a move, cut short only if the game moves on meanwhile (a
+        person took their seat back by playing): the task then looks again at once."""
+        with trio.move_on_at(until):
+            while len(turn.game.history) == turn.moves:
+                woken = self._waiting[table] = trio.CancelScope()
+                try:
+                    with woken:
+                        await trio.sleep_forever()
+                finally:
+                    del self._waiting[table]
 
     async def _choose(self, turn: Turn) -> Action:
         """The level's choice: easy's and medium's at once; hard's from a worker within

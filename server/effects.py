@@ -7,7 +7,8 @@ the timers to set. The trio side takes them (`take`) and carries them out: the r
 committed before the messages that tell of them leave (outflow.py, app.py).
 
 A timer is a kind and a time: "computer" wakes a table's computer task at `at` (now,
-or when a grace runs out). Turn clocks and other deadlines are more kinds.
+or when a grace runs out); "clock" calls the table's `clock_ran_out` at `at`, when the
+next turn clock runs out (clocks.py); None cancels it.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ class Timer:
     """Wake `table`'s task of this `kind` at `at` (on the lobby's clock); None: it has
     nothing to wait for."""
 
-    kind: Literal["computer"]
+    kind: Literal["computer", "clock"]
     table: Playing
     at: float | None
 

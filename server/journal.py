@@ -355,7 +355,7 @@ class Journal:
             raise JournalError(_corrupt(str(self.path), _why(err))) from None
 
     def _table(self, row: tuple[Any, ...], game: int | None) -> SavedTable:
-        table_id, number, name, players, teams, hand, manual, takeover, version = row
+        table_id, number, name, players, teams, hand, manual, takeover, version, clock = row
         seats: list[tuple[str, str, tuple[str, ...]] | None] = [None] * players
         computers: list[tuple[str, str] | None] = [None] * players
         handed: dict[int, str] = {}
@@ -385,10 +385,16 @@ class Journal:
             "SELECT match_to, number, games FROM matches WHERE table_id = ?", (table_id,)
         ).fetchone()
         match = None if kept is None else (int(kept[0]), int(kept[1]), list(json.loads(kept[2])))
+        runs = {
+            int(seat): int(n)
+            for seat, n in self._db.execute(
+                "SELECT seat, runs FROM turn_clocks WHERE table_id = ? AND runs > 0", (table_id,)
+            )
+        }
         return SavedTable(
             table_id, number, name, players, teams, hand, bool(manual), takeover,
             version, seats, self._game(table_id, game), computers, handed, spectators,
-            hints=bool(hints), match=match,
+            hints=bool(hints), match=match, turn_clock=int(clock), clock_runs=runs,
         )  # fmt: skip
 
     def _game(self, table_id: str, number: int | None) -> SavedGame | None:
@@ -418,7 +424,8 @@ class Journal:
 
 
 _TABLES = (
-    "SELECT id, number, name, players, teams, hand_size, manual_draw, takeover, version FROM tables"
+    "SELECT id, number, name, players, teams, hand_size, manual_draw, takeover, version,"
+    " turn_clock FROM tables"
 )
 
 

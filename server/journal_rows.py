@@ -27,16 +27,17 @@ def token_hash(token: str) -> str:
 
 def table_opened(
     table_id: str, number: int, name: str, players: int, teams: int, hand_size: int,
-    manual_draw: bool, takeover: str | None,
+    manual_draw: bool, takeover: str | None, turn_clock: int = 0,
 ) -> list[Row]:  # fmt: skip
     params = (
         table_id, number, name, players, teams, hand_size, manual_draw, takeover is not None,
-        takeover,
+        takeover, turn_clock,
     )  # fmt: skip
     return [
         (
             "INSERT OR REPLACE INTO tables (id, number, name, players, teams, hand_size,"
-            " manual_draw, computer_takeover, takeover) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " manual_draw, computer_takeover, takeover, turn_clock)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             params,
         )
     ]
@@ -44,6 +45,17 @@ def table_opened(
 
 def table_allows_hints(table_id: str) -> list[Row]:
     return [("UPDATE tables SET hints = 1 WHERE id = ?", (table_id,))]
+def turn_clock(table_id: str, seat: int, left: float | None, runs: int) -> list[Row]:
+    """A seat's turn clock: set to run out `left` seconds from now (None: none runs),
+    after `runs` clocks in a row ran out."""
+    deadline = None if left is None else time.time() + left
+    return [
+        (
+            "INSERT OR REPLACE INTO turn_clocks (table_id, seat, deadline, runs)"
+            " VALUES (?, ?, ?, ?)",
+            (table_id, seat, deadline, runs),
+        )
+    ]
 
 
 def compact(table_id: str) -> list[Row]:

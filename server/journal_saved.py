@@ -67,6 +67,8 @@ class SavedTable:
     hints: bool = False  # its creator allows hints from the coach
     # A match's (first side to this many wins, its number, the winner of each game).
     match: tuple[int, int, list[int | None]] | None = None
+    turn_clock: int = 0  # seconds a person has for a turn; 0: no clock
+    clock_runs: dict[int, int] = field(default_factory=dict)  # seat -> clocks out in a row
 
     def arrangement(self) -> Arrangement:
         return Arrangement.of(

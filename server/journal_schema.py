@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sqlite3
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 PARKED = 2  # `tables.closed` of a table kept for its players but not loaded at start
 
 SCHEMA = """
@@ -129,6 +129,20 @@ END;
 """
 
 
+# Version 6: turn clocks (server/clocks.py). Each table's clock, in seconds (0: none),
+# and per seat the clock last set (its deadline, Unix time; after a restart a person gets
+# a fresh clock, the server having been gone meanwhile) and the clocks run out in a row.
+_CLOCKS = """
+ALTER TABLE tables ADD COLUMN turn_clock INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE turn_clocks (
+    table_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    deadline REAL,  -- Unix time; null: no clock runs for the seat now
+    runs INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (table_id, seat)
+);
+"""
+
 # What brings a journal of an older version up to this one, by the version it leads to.
 MIGRATIONS = {
     2: """
@@ -140,6 +154,7 @@ ALTER TABLE seats ADD COLUMN name TEXT;
     3: "ALTER TABLE games ADD COLUMN finished_at REAL;\n" + _V3,
     4: _HINTS,
     5: _MATCHES,
+    6: _CLOCKS,
 }
 
 
@@ -147,7 +162,7 @@ def set_up(db: sqlite3.Connection, version: int) -> None:
     """Create the schema in a new file, or bring one of an older `version` up to date:
     in one transaction, so a failure leaves the file as it was."""
     if version == 0:
-        script = SCHEMA + _V3 + _HINTS + _MATCHES
+        script = SCHEMA + _V3 + _HINTS + _MATCHES + _CLOCKS
     else:
         script = "".join(MIGRATIONS[v] for v in range(version + 1, SCHEMA_VERSION + 1))
     try:
@@ -182,6 +197,7 @@ COMPACT = (
     f"DELETE FROM actions WHERE table_id = ?1 AND {_DONE}",
     f"DELETE FROM seats WHERE table_id = ?1 AND {_DONE}",
     f"DELETE FROM games WHERE table_id = ?1 AND {_DONE}",
+    f"DELETE FROM turn_clocks WHERE table_id = ?1 AND {_DONE}",
     "DELETE FROM tables WHERE id = ?1 AND closed = 1 AND NOT EXISTS"
     " (SELECT 1 FROM games WHERE table_id = ?1 AND finished = 1 AND recorded = 0)",
 )

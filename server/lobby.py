@@ -113,7 +113,7 @@ class Lobby:
                 computers = [None if c is None else Computer(*c) for c in kept.computers]
                 table = self._new_table(
                     kept.id, kept.name, kept.arrangement(), kept.takeover, computers,
-                    journal=False,
+                    journal=False, turn_clock=kept.turn_clock,
                 )  # fmt: skip
                 table.hints = kept.hints
                 table.restore(kept, guests, watchers.get(kept.id, []), self.clock())
@@ -128,11 +128,12 @@ class Lobby:
 
     def _new_table(
         self, table_id: str, name: str, arrangement: Arrangement, takeover: str | None,
-        computers: list[Computer | None], journal: bool = True,
+        computers: list[Computer | None], journal: bool = True, turn_clock: int = 0,
     ) -> Table:  # fmt: skip
         table = Table(
             table_id, name, arrangement, takeover, self.rng, self.seating, self.fx,
             self._game_over, computers, self.config.hand_over_after, self.config.draw_grace,
+            turn_clock,
         )  # fmt: skip
         self.tables[table_id] = table
         if journal:
@@ -140,6 +141,7 @@ class Lobby:
                 rows.table_opened(
                     table_id, self._table_numbers, name, arrangement.players,
                     arrangement.sides, arrangement.hand_size, arrangement.manual_draw, takeover,
+                    turn_clock,
                 )
             )  # fmt: skip
             for seat, computer in enumerate(computers):
@@ -330,8 +332,9 @@ class Lobby:
         self._table_numbers += 1
         table_id = f"t{self._table_numbers}"
         table = self._new_table(
-            table_id, msg.name, arrangement, msg.computer_takeover or None, computers
-        )
+            table_id, msg.name, arrangement, msg.computer_takeover or None, computers,
+            turn_clock=msg.turn_clock,
+        )  # fmt: skip
         if msg.hints:
             table.hints = True
             self.fx.write(rows.table_allows_hints(table_id))

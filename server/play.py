@@ -39,6 +39,8 @@ from .present import (
 )
 from .refusal import Refusal
 
+Clocks = tuple[tuple[int, int], ...]  # the turn clocks running: [seat, ms left] (clocks.py)
+
 
 def engine_action(msg: ActionMessage) -> Action:
     """The engine's action for a validated protocol action message."""
@@ -179,31 +181,34 @@ class Play:
 
     def publish(
         self, events: list[Change], members: Sequence[Guest], here: Sequence[Guest | None],
-        stand_in: bool = False,
+        stand_in: bool = False, clocks: Clocks | None = None,
     ) -> None:  # fmt: skip
         """Tell everyone what the action just applied did (`stand_in`: a computer did
         it for a person's seat), then each seat `here` its hand and legal actions."""
         made = tuple(events)
         self.history.record(self.version, made)
-        self.fx.sends.append((members, update(self.version, self.game, made, stand_in)))
+        self.fx.sends.append((members, update(self.version, self.game, made, stand_in, clocks)))
         self.after_change(here, events)
 
-    def seat_change(self, change: Away | Back, to: Sequence[Guest]) -> None:
+    def seat_change(
+        self, change: Away | Back, to: Sequence[Guest], clocks: Clocks | None = None
+    ) -> None:
         """A player went away or came back: a change like any other, with a version."""
         self.version += 1
         self.fx.write(rows.table_version(self.table_id, self.version))
         made = (change,)
         self.history.record(self.version, made)
-        self.fx.send(to, update(self.version, self.game, made))
+        self.fx.send(to, update(self.version, self.game, made, clocks=clocks))
 
     def send_snapshot(
         self, guest: Guest, seat: int | None, names: list[str], away: list[bool],
-        history: bool = True,
+        history: bool = True, clocks: Clocks = (),
     ) -> None:  # fmt: skip
         """Everything the member may know, and (`history`) the game's past after it."""
         fx = self.fx
         last_id = None if seat is None else self.last_id(seat)
-        fx.send(guest, snapshot(self.table_id, self.version, self.game, seat, names, away, last_id))
+        game, version = self.game, self.version
+        fx.send(guest, snapshot(self.table_id, version, game, seat, names, away, last_id, clocks))
         if history and self.history.entries:
             for page in self.history.pages(self.version, self.stand_ins):
                 fx.send(guest, page)

@@ -134,8 +134,10 @@ def snapshot(
     names: Sequence[str],
     away: Sequence[bool],
     last_id: int | None,
+    clocks: tuple[tuple[int, int], ...] = (),
 ) -> Snapshot:
-    """Everything `seat` (None: a spectator) may know, at `version`."""
+    """Everything `seat` (None: a spectator) may know, at `version`, with the turn
+    clocks running (`clocks`: [seat, ms left])."""
     view: SeatView = seat_view(game, seat)
     last = next((h for h in reversed(game.history) if h[1].kind != DRAW), None)
     return Snapshot(
@@ -169,6 +171,7 @@ def snapshot(
         dead=tuple(CARD_CODES[c] for c in view.dead),
         legal=tuple(map(notation, view.legal)),
         choices=_choices(view.choices),
+        clocks=clocks,
         _trusted=True,
     )
 
@@ -180,9 +183,13 @@ def _plain_notation(action: object) -> str:
     return str(action).split("[", 1)[0]
 
 
-def update(version: int, game: Game, made: tuple[Change, ...], stand_in: bool = False) -> Update:
+def update(
+    version: int, game: Game, made: tuple[Change, ...], stand_in: bool = False,
+    clocks: tuple[tuple[int, int], ...] | None = None,
+) -> Update:  # fmt: skip
     """The public update that leads to `version`, with the turn's counters after it
-    (`stand_in`: the computer made the action for a person's seat)."""
+    (`stand_in`: the computer made the action for a person's seat; `clocks`: the turn
+    clocks, when they changed)."""
     return Update(
         version=version,
         changes=made,
@@ -193,5 +200,6 @@ def update(version: int, game: Game, made: tuple[Change, ...], stand_in: bool = 
         pending_draw=tuple(game.pending_draw),
         result=_result(game),
         stand_in=stand_in,
+        clocks=clocks,
         _trusted=True,
     )

@@ -11,6 +11,7 @@ from typing import Literal
 
 from sarja.protocol.messages import Seat, TableSummary, TableView
 
+from .clocks import TurnClocks
 from .effects import Effects
 from .engine import Arrangement, Game
 from .graces import Graces
@@ -35,6 +36,7 @@ class Seated:
         computers: list[Computer | None] | None = None,
         hand_over_after: float = 60.0,
         draw_grace: float = 8.0,
+        turn_clock: int = 0,
     ) -> None:
         self.id = table_id
         self.name = name
@@ -60,6 +62,7 @@ class Seated:
         self.handed: dict[int, str] = {}  # away people's seats handed to the computer
         self.graces = Graces(hand_over_after, draw_grace)
         self.taken_over: set[int] = set()  # seats whose takeover the members were told
+        self.clocks = TurnClocks(turn_clock)  # each person's time for a turn (clocks.py)
         # False once the lobby has parked or closed this table: a table is one object
         # for as long as it is in memory, and a dead one never plays or writes again
         # (a copy brought back from the journal is the table from then on).
@@ -182,6 +185,8 @@ class Seated:
         level = self.handed.get(seat)
         if level is not None:
             return level
+        if seat in self.clocks.timed_out and self.in_play:
+            return self.stand_in_level  # this one turn: the person's clock ran out
         if self.takeover is None or not self.in_play:
             return None
         return self.takeover if (self.stood_in() if due is None else due)[seat] else None
@@ -189,6 +194,11 @@ class Seated:
     def last_id(self, seat: int | None) -> int | None:
         """The highest action id accepted for `seat` in this game, if any."""
         return None if seat is None or self.play is None else self.play.last_id(seat)
+
+    @property
+    def stand_in_level(self) -> str:
+        """The level that plays a person's seat handed over or out of time."""
+        return self.takeover or "medium"
 
     @property
     def computer_takeover(self) -> str | Literal[False]:
@@ -256,6 +266,7 @@ def summary(table: Seated) -> TableSummary:
         if any(table.computers) or any(g and g.computer for g in table.seats)
         else (),
         match=None if table.match is None else table.match.part(),
+        turn_clock=table.clocks.seconds,
         _trusted=True,
     )
 
@@ -290,5 +301,6 @@ def view(table: Seated, seat: int | None) -> TableView:
         rematch=tuple(sorted(table.rematch)),
         hints=table.hints,
         match=None if table.match is None else table.match.part(),
+        turn_clock=table.clocks.seconds,
         _trusted=True,
     )

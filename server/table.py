@@ -40,11 +40,11 @@ from .match import Match
 from .play import Play
 from .refusal import Refusal
 from .seating import Seating
-from .seats import Seated
+from .timed import Timed
 from .turns import Computer, Turn
 
 
-class Table(Seated):
+class Table(Timed):
     """One table's steps: each takes a request (or a computer's move) and the time."""
 
     def __init__(
@@ -52,11 +52,12 @@ class Table(Seated):
         rng: random.Random, seating: Seating[Table], fx: Effects,
         on_game_over: Callable[[Table], None] = lambda table: None,
         computers: list[Computer | None] | None = None, hand_over_after: float = 60.0,
-        draw_grace: float = 8.0,
+        draw_grace: float = 8.0, turn_clock: int = 0,
     ) -> None:  # fmt: skip
         super().__init__(
-            table_id, name, arrangement, takeover, fx, computers, hand_over_after, draw_grace
-        )
+            table_id, name, arrangement, takeover, fx, computers, hand_over_after, draw_grace,
+            turn_clock,
+        )  # fmt: skip
         self.seating = seating  # the lobby's: where every guest is
         self._rng = rng
         self._on_game_over = on_game_over
@@ -93,6 +94,9 @@ class Table(Seated):
             self.handed = dict(saved.handed)
             people = [s for s, held in enumerate(saved.seats) if held is not None]
             self.play.history.everyone_away(self.play.version, people)
+            # Everyone away: each clock starts afresh when its person is back.
+            self.clocks.runs = dict(saved.clock_runs)
+            self.follow_clocks()
         self._wake_computer()
 
     # ----- the waiting room ----------------------------------------------
@@ -248,6 +252,7 @@ class Table(Seated):
         seat = self.seats.index(guest)
         self.seating.place(guest, self, seat)
         self.taken_over.discard(seat)
+        self.clocks.gave.discard(seat)
         self.graces.back(seat, now)
         if self.handed.pop(seat, None) is not None:
             self.fx.write(rows.seat(self.id, seat, guest.id))
@@ -285,6 +290,7 @@ class Table(Seated):
         assert held is not None  # an away seat is a person's
         self.fx.write(rows.seat(self.id, seat, held.id, level))
         self.send_table()
+        self.follow_clocks()  # no clock for a seat the computer plays
         self._wake_computer()
 
     # ----- the game -------------------------------------------------------
@@ -300,6 +306,8 @@ class Table(Seated):
         play = self.play = Play.new(
             self.id, self.arrangement, self.games_played, self._rng, self.fx
         )
+        self.clocks.stop()
+        self.follow_clocks()  # the first turn's clock, in the snapshots
         self.send_table()
         for guest in self.members():
             self._send_snapshot(guest)
@@ -318,6 +326,8 @@ class Table(Seated):
         if events == "stale":
             self._send_snapshot(guest)
         elif events != "repeat":
+            if self.took_back(guest, seat):
+                self.send_table()  # the seat the clock handed over is the person's again
             self._acted(events)
 
     def _acted(self, events: list[Change], stand_in: bool = False) -> None:
@@ -327,6 +337,7 @@ class Table(Seated):
         assert play is not None
         game = play.game
         self.graces.draws_waiting(game.pending_draw, self.now)
+        clocks = self.follow_clocks()
         match = self.match
         if game.outcome is not None and match is not None:
             self.fx.write(match.game_over(self.id, game.outcome.side))
@@ -335,7 +346,7 @@ class Table(Seated):
         if game.outcome is not None and not self.between_games:
             # A computer is always up for another game.
             self.rematch.update(i for i, c in enumerate(self.computers) if c is not None)
-        play.publish(events, self.members(), self._here(), stand_in)
+        play.publish(events, self.members(), self._here(), stand_in, clocks)
         self._wake_computer()
         if game.outcome is not None:
             self.fx.games_over += 1
@@ -377,7 +388,12 @@ class Table(Seated):
         if play is None or play.game.outcome is not None:
             return [], None
         game = play.game
-        if self.takeover is None and not self.handed and not any(self.computers):
+        if (
+            self.takeover is None
+            and not self.handed
+            and not self.clocks.timed_out
+            and not any(self.computers)
+        ):
             return [], None  # only people play here: nothing to look at after every move
         due = self.stood_in() if self.takeover is not None else None
         return self.graces.plan(
@@ -411,14 +427,19 @@ class Table(Seated):
         seat = seats[0]
         level = self.level_for(seat)
         assert level is not None
-        return Turn(seat, level, seat_view(game, seat), game, len(game.history))
+        pause = self.handed_pause(seat)
+        return Turn(seat, level, seat_view(game, seat), game, len(game.history), pause)
 
     def computer_thinking(self, seat: int) -> None:
         """Tell the members the computer is choosing a move for `seat` (and, the first
         time it plays for an away person, that it does)."""
         name = self.names()[seat]
         members = self.members()
-        if self.computers[seat] is None and seat not in self.taken_over:
+        if (
+            self.computers[seat] is None
+            and seat not in self.taken_over
+            and seat not in self.clocks.timed_out  # one turn only: no takeover to tell
+        ):
             self.taken_over.add(seat)
             self.fx.send(members, Notice(kind="takeover", name=name, seat=seat, _trusted=True))
         self.fx.send(members, Notice(kind="thinking", name=name, seat=seat, _trusted=True))
@@ -446,16 +467,29 @@ class Table(Seated):
             self._acted(play.apply(seat, DRAW_ACTION, None, stand_in), stand_in)
         return True
 
+    def _clock_timer(self, at: float | None) -> None:
+        self.fx.timers.append(Timer("clock", self, at))
+
+    def clock_ran_out(self, now: float) -> None:
+        """The "clock" timer fired: the computer plays the turns whose clock ran out
+        (timed.py), marked as the stand-in's."""
+        self.now = now
+        if self.expire_clocks():
+            self.send_table()
+        self._wake_computer()
+
     # ----- telling --------------------------------------------------------
 
     def _send_snapshot(self, guest: Guest, history: bool = True) -> None:
         assert self.play is not None
-        self.play.send_snapshot(guest, guest.seat, self.names(), self.away(), history)
+        clocks = self.clocks.running(self.now) if self.in_play else ()
+        self.play.send_snapshot(guest, guest.seat, self.names(), self.away(), history, clocks)
 
     def _seat_change(self, change: Away | Back, but: Guest | None = None) -> None:
         """A player went away or came back: a change like any other, with a version."""
         assert self.play is not None
-        self.play.seat_change(change, [g for g in self.members() if g is not but])
+        clocks = self.follow_clocks()  # an away person's clock waits; one back gets a fresh one
+        self.play.seat_change(change, [g for g in self.members() if g is not but], clocks)
         # Either way a grace starts or ends: the computer looks again.
         self._wake_computer()
 

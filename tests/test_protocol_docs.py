@@ -29,6 +29,8 @@ from sarja.protocol.codec import ClientCodec, ServerCodec
 from sarja.protocol.errors import CODES, FATAL_CODES
 from sarja.protocol.examples import (
     CLIENT_EXAMPLES,
+    CLOCK_TABLE,
+    CLOCK_UPDATE,
     FINAL_UPDATE,
     INCOMPATIBLE,
     MATCH_TABLE,
@@ -308,6 +310,18 @@ def block_stand_in() -> str:
     )
 
 
+def _more_golden(key: str, msg: WireMap) -> str:
+    codec: Any = ClientCodec() if key.startswith("client") else ServerCodec()
+    allowed = CLIENT_ALLOWED if key.startswith("client") else SERVER_ALLOWED
+    codec.session.state = next(s for s in SessionState if msg.TYPE in allowed[s])
+    frame = codec.send(msg)
+    return (
+        "```text\n" + "\n".join(pretty(wire(msg))) + "\n```\n\n"
+        f"Golden bytes, `{key}`, {len(frame)} bytes:\n\n"
+        "```text\n" + "\n".join(hex_lines(frame)) + "\n```"
+    )
+
+
 def block_match_table() -> str:
     codec = ServerCodec()
     codec.session.state = SessionState.ENDED
@@ -316,6 +330,14 @@ def block_match_table() -> str:
         "```text\n" + "\n".join(pretty(wire(MATCH_TABLE))) + "\n```\n\n"
         f"Golden bytes, `server:match_table`, {len(frame)} bytes:\n\n"
         "```text\n" + "\n".join(hex_lines(frame)) + "\n```"
+    )
+
+
+def block_clocks() -> str:
+    return (
+        _more_golden("client:turn_clock", CLOCK_TABLE)
+        + "\n\n"
+        + _more_golden("server:clock", CLOCK_UPDATE)
     )
 
 
@@ -552,6 +574,7 @@ STATIC: dict[str, Callable[[], str]] = {
     "final_update": block_final_update,
     "stand_in": block_stand_in,
     "match_table": block_match_table,
+    "clocks": block_clocks,
 }
 
 

@@ -36,7 +36,12 @@ GOLDEN = doc_golden()
 EXAMPLES = [("client", m) for m in CLIENT_EXAMPLES] + [("server", m) for m in SERVER_EXAMPLES]
 IDS = [f"{d}:{m.TYPE}" for d, m in EXAMPLES]
 # Examples beyond one per message, shown where the docs explain them.
-MORE = {"server:stand_in": ex.STAND_IN_UPDATE, "server:match_table": ex.MATCH_TABLE}
+MORE = {
+    "server:stand_in": ex.STAND_IN_UPDATE,
+    "server:match_table": ex.MATCH_TABLE,
+    "client:turn_clock": ex.CLOCK_TABLE,
+    "server:clock": ex.CLOCK_UPDATE,
+}
 
 
 def state_allowing(direction: str, t: str) -> SessionState:
@@ -65,8 +70,9 @@ def test_every_message_type_has_one_example_and_golden_bytes() -> None:
 @pytest.mark.parametrize("key", sorted(MORE))
 def test_more_examples_encode_to_their_golden_bytes_and_back(key: str) -> None:
     msg = MORE[key]
-    assert sender("server", msg.TYPE).send(msg) == GOLDEN[key]
-    codec = receiver("server", msg.TYPE)
+    direction = key.split(":")[0]
+    assert sender(direction, msg.TYPE).send(msg) == GOLDEN[key]
+    codec = receiver(direction, msg.TYPE)
     codec.receive_data(GOLDEN[key])
     assert codec.next_message() == msg
 

@@ -225,3 +225,22 @@ PLAY_KEYS = [("←↑↓→", "move"), ("1-9 Tab", "card"), ("Enter", "play")]
 DRAW_KEY, DEAD_KEY, PASS_KEY = ("d", "draw"), ("x", "dead card"), ("p", "pass")
 HAND_OVER_KEY = ("o", "away seat to computer")
 LAST_KEYS = [("c", "chat"), ("?", "help"), ("q", "quit")]
+
+
+# ----- turn clocks -----------------------------------------------------------------------
+
+
+def clock_time(seconds: int) -> str:
+    """ "0:23": a clock's time left."""
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def clock_item(name: str | None, draw: bool, seconds: int) -> str:
+    """One clock running: ours (`name` None) or another's; for a turn, or a waiting draw."""
+    if name is None:
+        return f"your {'draw' if draw else 'turn'}: {clock_time(seconds)}"
+    return f"{name}{' (draw)' if draw else ''}: {clock_time(seconds)}"
+
+
+CLOCK = "⏱ "
+CLOCK_HANDED = "The computer plays for you (your clock ran out): make a move to play again."

@@ -34,6 +34,7 @@ KEYS_HELP = [
     ("mouse", "click a card to pick it, a space to play it there"),
     ("Tables", ""),
     ("Enter, s, n, r", "lobby: join, watch, new table, refresh"),
+    ("0 … 9, Backspace", "new table: type the turn clock's seconds"),
     ("Enter, r", "waiting room: sit in the chosen seat, ready / not ready"),
     ("r", "after a game: ask for a rematch (in a match: ready for its next game)"),
     ("o", "hand an away player's seat to the computer (after 1 min)"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from sarja.protocol.limits import MAX_TABLE_NAME
+from sarja.protocol.limits import MAX_TABLE_NAME, MAX_TURN_CLOCK, MIN_TURN_CLOCK
 
 NO_TABLES = "There are no tables yet: press n to create one."
 NAME_THE_TABLE = "Give the table a name."
@@ -51,9 +51,13 @@ def seats_state(started: bool, free: int, players: int) -> str:
     return "full"
 
 
-def rules_items(hand: int, manual: bool, takeover: str | Literal[False]) -> list[str]:
+def rules_items(
+    hand: int, manual: bool, takeover: str | Literal[False], clock: int = 0
+) -> list[str]:
     """A table's rules, most important first (the list leaves off from the end)."""
     items = [f"hand {hand}"]
+    if clock:
+        items.append(f"{clock_text(clock)} turn clock")
     if manual:
         items.append("manual draw")
     if takeover:
@@ -95,7 +99,26 @@ FORM_LABELS = {
     "computer_takeover": "Computer plays absent seats",
     "hints": "Hints from the coach (a)",
     "match_to": "Match",
+    "turn_clock": "Turn clock",
 }
+CLOCK_RANGE = (
+    f"A turn clock is {MIN_TURN_CLOCK} to {MAX_TURN_CLOCK} seconds (or off): type another number."
+)
+
+
+def form_clock(seconds: int) -> str:
+    """The turn clock's line: the arrows choose, digits type seconds."""
+    if not seconds:
+        return "off  (or type seconds)"
+    return f"{clock_text(seconds)}  (or type seconds)"
+
+
+def clock_text(seconds: int) -> str:
+    """ "30 s", "2 min", "1 min 30 s": a turn clock."""
+    minutes, rest = divmod(seconds, 60)
+    if not minutes:
+        return f"{rest} s"
+    return f"{minutes} min" + (f" {rest} s" if rest else "")
 
 
 def form_hand(hand_size: int | None, usual: int | None, players: int) -> str:

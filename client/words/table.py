@@ -38,6 +38,8 @@ def notice_parts(msg: Notice, table: TableView | None) -> list[Fragment]:
         return [who, ("", " are not ready." if mine else " is not ready.")]
     if kind == "rematch":
         return [who, ("", " asked for a rematch." if mine else " wants a rematch.")]
+    if kind == "takeover" and mine:
+        return [("", "The computer plays for you until you come back or make a move.")]
     if kind == "takeover":
         return [("", "The computer plays for "), who, ("", " until they return.")]
     return [("", f"{msg.name}: {kind}.")]
