@@ -200,11 +200,14 @@ class Computers:
         """Hard's choice for a person's hint (hints.py), made as a hard seat's move is:
         in a shared worker, within the budget, medium's if no worker is free in time."""
         return await self._choose(Turn(view.seat or 0, "hard", view, None, view.version))
+
     async def _pause(self, table: Playing, turn: Turn, until: float) -> None:
         """The pause before a move, cut short only if the game moves on meanwhile (a
         person took their seat back by playing): the task then looks again at once."""
+        game = turn.game
+        assert game is not None  # a table's turn, not a hint's
         with trio.move_on_at(until):
-            while len(turn.game.history) == turn.moves:
+            while len(game.history) == turn.moves:
                 woken = self._waiting[table] = trio.CancelScope()
                 try:
                     with woken:
