@@ -9,6 +9,7 @@ import dataclasses
 
 import pytest
 
+from sarja.client.form import CreateForm
 from sarja.client.render_clock import clock_lines, clock_text
 from sarja.protocol.changes import Played
 from sarja.protocol.messages import CreateTable, Update
@@ -17,7 +18,7 @@ from sarja.protocol.mirror import GameMirror, ServerProtocolError
 from .client_helpers import STARTED, TABLES, headless, snapshot
 from .test_client_intents import sent
 
-TO_CLOCK = ["down"] * 8  # from the name to the turn clock's line
+TO_CLOCK = ["down"] * CreateForm.FIELDS.index("turn_clock")  # from the name to its line
 
 
 def test_the_form_offers_a_turn_clock_by_arrows_or_typed_seconds():

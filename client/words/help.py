@@ -26,7 +26,7 @@ RULES = [
 
 KEYS_HELP = [
     ("Playing", ""),
-    ("1 … 9, 0 / Tab", "pick that card / the next one you can play (Shift-Tab: back)"),
+    ("1 … 9, 0 / Tab", "pick that card / the next playable one (Shift-Tab: back)"),
     ("arrows, h j k l", "move the cursor; n: to the picked card's next space"),
     ("Enter, Space", "play the picked card at the cursor (or at its only space)"),
     ("x / p / d", "exchange a dead card / pass / take a waiting draw"),
@@ -36,7 +36,7 @@ KEYS_HELP = [
     ("Enter, s, n, r", "lobby: join, watch, new table, refresh"),
     ("0 … 9, Backspace", "new table: type the turn clock's seconds"),
     ("Enter, r", "waiting room: sit in the chosen seat, ready / not ready"),
-    ("r", "after a game: ask for a rematch (in a match: ready for its next game)"),
+    ("r", "after a game: a rematch; in a match: ready for the next game"),
     ("o", "hand an away player's seat to the computer (after 1 min)"),
     ("a", "a hint (practice); replay: analyse, m M to its marks"),
     ("Anywhere", ""),
