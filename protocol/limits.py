@@ -42,3 +42,5 @@ MAX_CUT_ROUNDS = 12
 MAX_CHANGES = 12  # changes in one update
 MAX_HISTORY_PAGE = 256  # entries in one `history` page: worst case ~160 KiB, under a frame
 MAX_ARRANGEMENTS = 16  # the table shapes a server offers
+MAX_STANDINGS = 20  # rows in each list of a `standings` reply
+MAX_EVENING_HOURS = 168  # the longest "evening" a server may count

@@ -10,10 +10,12 @@ from .changes import Change
 from .client_messages import (
     ACTION_TYPES,
     ActionMessage,
+    AskStandings,
     Chat,
     CreateTable,
     Draw,
     Exchange,
+    Forget,
     HandOver,
     Hello,
     Join,
@@ -48,16 +50,19 @@ from .server_messages import (
     Bye,
     ChatLine,
     Error,
+    Forgotten,
     Hand,
     History,
     Legal,
     Notice,
     Snapshot,
+    Standings,
     TableList,
     TableView,
     Update,
     Welcome,
 )
+from .standing import Pair, Standing
 
 ClientMessage = (
     Hello
@@ -80,6 +85,8 @@ ClientMessage = (
     | Exchange
     | Draw
     | Pass
+    | AskStandings
+    | Forget
 )
 ServerMessage = (
     Welcome
@@ -97,15 +104,17 @@ ServerMessage = (
     | Update
     | Hand
     | Legal
+    | Standings
+    | Forgotten
 )
 
 _CLIENT: tuple[type[WireMap], ...] = (
     Hello, Resume, Ping, Pong, ListTables, CreateTable, Join, Spectate, Sit, Ready, Leave, Rematch,
-    HandOver, Sync, Chat, Play, Remove, Exchange, Draw, Pass,
+    HandOver, Sync, Chat, Play, Remove, Exchange, Draw, Pass, AskStandings, Forget,
 )  # fmt: skip
 _SERVER: tuple[type[WireMap], ...] = (
     Welcome, Error, Bye, Ping, Pong, TableList, TableView, Notice, ChatLine, Ack, Snapshot,
-    History, Update, Hand, Legal,
+    History, Update, Hand, Legal, Standings, Forgotten,
 )  # fmt: skip
 CLIENT_MESSAGES: dict[str, type[WireMap]] = {cls.TYPE: cls for cls in _CLIENT}
 SERVER_MESSAGES: dict[str, type[WireMap]] = {cls.TYPE: cls for cls in _SERVER}
@@ -121,6 +130,7 @@ __all__ = [
     "SERVER_MESSAGES",
     "Ack",
     "ActionMessage",
+    "AskStandings",
     "Bye",
     "Change",
     "Chat",
@@ -132,6 +142,8 @@ __all__ = [
     "Entry",
     "Error",
     "Exchange",
+    "Forget",
+    "Forgotten",
     "Hand",
     "HandOver",
     "Hello",
@@ -142,6 +154,7 @@ __all__ = [
     "Legal",
     "ListTables",
     "Notice",
+    "Pair",
     "Pass",
     "Ping",
     "Play",
@@ -158,6 +171,8 @@ __all__ = [
     "Sit",
     "Snapshot",
     "Spectate",
+    "Standing",
+    "Standings",
     "Sync",
     "TableList",
     "TableShape",
