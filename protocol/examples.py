@@ -15,10 +15,12 @@ from __future__ import annotations
 from .cards import LAYOUT_CODES
 from .changes import Drew, Played, Removed, SequenceMade, Won
 from .client_messages import (
+    AskStandings,
     Chat,
     CreateTable,
     Draw,
     Exchange,
+    Forget,
     HandOver,
     Hello,
     Join,
@@ -52,16 +54,19 @@ from .server_messages import (
     Bye,
     ChatLine,
     Error,
+    Forgotten,
     Hand,
     History,
     Legal,
     Notice,
     Snapshot,
+    Standings,
     TableList,
     TableView,
     Update,
     Welcome,
 )
+from .standing import Standing
 
 RESUME = "q2v9X0c3T7mZpW1yK8rB4nE6dF5gH_aJ-sL0uVxYz"
 RULES = Rules(hand_size=7, manual_draw=False)
@@ -175,6 +180,17 @@ HAND_UPDATE = Hand(
 )
 LEGAL_LIST = Legal(version=12, legal=LEGAL, choices=CHOICES)
 
+# Aino's standing after an evening of three games with Bertil: two wins, one loss.
+AINO = Standing(
+    name="Aino", games=3, wins=2, losses=1, draws=0, sequences=5, removed=2, exchanged=1,
+    move_ms=8400, rating=31,
+)  # fmt: skip
+BERTIL = Standing(
+    name="Bertil", games=3, wins=1, losses=2, draws=0, sequences=3, removed=1, exchanged=0,
+    move_ms=11250, rating=-12,
+)  # fmt: skip
+STANDINGS = Standings(hours=12, evening=(AINO, BERTIL), all_time=(AINO, BERTIL), you=AINO)
+
 CLIENT_EXAMPLES = (
     Hello(version=2, name="Aino"),
     Resume(token=RESUME),
@@ -196,6 +212,8 @@ CLIENT_EXAMPLES = (
     Exchange(id=9, version=16, card="9C"),
     Draw(id=10, version=18),
     Pass(id=11, version=20),
+    AskStandings(),
+    Forget(),
 )
 
 SERVER_EXAMPLES = (
@@ -264,6 +282,8 @@ SERVER_EXAMPLES = (
     UPDATE,
     HAND_UPDATE,
     LEGAL_LIST,
+    STANDINGS,
+    Forgotten(games=3),
 )
 
 # How a game ends: Aino's 8♠ on B8 makes B5-B9, her second sequence (it shares B5 with

@@ -71,12 +71,14 @@ from sarja.protocol.messages import (
     Last,
     Leave,
     ListTables,
+    Pair,
     Player,
     Ready,
     Result,
     Rules,
     Seat,
     Snapshot,
+    Standing,
     Sync,
     TableShape,
     TableSummary,
@@ -578,6 +580,8 @@ PARTS: dict[str, type[WireMap]] = {
     "choice": Choice,
     "result": Result,
     "entry": Entry,
+    "standing": Standing,
+    "pair": Pair,
 }
 
 
