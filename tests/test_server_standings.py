@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 import secrets
+import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +32,8 @@ from sarja.server.config import ServerConfig
 
 from .netclient import PATIENCE, NetClient
 from .server_helpers import play_to_the_end
+
+SERVER = str(Path(sys.executable).parent / "sarja-server")
 
 
 @dataclass
@@ -202,16 +205,38 @@ async def test_an_evening_of_six_games_is_counted_as_by_hand(tmp_path):
         assert len(mine) == 1 and mine[0].games == aino_games + 1
         assert len(theirs) == 1 and theirs[0].games == 1
         before = await ask(b)
+        # The host's command prints the same lines, beside the running server.
+        done = await trio.run_process(
+            [SERVER, "standings", "--data-dir", str(tmp_path)], capture_stdout=True
+        )
+        printed = done.stdout.decode()
+        evening_part, all_time_part = printed.split("All time")
+        for part, lines in ((evening_part, before.evening), (all_time_part, before.all_time)):
+            rows = [r.split() for r in part.splitlines() if r[:3].strip().isdigit()]
+            assert [r[1] for r in rows] == [s.name for s in lines]
+            assert [[int(x) for x in r[2:9]] for r in rows] == [
+                [s.games, s.wins, s.losses, s.draws, s.sequences, s.removed, s.exchanged]
+                for s in lines
+            ]
+            assert [r[10] for r in rows] == [f"{s.rating / 10:.1f}" for s in lines]
         nursery.cancel_scope.cancel()
+
+    # With the server stopped, the host forgets the impostor by the id shown.
+    impostor_line = next(r for r in printed.splitlines() if " Aino " in r)
+    done = await trio.run_process(
+        [SERVER, "forget", impostor_line.split()[-1], "--data-dir", str(tmp_path)],
+        capture_stdout=True,
+    )
+    assert "1 games" in done.stdout.decode()
 
     # After a restart, the same figures.
     async with trio.open_nursery() as nursery:
         server = await start(nursery, tmp_path)
         bo = await NetClient.connect(server.port, "Bo", person=keys["Bo"])
         after = await ask(bo)
-        assert (after.all_time, after.evening, after.pairs, after.you) == (
-            before.all_time, before.evening, before.pairs, before.you,
-        )  # fmt: skip
+        kept = [s for s in before.all_time if s.name != "Aino"]  # the impostor is gone
+        assert (after.all_time, after.pairs, after.you) == (tuple(kept), before.pairs, before.you)
+        assert after.evening == tuple(s for s in before.evening if s.name != "Aino")
         # Bo asks to be forgotten: his line and his pairs go, the others' stay.
         await bo.send(Forget())
         gone = await bo.expect("forgotten")
