@@ -247,6 +247,21 @@ class StepTo:
     at: int  # -1: the end
 
 
+@dataclass(frozen=True)
+class StandingsOpen:
+    """Show the standings (over the lobby), asked afresh of the server."""
+
+
+@dataclass(frozen=True)
+class ForgetAsk:
+    """Ask the server to forget us: first, the question."""
+
+
+@dataclass(frozen=True)
+class ForgetConfirm:
+    pass
+
+
 # The intents in groups, each carried out by one module (perform.py says which).
 BoardIntent: TypeAlias = (
     Move | Goto | Pick | NextCard | NextTarget | Play | FivesMove | FivesPick | FivesConfirm
@@ -257,6 +272,8 @@ AsideIntent: TypeAlias = Help | HelpPage | ChatOpen | Say | Name | LogScroll | A
 LobbyIntent: TypeAlias = LobbyMove | LobbyClick | Join | Spectate | Refresh | SeatMove | Sit | Ready
 FormIntent: TypeAlias = CreateOpen | FormMove | FormChange | FormName | Create
 ReplayIntent: TypeAlias = Step | StepTo
+StandingsIntent: TypeAlias = StandingsOpen | ForgetAsk | ForgetConfirm
 Intent: TypeAlias = (
     BoardIntent | TurnIntent | ExitIntent | AsideIntent | LobbyIntent | FormIntent | ReplayIntent
+    | StandingsIntent
 )  # fmt: skip

@@ -15,7 +15,7 @@ from typing import assert_never
 
 from sarja.protocol.messages import Chat, ClientMessage
 
-from . import general, play, seating
+from . import general, play, seating, standings
 from . import intents as ask
 from .effects import Command, Effect
 from .model import CHAT_QUEUE, Model
@@ -46,6 +46,8 @@ def _carry_out(model: Model, intent: ask.Intent) -> Sequence[Effect]:
     if isinstance(intent, ask.ReplayIntent):
         _step(model, intent)
         return ()
+    if isinstance(intent, ask.StandingsIntent):
+        return standings.standings(model, intent)
     assert_never(intent)
 
 

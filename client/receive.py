@@ -17,11 +17,13 @@ from sarja.protocol.changes import seat_only
 from sarja.protocol.client_session import Event, Past
 from sarja.protocol.messages import (
     Ack,
+    AskStandings,
     Bye,
     Chat,
     ChatLine,
     ClientMessage,
     Error,
+    Forgotten,
     Hand,
     Legal,
     ListTables,
@@ -32,6 +34,7 @@ from sarja.protocol.messages import (
     Resume,
     ServerMessage,
     Snapshot,
+    Standings,
     TableList,
     TableView,
     Update,
@@ -45,6 +48,7 @@ from .history import take_history
 from .model import CENTRE, Model, note
 from .styles import side_style
 from .words import connect, lobby
+from .words import standings as standing_words
 from .words.log import arrival, drew, log_changes
 from .words.table import notice_parts
 
@@ -135,6 +139,13 @@ def _take(model: Model, msg: Event, phase: SessionState) -> list[ClientMessage]:
             model.bye = msg.code
             model.status = msg.message
             note(model, "error", [("", msg.message)])
+        case Standings():
+            model.standings = msg
+            if model.status == standing_words.ASKING:
+                model.status = ""
+        case Forgotten():
+            model.status = standing_words.forgotten(msg.games)
+            replies = [AskStandings()]  # the screen shows what is left
     return replies
 
 

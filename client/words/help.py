@@ -33,7 +33,7 @@ KEYS_HELP = [
     ("Esc", "put the card back"),
     ("mouse", "click a card to pick it, a space to play it there"),
     ("Tables", ""),
-    ("Enter, s, n, r", "lobby: join, watch, new table, refresh"),
+    ("Enter, s, n, r, t", "lobby: join, watch, new table, refresh, standings"),
     ("Enter, r", "waiting room: sit in the chosen seat, ready / not ready"),
     ("r", "after a game: ask for a rematch"),
     ("o", "hand an away player's seat to the computer (after 1 min)"),
