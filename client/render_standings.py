@@ -10,7 +10,7 @@ from .fit import Line, shorten
 from .model import Model
 from .words import standings as words
 
-NAME_W = 24
+NAME_W = 18  # the table fits 80 columns
 
 
 def _row(s: Standing, rank: str) -> str:
@@ -49,8 +49,10 @@ def standings_lines(model: Model, width: int, height: int) -> list[Line]:
     out.append([])
     out += _table(words.ALL_TIME, reply.all_time, room)
     out.append([])
-    you = None if reply.you is None else _row(reply.you, "").strip()
-    out.append([("class:label", " " + words.you(you))])
+    if reply.you is None:
+        out.append([("class:label", " " + words.NOT_YOU)])
+    else:
+        out.append([("class:label", _row(reply.you, words.YOU))])
     out.append([])
     out.append([("class:label", " " + words.PAIRS)])
     if not reply.pairs:

@@ -122,4 +122,4 @@ def lobby_keys(creating: bool) -> list[tuple[str, str]]:
     if creating:
         return [("↑↓", "field"), ("←→", "change"), ("Enter", "create"), ("Esc", "cancel")]
     return [("↑↓", "choose"), ("Enter", "join"), ("s", "watch"), ("n", "new table"),
-            ("r", "refresh"), ("t", "standings"), ("?", "help"), ("q", "quit")]  # fmt: skip
+            ("t", "standings"), ("r", "refresh"), ("?", "help"), ("q", "quit")]  # fmt: skip

@@ -19,8 +19,8 @@ def evening(hours: int) -> str:
 ALL_TIME = "All time"
 
 
-def you(rank_line: str | None) -> str:
-    return f"You: {rank_line}" if rank_line else "You: no games here yet."
+YOU = "You"  # in the rank column of the asker's own line
+NOT_YOU = "You: no games here yet."
 
 
 def pair(first: str, second: str, games: int, wins: int) -> str:
