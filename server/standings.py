@@ -99,7 +99,9 @@ def sitters(people: str | None, players: int) -> list[Sitter]:
             key = None
         if key is not None:
             seen.add(key)
-        out[seat] = Sitter(seat, key, str(name or f"Seat {seat + 1}"), level)
+        # A level's line is the level's, whatever names its computers had.
+        shown = f"Computer ({level})" if level else str(name or f"Seat {seat + 1}")
+        out[seat] = Sitter(seat, key, shown, level)
     return out
 
 

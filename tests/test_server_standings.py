@@ -268,3 +268,31 @@ async def test_a_bad_person_key_is_refused_with_a_stable_code(tmp_path):
         error = await plain.expect("error")
         assert error.code == "no_person"
         nursery.cancel_scope.cancel()
+
+
+async def test_a_game_against_computers_counts_for_the_person_and_rates_the_level(nursery):
+    """Aino and an easy computer against two medium ones: Aino's line, and one line
+    per level, whatever the computers were called."""
+    from .test_server_computers import fast, over, play_until
+
+    server = await nursery.start(serve, fast())
+    key = secrets.token_urlsafe(32)
+    aino = await NetClient.connect(server.port, "Aino", person=key)
+    levels = (None, "medium", "easy", "medium")
+    await aino.send(CreateTable(name="Practice", players=4, teams=2, computers=levels))
+    await aino.expect("table")
+    await aino.send(Ready(ready=True))
+    await aino.expect("snapshot")
+    await play_until(aino, random.Random(4), over, timeout=PATIENCE)
+    won = aino.state.result.side == 0
+    await aino.send(Leave())
+    await aino.expect("tables")
+    await counted(server, 1)
+    reply = await ask(aino)
+    lines = {s.name: s for s in reply.all_time}
+    assert set(lines) == {"Aino", "Computer (easy)", "Computer (medium)"}
+    assert (lines["Aino"].games, lines["Aino"].wins) == (1, int(won))
+    assert (lines["Computer (easy)"].computer, lines["Computer (easy)"].wins) == ("easy", int(won))
+    # The second medium seat counts for no one (one line per level and game).
+    assert (lines["Computer (medium)"].games, lines["Computer (medium)"].losses) == (1, int(won))
+    assert reply.you == lines["Aino"] and reply.pairs == ()  # computers make no pairs
