@@ -262,6 +262,17 @@ async def test_a_bad_person_key_is_refused_with_a_stable_code(tmp_path):
         # The server goes on: a good key is welcome, and one with no games has no line.
         fine = await NetClient.connect(server.port, "Eve", person=secrets.token_urlsafe(32))
         assert (await ask(fine)).you is None
+        # Asking again and again is refused past six in a while (twenty at once: even a
+        # very slow machine answers them within that while), and the connection goes on.
+        for _ in range(20):
+            await fine.send(AskStandings())
+        answers: list = []
+        while len(answers) < 20:
+            msg = await fine.receive()
+            if msg.TYPE in ("standings", "error"):  # not a heartbeat's ping
+                answers.append(msg)
+        refused = [m.code for m in answers if m.TYPE == "error"]
+        assert refused and set(refused) == {"standings_too_fast"}
         # Forgetting with no key says why.
         plain = await NetClient.connect(server.port, "Fay")
         await plain.send(Forget())
