@@ -72,7 +72,9 @@ class Guest:
         # The hash of the person key its client sent (standings.py): who this is,
         # whatever the name. None: no key (an older client), so no standing.
         self.person: str | None = None
-        self.ask_times: deque[float] = deque()  # standings asked for
+        # Standings asked for: made at the first ask (a deque costs half a kilobyte,
+        # and most guests never ask).
+        self.ask_times: deque[float] | None = None
 
     def new_token(self, used: str | None = None) -> None:
         """A fresh token (unguessable, shown to no one else: it alone restores a seat);
