@@ -134,7 +134,14 @@ def _forget(path: Path, wanted: str) -> int:
                     )
                 ]
             )
-            if len(found) != 1 or len(wanted) < min(ID_SHOWN, len(found[0])):
+            if len(wanted) < ID_SHOWN and not wanted.startswith("computer:"):
+                print(
+                    f"sarja-server forget: give the whole id ({ID_SHOWN} characters), as"
+                    " `sarja-server standings` shows it",
+                    file=sys.stderr,
+                )
+                return 1
+            if len(found) != 1:
                 what = "no one has" if not found else "more than one person has"
                 print(f"sarja-server forget: {what} the id {wanted!r}", file=sys.stderr)
                 return 1
