@@ -21,7 +21,14 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
-from sarja.protocol.messages import ListTables, ServerMessage, Snapshot, Update, Welcome
+from sarja.protocol.messages import (
+    Forgotten,
+    ListTables,
+    ServerMessage,
+    Snapshot,
+    Update,
+    Welcome,
+)
 from sarja.protocol.session import SessionState
 
 from . import analysis
@@ -69,7 +76,7 @@ class ClientApp:
             extra["welcome_timeout"] = welcome_timeout
         self.link = Link(
             host, port, name=self._name, on_message=self._message, on_link=self._on_link,
-            session=model.session, **extra,
+            session=model.session, person=self._person, **extra,
         )  # fmt: skip
         self.screen = ScreenLayout(model, self.do, lambda: self.app.output.get_size())
         self.app: Application[None] = Application(
@@ -149,7 +156,20 @@ class ClientApp:
                 self.screen.tick()
                 self.app.invalidate()
 
+    def _person(self, where: str) -> str | None:
+        # A practice server is gone with the client: no standing to keep there.
+        return None if self.model.practice is not None else self.settings.person_for(where)
+
     def _message(self, msg: ServerMessage, state: SessionState) -> None:
+        if isinstance(msg, Welcome) and self.model.practice is None:
+            sent = self.link.person_sent
+            if not self.settings.learn(self.link.where, msg.server_id, sent):
+                # This server knows us by another key (reached by another address
+                # before): say hello again with that one, so our games count for us.
+                self.link.drop()
+                return
+        if isinstance(msg, Forgotten) and self.model.server_id is not None:
+            self.settings.forget_person(self.model.server_id)
         if isinstance(msg, Snapshot) or (isinstance(msg, Update) and msg.clocks is not None):
             self.model.clocks_told = time.monotonic()  # the clocks count down from now
         for reply in apply(self.model, msg, state):

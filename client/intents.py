@@ -270,6 +270,21 @@ class AskCoach:
     """Ask the coach for a hint for our move (a practice game, or a table allowing it)."""
 
 
+@dataclass(frozen=True)
+class StandingsOpen:
+    """Show the standings (over the lobby), asked afresh of the server."""
+
+
+@dataclass(frozen=True)
+class ForgetAsk:
+    """Ask the server to forget us: first, the question."""
+
+
+@dataclass(frozen=True)
+class ForgetConfirm:
+    pass
+
+
 # The intents in groups, each carried out by one module (perform.py says which).
 BoardIntent: TypeAlias = (
     Move | Goto | Pick | NextCard | NextTarget | Play | FivesMove | FivesPick | FivesConfirm
@@ -282,6 +297,8 @@ AsideIntent: TypeAlias = Help | HelpPage | ChatOpen | Say | Name | LogScroll | A
 LobbyIntent: TypeAlias = LobbyMove | LobbyClick | Join | Spectate | Refresh | SeatMove | Sit | Ready
 FormIntent: TypeAlias = CreateOpen | FormMove | FormChange | FormName | FormDigit | Create
 ReplayIntent: TypeAlias = Step | StepTo | Analyse | ToMistake
+StandingsIntent: TypeAlias = StandingsOpen | ForgetAsk | ForgetConfirm
 Intent: TypeAlias = (
     BoardIntent | TurnIntent | ExitIntent | AsideIntent | LobbyIntent | FormIntent | ReplayIntent
+    | StandingsIntent
 )  # fmt: skip

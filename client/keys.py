@@ -91,7 +91,10 @@ def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
     def showing(name: str) -> Filter:
         return Condition(lambda: m.overlay == name)
 
-    overlay = {name: showing(name) for name in ("help", "quit", "leave", "chat", "create", "fives")}
+    overlay = {
+        name: showing(name)
+        for name in ("help", "quit", "leave", "chat", "create", "fives", "standings")
+    }
     asking = overlay["quit"] | overlay["leave"]
     # The screen's own keys: no text box, no help page, no question, no form in front.
     free = big & ~typing & ~overlay["help"] & ~asking & ~overlay["create"] & ~overlay["fives"]
@@ -136,13 +139,23 @@ def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
     bind("r", on("connect"), ask.Retry())
 
     # The lobby.
-    lobby = on("lobby")
+    lobby = on("lobby") & ~overlay["standings"]
     bind(_UP, lobby, ask.LobbyMove(-1))
     bind(_DOWN, lobby, ask.LobbyMove(1))
     bind("enter", lobby, ask.Join())
     bind("s", lobby, ask.Spectate())
     bind("n", lobby, ask.CreateOpen())
     bind("r", lobby, ask.Refresh())
+    bind("t", lobby, ask.StandingsOpen())
+
+    # The standings, over the lobby; "forget me" asks first.
+    asked = Condition(lambda: m.forget_asked)
+    ranking = on("lobby") & overlay["standings"]
+    bind(("escape", "t"), ranking & ~asked, ask.Close())
+    bind("r", ranking & ~asked, ask.StandingsOpen())
+    bind("f", ranking & ~asked, ask.ForgetAsk())
+    bind(("y", "Y"), ranking & asked, ask.ForgetConfirm())
+    bind(("n", "N", "escape"), ranking & asked, ask.StandingsOpen())
 
     # The new-table form: the name is a text box, the other fields take arrows.
     form = big & overlay["create"]

@@ -41,12 +41,14 @@ from . import render_board as rb
 from . import render_clock as rc
 from . import render_game as rg
 from . import render_lobby as rl
+from . import render_standings as rs
 from .fit import Line, width_of
 from .model import Model, screen
 from .parts import Draw, Part, Region, rows
 from .typed import typed
 from .words import connect as connect_words
 from .words import lobby as lobby_words
+from .words import standings as standing_words
 from .words import table as table_words
 
 LOG_ROWS = 5  # the log's share before a long list of tables takes more
@@ -212,15 +214,22 @@ class ScreenLayout:
             self._part(lambda w, h: rl.form_lines(m, w)),
         ])  # fmt: skip
         tables = self._region(lambda w, h: rl.lobby_list(m, w, h, self.do))
+        ranking = Condition(lambda: m.overlay == "standings")
+        standings = self._region(lambda w, h: rs.standings_lines(m, w, h), name="standings")
         return HSplit([
             Window(height=1),
-            self._part(tables, least=LIST_LEAST),
-            self._part(lambda w, h: rl.lobby_details(m, w)),
-            ConditionalContainer(form, filter=creating),
-            Window(height=1),
-            self._log(),
+            ConditionalContainer(self._window(standings), filter=ranking),
+            ConditionalContainer(HSplit([
+                self._part(tables, least=LIST_LEAST),
+                self._part(lambda w, h: rl.lobby_details(m, w)),
+                ConditionalContainer(form, filter=creating),
+                Window(height=1),
+                self._log(),
+            ]), filter=~ranking),
             self._status(),
-            self._footer(lambda: lobby_words.lobby_keys(m.overlay == "create")),
+            self._footer(lambda: lobby_words.lobby_keys(m.overlay == "create")
+                         if m.overlay != "standings" else standing_words.standings_keys()
+                         if not m.forget_asked else standing_words.asked_keys()),
         ])  # fmt: skip
 
     def _table(self) -> HSplit:

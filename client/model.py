@@ -26,6 +26,7 @@ from sarja.protocol.client_session import ClientSession
 from sarja.protocol.messages import (
     CreateTable,
     Snapshot,
+    Standings,
     TableShape,
     TableSummary,
     TableView,
@@ -153,7 +154,7 @@ class Model:
     status: str = ""
     cursor: int = CENTRE
     picked: str | None = None  # the picked card's code; kept across changes by code
-    overlay: str | None = None  # help | quit | leave | chat | create | fives
+    overlay: str | None = None  # help | quit | leave | chat | create | fives | standings
     help_page: int = 0
     chat_queue: list[str] = field(default_factory=list)
     form: CreateForm = field(default_factory=CreateForm)
@@ -172,6 +173,10 @@ class Model:
     practice: CreateTable | None = None
     practising: bool = False
     hint: Hinted | None = None  # the coach's last hint (ours, for the version it names)
+    # The standings screen (over the lobby): the server's last reply, and whether
+    # "forget me" waits for a yes.
+    standings: Standings | None = None
+    forget_asked: bool = False
     # The protocol's side of the player, kept across connections (the link gives each
     # connection a fresh codec in it): the game, action ids, sync on a gap.
     session: ClientSession = field(default_factory=ClientSession, repr=False, compare=False)

@@ -110,11 +110,15 @@ class Link:
         backoff: tuple[float, ...] = BACKOFF,
         welcome_timeout: float = WELCOME_TIMEOUT,
         session: ClientSession | None = None,
+        person: Callable[[str], str | None] = lambda where: None,
     ) -> None:
+        """`person(where)`: the person key to say hello with at this address."""
         self.host, self.port = host, port
         self.session = session if session is not None else ClientSession()
         self.where = address_text(host, port)
         self._name = name
+        self._person = person
+        self.person_sent: str | None = None  # the key the last hello carried
         self._on_message = on_message
         self._on_link = on_link
         self._backoff = backoff
@@ -262,7 +266,9 @@ class Link:
                         return "nameless"
                 name = self._name()
                 assert name is not None
-                await stream.send_all(session.send(Hello(version=PROTOCOL_VERSION, name=name)))
+                self.person_sent = self._person(self.where)
+                hello = Hello(version=PROTOCOL_VERSION, name=name, person=self.person_sent)
+                await stream.send_all(session.send(hello))
                 first = await self._handshake(stream, session)
                 if first is None:
                     return ended

@@ -15,7 +15,7 @@ from typing import assert_never
 
 from sarja.protocol.messages import Chat, ClientMessage
 
-from . import analysis, general, play, seating
+from . import analysis, general, play, seating, standings
 from . import intents as ask
 from .effects import Command, Effect
 from .model import CHAT_QUEUE, Model
@@ -45,6 +45,8 @@ def _carry_out(model: Model, intent: ask.Intent) -> Sequence[Effect]:
         return seating.form(model, intent)
     if isinstance(intent, ask.ReplayIntent):
         return _step(model, intent)
+    if isinstance(intent, ask.StandingsIntent):
+        return standings.standings(model, intent)
     assert_never(intent)
 
 

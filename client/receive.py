@@ -17,11 +17,13 @@ from sarja.protocol.changes import seat_only
 from sarja.protocol.client_session import Event, Past
 from sarja.protocol.messages import (
     Ack,
+    AskStandings,
     Bye,
     Chat,
     ChatLine,
     ClientMessage,
     Error,
+    Forgotten,
     Hand,
     Hint,
     Legal,
@@ -33,6 +35,7 @@ from sarja.protocol.messages import (
     Resume,
     ServerMessage,
     Snapshot,
+    Standings,
     TableList,
     TableView,
     Update,
@@ -47,6 +50,7 @@ from .history import take_history
 from .model import CENTRE, Model, note
 from .styles import side_style
 from .words import coach, connect, lobby
+from .words import standings as standing_words
 from .words.log import arrival, drew, log_changes
 from .words.table import notice_parts
 
@@ -156,6 +160,13 @@ def _session_news(
             model.bye = msg.code
             model.status = msg.message
             note(model, "error", [("", msg.message)])
+        case Standings():
+            model.standings = msg
+            if model.status == standing_words.ASKING:
+                model.status = ""
+        case Forgotten():
+            model.status = standing_words.forgotten(msg.games)
+            replies = [AskStandings()]  # the screen shows what is left
     return replies
 
 

@@ -6,6 +6,13 @@ player's name, never by the address typed: the same server is reached as `localh
 by its IP address or by a name, and a seat must come back whichever was used. Two
 people on one machine share the file, never a seat, since the name is part of the key.
 
+The standings know a person by a secret key this client makes, one per server (by
+`server_id`: `people`), sent in every `hello`; the server keeps only its hash. A hello
+goes before the welcome names the server, so the client remembers which server each
+address led to (`servers`), and offers a fresh key to an address it does not know: if
+the welcome shows a server that has a key here already, the app connects again with
+that one (app.py). Everyone who uses this computer account shares its keys.
+
 Kept as JSON in the user's config directory (platformdirs: `$XDG_CONFIG_HOME/sarja` or
 `~/.config/sarja` on Linux, the usual places elsewhere). A missing or broken file just
 means nothing is remembered. A token is as good as the seat: the file is written
@@ -17,8 +24,9 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -50,6 +58,43 @@ class Settings:
                     kept = {k: v for k, v in tokens.items() if isinstance(v, str)}
                     if kept:
                         self.seats[server] = kept
+        self.people: dict[str, str] = _strings(data.get("people"))  # server_id -> key
+        self.servers: dict[str, str] = _strings(data.get("servers"))  # address -> server_id
+        self._offered: dict[str, str] = {}  # address -> a fresh key offered this run
+
+    def person_for(self, address: str) -> str:
+        """The key to say hello with at `address`: the key of the server it led to
+        last, or a fresh one (kept for this run) for an address not known yet."""
+        server = self.servers.get(address)
+        if server is not None and server in self.people:
+            return self.people[server]
+        if address not in self._offered:
+            self._offered[address] = secrets.token_urlsafe(32)
+        return self._offered[address]
+
+    def learn(self, address: str, server_id: str, sent: str | None) -> bool:
+        """The welcome at `address` named `server_id`: remember it, and the key `sent`
+        if that server had none here. False if the server has another key here (it was
+        reached by another address before): then the hello should go again with it."""
+        if self.servers.get(address) == server_id and self.people.get(server_id) == sent:
+            return True
+        self._update_people(lambda f: _learn(f, address, server_id, sent))
+        return sent is None or self.people.get(server_id) == sent
+
+    def forget_person(self, server_id: str) -> None:
+        """The server forgot us: drop its key; the next hello offers a fresh one."""
+        self._offered.clear()
+        self._update_people(lambda f: f.people.pop(server_id, None))
+
+    def _update_people(self, change: Callable[[Settings], object]) -> None:
+        if self.path is None:
+            change(self)
+            return
+        with _locked(self.path):  # what others kept meanwhile stays as they kept it
+            fresh = Settings(self.path)
+            change(fresh)
+            fresh._write()
+            self.people, self.servers = fresh.people, fresh.servers
 
     def save(self, name: str, seats: dict[str, dict[str, str]]) -> None:
         """Remember `name`, and its tokens in `seats`. The file is read again first and
@@ -65,6 +110,7 @@ class Settings:
             fresh = Settings(self.path)
             self._merge(fresh, name, mine)
             self.alerts = fresh.alerts
+            self.people, self.servers = fresh.people, fresh.servers
             self._write()
 
     def save_alerts(self, on: bool) -> None:
@@ -79,13 +125,29 @@ class Settings:
 
     def _write(self) -> None:
         assert self.path is not None
-        _save({"name": self.name, "seats": self.seats, "alerts": self.alerts}, self.path)
+        data = {"name": self.name, "seats": self.seats, "alerts": self.alerts}
+        _save({**data, "people": self.people, "servers": self.servers}, self.path)
 
     def _merge(self, fresh: Settings, name: str, mine: dict[str, str]) -> None:
         for server, token in mine.items():
             fresh.seats.setdefault(server, {})[name] = token
         newest = list(fresh.seats.items())[-SEATS_KEPT:]
         self.name, self.seats = name, {server: dict(tokens) for server, tokens in newest}
+
+
+def _learn(settings: Settings, address: str, server_id: str, sent: str | None) -> None:
+    settings.servers.pop(address, None)  # the newest last: the oldest go first
+    settings.servers[address] = server_id
+    if sent is not None:
+        settings.people.setdefault(server_id, sent)
+    settings.servers = dict(list(settings.servers.items())[-SEATS_KEPT:])
+    settings.people = dict(list(settings.people.items())[-SEATS_KEPT:])
+
+
+def _strings(v: object) -> dict[str, str]:
+    if not isinstance(v, dict):
+        return {}
+    return {k: x for k, x in v.items() if isinstance(k, str) and isinstance(x, str)}
 
 
 @contextmanager

@@ -47,6 +47,9 @@ class Hello(WireMap):
     name: str
     resume: str | None = None
     computer: str | None = None  # a computer player speaks here, at this level
+    # The client's secret key for this person at this server: who they are for the
+    # standings, whatever name they type (the server keeps only its hash).
+    person: str | None = None
 
     def validate(self) -> None:
         integer(self.version, "version")
@@ -54,6 +57,8 @@ class Hello(WireMap):
         if self.resume is not None:
             ident(self.resume, "resume", TOKEN_RE)
         opt_level(self.computer, "computer")
+        if self.person is not None:
+            ident(self.person, "person", TOKEN_RE)
 
 
 @wire
@@ -205,6 +210,21 @@ class Chat(WireMap):
 
     def validate(self) -> None:
         text(self.text, "text")
+
+
+@wire
+class AskStandings(WireMap):
+    """Ask for the standings (answered with `standings`), from the lobby."""
+
+    TYPE = "standings"
+
+
+@wire
+class Forget(WireMap):
+    """Forget the person this connection's `hello` named: their standing, their
+    figures and their rating (answered with `forgotten`), from the lobby."""
+
+    TYPE = "forget"
 
 
 # Game actions. `id` names the action for this seat in this game (see docs/protocol.md:

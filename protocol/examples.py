@@ -16,10 +16,12 @@ from .cards import LAYOUT_CODES
 from .changes import Drew, Played, Removed, SequenceMade, Won
 from .client_messages import (
     AskHint,
+    AskStandings,
     Chat,
     CreateTable,
     Draw,
     Exchange,
+    Forget,
     HandOver,
     Hello,
     Join,
@@ -54,17 +56,20 @@ from .server_messages import (
     Bye,
     ChatLine,
     Error,
+    Forgotten,
     Hand,
     Hint,
     History,
     Legal,
     Notice,
     Snapshot,
+    Standings,
     TableList,
     TableView,
     Update,
     Welcome,
 )
+from .standing import Standing
 
 RESUME = "q2v9X0c3T7mZpW1yK8rB4nE6dF5gH_aJ-sL0uVxYz"
 RULES = Rules(hand_size=7, manual_draw=False)
@@ -181,6 +186,17 @@ LEGAL_LIST = Legal(version=12, legal=LEGAL, choices=CHOICES)
 # a sequence in row 5 (she then plays it, choosing B5-F5).
 HINT = Hint(version=12, action="5H@E5", reason="completes")
 
+# Aino's standing after an evening of three games with Bertil: two wins, one loss.
+AINO = Standing(
+    name="Aino", games=3, wins=2, losses=1, draws=0, sequences=5, removed=2, exchanged=1,
+    move_ms=8400, rating=31,
+)  # fmt: skip
+BERTIL = Standing(
+    name="Bertil", games=3, wins=1, losses=2, draws=0, sequences=3, removed=1, exchanged=0,
+    move_ms=11250, rating=-12,
+)  # fmt: skip
+STANDINGS = Standings(hours=12, evening=(AINO, BERTIL), all_time=(AINO, BERTIL), you=AINO)
+
 CLIENT_EXAMPLES = (
     Hello(version=2, name="Aino"),
     Resume(token=RESUME),
@@ -203,6 +219,8 @@ CLIENT_EXAMPLES = (
     Draw(id=10, version=18),
     Pass(id=11, version=20),
     AskHint(version=12),
+    AskStandings(),
+    Forget(),
 )
 
 SERVER_EXAMPLES = (
@@ -272,6 +290,8 @@ SERVER_EXAMPLES = (
     HAND_UPDATE,
     LEGAL_LIST,
     HINT,
+    STANDINGS,
+    Forgotten(games=3),
 )
 
 # How a game ends: Aino's 8♠ on B8 makes B5-B9, her second sequence (it shares B5 with

@@ -50,3 +50,5 @@ MIN_MATCH_TO, MAX_MATCH_TO = 2, 9
 # Games one match may last (drawn games count for nobody): a match this long ends
 # without a winner, so the score a table sends stays bounded.
 MAX_MATCH_GAMES = 64
+MAX_STANDINGS = 20  # rows in each list of a `standings` reply
+MAX_EVENING_HOURS = 168  # the longest "evening" a server may count

@@ -11,10 +11,12 @@ from .client_messages import (
     ACTION_TYPES,
     ActionMessage,
     AskHint,
+    AskStandings,
     Chat,
     CreateTable,
     Draw,
     Exchange,
+    Forget,
     HandOver,
     Hello,
     Join,
@@ -50,17 +52,20 @@ from .server_messages import (
     Bye,
     ChatLine,
     Error,
+    Forgotten,
     Hand,
     Hint,
     History,
     Legal,
     Notice,
     Snapshot,
+    Standings,
     TableList,
     TableView,
     Update,
     Welcome,
 )
+from .standing import Pair, Standing
 
 ClientMessage = (
     Hello
@@ -84,6 +89,8 @@ ClientMessage = (
     | Draw
     | Pass
     | AskHint
+    | AskStandings
+    | Forget
 )
 ServerMessage = (
     Welcome
@@ -102,15 +109,17 @@ ServerMessage = (
     | Hand
     | Legal
     | Hint
+    | Standings
+    | Forgotten
 )
 
 _CLIENT: tuple[type[WireMap], ...] = (
     Hello, Resume, Ping, Pong, ListTables, CreateTable, Join, Spectate, Sit, Ready, Leave, Rematch,
-    HandOver, Sync, Chat, Play, Remove, Exchange, Draw, Pass, AskHint,
+    HandOver, Sync, Chat, Play, Remove, Exchange, Draw, Pass, AskHint, AskStandings, Forget,
 )  # fmt: skip
 _SERVER: tuple[type[WireMap], ...] = (
     Welcome, Error, Bye, Ping, Pong, TableList, TableView, Notice, ChatLine, Ack, Snapshot,
-    History, Update, Hand, Legal, Hint,
+    History, Update, Hand, Legal, Hint, Standings, Forgotten,
 )  # fmt: skip
 CLIENT_MESSAGES: dict[str, type[WireMap]] = {cls.TYPE: cls for cls in _CLIENT}
 SERVER_MESSAGES: dict[str, type[WireMap]] = {cls.TYPE: cls for cls in _SERVER}
@@ -127,6 +136,7 @@ __all__ = [
     "Ack",
     "ActionMessage",
     "AskHint",
+    "AskStandings",
     "Bye",
     "Change",
     "Chat",
@@ -138,6 +148,8 @@ __all__ = [
     "Entry",
     "Error",
     "Exchange",
+    "Forget",
+    "Forgotten",
     "Hand",
     "HandOver",
     "Hint",
@@ -149,6 +161,7 @@ __all__ = [
     "Legal",
     "ListTables",
     "Notice",
+    "Pair",
     "Pass",
     "Ping",
     "Play",
@@ -165,6 +178,8 @@ __all__ = [
     "Sit",
     "Snapshot",
     "Spectate",
+    "Standing",
+    "Standings",
     "Sync",
     "TableList",
     "TableShape",

@@ -37,6 +37,7 @@ from .limits import (
     MAX_CHANGES,
     MAX_CHOICES,
     MAX_CUT_ROUNDS,
+    MAX_EVENING_HOURS,
     MAX_FIVES,
     MAX_HAND,
     MAX_HISTORY_PAGE,
@@ -47,6 +48,7 @@ from .limits import (
     MAX_SEATS,
     MAX_SERVER_NAME,
     MAX_SPECTATORS,
+    MAX_STANDINGS,
     MAX_TABLE_NAME,
     MAX_TABLES,
     MAX_TEAMS,
@@ -67,6 +69,7 @@ from .parts import (
     one,
     parts,
 )
+from .standing import Pair, Standing
 
 _set = object.__setattr__
 CutRound = tuple[tuple[int, str], ...]
@@ -449,3 +452,35 @@ class Hint(WireMap):
         integer(self.version, "version")
         action(self.action, "action")  # the client checks it is one of its legal ones
         choice_of(self.reason, "reason", HINT_REASONS)
+@wire
+class Standings(WireMap):
+    """The answer to `standings`: the top of the evening (games finished in the last
+    `hours` hours) and of all time, the best pairs of teammates of all time, and the
+    asker's own standing (`you`, nil if they have none: no games, or no person key)."""
+
+    TYPE = "standings"
+    hours: int
+    evening: tuple[Standing, ...]
+    all_time: tuple[Standing, ...]
+    pairs: tuple[Pair, ...] = ()
+    you: Standing | None = None
+
+    def validate(self) -> None:
+        integer(self.hours, "hours", 1, MAX_EVENING_HOURS)
+        _set(self, "evening", parts(Standing, self.evening, "evening", 0, MAX_STANDINGS))
+        _set(self, "all_time", parts(Standing, self.all_time, "all_time", 0, MAX_STANDINGS))
+        _set(self, "pairs", parts(Pair, self.pairs, "pairs", 0, MAX_STANDINGS))
+        if self.you is not None:
+            _set(self, "you", one(Standing, self.you, "you"))
+
+
+@wire
+class Forgotten(WireMap):
+    """The answer to `forget`: the person's rows are gone (`games`: how many games
+    they were counted in)."""
+
+    TYPE = "forgotten"
+    games: int
+
+    def validate(self) -> None:
+        integer(self.games, "games")

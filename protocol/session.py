@@ -27,7 +27,8 @@ _ACTIONS = frozenset({"play", "remove", "exchange", "draw", "pass"})
 # Which client messages each state allows.
 CLIENT_ALLOWED: dict[SessionState, frozenset[str]] = {
     S.CONNECTED: _ALWAYS | {"hello"},
-    S.LOBBY: _ALWAYS | {"list_tables", "create_table", "join", "spectate", "resume"},
+    S.LOBBY: _ALWAYS
+    | {"list_tables", "create_table", "join", "spectate", "resume", "standings", "forget"},
     S.TABLE: _ALWAYS | {"sit", "ready", "leave", "chat"},
     S.GAME: _ALWAYS | _ACTIONS | {"leave", "chat", "sync", "hand_over", "ask_hint"},
     # Actions too: a move resent after a lost connection gets its acknowledgement,
@@ -41,7 +42,7 @@ _SERVER_ALWAYS = _ALWAYS | {"error", "bye"}
 # Which server messages each state allows.
 SERVER_ALLOWED: dict[SessionState, frozenset[str]] = {
     S.CONNECTED: _SERVER_ALWAYS | {"welcome"},
-    S.LOBBY: _SERVER_ALWAYS | {"tables", "table", "welcome"},
+    S.LOBBY: _SERVER_ALWAYS | {"tables", "table", "welcome", "standings", "forgotten"},
     S.TABLE: _SERVER_ALWAYS | _AT_TABLE,
     S.GAME: _SERVER_ALWAYS | _AT_TABLE | {"history", "update", "hand", "legal", "hint"},
     S.ENDED: _SERVER_ALWAYS | _AT_TABLE | {"history"},

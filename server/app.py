@@ -15,6 +15,7 @@ import random
 import secrets
 from collections import Counter
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import trio
@@ -33,7 +34,9 @@ from .journal import Journal, JournalError
 from .lobby import Lobby
 from .outflow import Outflow
 from .private import narrow_if_there, private_directory, private_file
+from .rating import Skill
 from .records import RecordStore
+from .standings import game_rows
 
 log = logging.getLogger("sarja.server")
 
@@ -71,6 +74,7 @@ class Server:
         self._per_address: Counter[str] = Counter()
         self._live: set[Connection] = set()
         self.records_written: list[Path] = []
+        self.games_counted = 0  # finished games the standings have counted (for tests)
         self._records_due = trio.Event()
         self._list_due = trio.Event()
         # Called when the lobby's list may say something new (the LAN announcement).
@@ -187,13 +191,18 @@ class Server:
             await self.journal.durable(self.journal.epoch)  # the game's end is kept
             try:
                 due = self.records.due(self.journal)
+                fresh: dict[str, Skill] = {}  # ratings written but not yet committed
                 for table_id, number, name, text, result in due:
                     if self.records.directory is not None:
                         path = await trio.to_thread.run_sync(self.records.write, name, text)
                         result.record = path.name
                         self.records_written.append(path)
+                    # The standings' share of it, counted while its actions are kept, and
+                    # in the commit that lets them go (so never counted twice).
+                    self._count_standings(table_id, number, fresh)
                     # What is kept of the game; its actions go, the record holding them.
                     self.journal.game_recorded(table_id, number, result)
+                    self.games_counted += 1
                 if due and self.records.directory is not None:
                     await trio.to_thread.run_sync(self.records.prune)
                 delay = math.inf
@@ -203,6 +212,12 @@ class Server:
             with trio.move_on_after(delay):
                 await self._records_due.wait()
             self._records_due = trio.Event()
+
+    def _count_standings(self, table_id: str, number: int, fresh: dict[str, Skill]) -> None:
+        saved = self.journal.table(table_id, number)
+        if saved is None or saved.game is None:
+            return
+        self.journal.write(self.journal.read(partial(game_rows, saved=saved, fresh=fresh)))
 
     def _journal_failed(self, message: str) -> None:
         self.failure = message

@@ -24,12 +24,15 @@ from .export import export_main
 from .journal import DURABILITY, JournalError
 from .lan import lan_addresses
 from .records import default_data_dir
+from .standings_cli import forget_main, standings_main
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="sarja-server",
         description="Host Sarja (Sequence) games for players on this LAN.",
+        epilog="Also: sarja-server export, sarja-server standings, sarja-server forget"
+        " (each with --help).",
     )
     parser.add_argument(
         "--host", default=None, help="address to listen on (default: every interface)"
@@ -185,6 +188,10 @@ def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["export"]:
         sys.exit(export_main(argv[1:]))
+    if argv[:1] == ["standings"]:
+        sys.exit(standings_main(argv[1:]))
+    if argv[:1] == ["forget"]:
+        sys.exit(forget_main(argv[1:]))
     args = parse_args(argv)
     more_file_descriptors()
     logging.basicConfig(

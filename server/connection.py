@@ -288,7 +288,9 @@ class Connection:
 
     def _ask_lobby(self, msg: ClientMessage) -> None:
         if isinstance(msg, Hello):
-            self.guest = self.lobby.hello(msg.name, msg.resume, self, self.address, msg.computer)
+            self.guest = self.lobby.hello(
+                msg.name, msg.resume, self, self.address, msg.computer, msg.person
+            )
         elif isinstance(msg, Resume):
             assert self.guest is not None  # the codec allows it only after hello
             self.guest = self.lobby.resume(self.guest, msg.token, self)

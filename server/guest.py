@@ -45,7 +45,7 @@ class Place(Protocol):
 class Guest:
     __slots__ = (
         "id", "session", "token", "keys", "name", "outbox", "table", "seat", "chat_times",
-        "move_times", "address", "computer",
+        "move_times", "address", "computer", "person", "ask_times",
     )  # fmt: skip
 
     def __init__(self, name: str, guest_id: str | None = None, keys: tuple[str, ...] = ()) -> None:
@@ -69,6 +69,12 @@ class Guest:
         self.move_times: deque[float] = deque()  # joins, watches and leaves
         self.address = ""  # where its last connection came from
         self.computer: str | None = None  # a computer's level, if one says it plays here
+        # The hash of the person key its client sent (standings.py): who this is,
+        # whatever the name. None: no key (an older client), so no standing.
+        self.person: str | None = None
+        # Standings asked for: made at the first ask (a deque costs half a kilobyte,
+        # and most guests never ask).
+        self.ask_times: deque[float] | None = None
 
     def new_token(self, used: str | None = None) -> None:
         """A fresh token (unguessable, shown to no one else: it alone restores a seat);

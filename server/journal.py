@@ -348,6 +348,11 @@ class Journal:
         )
         return None if row is None else str(row[0])
 
+    def read(self, fn: Callable[[sqlite3.Connection], _T]) -> _T:
+        """What `fn` reads from the file (what is committed): for readers that keep
+        their own queries (standings.py); JournalError if the file cannot be read."""
+        return self._read(lambda: fn(self._db))
+
     def _read(self, fn: Callable[[], _T]) -> _T:
         try:
             return fn()

@@ -102,12 +102,15 @@ def table_version(table_id: str, version: int) -> list[Row]:
     return [("UPDATE tables SET version = ? WHERE id = ?", (version, table_id))]
 
 
-def guest(guest_id: str, name: str, keys: tuple[str, ...]) -> list[Row]:
-    """A guest's name and the hashes of the tokens that resume it (`token_hash`)."""
+def guest(guest_id: str, name: str, keys: tuple[str, ...], person: str | None = None) -> list[Row]:
+    """A guest's name, the hashes of the tokens that resume it (`token_hash`), and the
+    hash of its person key (None: the one kept stays, e.g. for a guest restored from
+    the journal whose client has not said hello again yet)."""
     return [
         (
-            "INSERT OR REPLACE INTO guests (id, name, token_hash) VALUES (?, ?, ?)",
-            (guest_id, name, " ".join(keys)),
+            "INSERT OR REPLACE INTO guests (id, name, token_hash, person) VALUES (?, ?, ?,"
+            " coalesce(?, (SELECT person FROM guests WHERE id = ?)))",
+            (guest_id, name, " ".join(keys), person, guest_id),
         ),
         ("DELETE FROM guest_keys WHERE guest_id = ?", (guest_id,)),
         *(
@@ -149,7 +152,7 @@ def game_started(
 
 _ACTION = (
     "INSERT INTO actions (table_id, game, n, seat, action, action_id, version,"
-    " reshuffles, stand_in) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " reshuffles, stand_in, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
 
@@ -161,14 +164,26 @@ def action(
     version is its last action's, or the last `table_version`, whichever is greater:
     one statement less per move.)"""
     kept = json.dumps(reshuffles) if reshuffles else None
-    return (_ACTION, (table_id, game, n, seat, notation, action_id, version, kept, stand_in))
+    at = time.time()  # for the standings' time per move
+    return (_ACTION, (table_id, game, n, seat, notation, action_id, version, kept, stand_in, at))
+
+
+# Who sat where as the game ended, per seat [seat, person key hash, computer level,
+# name, held by a guest] (standings.py): kept with the game, so a seat left before
+# the standings are counted still counts.
+_PEOPLE_AT_END = (
+    "SELECT json_group_array(json_array(s.seat, g.person, s.computer,"
+    " coalesce(g.name, s.name), g.id IS NOT NULL))"
+    " FROM seats s LEFT JOIN guests g ON g.id = s.guest_id WHERE s.table_id = ?"
+)
 
 
 def game_finished(table_id: str, number: int) -> list[Row]:
     return [
         (
-            "UPDATE games SET finished = 1, finished_at = ? WHERE table_id = ? AND number = ?",
-            (time.time(), table_id, number),
+            f"UPDATE games SET finished = 1, finished_at = ?, people = ({_PEOPLE_AT_END})"
+            " WHERE table_id = ? AND number = ?",
+            (time.time(), table_id, table_id, number),
         )
     ]
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sqlite3
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 PARKED = 2  # `tables.closed` of a table kept for its players but not loaded at start
 
 SCHEMA = """
@@ -143,6 +143,42 @@ CREATE TABLE turn_clocks (
 );
 """
 
+# What version 7 adds: the people behind the names (standings.py). A person is known by
+# the hash of the secret key their client sends in `hello`; each finished game leaves
+# one `person_games` row per person (and computer level) in it, kept like `results`.
+_PEOPLE = """
+ALTER TABLE guests ADD COLUMN person TEXT;  -- the hash of the guest's person key
+CREATE INDEX guests_by_person ON guests (person);
+-- Per seat at the game's end, JSON: [[seat, person hash, computer level, name, guest?]].
+ALTER TABLE games ADD COLUMN people TEXT;
+ALTER TABLE actions ADD COLUMN at REAL;  -- when it was made (Unix time): time per move
+CREATE TABLE people (
+    person TEXT PRIMARY KEY,  -- the key's hash, or "computer:<level>"
+    name TEXT NOT NULL,  -- the latest name seen
+    computer TEXT,  -- the level, for a computer
+    mu REAL NOT NULL,  -- the rating (rating.py)
+    sigma REAL NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE person_games (
+    person TEXT NOT NULL,
+    table_id TEXT NOT NULL,
+    game INTEGER NOT NULL,
+    finished_at REAL NOT NULL,
+    name TEXT NOT NULL,  -- the name played under
+    side INTEGER NOT NULL,
+    outcome TEXT NOT NULL,  -- "win", "loss" or "draw"
+    sequences INTEGER NOT NULL,  -- made by this person's plays
+    removed INTEGER NOT NULL,  -- chips removed with one-eyed jacks
+    exchanged INTEGER NOT NULL,  -- dead cards exchanged
+    moves INTEGER NOT NULL,  -- timed moves (the person's own, not a stand-in's)
+    move_time REAL NOT NULL,  -- seconds those moves took, together
+    PRIMARY KEY (person, table_id, game)
+) WITHOUT ROWID;
+CREATE INDEX person_games_by_game ON person_games (table_id, game, side);
+CREATE INDEX person_games_by_time ON person_games (finished_at);
+"""
+
+
 # What brings a journal of an older version up to this one, by the version it leads to.
 MIGRATIONS = {
     2: """
@@ -155,6 +191,7 @@ ALTER TABLE seats ADD COLUMN name TEXT;
     4: _HINTS,
     5: _MATCHES,
     6: _CLOCKS,
+    7: _PEOPLE,
 }
 
 
@@ -162,7 +199,7 @@ def set_up(db: sqlite3.Connection, version: int) -> None:
     """Create the schema in a new file, or bring one of an older `version` up to date:
     in one transaction, so a failure leaves the file as it was."""
     if version == 0:
-        script = SCHEMA + _V3 + _HINTS + _MATCHES + _CLOCKS
+        script = SCHEMA + _V3 + _HINTS + _MATCHES + _CLOCKS + _PEOPLE
     else:
         script = "".join(MIGRATIONS[v] for v in range(version + 1, SCHEMA_VERSION + 1))
     try:

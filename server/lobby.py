@@ -19,12 +19,14 @@ from typing import TYPE_CHECKING, assert_never
 from sarja.protocol.cards import LAYOUT_CODES
 from sarja.protocol.limits import MAX_TABLES, PROTOCOL_VERSION
 from sarja.protocol.messages import (
+    AskStandings,
     Chat,
     ChatLine,
     ClientMessage,
     CreateTable,
     Draw,
     Exchange,
+    Forget,
     HandOver,
     Join,
     Leave,
@@ -43,6 +45,7 @@ from sarja.protocol.messages import (
 )
 
 from . import journal_rows as rows
+from . import people
 from .config import ServerConfig
 from .effects import Effects
 from .engine import Arrangement, ArrangementError, EngineError, HouseRules
@@ -154,10 +157,11 @@ class Lobby:
 
     def hello(
         self, name: str, resume: str | None, outbox: Outbox, address: str = "",
-        computer: str | None = None,
+        computer: str | None = None, person: str | None = None,
     ) -> Guest:  # fmt: skip
         """Greet a connection from `address`: a new guest, or one coming back with its
-        token; `computer`, the level of a computer player that says it plays here."""
+        token; `computer`, the level of a computer player that says it plays here;
+        `person`, the secret key that says who this is (only its hash is kept)."""
         if resume is not None:
             guest = self._take_back(resume, outbox)
             guest.name = name
@@ -167,6 +171,10 @@ class Lobby:
             guest.outbox = outbox
         guest.address = address
         guest.computer = computer
+        if person is not None and guest.person != (known := token_hash(person)):
+            guest.person = known
+            if resume is not None and (self._holds_seat(guest) or guest.table is not None):
+                self.fx.write(rows.guest(guest.id, guest.name, guest.keys, guest.person))
         self._welcome(guest)
         return guest
 
@@ -200,7 +208,7 @@ class Lobby:
         self._file(guest)
         guest.outbox = outbox
         if self._holds_seat(guest) or guest.table is not None:  # a seat, or watching
-            self.fx.write(rows.guest(guest.id, guest.name, guest.keys))
+            self.fx.write(rows.guest(guest.id, guest.name, guest.keys, guest.person))
         return guest
 
     def _welcome(self, guest: Guest) -> None:
@@ -251,6 +259,12 @@ class Lobby:
                 return
             case Sync():
                 self._at_table(guest).sync(guest, now)
+                return
+            case AskStandings():
+                self.fx.send(guest, people.ask(self.journal, guest))
+                return
+            case Forget():
+                people.forget(self.journal, self.fx, guest, set(self.guests.values()))
                 return
             case Play() | Remove() | Exchange() | Draw() | Pass():
                 self._at_table(guest).act(guest, msg, now)

@@ -35,6 +35,8 @@ SERVER_CODES: dict[str, str] = {
     " you can sit there again after a while.",
     "too_fast": "Too many joins, watches and leaves in a short while.",
     "chat_too_fast": "Chat is limited to a few lines every few seconds.",
+    "standings_too_fast": "The standings are given a few times every few seconds.",
+    "no_person": "The client sent no person key in `hello`, so nothing is kept to forget.",
     "slow_down": "The connection asks more than the server answers; the request was not"
     " carried out.",
     "idle": "No message arrived for too long (sent in `bye`).",

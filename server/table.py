@@ -135,7 +135,7 @@ class Table(Timed):
     def _set_seat(self, seat: int, guest: Guest | None) -> None:
         self.seats[seat] = guest
         if guest is not None:
-            self.fx.write(rows.guest(guest.id, guest.name, guest.keys))
+            self.fx.write(rows.guest(guest.id, guest.name, guest.keys, guest.person))
         self.fx.write(rows.seat(self.id, seat, None if guest is None else guest.id))
 
     def spectate(self, guest: Guest, now: float) -> None:
@@ -147,7 +147,7 @@ class Table(Timed):
         self.seating.check_name(self, guest)
         self.spectators.append(guest)
         self.seating.place(guest, self)
-        self.fx.write(rows.guest(guest.id, guest.name, guest.keys))
+        self.fx.write(rows.guest(guest.id, guest.name, guest.keys, guest.person))
         self.fx.write(rows.spectator(self.id, guest.id, True))
         # Told to the players and the newcomer only: with many watching, telling every
         # spectator of every other would cost the square of their number.

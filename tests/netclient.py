@@ -48,13 +48,15 @@ class NetClient:
 
     @classmethod
     async def connect(
-        cls, port: int, name: str, resume: str | None = None, computer: str | None = None
-    ) -> NetClient:
+        cls, port: int, name: str, resume: str | None = None, computer: str | None = None,
+        person: str | None = None,
+    ) -> NetClient:  # fmt: skip
         stream = await trio.open_tcp_stream("127.0.0.1", port)
         client = cls(stream, name)
-        await client.send(
-            Hello(version=PROTOCOL_VERSION, name=name, resume=resume, computer=computer)
+        hello = Hello(
+            version=PROTOCOL_VERSION, name=name, resume=resume, computer=computer, person=person
         )
+        await client.send(hello)
         client.welcome = await client.expect("welcome")
         return client
 

@@ -75,12 +75,14 @@ from sarja.protocol.messages import (
     Leave,
     ListTables,
     MatchScore,
+    Pair,
     Player,
     Ready,
     Result,
     Rules,
     Seat,
     Snapshot,
+    Standing,
     Sync,
     TableShape,
     TableSummary,
@@ -616,6 +618,8 @@ PARTS: dict[str, type[WireMap]] = {
     "result": Result,
     "entry": Entry,
     "match": MatchScore,
+    "standing": Standing,
+    "pair": Pair,
 }
 
 

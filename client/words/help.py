@@ -33,7 +33,7 @@ KEYS_HELP = [
     ("Esc", "put the card back"),
     ("mouse", "click a card to pick it, a space to play it there"),
     ("Tables", ""),
-    ("Enter, s, n, r", "lobby: join, watch, new table, refresh"),
+    ("Enter, s, n, r, t", "lobby: join, watch, new table, refresh, standings"),
     ("0 … 9, Backspace", "new table: type the turn clock's seconds"),
     ("Enter, r", "waiting room: sit in the chosen seat, ready / not ready"),
     ("r", "after a game: a rematch; in a match: ready for the next game"),

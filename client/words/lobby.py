@@ -147,4 +147,4 @@ def lobby_keys(creating: bool) -> list[tuple[str, str]]:
     if creating:
         return [("↑↓", "field"), ("←→", "change"), ("Enter", "create"), ("Esc", "cancel")]
     return [("↑↓", "choose"), ("Enter", "join"), ("s", "watch"), ("n", "new table"),
-            ("r", "refresh"), ("?", "help"), ("q", "quit")]  # fmt: skip
+            ("t", "standings"), ("r", "refresh"), ("?", "help"), ("q", "quit")]  # fmt: skip
