@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, assert_never
 
 from sarja.protocol.cards import LAYOUT_CODES
-from sarja.protocol.limits import MAX_TABLES, PROTOCOL_VERSION
+from sarja.protocol.limits import PROTOCOL_VERSION
 from sarja.protocol.messages import (
     AskStandings,
     Chat,
@@ -40,7 +40,6 @@ from sarja.protocol.messages import (
     Spectate,
     Sync,
     TableList,
-    TableSummary,
     Welcome,
 )
 
@@ -54,6 +53,7 @@ from .guest import Guest, Outbox, within_limit
 from .journal_error import JournalError
 from .journal_rows import token_hash
 from .journal_saved import SavedTable
+from .listing import Listing
 from .match import Match
 from .present import table_shapes
 from .refusal import Refusal
@@ -89,8 +89,7 @@ class Lobby:
         self.guests: dict[str, Guest] = {}  # by the hash of their resume token
         self._table_numbers = 0
         self.guards = Guards(config.computer_tables_per_address, config.ready_timeout)
-        self._list: TableList | None = None  # the table list, while it holds
-        self._pushed: tuple[TableSummary, ...] = ()  # the list the lobby was last sent
+        self.listing = Listing(self.tables, self.fx)
 
     def restore(self, saved: list[SavedTable]) -> None:
         """Bring back the tables the journal kept, their players away until they resume."""
@@ -240,7 +239,7 @@ class Lobby:
         if table is not None:
             table.went_away(guest, self.clock())
             self._drop_if_empty(table)
-            self._tell_the_lobby()
+            self.listing.changed()
         if not self._holds_seat(guest):
             # Nothing to come back to: forget the guest and its token.
             self._forget(guest)
@@ -252,7 +251,7 @@ class Lobby:
         now = self.clock()
         match msg:
             case ListTables():
-                self._send_list(guest)
+                self.listing.send(guest)
                 return
             case Chat():
                 self._chat(guest, msg)
@@ -277,7 +276,7 @@ class Lobby:
                 self._seat_request(guest, msg, now)
             case _:  # hello, resume, ping and pong are the connection's business
                 raise AssertionError(f"the lobby does not handle {msg.TYPE}")
-        self._tell_the_lobby()  # every request above may change the table list
+        self.listing.changed()  # every request above may change the table list
 
     def _come_or_go(self, guest: Guest, msg: Join | Spectate | Leave, now: float) -> None:
         """Joining, watching or leaving a table: a few times in a while (each one tells
@@ -297,7 +296,7 @@ class Lobby:
                 table = self._at_table(guest)
                 table.leave(guest, now)
                 self._drop_if_empty(table)
-                self._send_list(guest)
+                self.listing.send(guest)
             case _:
                 assert_never(msg)
 
@@ -371,7 +370,7 @@ class Lobby:
             for guest in table.squatters(now, patience):
                 self.guards.freed(table, guest, now)
                 table.leave(guest, now)
-                self._send_list(guest)
+                self.listing.send(guest)
                 changed = True
             if table.deserted(now, self.config.abandon_after) or table.abandoned:
                 # A game everyone has left for a while, or a finished one (or a waiting
@@ -379,7 +378,7 @@ class Lobby:
                 self._park(table)
                 changed = True
         if changed:
-            self._tell_the_lobby()
+            self.listing.changed()
 
     def _park(self, table: Table) -> None:
         """Out of memory, kept in the journal: a player who resumes brings it back.
@@ -391,7 +390,7 @@ class Lobby:
         for spectator in table.spectators:
             self.seating.place(spectator, None)
             self.fx.write(rows.spectator(table.id, spectator.id, False))
-            self._send_list(spectator)
+            self.listing.send(spectator)
         for guest in {id(g): g for g in table.seats if g is not None}.values():
             if guest.table is table:
                 self.seating.place(guest, None)
@@ -428,43 +427,19 @@ class Lobby:
 
     def _game_over(self, table: Table) -> None:
         if table.match is not None:
-            self._tell_the_lobby()  # the list shows the match's new score
+            self.listing.changed()  # the list shows the match's new score
         if self.tables.get(table.id) is table and table.abandoned:
             # Finished with no one here (the computer finished it for absent people):
             # kept for them in the journal, not in the count of tables.
             self._park(table)
-            self._tell_the_lobby()
+            self.listing.changed()
 
     def table_list(self) -> TableList:
-        """The lobby's list, built once per change of it."""
-        if self._list is None:
-            # Tables with a free seat first, then games to watch.
-            ordered = sorted(self.tables.values(), key=lambda t: t.started or t.full)
-            tables = tuple(t.summary() for t in ordered[:MAX_TABLES])
-            self._list = TableList(tables=tables, _trusted=True)
-        return self._list
-
-    def _send_list(self, guest: Guest) -> None:
-        """The table list to one guest (packed once however many ask for it: the same
-        message until it changes, outflow.py)."""
-        self.fx.send(guest, self.table_list())
-
-    def _tell_the_lobby(self) -> None:
-        """The table list changed. Everyone in the lobby gets the newest one soon: the
-        server pushes it at most every `table_list_every` seconds, so a storm of
-        changes costs one list, not one per change and per guest."""
-        self._list = None
-        self.fx.list_changed = True
+        return self.listing.current()
 
     def push_table_list(self) -> None:
-        """Send the newest table list to everyone in the lobby (not at a table), if it
-        says anything new: most changes at a table (who is ready) do not show in it."""
-        tables = self.table_list().tables
-        if tables == self._pushed:
-            return
-        self._pushed = tables
-        here = {id(g): g for g in self.guests.values() if g.table is None and g.connected}
-        self.fx.send(list(here.values()), self.table_list())
+        """Send the newest table list to everyone in the lobby (not at a table)."""
+        self.listing.push(g for g in self.guests.values() if g.table is None and g.connected)
 
     def _file(self, guest: Guest) -> None:
         for key in guest.keys:
