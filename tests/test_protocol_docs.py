@@ -656,7 +656,10 @@ def test_each_code_says_whether_it_closes_the_connection() -> None:
 
 
 def test_the_codes_the_rules_refuse_with_are_in_rules_md() -> None:
-    engine = (ROOT / "server" / "engine" / "game.py").read_text("utf-8")
+    # The game's refusals, and checks.py's (the reasons an action is refused).
+    engine = "".join(
+        (ROOT / "server" / "engine" / name).read_text("utf-8") for name in ("game.py", "checks.py")
+    )
     illegal = set(re.findall(r"IllegalAction\(\s*\"(\w+)\"", engine)) - set(NEVER_SENT)
     illegal.discard("not_a_player")  # the server refuses a spectator first, in its words
     refusals = subsection(RULES, "## When a move is refused")
