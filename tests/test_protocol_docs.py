@@ -698,7 +698,8 @@ def test_each_code_says_whether_it_closes_the_connection() -> None:
 
 
 def test_the_codes_the_rules_refuse_with_are_in_rules_md() -> None:
-    engine = "".join(  # where the engine refuses actions
+    # The game's refusals, and checks.py's (the reasons an action is refused).
+    engine = "".join(
         (ROOT / "server" / "engine" / name).read_text("utf-8") for name in ("game.py", "checks.py")
     )
     illegal = set(re.findall(r"IllegalAction\(\s*\"(\w+)\"", engine)) - set(NEVER_SENT)
