@@ -25,6 +25,10 @@ class ComputerTurns(Timed):
         """Tell everyone what an action did: the table's."""
         raise NotImplementedError
 
+    def clock_ran_out(self, now: float) -> None:
+        """A turn clock's timer fired: the table's (a `Playing` table has both timers)."""
+        raise NotImplementedError
+
     def computer_plan(self, now: float) -> tuple[list[int], float | None]:
         """The seats the computer plays that have something to do now, and when a
         grace runs out (graces.py)."""
