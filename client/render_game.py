@@ -15,8 +15,9 @@ from .fit import Line, first_fitting, shorten, width_of, wrap
 from .model import Model
 from .render import Click, banner_style, clickable, keys_line
 from .styles import card_style, side_style
+from .words import common
 from .words import game as words
-from .words.common import SIDE_NAMES, fives_label, side_label
+from .words.common import fives_label, side_label
 from .words.connect import closed_keys
 from .words.game import result_text
 from .words.log import last_parts
@@ -60,7 +61,7 @@ def _side_header(model: Model, side: int, width: int) -> Line:
         [
             [(side_style(side), name), ("", long)],
             [(side_style(side), name), ("", short)],
-            [(side_style(side), SIDE_NAMES[side]), ("", least)],
+            [(side_style(side), common.SIDE_NAMES[side]), ("", least)],
         ],
         width,
     )

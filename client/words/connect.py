@@ -3,89 +3,94 @@ the name asked for, and what became of what the player did while it was down."""
 
 from __future__ import annotations
 
+from sarja.lang import N_, _, translated
 from sarja.protocol.limits import MAX_NAME
 
-CONNECTED_AGAIN = "Connected again."
-DROPPED = "The connection dropped; reconnecting…"
-NOT_CONNECTED = "Not connected just now, so nothing was sent; try again once it is back."
-CHAT_KEPT = "Not connected: your line will be sent when the connection is back."
-NAME_FIRST = "Type a name first."
+CONNECTED_AGAIN = N_("Connected again.")
+DROPPED = N_("The connection dropped; reconnecting…")
+NOT_CONNECTED = N_("Not connected just now, so nothing was sent; try again once it is back.")
+CHAT_KEPT = N_("Not connected: your line will be sent when the connection is back.")
+NAME_FIRST = N_("Type a name first.")
 
 
 def unusable(what: str) -> str:
     """The server said something no game can be in."""
-    return f"The server sent something this client could not use: {what}"
+    return _("The server sent something this client could not use: {what}").format(what=what)
 
 
 def unusable_log(what: str) -> str:
-    return unusable(what) + " Connecting again for a fresh picture."
+    return unusable(what) + " " + _("Connecting again for a fresh picture.")
 
 
 def name_too_long(length: int) -> str:
-    return f"A name has at most {MAX_NAME} characters; this one has {length}. Shorten it."
+    return _("A name has at most {most} characters; this one has {length}. Shorten it.").format(
+        most=MAX_NAME, length=length
+    )
 
 
 # ----- the connect and name screens, the status line ------------------------------------
 
 SARJA = "Sarja"
-WHAT_NAME = "What is your name?"
-NAME_SEEN = "Others see it at the table. It is remembered for next time."
-NAME_PROMPT = "Name: "
-SAY_PROMPT = " Say: "
+WHAT_NAME = N_("What is your name?")
+NAME_SEEN = N_("Others see it at the table. It is remembered for next time.")
+NAME_PROMPT = N_("Name: ")
+SAY_PROMPT = N_(" Say: ")
 
 
 def joining(address: str, name: str) -> str:
-    return f"Joining {address} as {name}…"
+    return _("Joining {address} as {name}…").format(address=address, name=name)
 
 
 def disconnected(why: str) -> str:
-    return f"Disconnected: {why}"
+    return _("Disconnected: {why}").format(why=why)
 
 
 def connected_to(address: str) -> str:
-    return f"Connected to {address}."
+    return _("Connected to {address}.").format(address=address)
 
 
 def answers(address: str) -> str:
     """Something answers at the address; only the answer to the hello, sent with the
     name, says a Sarja server is there."""
-    return f"{address} answers; Enter sends your name to it."
+    return _("{address} answers; Enter sends your name to it.").format(address=address)
 
 
 def connecting_to(address: str) -> str:
-    return f"Connecting to {address}…"
+    return _("Connecting to {address}…").format(address=address)
 
 
 def link_line(link: str, why: str, replaced: bool) -> str:
     """The status line while the connection is down."""
     if link == "closed" and replaced:
-        return (
-            f"Disconnected: {why} You play on in that window; this one is done: press q"
-            " to close it."
-        )
+        return _(
+            "Disconnected: {why} You play on in that window; this one is done: press q to close it."
+        ).format(why=why)
     if link == "closed":
-        return f"Disconnected: {why} Press q to quit."
+        return _("Disconnected: {why} Press q to quit.").format(why=why)
     if link == "stopped":
-        return f"Disconnected: {why}"
+        return disconnected(why)
     return why or DROPPED
 
 
 def too_small(least: tuple[int, int], size: tuple[int, int]) -> list[str]:
     return [
-        f"Sarja needs a terminal of at least {least[0]}×{least[1]};",
-        f"this one is {size[0]}×{size[1]}. Please make it bigger.",
-        "Keys do nothing until then, except Ctrl-C to quit.",
+        _("Sarja needs a terminal of at least {w}×{h};").format(w=least[0], h=least[1]),
+        _("this one is {w}×{h}. Please make it bigger.").format(w=size[0], h=size[1]),
+        _("Keys do nothing until then, except Ctrl-C to quit."),
     ]
 
 
 def connect_keys() -> list[tuple[str, str]]:
-    return [("r", "try again now"), ("q", "quit")]
+    return [("r", _("try again now")), ("q", _("quit"))]
 
 
 def name_keys() -> list[tuple[str, str]]:
-    return [("Enter", "continue"), ("Ctrl-C", "quit")]
+    return [("Enter", _("continue")), ("Ctrl-C", _("quit"))]
 
 
 def closed_keys() -> list[tuple[str, str]]:
     """A connection closed for good leaves one thing to do."""
-    return [("q", "quit")]
+    return [("q", _("quit"))]
+
+
+translated(__name__)
