@@ -143,6 +143,7 @@ def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
     bind("s", lobby, ask.Spectate())
     bind("n", lobby, ask.CreateOpen())
     bind("r", lobby, ask.Refresh())
+    bind("F", lobby, ask.Language())
 
     # The new-table form: the name is a text box, the other fields take arrows.
     form = big & overlay["create"]

@@ -43,7 +43,7 @@ class PracticeServer:
     def start(self, timeout: float = 10.0) -> int:
         self._thread.start()
         if not self._ready.wait(timeout) or not self.port:
-            raise RuntimeError(f"the practice server did not start: {self.failure}")
+            raise RuntimeError(self.failure)
         return self.port
 
     def stop(self) -> None:

@@ -44,7 +44,7 @@ from .facts import final_board
 from .history import take_history
 from .model import CENTRE, Model, note
 from .styles import side_style
-from .words import connect, lobby
+from .words import connect, lobby, refusals
 from .words.log import arrival, drew, log_changes
 from .words.table import notice_parts
 
@@ -133,8 +133,8 @@ def _take(model: Model, msg: Event, phase: SessionState) -> list[ClientMessage]:
             replies = _error(model, msg)
         case Bye():
             model.bye = msg.code
-            model.status = msg.message
-            note(model, "error", [("", msg.message)])
+            model.status = refusals.said(msg.code, msg.message)
+            note(model, "error", [("", model.status)])
     return replies
 
 
@@ -172,10 +172,10 @@ def _error(model: Model, msg: Error) -> list[ClientMessage]:
         model.pending_token = None
         _gone(model)
         return [ListTables()]
-    # The server's sentence is the whole explanation: show it as it is.
-    model.status = msg.message
+    # The server's sentence is the whole explanation: show it (in our language).
+    model.status = refusals.said(msg.code, msg.message)
     if msg.fatal:
-        note(model, "error", [("", msg.message)])
+        note(model, "error", [("", model.status)])
     return []
 
 

@@ -1,7 +1,7 @@
 """The type checker and the linter, run by the test command so CI runs them too.
 
 mypy must see the packages under their import name, `sarja.*`, but the folders are
-`server/`, `protocol/` and `client/`: a tree of links in a temporary folder gives it
+`server/`, `protocol/`, `client/` and `lang/`: a tree of links in a temporary folder gives it
 that view without installing anything.
 """
 
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("server", "protocol", "client")
+PACKAGES = ("server", "protocol", "client", "lang")
 
 
 def _tool(name: str) -> str:

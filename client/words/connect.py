@@ -3,7 +3,10 @@ the name asked for, and what became of what the player did while it was down."""
 
 from __future__ import annotations
 
-from sarja.lang import N_, _, translated
+import errno
+import os
+
+from sarja.lang import N_, _, language, translated
 from sarja.protocol.limits import MAX_NAME
 
 CONNECTED_AGAIN = N_("Connected again.")
@@ -91,6 +94,108 @@ def name_keys() -> list[tuple[str, str]]:
 def closed_keys() -> list[tuple[str, str]]:
     """A connection closed for good leaves one thing to do."""
     return [("q", _("quit"))]
+
+
+# ----- the connection's troubles (net.py) ------------------------------------------------
+
+NOT_CONNECTED_NOW = N_("Not connected just now, so nothing was sent.")
+# In short, inside "Cannot reach 1.2.3.4:7474 (…)."
+NO_NAME_GIST = N_("its name cannot be looked up")
+ELSE_GIST = N_("something else answers there")
+HUNG_UP_GIST = N_("it hung up without a word")
+QUIET_GIST = N_("the server went quiet")
+UNUSABLE_GIST = N_("it sent something this client could not use")
+KEEPS_GIST = N_("it sends messages this client cannot use")
+NO_ANSWER = N_("no answer")
+BROKE = N_("the connection broke")
+FAILED = N_("the connection failed")
+# The usual reasons a connection fails, by errno (any other: the system's English words).
+_OS_REASONS = {
+    errno.ECONNREFUSED: N_("connection refused"),
+    errno.ETIMEDOUT: N_("connection timed out"),
+    errno.EHOSTUNREACH: N_("no route to host"),
+    errno.ENETUNREACH: N_("network is unreachable"),
+    errno.ECONNRESET: N_("connection reset by peer"),
+}
+
+
+def os_reason(number: int) -> str:
+    if number in _OS_REASONS and language() != "en":
+        return _(_OS_REASONS[number])
+    return os.strerror(number).lower()
+
+
+def waiting(where: str, error: str, server_said: str, greeted: bool, seconds: int) -> str:
+    """The status line between two tries."""
+    if server_said:
+        return _("{said} Trying {where} again in {s} s.").format(
+            said=server_said, where=where, s=seconds
+        )
+    if greeted:
+        return _("No connection to {where} ({error}). Trying again in {s} s.").format(
+            where=where, error=error, s=seconds
+        )
+    return _("Cannot reach {where} ({error}). Trying again in {s} s.").format(
+        where=where, error=error, s=seconds
+    )
+
+
+def hung_up(where: str) -> str:
+    return _(
+        "{where} closed the connection without a word: it does not seem to be a Sarja"
+        " server. Check the address (the server prints the line to type)."
+    ).format(where=where)
+
+
+def no_sarja_answer(where: str) -> str:
+    return _(
+        "Nothing at {where} answered as a Sarja server does: something else may be"
+        " listening on that port. Check the address (the server prints the line to type)."
+    ).format(where=where)
+
+
+def not_sarja(where: str, first: str) -> str:
+    """A peer that answered the hello with something else (its first words, if any)."""
+    if first:
+        return _(
+            "{where} is not a Sarja server: it answered “{first}”. Check the address and"
+            " the port (the server prints the line to type)."
+        ).format(where=where, first=first)
+    return _(
+        "{where} is not a Sarja server. Check the address and the port (the server"
+        " prints the line to type)."
+    ).format(where=where)
+
+
+def not_now(why: str) -> str:
+    return _("Not now: {why}").format(why=why)
+
+
+def odd(why: str) -> str:
+    return _("The server sent something odd: {why}").format(why=why)
+
+
+def keeps_unusable(where: str, why: str) -> str:
+    return _(
+        "{where} keeps sending messages this client cannot use ({why}). Press r to try again."
+    ).format(where=where, why=why)
+
+
+def unknown_host(host: str, port: int) -> str:
+    return _(
+        "No computer called “{host}” is known here. Check the spelling, or use the address"
+        " the server prints (like 192.168.1.20:{port})."
+    ).format(host=host, port=port)
+
+
+def lookup_later(host: str) -> str:
+    return _("The name “{host}” cannot be looked up just now (is the network up?).").format(
+        host=host
+    )
+
+
+def lookup_failed(host: str, why: str) -> str:
+    return _("The name “{host}” cannot be looked up ({why}).").format(host=host, why=why)
 
 
 translated(__name__)
