@@ -77,6 +77,9 @@ BY_CODE = {
     "stale_version": N_("The game moved on before that arrived; try again."),
     "bad_version": N_("The server does not know that game position."),
     "id_reused": N_("That move was already sent as another."),
+    "bad_card": N_("That is not a card."),
+    "bad_cell": N_("That is not a space on the board."),
+    "bad_five": N_("That is not five spaces in a line."),
     "bad_text": N_("A name or text is empty, too long or not printable."),
     "incompatible_version": N_("The server speaks another version of the protocol."),
 }
