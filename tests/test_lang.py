@@ -147,3 +147,22 @@ def test_every_refusal_a_player_can_meet_has_finnish_words():
     lang.use("en")
     said = "The 7♥ goes on I5 or D6, not there."
     assert refusals.said("wrong_space", said) == said  # in English, the server's own words
+
+
+def test_each_refusal_shows_in_finnish_on_the_game_screen():
+    """Every refusal by its code, as the player sees it on the game screen's status line:
+    in Finnish, with no English word (the server's sentence stays English on the wire)."""
+    from sarja.protocol.messages import Error
+
+    from .client_helpers import SNAPSHOT, STARTED, WELCOME, Headless, render
+    from .test_client_screens import english_words
+
+    lang.use("fi")
+    h = Headless()
+    h.feed(WELCOME, STARTED, SNAPSHOT)
+    for code, english in SERVER_CODES.items():
+        h.feed(Error(code=code, message=english))
+        screen, _ = render(h.client, 120, 40)
+        finnish = refusals.BY_CODE[code]
+        assert h.model.status == finnish and finnish[:30] in screen
+        assert not english_words(h.model.status), (code, h.model.status)

@@ -137,7 +137,7 @@ def lobby_keys(creating: bool) -> list[tuple[str, str]]:
         return [("↑↓", _("field")), ("←→", _("change")), ("Enter", _("create")),
                 ("Esc", _("cancel"))]  # fmt: skip
     return [("↑↓", _("choose")), ("Enter", _("join")), ("s", _("watch")), ("n", _("new table")),
-            ("r", _("refresh")), (LANGUAGE_KEY, _("suomeksi")), ("?", _("help")),
+            (LANGUAGE_KEY, _("suomeksi")), ("r", _("refresh")), ("?", _("help")),
             ("q", _("quit"))]  # fmt: skip
 
 
