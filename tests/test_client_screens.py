@@ -56,89 +56,30 @@ from .client_helpers import Headless, line_score
 
 # Words of the client's English that must never reach a Finnish screen (key names such
 # as Enter, Tab, Esc, PgUp, Home and End, and "in English" after F, are the same in both).
-ENGLISH = set(
-    [
-        "the",
-        "you",
-        "your",
-        "press",
-        "card",
-        "cards",
-        "seat",
-        "seats",
-        "turn",
-        "game",
-        "played",
-        "plays",
-        "chip",
-        "chips",
-        "quit",
-        "help",
-        "ready",
-        "waiting",
-        "watching",
-        "watch",
-        "sequence",
-        "sequences",
-        "draw",
-        "pass",
-        "free",
-        "hand",
-        "join",
-        "leave",
-        "rules",
-        "players",
-        "table",
-        "tables",
-        "is",
-        "and",
-        "of",
-        "to",
-        "with",
-        "not",
-        "wins",
-        "move",
-        "moves",
-        "away",
-        "computer",
-        "spades",
-        "hearts",
-        "diamonds",
-        "clubs",
-        "ace",
-        "king",
-        "queen",
-        "jack",
-        "back",
-        "new",
-        "choose",
-        "pick",
-        "play",
-        "cancel",
-        "sides",
-        "level",
-        "discard",
-        "dead",
-        "wild",
-        "remove",
-        "held",
-        "page",
-        "keys",
-        "lobby",
-        "room",
-        "rematch",
-        "chat",
-    ]
+ENGLISH = frozenset(
+    """the you your press card cards seat seats turn game played plays chip chips quit help
+    ready waiting watching watch sequence sequences draw pass free hand join leave rules
+    players table tables is and of to with not wins move moves away computer spades hearts
+    diamonds clubs ace king queen jack back new choose pick play cancel sides level
+    discard dead wild remove held page keys lobby room rematch chat""".split()
 )
 # The data shown, in the language of the screen.
 DATA = {
-    "en": {"server": "Sarja at the cottage", "table": "Midsummer at the lake house", "chat": "A long line of chat to see it wrap"
-           " in the log ", "tables": "Table {i} of the long summer eve",
-           "status": " A very long refusal from the server that goes on"},
-    "fi": {"server": "Sarja mökillä", "table": "Juhannus järven rannalla", "chat": "Pitkä rivi viestiä, jotta"
-           " näkyy miten se rivittyy lokissa ", "tables": "Pöytä {i} pitkänä kesäiltana",
-           "status": " Hyvin pitkä kieltäytyminen palvelimelta joka jatkuu"},
-}  # fmt: skip
+    "en": {
+        "server": "Sarja at the cottage",
+        "table": "Midsummer at the lake house",
+        "chat": "A long line of chat to see it wrap in the log ",
+        "tables": "Table {i} of the long summer eve",
+        "status": " A very long refusal from the server that goes on",
+    },
+    "fi": {
+        "server": "Sarja mökillä",
+        "table": "Juhannus järven rannalla",
+        "chat": "Pitkä rivi viestiä, jotta näkyy miten se rivittyy lokissa ",
+        "tables": "Pöytä {i} pitkänä kesäiltana",
+        "status": " Hyvin pitkä kieltäytyminen palvelimelta joka jatkuu",
+    },
+}
 
 
 @pytest.fixture(params=["en", "fi"], autouse=True)
