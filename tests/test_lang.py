@@ -166,3 +166,25 @@ def test_each_refusal_shows_in_finnish_on_the_game_screen():
         finnish = refusals.BY_CODE[code]
         assert h.model.status == finnish and finnish[:30] in screen
         assert not english_words(h.model.status), (code, h.model.status)
+
+
+def test_f_in_the_lobby_switches_the_language_redraws_and_is_remembered(tmp_path):
+    from sarja.protocol.messages import TableList
+
+    from .client_helpers import WELCOME, Headless, render
+
+    h = Headless()
+    h.client.settings = Settings(tmp_path / "client.json")
+    h.feed(WELCOME, TableList(tables=()))
+    assert "No tables yet" in render(h.client)[0]
+    h.press("F")
+    screen = render(h.client)[0]
+    assert lang.language() == "fi" and h.model.language == "fi"
+    assert "Ei vielä pöytiä" in screen and "Nyt suomeksi" in screen
+    assert "F in English" in screen  # the footer says how to go back
+    assert Settings(tmp_path / "client.json").language == "fi"
+    h.press("F")
+    assert "No tables yet" in render(h.client)[0]
+    assert Settings(tmp_path / "client.json").language == "en"
+    h.press("n", "F")  # in the new-table form's name, F is a letter
+    assert lang.language() == "en" and h.model.overlay == "create"
