@@ -19,6 +19,8 @@ import trio
 
 from sarja.protocol.messages import CreateTable
 
+from .words import lobby
+
 # The computer's pause before each of its moves here: enough to see it, short enough
 # that a game against three computers keeps going.
 PACE = 0.7
@@ -66,7 +68,7 @@ class PracticeServer:
         from sarja.server.config import ServerConfig
 
         config = ServerConfig(
-            host="127.0.0.1", port=0, data_dir=None, server_name="Practice",
+            host="127.0.0.1", port=0, data_dir=None, server_name=lobby.PRACTICE,
             takeover_delay=self.pace,
         )  # fmt: skip
         with trio.CancelScope() as scope:
@@ -81,7 +83,7 @@ class PracticeServer:
 def practice_table(players: int, teams: int, level: str) -> CreateTable:
     """The table to play at: our seat first, a computer at `level` in every other."""
     return CreateTable(
-        name="Practice",
+        name=lobby.PRACTICE,
         players=players,
         teams=teams,
         computers=(None,) + (level,) * (players - 1),

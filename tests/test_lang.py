@@ -30,6 +30,8 @@ POT = ROOT / "lang" / "sarja.pot"
 PO = ROOT / "lang" / "locale" / "fi" / "LC_MESSAGES" / "sarja.po"
 MO = PO.with_suffix(".mo")
 PLACE = re.compile(r"\{[^{}]*\}|%\([a-z]+\)s")
+# Places the code fills that English leaves out and a language may use (words/game.py).
+ADDED = {"{cell}: {card}": {"{name}"}}
 
 
 @pytest.fixture(autouse=True)
@@ -73,8 +75,10 @@ def test_every_sentence_has_a_finnish_translation_with_its_places():
         strings = fi.string if isinstance(fi.string, tuple) else (fi.string,)
         assert all(strings), f"untranslated: {message.id!r}"
         wanted = set(PLACE.findall(ids[-1]))
+        extra = ADDED.get(ids[0], set())
         for text in strings:
-            assert set(PLACE.findall(text)) == wanted, f"places differ: {message.id!r} {text!r}"
+            places = set(PLACE.findall(text))
+            assert wanted <= places <= wanted | extra, f"places differ: {message.id!r} {text!r}"
 
 
 def test_the_shipped_mo_is_the_po_compiled():

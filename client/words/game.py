@@ -56,7 +56,8 @@ def describe_cell(model: Model, cell: int) -> str:
     card = layout[cell]
     if card == CORNER_CODE:
         return _("{cell}: free corner, counts for every side").format(cell=name)
-    text = f"{name}: {card_label(card)} ({common.card_name(card)})"
+    # A language may add the card's name in words ("E5: 5♥ (hertta 5)").
+    text = _("{cell}: {card}").format(cell=name, card=card_label(card), name=common.card_name(card))
     g = model.game
     if g is not None:
         chip = g.board[cell]

@@ -12,6 +12,7 @@ NO_TABLES = N_("There are no tables yet: press n to create one.")
 NAME_THE_TABLE = N_("Give the table a name.")
 YOUR_TABLE = N_("your table")  # where we were, when the server does not say
 NOT_SENT = N_("Not sent, as you are at no table now: ")
+PRACTICE = N_("Practice")  # the name of a --practice game's server and table
 LANGUAGE_KEY = "F"  # the lobby's key that switches between Finnish and English
 IN_ENGLISH = N_("In English now (F: suomeksi).")  # said in the language switched to
 
