@@ -70,6 +70,7 @@ class ClientApp:
             model.seats = {k: dict(v) for k, v in self.settings.seats.items()}
         model.alerts = model.alerts or self.settings.alerts
         self._alerts_kept = model.alerts  # the bell setting as last remembered
+        self._language_kept = model.language
         self.attention = Attention()
         extra: dict[str, Any] = {"backoff": backoff} if backoff else {}
         if welcome_timeout is not None:
@@ -132,6 +133,9 @@ class ClientApp:
         if self.model.alerts != self._alerts_kept:
             self._alerts_kept = self.model.alerts
             self.settings.save_alerts(self.model.alerts)
+        if self.model.language != self._language_kept:
+            self._language_kept = self.model.language
+            self.settings.save_language(self.model.language)
         self.attention.check(self.model, self.app.output)
 
     # ----- the link's callbacks (run in trio, same thread) --------------------------

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from prompt_toolkit.output import Output
 
+from sarja.lang import N_, _
+
 from .model import Model
 
-TITLES = {"turn": "Sarja: your turn", "draw": "Sarja: your draw waits", None: "Sarja"}
+TITLES = {"turn": N_("Sarja: your turn"), "draw": N_("Sarja: your draw waits"), None: "Sarja"}
 
 
 def waiting_on_us(model: Model) -> str | None:
@@ -39,6 +41,6 @@ class Attention:
             return False
         if rang:
             output.bell()
-        output.set_title(TITLES[now if model.alerts else None])
+        output.set_title(_(TITLES[now if model.alerts else None]))
         output.flush()
         return True

@@ -14,6 +14,8 @@ import contextlib
 import sys
 from pathlib import Path
 
+from sarja import lang
+from sarja.lang import _
 from sarja.protocol.cards import LEVELS
 from sarja.protocol.limits import DEFAULT_PORT, MAX_MATCH_TO, MAX_NAME, MIN_MATCH_TO
 
@@ -27,44 +29,49 @@ from .settings import Settings, settings_path
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="sarja-client",
-        description="Play Sarja (Sequence) against a sarja-server on this LAN.",
-        epilog="In the game, press ? for the rules and every key.",
+        description=_("Play Sarja (Sequence) against a sarja-server on this LAN."),
+        epilog=_("In the game, press ? for the rules and every key."),
     )
     parser.add_argument(
-        "address", nargs="?", help="the server, as HOST:PORT (the server prints the line to"
-        " type); without it, the servers found on this LAN are listed to choose from",
+        "address", nargs="?", help=_("the server, as HOST:PORT (the server prints the line to"
+        " type); without it, the servers found on this LAN are listed to choose from"),
     )  # fmt: skip
     parser.add_argument(
         "--discover-on", default=None, metavar="ADDRESS",
-        help="look for servers only through the interface with this address (127.0.0.1:"
-        " this machine alone); default: every interface",
+        help=_("look for servers only through the interface with this address (127.0.0.1:"
+        " this machine alone); default: every interface"),
     )  # fmt: skip
     parser.add_argument(
-        "--name", default=None, help="play under this name (default: ask, or the last one used)"
+        "--name", default=None, help=_("play under this name (default: ask, or the last one used)")
     )
     parser.add_argument(
         "--replay", nargs="?", const="", default=None, metavar="RECORD.json",
-        help="step through a finished game from its record; with no file, choose one of"
-        " the games kept on this machine (practice games, and a local server's)",
+        help=_("step through a finished game from its record; with no file, choose one of"
+        " the games kept on this machine (practice games, and a local server's)"),
+    )  # fmt: skip
+    parser.add_argument(
+        "--lang", choices=lang.LANGUAGES, default=None,
+        help=_("the language: fi (suomi) or en (English); remembered for next time"
+               " (default: the last one chosen, else as LANGUAGE or LANG says)"),
     )  # fmt: skip
     practice = parser.add_argument_group(
-        "playing alone", "--practice starts a game against the computer: no server needed"
+        _("playing alone"), _("--practice starts a game against the computer: no server needed")
     )
     practice.add_argument(
         "--practice", action="store_true",
-        help="play against computer players, on a server this command runs for itself",
+        help=_("play against computer players, on a server this command runs for itself"),
     )  # fmt: skip
     practice.add_argument(
-        "--players", type=int, default=2, help="seats at the practice table, yours included"
-        " (2, 3, 4, 6, 8, 9, 10 or 12; default 2)",
+        "--players", type=int, default=2, help=_("seats at the practice table, yours included"
+        " (2, 3, 4, 6, 8, 9, 10 or 12; default 2)"),
     )  # fmt: skip
     practice.add_argument(
         "--teams", type=int, default=None,
-        help="sides at the practice table (default: one per player up to 3, else 2)",
+        help=_("sides at the practice table (default: one per player up to 3, else 2)"),
     )  # fmt: skip
     practice.add_argument(
         "--level", default="medium", choices=LEVELS,
-        help="how well the computers play (default: medium)",
+        help=_("how well the computers play (default: medium)"),
     )  # fmt: skip
     practice.add_argument(
         "--match", type=int, default=None, metavar="N",
@@ -73,12 +80,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )  # fmt: skip
     practice.add_argument(
         "--pace", type=float, default=None, metavar="SECONDS",
-        help="the computers' pause before each move, so you can follow (default: 0.7)",
+        help=_("the computers' pause before each move, so you can follow (default: 0.7)"),
     )  # fmt: skip
     args = parser.parse_args(argv)
     modes = [args.address is not None, args.replay is not None, args.practice]
     if sum(modes) > 1:
-        parser.error("give one of: a server address, --practice, --replay")
+        parser.error(_("give one of: a server address, --practice, --replay"))
     if args.replay is not None:
         return args
     if args.practice:
@@ -89,8 +96,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
             parser.error(f"--match takes a number of wins from {MIN_MATCH_TO} to {MAX_MATCH_TO}")
         if not practice_shape_ok(args.players, args.teams):
             parser.error(
-                f"a table of {args.players} players in {args.teams} sides is not a Sarja game;"
-                " try --players 2, 3 or 4 (or 6, 8, 9, 10, 12 with --teams 2 or 3)"
+                _(
+                    "a table of {players} players in {teams} sides is not a Sarja game;"
+                    " try --players 2, 3 or 4 (or 6, 8, 9, 10, 12 with --teams 2 or 3)"
+                ).format(players=args.players, teams=args.teams)
             )
     elif args.address is None:
         args.host, args.port = None, None  # the finder asks (find_screen.py)
@@ -98,14 +107,20 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         try:
             args.host, args.port = parse_address(args.address)
         except ValueError:
-            parser.error(f"{args.address!r} is not an address like 192.168.1.20:{DEFAULT_PORT}")
+            parser.error(
+                _("{address!r} is not an address like 192.168.1.20:{port}").format(
+                    address=args.address, port=DEFAULT_PORT
+                )
+            )
     if args.name is not None:
         args.name = " ".join(args.name.split())
         if not args.name or not args.name.isprintable():
-            parser.error("--name must be a name people can read")
+            parser.error(_("--name must be a name people can read"))
         if len(args.name) > MAX_NAME:
             parser.error(
-                f"--name may have at most {MAX_NAME} characters; this one has {len(args.name)}"
+                _("--name may have at most {most} characters; this one has {length}").format(
+                    most=MAX_NAME, length=len(args.name)
+                )
             )
     return args
 
@@ -117,7 +132,25 @@ def practice_shape_ok(players: int, teams: int) -> bool:
     return any((s.players, s.teams) == (players, teams) for s in table_shapes())
 
 
+def choose_language(argv: list[str], settings: Settings) -> str:
+    """`--lang` if given (and then remembered), else the language chosen last, else the
+    environment's. Chosen before the arguments are parsed, so `--help` speaks it too."""
+    asked = None
+    for i, arg in enumerate(argv):
+        if arg == "--lang" and i + 1 < len(argv):
+            asked = argv[i + 1]
+        elif arg.startswith("--lang="):
+            asked = arg.split("=", 1)[1]
+    if asked is not None and asked in lang.LANGUAGES:
+        if asked != settings.language:
+            settings.save_language(asked)
+        return asked
+    return settings.language or lang.from_environment()
+
+
 def main(argv: list[str] | None = None) -> None:
+    settings = Settings(settings_path())
+    lang.use(choose_language(sys.argv[1:] if argv is None else argv, settings))
     args = parse_args(argv)
     if args.replay is not None:
         path = Path(args.replay) if args.replay else choose_record()
@@ -132,7 +165,8 @@ def main(argv: list[str] | None = None) -> None:
         try:
             args.port = server.start()
         except RuntimeError as err:
-            print(f"sarja-client: {err}", file=sys.stderr)
+            print(f"sarja-client: {_('the practice server did not start')}: {err}",
+                  file=sys.stderr)  # fmt: skip
             sys.exit(1)
     settings = Settings(settings_path())
     if args.host is None:
@@ -142,7 +176,7 @@ def main(argv: list[str] | None = None) -> None:
         if found is None:
             return
         args.host, args.port = found.host, found.port
-    model = m.Model(address=address_text(args.host, args.port))
+    model = m.Model(address=address_text(args.host, args.port), language=lang.language())
     if server is not None:
         model.practice = practice_table(args.players, args.teams, args.level, args.match)
     if args.name is not None:
@@ -208,11 +242,12 @@ def replay(path: Path) -> int:
     try:
         model = load(path)
     except OSError as err:
-        print(f"sarja-client: cannot read {path}: {err.strerror}", file=sys.stderr)
+        print(_("sarja-client: cannot read {path}: {why}").format(path=path, why=err.strerror),
+              file=sys.stderr)  # fmt: skip
         return 1
     except RecordError as err:
-        print(f"sarja-client: {path} is not a game record Sarja can replay: {err.message}",
-              file=sys.stderr)  # fmt: skip
+        print(_("sarja-client: {path} is not a game record Sarja can replay: {why}").format(
+              path=path, why=err.message), file=sys.stderr)  # fmt: skip
         return 1
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(run_offline(model))

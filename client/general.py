@@ -8,6 +8,7 @@ from __future__ import annotations
 import shlex
 from typing import assert_never
 
+from sarja import lang
 from sarja.protocol.limits import MAX_NAME, MAX_TEXT
 from sarja.protocol.messages import Chat, Leave
 
@@ -17,7 +18,7 @@ from .effects import Command, Effect
 from .history import scroll_log
 from .model import Model
 from .typed import readable
-from .words import connect, game
+from .words import connect, game, lobby
 
 
 def leaving(model: Model, intent: ask.ExitIntent) -> list[Effect]:
@@ -53,6 +54,8 @@ def aside(model: Model, intent: ask.AsideIntent) -> list[Effect]:
             scroll_log(model, how)
         case ask.Alerts():
             alerts(model)
+        case ask.Language():
+            switch_language(model)
         case ask.Retry():
             return [Command.RETRY]
         case _:
@@ -149,3 +152,11 @@ def alerts(model: Model) -> None:
         model.status = game.ALERTS_ON
     else:
         model.status = game.ALERTS_OFF
+
+
+def switch_language(model: Model) -> None:
+    """Finnish for English or back: every sentence drawn from now on is in it (the
+    app remembers the choice); the log keeps what was said in the language it was."""
+    lang.use("en" if lang.language() == "fi" else "fi")
+    model.language = lang.language()
+    model.status = lobby.IN_ENGLISH  # put into the new language by `use`

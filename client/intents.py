@@ -162,6 +162,11 @@ class Alerts:
 
 
 @dataclass(frozen=True)
+class Language:
+    """Speak the other language: Finnish, or English (the lobby's key F)."""
+
+
+@dataclass(frozen=True)
 class Retry:
     """Connect now, not after the pause."""
 
@@ -293,7 +298,9 @@ TurnIntent: TypeAlias = (
     Exchange | Pass | Draw | HandOver | Cancel | Rematch | ToTable | AskCoach
 )  # fmt: skip
 ExitIntent: TypeAlias = Quit | Leave | Confirm | Close
-AsideIntent: TypeAlias = Help | HelpPage | ChatOpen | Say | Name | LogScroll | Alerts | Retry
+AsideIntent: TypeAlias = (
+    Help | HelpPage | ChatOpen | Say | Name | LogScroll | Alerts | Language | Retry
+)  # fmt: skip
 LobbyIntent: TypeAlias = LobbyMove | LobbyClick | Join | Spectate | Refresh | SeatMove | Sit | Ready
 FormIntent: TypeAlias = CreateOpen | FormMove | FormChange | FormName | FormDigit | Create
 ReplayIntent: TypeAlias = Step | StepTo | Analyse | ToMistake

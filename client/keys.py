@@ -156,6 +156,7 @@ def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
     bind("f", ranking & ~asked, ask.ForgetAsk())
     bind(("y", "Y"), ranking & asked, ask.ForgetConfirm())
     bind(("n", "N", "escape"), ranking & asked, ask.StandingsOpen())
+    bind("F", lobby, ask.Language())
 
     # The new-table form: the name is a text box, the other fields take arrows.
     form = big & overlay["create"]

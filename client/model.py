@@ -151,6 +151,7 @@ class Model:
     log_back: int = 0  # screen lines the log is scrolled back (0: the newest at the bottom)
     log_page: int = 10  # the log's height when last drawn: what PgUp moves
     alerts: bool = False  # a bell and the window's title when it becomes our turn
+    language: str = "en"  # the language spoken (sarja.lang), remembered in the settings
     status: str = ""
     cursor: int = CENTRE
     picked: str | None = None  # the picked card's code; kept across changes by code

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import contextlib
 import math
-import os
 import re
 import socket
 from collections.abc import Callable
@@ -51,6 +50,8 @@ from sarja.protocol.messages import (
 )
 from sarja.protocol.mirror import ServerProtocolError
 from sarja.protocol.session import SessionState
+
+from .words import connect, refusals
 
 BACKOFF = (0.5, 1.0, 2.0, 4.0, 8.0)  # seconds between attempts; the last one repeats
 CONNECT_TIMEOUT = 5.0
@@ -165,7 +166,7 @@ class Link:
 
     def _send_now(self, msg: ClientMessage) -> None:
         if self._outgoing is None:
-            self._on_link("online", "Not connected just now, so nothing was sent.")
+            self._on_link("online", connect.NOT_CONNECTED_NOW)
             return
         with contextlib.suppress(trio.WouldBlock, trio.ClosedResourceError):
             self._outgoing.send_nowait(msg)
@@ -208,7 +209,7 @@ class Link:
                 with trio.fail_after(CONNECT_TIMEOUT):
                     stream = await trio.open_tcp_stream(self.host, self.port)
             except socket.gaierror as err:
-                self._stop(_unknown_host(self.host, err), "its name cannot be looked up")
+                self._stop(_unknown_host(self.host, err), connect.NO_NAME_GIST)
                 continue
             except (OSError, trio.TooSlowError) as err:
                 attempt += 1
@@ -229,12 +230,9 @@ class Link:
         await trio.sleep_forever()  # the app may still call in: keep the run alive
 
     def _wait_text(self, pause: float, greeted: bool) -> str:
-        when = f"Trying again in {math.ceil(pause)} s."
-        if self._server_said:
-            return f"{self._server_said} Trying {self.where} again in {math.ceil(pause)} s."
-        if greeted:
-            return f"No connection to {self.where} ({self._last_error}). {when}"
-        return f"Cannot reach {self.where} ({self._last_error}). {when}"
+        return connect.waiting(
+            self.where, self._last_error, self._server_said, greeted, math.ceil(pause)
+        )
 
     async def _pause(self, seconds: float) -> None:
         self._wake = trio.Event()
@@ -302,28 +300,18 @@ class Link:
                         if isinstance(msg, Bye | Error):
                             self._on_message(msg, session.state)
                             if isinstance(msg, Bye) and msg.code == "server_full":
-                                self._last_error = msg.message
+                                self._last_error = refusals.said(msg.code, msg.message)
                             else:
-                                self._closed = msg.message
+                                self._closed = refusals.said(msg.code, msg.message)
                             return None
                         raise NotSarja
                 except (ProtocolError, NotSarja):
-                    self._stop(_not_sarja(self.where, seen), "something else answers there")
+                    self._stop(_not_sarja(self.where, seen), connect.ELSE_GIST)
                     return None
                 if not data:
-                    self._stop(
-                        f"{self.where} closed the connection without a word: it does not"
-                        " seem to be a Sarja server. Check the address (the server prints"
-                        " the line to type).",
-                        "it hung up without a word",
-                    )
+                    self._stop(connect.hung_up(self.where), connect.HUNG_UP_GIST)
                     return None
-        self._stop(
-            f"Nothing at {self.where} answered as a Sarja server does: something else may"
-            " be listening on that port. Check the address (the server prints the line to"
-            " type).",
-            "something else answers there",
-        )
+        self._stop(connect.no_sarja_answer(self.where), connect.ELSE_GIST)
         return None
 
     async def _write_all(
@@ -339,7 +327,7 @@ class Link:
                 # Our state says the message cannot be sent now (e.g. the game just
                 # ended): tell the player instead of sending something refused.
                 if msg.TYPE != "list_tables":
-                    self._on_link("online", f"Not now: {err.message}")
+                    self._on_link("online", connect.not_now(err.message))
                 continue
             await stream.send_all(data)
 
@@ -349,7 +337,7 @@ class Link:
                 try:
                     msg = session.next_message()
                 except ProtocolError as err:
-                    self._on_link("online", f"The server sent something odd: {err.message}")
+                    self._on_link("online", connect.odd(err.message))
                     if getattr(err, "fatal", False):
                         return
                     continue
@@ -362,7 +350,7 @@ class Link:
             with trio.move_on_after(SILENCE_LIMIT) as silent:
                 data = await stream.receive_some(RECEIVE_SIZE)
             if silent.cancelled_caught:
-                self._last_error = "the server went quiet"
+                self._last_error = connect.QUIET_GIST
                 return
             session.receive_data(data)
 
@@ -372,23 +360,19 @@ class Link:
             self._on_message(msg, state)
         except ServerProtocolError as err:
             self._unusable += 1
-            self._last_error = "it sent something this client could not use"
+            self._last_error = connect.UNUSABLE_GIST
             if self._unusable >= UNUSABLE_LIMIT:
                 self._firm = True
-                self._stop(
-                    f"{self.where} keeps sending messages this client cannot use"
-                    f" ({err.message}). Press r to try again.",
-                    "it sends messages this client cannot use",
-                )
+                self._stop(connect.keeps_unusable(self.where, err.message), connect.KEEPS_GIST)
             return False
         if isinstance(msg, Bye):
             if msg.code == "replaced":
-                self._closed = msg.message
+                self._closed = refusals.said(msg.code, msg.message)
             else:  # shutdown, idle: the server may well be back soon
-                self._server_said = msg.message
+                self._server_said = refusals.said(msg.code, msg.message)
             return False
         if isinstance(msg, Error) and msg.fatal:
-            self._closed = msg.message
+            self._closed = refusals.said(msg.code, msg.message)
             return False
         return True
 
@@ -405,35 +389,28 @@ def _not_sarja(where: str, seen: bytes) -> str:
     """Words for a peer that answered the hello with something else."""
     first = seen.split(b"\n", 1)[0].decode("utf-8", "replace")
     first = "".join(ch for ch in first if ch.isprintable()).strip()[:48]
-    said = f": it answered “{first}”" if len(first) >= 3 else ""
-    return (
-        f"{where} is not a Sarja server{said}. Check the address and the port"
-        " (the server prints the line to type)."
-    )
+    return connect.not_sarja(where, first if len(first) >= 3 else "")
 
 
 def _unknown_host(host: str, err: socket.gaierror) -> str:
     if err.errno in (socket.EAI_NONAME, getattr(socket, "EAI_NODATA", None)):
-        return (
-            f"No computer called “{host}” is known here. Check the spelling, or use"
-            f" the address the server prints (like 192.168.1.20:{DEFAULT_PORT})."
-        )
+        return connect.unknown_host(host, DEFAULT_PORT)
     if err.errno == socket.EAI_AGAIN:
-        return f"The name “{host}” cannot be looked up just now (is the network up?)."
-    return f"The name “{host}” cannot be looked up ({err.strerror or err})."
+        return connect.lookup_later(host)
+    return connect.lookup_failed(host, str(err.strerror or err))
 
 
 def _reason(err: BaseException) -> str:
     """A few words on why connecting failed ("connection refused", "no answer")."""
     if isinstance(err, trio.TooSlowError):
-        return "no answer"
+        return connect.NO_ANSWER
     if isinstance(err, trio.BrokenResourceError | trio.ClosedResourceError):
-        return "the connection broke"
+        return connect.BROKE
     cause = err.__cause__
     # trio tries every address and reports the failures as a group under its own error.
     while isinstance(cause, BaseExceptionGroup) and cause.exceptions:
         cause = cause.exceptions[0]
     for e in (cause, err):
         if isinstance(e, OSError) and e.errno and e.errno > 0:
-            return os.strerror(e.errno).lower()
-    return "the connection failed"
+            return connect.os_reason(e.errno)
+    return connect.FAILED

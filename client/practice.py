@@ -22,6 +22,8 @@ import trio
 
 from sarja.protocol.messages import CreateTable
 
+from .words import lobby
+
 # The computer's pause before each of its moves here: enough to see it, short enough
 # that a game against three computers keeps going.
 PACE = 0.7
@@ -49,7 +51,7 @@ class PracticeServer:
     def start(self, timeout: float = 10.0) -> int:
         self._thread.start()
         if not self._ready.wait(timeout) or not self.port:
-            raise RuntimeError(f"the practice server did not start: {self.failure}")
+            raise RuntimeError(self.failure)
         return self.port
 
     def stop(self) -> None:
@@ -81,7 +83,7 @@ class PracticeServer:
         from sarja.server.config import ServerConfig
 
         config = ServerConfig(
-            host="127.0.0.1", port=0, data_dir=None, server_name="Practice",
+            host="127.0.0.1", port=0, data_dir=None, server_name=lobby.PRACTICE,
             takeover_delay=self.pace, records_dir=self.records,
         )  # fmt: skip
         with trio.CancelScope() as scope:
@@ -100,7 +102,7 @@ def practice_table(
     """The table to play at: our seat first, a computer at `level` in every other; a
     match to `match_to` wins, if given."""
     return CreateTable(
-        name="Practice",
+        name=lobby.PRACTICE,
         players=players,
         teams=teams,
         computers=(None,) + (level,) * (players - 1),

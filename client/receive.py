@@ -49,7 +49,7 @@ from .hints import take_hint
 from .history import take_history
 from .model import CENTRE, Model, note
 from .styles import side_style
-from .words import coach, connect, lobby
+from .words import coach, connect, lobby, refusals
 from .words import standings as standing_words
 from .words.log import arrival, drew, log_changes
 from .words.table import notice_parts
@@ -158,8 +158,8 @@ def _session_news(
             replies = _error(model, msg)
         case Bye():
             model.bye = msg.code
-            model.status = msg.message
-            note(model, "error", [("", msg.message)])
+            model.status = refusals.said(msg.code, msg.message)
+            note(model, "error", [("", model.status)])
         case Standings():
             model.standings = msg
             if model.status == standing_words.ASKING:
@@ -204,10 +204,10 @@ def _error(model: Model, msg: Error) -> list[ClientMessage]:
         model.pending_token = None
         _gone(model)
         return [ListTables()]
-    # The server's sentence is the whole explanation: show it as it is.
-    model.status = msg.message
+    # The server's sentence is the whole explanation: show it (in our language).
+    model.status = refusals.said(msg.code, msg.message)
     if msg.fatal:
-        note(model, "error", [("", msg.message)])
+        note(model, "error", [("", model.status)])
     return []
 
 

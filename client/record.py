@@ -22,6 +22,7 @@ from sarja.server.present import snapshot
 
 from .model import Model, Replay, Step
 from .replay import go
+from .words.game import seat_name
 
 
 def load(path: Path) -> Model:
@@ -61,7 +62,7 @@ def record_steps(data: dict[str, object]) -> list[Step]:
 
 
 def _names(given: object, players: int) -> list[str]:
-    names = [f"Seat {i + 1}" for i in range(players)]
+    names = [seat_name(i) for i in range(players)]
     if isinstance(given, list):
         for i, name in enumerate(given[:players]):
             text = " ".join(str(name).split())[:MAX_NAME]

@@ -18,9 +18,10 @@ from .render_match import current_match, outcome_lines
 from .render_match import panel_lines as match_panel
 from .styles import card_style, side_style
 from .words import coach as coach_words
+from .words import common
 from .words import game as words
 from .words import match as match_words
-from .words.common import SIDE_NAMES, fives_label, side_label
+from .words.common import fives_label, side_label
 from .words.connect import closed_keys
 from .words.game import result_text
 from .words.log import last_parts
@@ -64,7 +65,7 @@ def _side_header(model: Model, side: int, width: int) -> Line:
         [
             [(side_style(side), name), ("", long)],
             [(side_style(side), name), ("", short)],
-            [(side_style(side), SIDE_NAMES[side]), ("", least)],
+            [(side_style(side), common.SIDE_NAMES[side]), ("", least)],
         ],
         width,
     )

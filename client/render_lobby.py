@@ -19,10 +19,11 @@ from .model import Model
 from .render import Click, clickable
 from .render_match import score_lines
 from .styles import side_style
+from .words import common
 from .words import lobby as words
 from .words import match as match_words
 from .words import table as table_words
-from .words.common import SIDE_NAMES, arrangement_label, side_label
+from .words.common import arrangement_label, side_label
 
 DETAIL_ROWS = 3  # the lobby's lines about the chosen table
 FORM_LABEL_WIDTH = 30
@@ -105,7 +106,7 @@ def _seat_parts(info: TableSummary, longest: int) -> list[Any]:
     for i, who in enumerate(info.seated):
         side = i % info.teams
         level = info.computers[i] if info.computers else None
-        about = words.seat_about(SIDE_NAMES[side], level)
+        about = words.seat_about(common.SIDE_NAMES[side], level)
         seats += [("", ", " if i else ""),
                   (side_style(side), shorten(who or words.FREE, longest)),
                   ("class:dim", f" ({about})")]  # fmt: skip
@@ -131,7 +132,7 @@ def form_lines(model: Model, width: int) -> list[Line]:
         "hand_size": f"◀ {hand} ▶",
         "manual_draw": f"◀ {words.on_off(form.manual_draw)} ▶",
         "computers": f"◀ {form.computers} ▶  ({computers})",
-        "level": f"◀ {form.level} ▶",
+        "level": f"◀ {words.level_name(form.level)} ▶",
         "computer_takeover": f"◀ {words.on_off(form.computer_takeover)} ▶",
         "hints": f"◀ {words.on_off(form.hints)} ▶",
         "match_to": f"◀ {match_words.form_choice(form.match_to)} ▶  ({match_words.FORM_HINT})",

@@ -1,5 +1,6 @@
 """What the client remembers between runs: the player's name, the seats they hold, and
-whether a bell and the window's title tell them of their turn (`alerts`, off at first).
+whether a bell and the window's title tell them of their turn (`alerts`, off at first),
+and the language they chose (`language`: unset follows the environment).
 
 A seat is remembered by the server's lasting identity (`welcome.server_id`) and the
 player's name, never by the address typed: the same server is reached as `localhost`,
@@ -33,6 +34,8 @@ from typing import Any
 
 from platformdirs import user_config_path
 
+from sarja.lang import LANGUAGES
+
 SEATS_KEPT = 50  # servers remembered; the oldest are forgotten first
 
 
@@ -50,6 +53,8 @@ class Settings:
         name = data.get("name")
         self.name: str = name if isinstance(name, str) else ""
         self.alerts: bool = data.get("alerts") is True
+        language = data.get("language")  # "en" or "fi"; "" = as the environment says
+        self.language: str = language if language in LANGUAGES else ""
         seats = data.get("seats")
         self.seats: dict[str, dict[str, str]] = {}
         if isinstance(seats, dict):
@@ -109,7 +114,7 @@ class Settings:
         with _locked(self.path):  # two clients saving at once would lose one's tokens
             fresh = Settings(self.path)
             self._merge(fresh, name, mine)
-            self.alerts = fresh.alerts
+            self.alerts, self.language = fresh.alerts, fresh.language
             self.people, self.servers = fresh.people, fresh.servers
             self._write()
 
@@ -123,10 +128,23 @@ class Settings:
             fresh.alerts = on
             fresh._write()
 
+    def save_language(self, language: str) -> None:
+        """Remember the language chosen (`--lang`, or the lobby's key)."""
+        self.language = language
+        if self.path is None:
+            return
+        with _locked(self.path):
+            fresh = Settings(self.path)
+            fresh.language = language
+            fresh._write()
+
     def _write(self) -> None:
         assert self.path is not None
-        data = {"name": self.name, "seats": self.seats, "alerts": self.alerts}
-        _save({**data, "people": self.people, "servers": self.servers}, self.path)
+        data: dict[str, Any] = {"name": self.name, "seats": self.seats, "alerts": self.alerts}
+        data.update(people=self.people, servers=self.servers)
+        if self.language:
+            data["language"] = self.language
+        _save(data, self.path)
 
     def _merge(self, fresh: Settings, name: str, mine: dict[str, str]) -> None:
         for server, token in mine.items():

@@ -13,7 +13,9 @@ from pathlib import Path
 
 import trio
 
+from sarja import lang
 from sarja.client.command import client_command
+from sarja.lang import _
 from sarja.protocol.limits import DEFAULT_PORT, MAX_SERVER_NAME
 
 from .announce import Announcer, waiting_tables
@@ -30,49 +32,53 @@ from .standings_cli import forget_main, standings_main
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="sarja-server",
-        description="Host Sarja (Sequence) games for players on this LAN.",
-        epilog="Also: sarja-server export, sarja-server standings, sarja-server forget"
-        " (each with --help).",
+        description=_("Host Sarja (Sequence) games for players on this LAN."),
+        epilog=_("Also: sarja-server export, sarja-server standings, sarja-server forget"
+        " (each with --help)."),
     )
     parser.add_argument(
-        "--host", default=None, help="address to listen on (default: every interface)"
+        "--host", default=None, help=_("address to listen on (default: every interface)")
     )
     parser.add_argument(
         "--port", type=int, default=DEFAULT_PORT,
-        help=f"port to listen on (default: {DEFAULT_PORT}; 0 picks a free one)",
+        help=_("port to listen on (default: %(default)s; 0 picks a free one)"),
     )  # fmt: skip
     parser.add_argument(
         "--data-dir", type=Path, default=None,
-        help=f"where games are kept: the journal and records (default: {default_data_dir()})",
+        help=_("where games are kept: the journal and records (default: {dir})").format(
+            dir=default_data_dir()
+        ),
     )  # fmt: skip
     parser.add_argument(
         "--ephemeral", action="store_true",
-        help="keep nothing: no journal, records or server id on disk (games end with the server)",
+        help=_(
+            "keep nothing: no journal, records or server id on disk (games end with the server)"
+        ),
     )  # fmt: skip
     parser.add_argument(
         "--durability", default="normal", choices=DURABILITY,
-        help="normal: games survive the server being killed (default); full: they also"
-        " survive a power cut, at the cost of a disk sync per move",
+        help=_("normal: games survive the server being killed (default); full: they also"
+        " survive a power cut, at the cost of a disk sync per move"),
     )  # fmt: skip
     parser.add_argument(
         "--log-level", default="warning",
-        choices=["debug", "info", "warning", "error"], help="how much to log (default: warning)",
+        choices=["debug", "info", "warning", "error"], help=_("how much to log (default: warning)"),
     )  # fmt: skip
     parser.add_argument(
-        "--seed", type=int, default=None, help="make shuffles reproducible (for testing only)"
+        "--seed", type=int, default=None, help=_("make shuffles reproducible (for testing only)")
     )
-    parser.add_argument("--name", default="Sarja", help="the server's name shown to players")
+    parser.add_argument("--name", default="Sarja", help=_("the server's name shown to players"))
     parser.add_argument(
         "--no-discovery", action="store_true",
         help="do not announce the server on the LAN (players then type its address)",
     )  # fmt: skip
     parser.add_argument(
         "--max-per-address", type=int, default=ServerConfig.max_per_address, metavar="N",
-        help="connections one address may hold at once (default: %(default)s)",
+        help=_("connections one address may hold at once (default: %(default)s)"),
     )  # fmt: skip
     parser.add_argument(
         "--max-tables", type=int, default=ServerConfig.max_tables, metavar="N",
-        help="tables open at once; games no one is at make room (default: %(default)s)",
+        help=_("tables open at once; games no one is at make room (default: %(default)s)"),
     )  # fmt: skip
     # For tests: the computer's pause before each move (0: it moves at once).
     parser.add_argument(
@@ -83,27 +89,29 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--computer-tables-per-address", type=int, metavar="N",
         default=ServerConfig.computer_tables_per_address,
-        help="open tables where computers play that one address may make (default: %(default)s)",
+        help=_(
+            "open tables where computers play that one address may make (default: %(default)s)"
+        ),
     )  # fmt: skip
     parser.add_argument(
         "--search-workers", type=int, default=ServerConfig.search_workers, metavar="N",
-        help="processes for hard computers' searches, shared by every table"
-        " (default: %(default)s, the cores less one)",
+        help=_("processes for hard computers' searches, shared by every table"
+        " (default: %(default)s, the cores less one)"),
     )  # fmt: skip
     parser.add_argument(
         "--search-threads", action="store_true",
-        help="search in threads of the server's own process (slows people's games; for"
-        " measurements only)",
+        help=_("search in threads of the server's own process (slows people's games; for"
+        " measurements only)"),
     )  # fmt: skip
     args = parser.parse_args(argv)
     if args.search_workers < 1 or args.computer_tables_per_address < 0:
-        parser.error("--search-workers must be at least 1, and the table bound at least 0")
+        parser.error(_("--search-workers must be at least 1, and the table bound at least 0"))
     if not 0 <= args.port <= 65535:
-        parser.error("--port must be between 0 and 65535")
+        parser.error(_("--port must be between 0 and 65535"))
     if args.max_tables < 1:
-        parser.error("--max-tables must be at least 1")
+        parser.error(_("--max-tables must be at least 1"))
     if args.ephemeral and args.data_dir is not None:
-        parser.error("--ephemeral keeps nothing: it takes no --data-dir")
+        parser.error(_("--ephemeral keeps nothing: it takes no --data-dir"))
     return args
 
 
@@ -128,23 +136,29 @@ async def run(config: ServerConfig, discovery: bool = True) -> None:
             # process: no collector pass need walk it again.
             gc.collect()
             gc.freeze()
-            print(f"Sarja server {config.server_name!r} is listening on port {server.port}.")
-            print("Players on this LAN join with:")
+            print(_("Sarja server {name!r} is listening on port {port}.").format(
+                name=config.server_name, port=server.port))  # fmt: skip
+            print(_("Players on this LAN join with:"))
             for line in join_lines(config.host, server.port):
                 print(f"    {line}")
             if discovery:
                 print(JUST_RUN.format(client=client_command()))
             if config.data_dir is not None:
-                print(f"Games are kept in {config.data_dir}")
-            print("Press Ctrl+C to stop.", flush=True)
+                print(_("Games are kept in {dir}").format(dir=config.data_dir))
+            print(_("Press Ctrl+C to stop."), flush=True)
             async for signum in signals:
-                print(f"{signal.Signals(signum).name}: telling players and stopping…", flush=True)
+                print(_("{signal}: telling players and stopping…").format(
+                    signal=signal.Signals(signum).name), flush=True)  # fmt: skip
                 await server.shutdown()
                 break
     if server.failure is not None:
         raise JournalError(server.failure)
-    kept = " Games in progress are kept; start the server again to go on."
-    print("Stopped." + (kept if config.data_dir is not None else ""), flush=True)
+    if config.data_dir is not None:
+        print(
+            _("Stopped. Games in progress are kept; start the server again to go on."), flush=True
+        )
+    else:
+        print(_("Stopped."), flush=True)
 
 
 JUST_RUN = "or just run {client}: it finds this server on the LAN."
@@ -186,6 +200,7 @@ def more_file_descriptors() -> None:
 
 def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
+    lang.use(lang.from_environment())  # the host's terminal speaks the host's language
     if argv[:1] == ["export"]:
         sys.exit(export_main(argv[1:]))
     if argv[:1] == ["standings"]:
@@ -235,5 +250,5 @@ def host_can_fix(exc: BaseException, port: int) -> str | None:
     if isinstance(exc, JournalError | DataDirInUse):
         return str(exc)
     if isinstance(exc, OSError):
-        return f"cannot listen on port {port}: {exc.strerror or exc}"
+        return _("cannot listen on port {port}: {why}").format(port=port, why=exc.strerror or exc)
     return None

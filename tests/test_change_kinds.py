@@ -19,7 +19,7 @@ from sarja.protocol import changes
 from sarja.protocol.change_wire import CHANGE_FIELDS, change_from_wire, change_to_wire
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("server", "protocol", "client")
+PACKAGES = ("server", "protocol", "client", "lang")
 
 # Every place that tells the kinds apart: (file, function).
 SITES = {

@@ -8,19 +8,27 @@ fit its window: a line wider than its window, or more lines than it has rows, wo
 cut at the edge, so the test fails. Around the games: the lobby listing those tables,
 each waiting room, the new-table form, the help pages, chat, questions, the connection's
 troubles, and a replay of each game's record.
+
+Each test runs in English and in Finnish. In Finnish, no screen may show a word of
+English (`ENGLISH`): a sentence shown to a person but not marked for translation
+would show one. The data (table names, chat) is in the screen's language for that.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import errno
 import json
 import random
+import re
 
 import pytest
 
+from sarja import lang
 from sarja.client import model as m
 from sarja.client import receive
 from sarja.client.record import load
+from sarja.client.words import connect, lobby, refusals
 from sarja.protocol.cards import LAYOUT_CODES
 from sarja.protocol.limits import PROTOCOL_VERSION
 from sarja.protocol.messages import (
@@ -46,6 +54,120 @@ from sarja.server.present import (
 
 from .client_helpers import Headless, line_score
 
+# Words of the client's English that must never reach a Finnish screen (key names such
+# as Enter, Tab, Esc, PgUp, Home and End, and "in English" after F, are the same in both).
+ENGLISH = frozenset(
+    [
+        "the",
+        "you",
+        "your",
+        "press",
+        "card",
+        "cards",
+        "seat",
+        "seats",
+        "turn",
+        "game",
+        "played",
+        "plays",
+        "chip",
+        "chips",
+        "quit",
+        "help",
+        "ready",
+        "waiting",
+        "watching",
+        "watch",
+        "sequence",
+        "sequences",
+        "draw",
+        "pass",
+        "free",
+        "hand",
+        "join",
+        "leave",
+        "rules",
+        "players",
+        "table",
+        "tables",
+        "is",
+        "and",
+        "of",
+        "to",
+        "with",
+        "not",
+        "wins",
+        "move",
+        "moves",
+        "away",
+        "computer",
+        "spades",
+        "hearts",
+        "diamonds",
+        "clubs",
+        "ace",
+        "king",
+        "queen",
+        "jack",
+        "back",
+        "new",
+        "choose",
+        "pick",
+        "play",
+        "cancel",
+        "sides",
+        "level",
+        "discard",
+        "dead",
+        "wild",
+        "remove",
+        "held",
+        "page",
+        "keys",
+        "lobby",
+        "room",
+        "rematch",
+        "chat",
+    ]
+)
+# The data shown, in the language of the screen.
+DATA = {
+    "en": {
+        "server": "Sarja at the cottage",
+        "table": "Midsummer at the lake house",
+        "chat": "A long line of chat to see it wrap in the log ",
+        "tables": "Table {i} of the long summer eve",
+        "status": " A very long refusal from the server that goes on",
+    },
+    "fi": {
+        "server": "Sarja mökillä",
+        "table": "Juhannus järven rannalla",
+        "chat": "Pitkä rivi viestiä, jotta näkyy miten se rivittyy lokissa ",
+        "tables": "Pöytä {i} pitkänä kesäiltana",
+        "status": " Hyvin pitkä kieltäytyminen palvelimelta joka jatkuu",
+    },
+}
+
+
+@pytest.fixture(params=["en", "fi"], autouse=True)
+def language(request):
+    lang.use(request.param)
+    yield request.param
+    lang.use("en")
+
+
+def data(key: str) -> str:
+    return DATA[lang.language()][key]
+
+
+def english_words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[A-Za-z]+", text) if w.lower() in ENGLISH}
+
+
+def game_over() -> str:
+    return lang._(" Game over: {result}. ").split(":")[0].strip()
+
+
 NAMES = [
     "Aino Aleksandra Karlsson", "Bertil", "Cecilia Wihuri-Lindqvist", "Daniel", "Eeva",
     "Fredrik Johannes Nyström", "Greta", "Hannu", "Iida-Maria", "Jussi", "Kaisa", "Lauri",
@@ -56,7 +178,7 @@ SHAPES = [(2, 2), (3, 3), (4, 2), (12, 3)]
 def welcome() -> Welcome:
     return Welcome(
         version=PROTOCOL_VERSION, session="s1", resume="r" * 43, server_id="srv1",
-        layout=LAYOUT_CODES, server="Sarja at the cottage", shapes=table_shapes(),
+        layout=LAYOUT_CODES, server=data("server"), shapes=table_shapes(),
     )  # fmt: skip
 
 
@@ -91,7 +213,7 @@ def seat_stream(players: int, teams: int, seed: int, seat: int | None) -> list[l
     names = NAMES[:players]
     away = [False] * players
     table = TableView(
-        id="t1", name="Midsummer at the lake house", players=players, teams=teams,
+        id="t1", name=data("table"), players=players, teams=teams,
         seats=tuple(Seat(name=n, ready=True, away=False) for n in names), spectators=1,
         started=True, rules=rules_of(game.arrangement), computer_takeover="medium", seat=seat,
     )  # fmt: skip
@@ -120,6 +242,9 @@ def fits(h: Headless, what: str) -> str:
         f"  {r.size}: {[''.join(f[1] for f in line) for line in r.lines]}" for r in unfit
     )
     assert all(len(line) <= 80 for line in text.splitlines())
+    if lang.language() != "en":
+        found = english_words(text)
+        assert not found, f"{what}: English on a Finnish screen: {sorted(found)}\n{text}"
     return text
 
 
@@ -146,7 +271,7 @@ def test_every_screen_of_a_game_fits_80_by_24(players, teams):
                 fits(h, f"seat {seat}, move {i}")
         assert h.model.game.result is not None
         screen = fits(h, "the end")
-        assert "Game over" in screen
+        assert game_over() in screen
         for overlay in ("help", "quit", "leave"):
             h.model.overlay = overlay
             fits(h, overlay)
@@ -154,7 +279,7 @@ def test_every_screen_of_a_game_fits_80_by_24(players, teams):
                 h.press("tab")
                 fits(h, "help, page 2")
         h.model.overlay = None
-        h.press("c", *"A long line of chat to see it wrap in the log " * 3, "enter")
+        h.press("c", *data("chat") * 3, "enter")
         h.feed(*[Notice(kind=k, name=NAMES[1], seat=1) for k in ("rematch", "takeover")])
         fits(h, "chat")
 
@@ -162,14 +287,14 @@ def test_every_screen_of_a_game_fits_80_by_24(players, teams):
 @pytest.mark.parametrize(("players", "teams"), SHAPES)
 def test_every_replayed_position_fits_80_by_24(players, teams, tmp_path):
     game, _ = play_game(players, teams, 5 + players)
-    path = tmp_path / "game.json"
+    path = tmp_path / "sarja-1.json"
     path.write_text(record_json(game, NAMES[:players]), encoding="utf-8")
     h = Headless(load(path))
     steps = len(h.model.replay.steps)
     for i in range(steps):
         screen = fits(h, f"replay step {i}")
         if i == steps - 1:
-            assert "Game over" in screen
+            assert game_over() in screen
         h.press("right")
     assert h.model.replay.at == steps - 1
     assert json.loads(path.read_text())["names"][0] == NAMES[0]
@@ -179,7 +304,7 @@ def test_the_lobby_the_waiting_rooms_and_the_form_fit_80_by_24():
     rules = Rules(hand_size=3, manual_draw=True)
     tables = tuple(
         TableSummary(
-            id=f"t{i}", name=f"Table {i} of the long summer eve", players=p, teams=t,
+            id=f"t{i}", name=data("tables").format(i=i), players=p, teams=t,
             seated=tuple(NAMES[j] if j % 3 else None for j in range(p)) if i % 3 else
             tuple(f"{NAMES[j][:16]} {'Ö' * 7}" for j in range(p)),
             spectators=i * 40, started=i % 2 == 1, rules=rules, computer_takeover="medium",
@@ -189,11 +314,12 @@ def test_the_lobby_the_waiting_rooms_and_the_form_fit_80_by_24():
     h = Headless(m.Model(address="my-very-long-hostname.example.lan:7474", name=NAMES[0],
                          named=True, link="online"))  # fmt: skip
     h.feed(welcome(), TableList(tables=tables))
-    assert "Table 0 of the lo…" in fits(h, "the lobby")
+    assert data("tables").format(i=0)[:12] in fits(h, "the lobby")
     for row in range(len(tables)):
         screen = fits(h, f"lobby row {row}")
         h.press("down")
-    assert f"▶ Table {len(tables) - 1} of" in screen  # scrolled to keep the chosen in view
+    # scrolled to keep the chosen in view
+    assert "▶ " + data("tables").format(i=len(tables) - 1)[:8] in screen
     h.press("n")
     for field in range(6):
         for _ in range(4):
@@ -207,7 +333,7 @@ def test_the_lobby_the_waiting_rooms_and_the_form_fit_80_by_24():
             for j in range(players)
         )
         view = TableView(
-            id="t9", name="Midsummer at the lake house 2026", players=players, teams=teams,
+            id="t9", name=data("table") + " 2026", players=players, teams=teams,
             seats=seats, spectators=999, started=False, rules=rules, computer_takeover="medium",
             seat=0,
         )  # fmt: skip
@@ -219,19 +345,19 @@ def test_the_lobby_the_waiting_rooms_and_the_form_fit_80_by_24():
 def test_the_connection_screens_fit_80_by_24():
     h = Headless(m.Model(address="192.168.100.200:7474", name="", link="connecting"))
     fits(h, "name, connecting")
-    receive.set_link(h.model, "unreachable", "Cannot reach 192.168.100.200:7474 (connection "
-               "refused). Trying again in 8 s.")  # fmt: skip
+    where = "192.168.100.200:7474"
+    refused = connect.os_reason(errno.ECONNREFUSED)
+    receive.set_link(h.model, "unreachable", connect.waiting(where, refused, "", False, 8))
     fits(h, "name, unreachable")
     h.model.named, h.model.name = True, NAMES[0]
-    receive.set_link(h.model, "stopped", "192.168.100.200:7474 is not a Sarja server: it answered "
-               "“HTTP/1.0 400 Bad request version ('\\x00\\x00\\x00\\x1c')”. Check the "
-               "address and the port (the server prints the line to type).")  # fmt: skip
+    answer = "HTTP/1.0 400 Bad request version ('\\x00\\x00\\x00\\x1c')"
+    receive.set_link(h.model, "stopped", connect.not_sarja(where, answer))
     fits(h, "not a Sarja server")
     h.feed(welcome())
-    receive.set_link(h.model, "reconnecting", "The connection to 192.168.100.200:7474 dropped (the "
-               "server is shutting down). Trying again in 8 s.")  # fmt: skip
+    said = refusals.said("shutdown", "The server is shutting down.")
+    receive.set_link(h.model, "reconnecting", connect.waiting(where, "", said, True, 8))
     fits(h, "reconnecting")
-    h.model.status = "x" * 5 + " A very long refusal from the server that goes on" * 4
+    h.model.status = "x" * 5 + data("status") * 4
     fits(h, "a long status")
 
 
@@ -242,7 +368,8 @@ def test_a_choice_of_fives_fits_80_by_24():
     h.feed(WELCOME, STARTED, dataclasses.replace(SNAPSHOT))
     h.press("2", "enter")
     assert h.model.overlay == "fives"
-    assert "Which five" in fits(h, "fives")
+    assert lang._(" Which five make the sequence at {cell}? ↑↓ and Enter, or the number;"
+                  " Esc: not now ")[:12] in fits(h, "fives")  # fmt: skip
 
 
 def test_the_lobby_details_end_at_a_word_and_keep_their_rows():
@@ -257,5 +384,6 @@ def test_the_lobby_details_end_at_a_word_and_keep_their_rows():
     h.feed(welcome(), TableList(tables=(table,)))
     screen = fits(h, "the lobby")
     details = screen.splitlines()[4:7]
-    assert details[2].rstrip().endswith(("watching.", "s watches.")), screen
-    assert "medium computer)" in details[1]
+    watching = lobby.watching(2) + "."
+    assert details[2].rstrip().endswith((watching, lang._(". {doing}, s watches.")[-10:])), screen
+    assert lobby.seat_about("", "medium")[2:] + ")" in details[1]

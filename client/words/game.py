@@ -3,21 +3,24 @@ ended, and what the game's keys say when they cannot do what was asked."""
 
 from __future__ import annotations
 
+from sarja.lang import N_, _, ngettext, translated
 from sarja.protocol.cards import CORNER_CODE, ONE_EYED, TWO_EYED, card_label, cell_name
 from sarja.protocol.mirror import GameMirror
 
 from ..facts import is_computer_seat, last_cell, targets
 from ..model import Model
-from .common import SIDE_NAMES
+from . import common
 
 
 def result_text(game: GameMirror) -> str:
     """How the game ended, in words: "Red wins: Cecilia" or "The game is a draw"."""
     assert game.result is not None
     if game.result.result == "draw" or game.result.side is None:
-        return "The game is a draw"
+        return _("The game is a draw")
     winners = [p.name for p in game.players if p.side == game.result.side]
-    return f"{SIDE_NAMES[game.result.side]} wins: {', '.join(winners)}"
+    return _("{side} wins: {names}").format(
+        side=common.SIDE_NAMES[game.result.side], names=", ".join(winners)
+    )
 
 
 def turn_text(model: Model) -> str:
@@ -28,10 +31,10 @@ def turn_text(model: Model) -> str:
     if g.result is not None:
         return result_text(g)
     if model.my_turn:
-        return "YOUR TURN"
+        return _("YOUR TURN")
     if model.thinking is not None and model.thinking < len(g.players):
         return thinking_text(model, model.thinking)
-    return f"{g.players[g.turn].name}'s turn"
+    return _("{name}'s turn").format(name=g.players[g.turn].name)
 
 
 def thinking_text(model: Model, seat: int) -> str:
@@ -40,8 +43,8 @@ def thinking_text(model: Model, seat: int) -> str:
     assert model.game is not None
     name = model.game.players[seat].name
     if is_computer_seat(model, seat):
-        return f"{name} (computer) is thinking…"
-    return f"The computer is thinking for {name}…"
+        return _("{name} (computer) is thinking…").format(name=name)
+    return _("The computer is thinking for {name}…").format(name=name)
 
 
 def describe_cell(model: Model, cell: int) -> str:
@@ -52,179 +55,206 @@ def describe_cell(model: Model, cell: int) -> str:
         return name
     card = layout[cell]
     if card == CORNER_CODE:
-        return f"{name}: free corner, counts for every side"
-    text = f"{name}: {card_label(card)}"
+        return _("{cell}: free corner, counts for every side").format(cell=name)
+    # A language may add the card's name in words ("E5: 5♥ (hertta 5)").
+    text = _("{cell}: {card}").format(cell=name, card=card_label(card), name=common.card_name(card))
     g = model.game
     if g is not None:
         chip = g.board[cell]
         if chip.lower() in "bgr":
-            side = "bgr".index(chip.lower())
-            text += f", {SIDE_NAMES[side]} chip" + (" (in a sequence)" if chip.isupper() else "")
+            side = common.SIDE_NAMES["bgr".index(chip.lower())]
+            if chip.isupper():
+                text += _(", {side} chip (in a sequence)").format(side=side)
+            else:
+                text += _(", {side} chip").format(side=side)
         if g.last is not None and last_cell(g) == cell:
-            text += ", the last move"
+            text += _(", the last move")
         picked = model.picked
         if picked in TWO_EYED and cell in targets(model, picked):
-            text += f"; the {card_label(picked)} can go here"
+            text += _("; the {card} can go here").format(card=card_label(picked))
         elif picked in ONE_EYED and cell in targets(model, picked):
-            text += f"; the {card_label(picked)} can remove this chip"
+            text += _("; the {card} can remove this chip").format(card=card_label(picked))
     return text
 
 
 # ----- what the game's keys say ---------------------------------------------------------
 
-SPECTATORS_WATCH = "Spectators watch; only seated players play."
-PICK_FIRST = "Pick a card first: a number key (1–9) or Tab."
-PICK_FIRST_SHORT = "Pick a card first: a number key or Tab."
-CHOOSE_FIVES = "This placement can form its sequence more than one way: choose."
-NO_DEAD_CARD = "You hold no dead card (one with both spaces covered)."
-NO_DRAW_WAITING = "No draw is waiting for you."
-NO_ONE_AWAY = "No one is away whose seat the computer could play."
-TO_WAITING_ROOM = "The waiting room: r when you are ready for the next game."
-REMATCH_AFTER = "A rematch can be asked for once the game is over."
-REMATCH_ASKED = "You asked for a rematch; waiting for the others."
-ALERTS_ON = "A bell and the window's title will tell you of your turn (b: off)."
-ALERTS_OFF = "No bell on your turn now (b: on again)."
+SPECTATORS_WATCH = N_("Spectators watch; only seated players play.")
+PICK_FIRST = N_("Pick a card first: a number key (1–9) or Tab.")
+PICK_FIRST_SHORT = N_("Pick a card first: a number key or Tab.")
+CHOOSE_FIVES = N_("This placement can form its sequence more than one way: choose.")
+NO_DEAD_CARD = N_("You hold no dead card (one with both spaces covered).")
+NO_DRAW_WAITING = N_("No draw is waiting for you.")
+NO_ONE_AWAY = N_("No one is away whose seat the computer could play.")
+TO_WAITING_ROOM = N_("The waiting room: r when you are ready for the next game.")
+REMATCH_AFTER = N_("A rematch can be asked for once the game is over.")
+REMATCH_ASKED = N_("You asked for a rematch; waiting for the others.")
+ALERTS_ON = N_("A bell and the window's title will tell you of your turn (b: off).")
+ALERTS_OFF = N_("No bell on your turn now (b: on again).")
 
 
 def holding(cards: int) -> str:
-    return f"You hold {cards} cards." if cards else "You hold no cards."
+    if not cards:
+        return _("You hold no cards.")
+    return ngettext("You hold {n} card.", "You hold {n} cards.", cards).format(n=cards)
 
 
 def picked_dead(label: str) -> str:
-    return f"{label} is dead: both its spaces are covered. Press x to exchange it."
+    return _("{card} is dead: both its spaces are covered. Press x to exchange it.").format(
+        card=label
+    )
 
 
 def cannot_play(label: str) -> str:
-    return f"{label} cannot be played now."
+    return _("{card} cannot be played now.").format(card=label)
 
 
 def picked_wild(label: str) -> str:
-    return f"{label} is wild: move the cursor to any open space, then Enter."
+    return _("{card} is wild: move the cursor to any open space, then Enter.").format(card=label)
 
 
 def picked_spaces(label: str, spaces: int, removes: bool) -> str:
     """A picked card's spaces (or, for a one-eyed jack, the chips it can remove)."""
     if removes:
-        what = "chip it can remove" if spaces == 1 else "chips it can remove"
+        text = ngettext(
+            "{card}: {n} chip it can remove, marked » «. Enter plays at the cursor; n: next.",
+            "{card}: {n} chips it can remove, marked » «. Enter plays at the cursor; n: next.",
+            spaces,
+        )
     else:
-        what = "open space" if spaces == 1 else "open spaces"
-    return f"{label}: {spaces} {what}, marked » «. Enter plays at the cursor; n: next."
+        text = ngettext(
+            "{card}: {n} open space, marked » «. Enter plays at the cursor; n: next.",
+            "{card}: {n} open spaces, marked » «. Enter plays at the cursor; n: next.",
+            spaces,
+        )
+    return text.format(card=label, n=spaces)
 
 
 def play_dead(label: str) -> str:
-    return f"{label} is dead: press x to exchange it."
+    return _("{card} is dead: press x to exchange it.").format(card=label)
 
 
 def play_nothing(label: str) -> str:
-    return f"{label} cannot be played now; p passes if nothing can."
+    return _("{card} cannot be played now; p passes if nothing can.").format(card=label)
 
 
 def handed_over(name: str) -> str:
-    return f"You asked the computer to play for {name}."
+    return _("You asked the computer to play for {name}.").format(name=name)
 
 
 def seat_kept(command: str) -> str:
     """Printed in the shell on quitting a game: how to come back. The command goes on a
     line of its own, so a terminal never wraps it mid-word."""
-    return f"Your seat in the game is kept. To come back, run:\n    {command}"
+    return _("Your seat in the game is kept. To come back, run:") + f"\n    {command}"
 
 
 # ----- the title bar and the status line -------------------------------------------------
 
-PLACES = {"lobby": "lobby", "table": "waiting room", "game": "game"}  # by screen
-WINDOW_CLOSED = " this window is closed "
-WATCHING = "watching"
-LEAVE_QUESTION = " Leave the table? Your seat is kept: join the table again to go on. y / n "
+PLACES = {"lobby": N_("lobby"), "table": N_("waiting room"), "game": N_("game")}  # by screen
+WINDOW_CLOSED = N_(" this window is closed ")
+WATCHING = N_("watching")
+LEAVE_QUESTION = N_(" Leave the table? Your seat is kept: join the table again to go on. y / n ")
 
 
 def replay_title(title: str) -> str:
-    return f" Sarja · replay of {title}"
+    return _(" Sarja · replay of {title}").format(title=title)
 
 
 def replay_at(at: int, moves: int) -> str:
-    return f"move {at} of {moves} "
+    return _("move {at} of {moves} ").format(at=at, moves=moves)
 
 
 def table_title(name: str) -> str:
-    return f"table {name}"
+    return _("table {name}").format(name=name)
 
 
 def quit_question(practice: bool) -> str:
-    kept = "This practice game ends." if practice else "Your seat is kept."
-    return f" Quit in the middle of the game? {kept} y / n "
+    if practice:
+        return _(" Quit in the middle of the game? This practice game ends. y / n ")
+    return _(" Quit in the middle of the game? Your seat is kept. y / n ")
 
 
 # ----- under the board, beside it, and the hand -------------------------------------------
 
-THE_DEAL = " The deal. → steps forward."
-YOUR_DRAW_WAITS = "Your draw waits: press d"
-LAST = "Last: "
-HAND = " Hand "
-WATCHING_HANDS = " You are watching: hands are hidden."
-TAKE_YOUR_DRAW = "[d] take your draw"
-EXCHANGED = "(dead card exchanged)"
-NEW_CARD = " new"
-NO_CARDS = " no cards"
-HELD = " held:"
-DRAW_BANNER = " ▶ d: TAKE YOUR DRAW ◀ "
-WILD, REMOVE, DEAD = " wild", " remove", " dead"  # after a card's label in the hand
-YOU_TAG, COMPUTER_TAG, AWAY_TAG = " (you)", " (computer)", " (away)"
+THE_DEAL = N_(" The deal. → steps forward.")
+YOUR_DRAW_WAITS = N_("Your draw waits: press d")
+LAST = N_("Last: ")
+HAND = N_(" Hand ")
+WATCHING_HANDS = N_(" You are watching: hands are hidden.")
+TAKE_YOUR_DRAW = N_("[d] take your draw")
+EXCHANGED = N_("(dead card exchanged)")
+NEW_CARD = N_(" new")
+NO_CARDS = N_(" no cards")
+HELD = N_(" held:")
+DRAW_BANNER = N_(" ▶ d: TAKE YOUR DRAW ◀ ")
+WILD, REMOVE, DEAD = N_(" wild"), N_(" remove"), N_(" dead")  # after a card in the hand
+YOU_TAG, COMPUTER_TAG, AWAY_TAG = N_(" (you)"), N_(" (computer)"), N_(" (away)")
 
 
 def move_shown(at: int, known: bool) -> str:
     """A replay's move under the board: " Move 3: " before the move, " Move 3." alone."""
-    return f" Move {at}: " if known else f" Move {at}."
+    return _(" Move {n}: ").format(n=at) if known else _(" Move {n}.").format(n=at)
 
 
 def cards_held(count: int) -> str:
-    return " card" if count == 1 else " cards"
+    return ngettext(" card", " cards", count)
 
 
 def piles(top: str, draw: int) -> tuple[str, str]:
     """The discard pile's top card and the draw pile's size, long and short."""
-    return (f"Discard {top}  Draw pile {draw}", f"Discard {top} · Draw {draw}")
+    return (
+        _("Discard {top}  Draw pile {draw}").format(top=top, draw=draw),
+        _("Discard {top} · Draw {draw}").format(top=top, draw=draw),
+    )
 
 
 def side_sequences(done: int, needed: int) -> tuple[str, str, str]:
     """A side's sequences, as room allows."""
-    return (f"  sequences {done}/{needed}", f" {done}/{needed} seq.", f" {done}/{needed}")
+    return (
+        _("  sequences {done}/{needed}").format(done=done, needed=needed),
+        _(" {done}/{needed} seq.").format(done=done, needed=needed),
+        f" {done}/{needed}",
+    )
 
 
 def away(names: list[str]) -> str:
-    return "Away: " + ", ".join(names)
+    return _("Away: {names}").format(names=", ".join(names))
 
 
 def game_over(result: str) -> str:
-    return f" Game over: {result}. "
+    return _(" Game over: {result}. ").format(result=result)
 
 
 def winning(spans: str) -> str:
-    return f" Winning sequences (marked * on the board): {spans}"
+    return _(" Winning sequences (marked * on the board): {spans}").format(spans=spans)
 
 
 def seat_name(seat: int) -> str:
-    return f"Seat {seat + 1}"
+    return _("Seat {n}").format(n=seat + 1)
 
 
 def which_five(cell: str) -> str:
-    return f" Which five make the sequence at {cell}? ↑↓ and Enter, or the number; Esc: not now "
+    return _(
+        " Which five make the sequence at {cell}? ↑↓ and Enter, or the number; Esc: not now "
+    ).format(cell=cell)
 
 
 # ----- the game's keys, in the footer ----------------------------------------------------
 
-REPLAY_KEYS = [("←→", "step"), ("PgUp PgDn", "10 moves"), ("Home End", "start, end"),
-               ("?", "help"), ("q", "quit")]  # fmt: skip
-FIVES_KEYS = [("↑↓", "choose"), ("1-9", "pick"), ("Enter", "confirm"), ("Esc", "cancel")]
-WATCHING_KEYS = [("arrows", "look around"), ("c", "chat"), ("L", "leave"), ("?", "help"),
-                 ("q", "quit")]  # fmt: skip
-FINAL_KEYS = [("Enter", "to the waiting room"), ("L", "leave the table"), ("c", "chat"),
-              ("?", "help"), ("q", "quit")]  # fmt: skip
-ENDED_KEYS = [("r", "rematch"), ("L", "leave the table"), ("c", "chat"), ("?", "help"),
-              ("q", "quit")]  # fmt: skip
-PLAY_KEYS = [("←↑↓→", "move"), ("1-9 Tab", "card"), ("Enter", "play")]
-DRAW_KEY, DEAD_KEY, PASS_KEY = ("d", "draw"), ("x", "dead card"), ("p", "pass")
-HAND_OVER_KEY = ("o", "away seat to computer")
-LAST_KEYS = [("c", "chat"), ("?", "help"), ("q", "quit")]
+REPLAY_KEYS = [("←→", N_("step")), ("PgUp PgDn", N_("10 moves")), ("Home End", N_("start, end")),
+               ("?", N_("help")), ("q", N_("quit"))]  # fmt: skip
+FIVES_KEYS = [("↑↓", N_("choose")), ("1-9", N_("pick")), ("Enter", N_("confirm")),
+              ("Esc", N_("cancel"))]  # fmt: skip
+WATCHING_KEYS = [(N_("arrows"), N_("look around")), ("c", N_("chat")), ("L", N_("leave")),
+                 ("?", N_("help")), ("q", N_("quit"))]  # fmt: skip
+FINAL_KEYS = [("Enter", N_("to the waiting room")), ("L", N_("leave the table")),
+              ("c", N_("chat")), ("?", N_("help")), ("q", N_("quit"))]  # fmt: skip
+ENDED_KEYS = [("r", N_("rematch")), ("L", N_("leave the table")), ("c", N_("chat")),
+              ("?", N_("help")), ("q", N_("quit"))]  # fmt: skip
+PLAY_KEYS = [("←↑↓→", N_("move")), ("1-9 Tab", N_("card")), ("Enter", N_("play"))]
+DRAW_KEY, DEAD_KEY, PASS_KEY = ("d", N_("draw")), ("x", N_("dead card")), ("p", N_("pass"))
+HAND_OVER_KEY = ("o", N_("away seat to computer"))
+LAST_KEYS = [("c", N_("chat")), ("?", N_("help")), ("q", N_("quit"))]
 
 
 # ----- turn clocks -----------------------------------------------------------------------
@@ -244,3 +274,6 @@ def clock_item(name: str | None, draw: bool, seconds: int) -> str:
 
 CLOCK = "⏱ "
 CLOCK_HANDED = "The computer plays for you (your clock ran out): make a move to play again."
+
+
+translated(__name__)

@@ -5,101 +5,112 @@ from __future__ import annotations
 
 from typing import Literal
 
+from sarja.lang import N_, _, ngettext, translated
 from sarja.protocol.limits import MAX_TABLE_NAME, MAX_TURN_CLOCK, MIN_TURN_CLOCK
 
-NO_TABLES = "There are no tables yet: press n to create one."
-NAME_THE_TABLE = "Give the table a name."
-YOUR_TABLE = "your table"  # where we were, when the server does not say
-NOT_SENT = "Not sent, as you are at no table now: "
+NO_TABLES = N_("There are no tables yet: press n to create one.")
+NAME_THE_TABLE = N_("Give the table a name.")
+YOUR_TABLE = N_("your table")  # where we were, when the server does not say
+NOT_SENT = N_("Not sent, as you are at no table now: ")
+PRACTICE = N_("Practice")  # the name of a --practice game's server and table
+LANGUAGE_KEY = "F"  # the lobby's key that switches between Finnish and English
+IN_ENGLISH = N_("In English now (F: suomeksi).")  # said in the language switched to
 
 
 def no_longer_has_you(where: str) -> str:
-    return f"The server no longer has you at {where}."
+    return _("The server no longer has you at {where}.").format(where=where)
 
 
 def left_table(name: str, seat_kept: bool) -> str:
-    text = f"You left table {name}."
+    text = _("You left table {name}.").format(name=name)
     if seat_kept:
-        text += " Your seat is kept: join the table again to go on."
+        text += " " + _("Your seat is kept: join the table again to go on.")
     return text
 
 
 def no_longer_at(name: str) -> str:
-    return f"You are no longer at table {name}."
+    return _("You are no longer at table {name}.").format(name=name)
 
 
 def default_table_name(player: str) -> str:
     """The new-table form's name at first: the player's table."""
-    return f"{player}'s table"[:MAX_TABLE_NAME]
+    return _("{player}'s table").format(player=player)[:MAX_TABLE_NAME]
 
 
 # ----- the list of tables, and the chosen table -------------------------------------
 
-HEAD = ("Table", "Players", "Seats", "Rules")
-NO_TABLES_YET = "No tables yet. Press n to create one."
-RULES = "Rules: "
-SEATS = "Seats: "
-FREE = "free"
+HEAD = (N_("Table"), N_("Players"), N_("Seats"), N_("Rules"))
+NO_TABLES_YET = N_("No tables yet. Press n to create one.")
+RULES = N_("Rules: ")
+SEATS = N_("Seats: ")
+FREE = N_("free")
 MORE = "…"  # the rules that did not fit
 
 
 def seats_state(started: bool, free: int, players: int) -> str:
     if started:
-        return "playing"
+        return _("playing")
     if free:
-        return f"{free} free of {players}"
-    return "full"
+        return _("{free} free of {players}").format(free=free, players=players)
+    return _("full")
 
 
 def rules_items(
     hand: int, manual: bool, takeover: str | Literal[False], clock: int = 0
 ) -> list[str]:
     """A table's rules, most important first (the list leaves off from the end)."""
-    items = [f"hand {hand}"]
+    items = [_("hand {hand}").format(hand=hand)]
     if clock:
-        items.append(f"{clock_text(clock)} turn clock")
+        items.append(_("{clock} turn clock").format(clock=clock_text(clock)))
     if manual:
-        items.append("manual draw")
+        items.append(_("manual draw"))
     if takeover:
-        items.append(f"{takeover} computer stands in")
+        items.append(_("{level} computer stands in").format(level=level_name(takeover)))
     return items
 
 
+def level_name(level: str) -> str:
+    """A computer level (the wire's "easy", "medium", "hard") in words."""
+    return {"easy": _("easy"), "medium": _("medium"), "hard": _("hard")}.get(level, level)
+
+
 def watching(spectators: int) -> str:
-    return f"{spectators} watching"
+    return ngettext("{n} watching", "{n} watching", spectators).format(n=spectators)
 
 
 def detail_hints(started: bool, mine: bool) -> tuple[str, str]:
     """What Enter does at the chosen table: in full, and when there is no room."""
     if started and mine:
-        doing = "Enter takes you back to your seat"
+        doing = _("Enter takes you back to your seat")
     elif started:
-        doing = "Enter watches the game"
+        doing = _("Enter watches the game")
     else:
-        doing = "Enter takes a free seat"
-    return (f". {doing}, s watches.", ".")
+        doing = _("Enter takes a free seat")
+    return (_(". {doing}, s watches.").format(doing=doing), ".")
 
 
 def seat_about(side: str, level: str | None) -> str:
     """ "Blue, hard computer": a seat's side, and who plays it if a computer does."""
-    return side + (f", {level} computer" if level else "")
+    if not level:
+        return side
+    return _("{side}, {level} computer").format(side=side, level=level_name(level))
 
 
 # ----- the new-table form ----------------------------------------------------------------
 
-NEW_TABLE = " New table"
+NEW_TABLE = N_(" New table")
 FORM_LABELS = {
-    "name": "Name",
-    "players": "Players",
-    "teams": "Sides",
-    "hand_size": "Hand size",
-    "manual_draw": "Manual draw (house rule)",
-    "computers": "Computer players",
-    "level": "Computer level",
-    "computer_takeover": "Computer plays absent seats",
-    "hints": "Hints from the coach (a)",
-    "match_to": "Match",
-    "turn_clock": "Turn clock",
+    "name": N_("Name"),
+    "players": N_("Players"),
+    "teams": N_("Sides"),
+    "hand_size": N_("Hand size"),
+    "manual_draw": N_("Manual draw (house rule)"),
+    "computers": N_("Computer players"),
+    "level": N_("Computer level"),
+    "computer_takeover": N_("Computer plays absent seats"),
+    "hints": N_("Hints from the coach (a)"),
+    "match_to": N_("Match"),
+    "turn_clock": N_("Turn clock"),
 }
 CLOCK_RANGE = (
     f"A turn clock is {MIN_TURN_CLOCK} to {MAX_TURN_CLOCK} seconds (or off): type another number."
@@ -123,28 +134,37 @@ def clock_text(seconds: int) -> str:
 
 def form_hand(hand_size: int | None, usual: int | None, players: int) -> str:
     if hand_size is None:
-        return f"{usual} (the usual for {players} players)"
-    return f"{hand_size}" + (f" (usual: {usual})" if usual is not None else "")
+        return _("{usual} (the usual for {players} players)").format(usual=usual, players=players)
+    if usual is None:
+        return f"{hand_size}"
+    return _("{hand} (usual: {usual})").format(hand=hand_size, usual=usual)
 
 
 def only_way(teams: int, players: int) -> str:
-    return f"{teams} (the only way for {players})"
+    return _("{teams} (the only way for {players})").format(teams=teams, players=players)
 
 
 def on_off(on: bool) -> str:
-    return "on" if on else "off"
+    return _("on") if on else _("off")
 
 
 def computer_seats(computers: int, players: int) -> str:
     """Which seats the form's computers take: the last ones."""
     if computers == 0:
-        return "every seat for a person"
+        return _("every seat for a person")
     first = players - computers + 1
-    return f"seat {first}" if computers == 1 else f"seats {first}–{players}"
+    if computers == 1:
+        return _("seat {first}").format(first=first)
+    return _("seats {first}–{last}").format(first=first, last=players)
 
 
 def lobby_keys(creating: bool) -> list[tuple[str, str]]:
     if creating:
-        return [("↑↓", "field"), ("←→", "change"), ("Enter", "create"), ("Esc", "cancel")]
-    return [("↑↓", "choose"), ("Enter", "join"), ("s", "watch"), ("n", "new table"),
-            ("t", "standings"), ("r", "refresh"), ("?", "help"), ("q", "quit")]  # fmt: skip
+        return [("↑↓", _("field")), ("←→", _("change")), ("Enter", _("create")),
+                ("Esc", _("cancel"))]  # fmt: skip
+    return [("↑↓", _("choose")), ("Enter", _("join")), ("s", _("watch")), ("n", _("new table")),
+            ("t", _("standings")), (LANGUAGE_KEY, _("suomeksi")), ("r", _("refresh")),
+            ("?", _("help")), ("q", _("quit"))]  # fmt: skip
+
+
+translated(__name__)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import assert_never
 
+from sarja.lang import N_, _, ngettext, translated
 from sarja.protocol import changes as ch
 from sarja.protocol import notation
 from sarja.protocol.cards import cell_name
@@ -22,7 +23,7 @@ from sarja.protocol.mirror import GameMirror
 
 from ..model import LogLine, Model
 from ..styles import side_style
-from .common import Fragment, card_part, five_label, side_name, who_part
+from .common import Fragment, card_part, five_label, parts, side_name, who_part
 from .common import alone as _alone
 
 
@@ -31,133 +32,164 @@ def _who_part(model: Model, game: GameMirror, seat: int | None, you: bool = True
     return who_part(game, seat, you and model.replay is None)
 
 
+# A sentence about another seat ({who}) and about our own ({you}): two messages, as a
+# language may say "you" with another form of the verb (Finnish: "Aino pelasi",
+# "Sinä pelasit").
+_PLAYED = (N_("{who} played {card} at {cell}."), N_("{you} played {card} at {cell}."))
+_REMOVED = (
+    N_("{who} removed {whose} chip at {cell} with the {card}."),
+    N_("{you} removed {whose} chip at {cell} with the {card}."),
+)
+_EXCHANGED = (N_("{who} exchanged a dead {card}."), N_("{you} exchanged a dead {card}."))
+_NO_DRAW = (
+    N_("{who} could not draw: both piles are empty."),
+    N_("{you} could not draw: both piles are empty."),
+)
+_FORFEITED = (N_("{who} lost their draw: it waited too long."),
+              N_("{you} lost your draw: it waited too long."))  # fmt: skip
+_PASSED = (N_("{who} passed: no playable card."), N_("{you} passed: no playable card."))
+_AWAY = (N_("{who} is away; the seat is kept."), N_("{you} were away; your seat was kept."))
+_BACK = (N_("{who} is back."), N_("{you} are back."))
+_WINS = (N_("{who} wins!"), N_("{you} win!"))
+# The last move, without its full stop (the side panel writes it this way too).
+_LAST_PLAYED = (N_("{who} played {card} at {cell}"), N_("{you} played {card} at {cell}"))
+_LAST_REMOVED = (N_("{who} removed a chip at {cell} with the {card}"),
+                 N_("{you} removed a chip at {cell} with the {card}"))  # fmt: skip
+_LAST_EXCHANGED = (N_("{who} exchanged a dead {card}"), N_("{you} exchanged a dead {card}"))
+_LAST_PASSED = (N_("{who} passed"), N_("{you} passed"))
+
+
+def _said(
+    pair: tuple[str, str], who: Fragment | list[Fragment], you: bool, **rest: Fragment | str
+) -> list[Fragment]:
+    """One of a pair of sentences (another's, ours) with its places filled."""
+    if you:
+        return parts(pair[1], you=who, **rest)
+    return parts(pair[0], who=who, **rest)
+
+
+def change_parts(
+    model: Model, game: GameMirror, c: Change, stand_in: bool = False
+) -> list[Fragment]:
+    """One change of an update as a sentence for the log ([] for nothing worth saying).
+    `stand_in`: the computer made it for the seat (an update's `stand_in`): "The
+    computer played for you: 6♣ at C4.", "The computer, for Aino, played 6♣ at C4."."""
+    seat: int | None = getattr(c, "seat", None)
+    who: Fragment | list[Fragment] = _who_part(model, game, seat)
+    you = seat is not None and seat == game.seat and model.replay is None
+    if stand_in and acted(c):
+        if you and isinstance(c, ch.Played):
+            return parts(_("The computer played for you: {card} at {cell}."),
+                         card=card_part(c.card), cell=_cell_part(c.cell))  # fmt: skip
+        if you:
+            who = [("class:log.info", _("The computer, for you,"))]
+        else:
+            who = parts(_("The computer, for {who},"), who=who)
+            who = [(style or "class:log.info", text) for style, text in who]
+        you = False
+    match c:
+        case ch.Played() | ch.Removed() | ch.Exchanged() | ch.Drew() | ch.NoDraw() | ch.Passed():
+            return _act_parts(model, game, c, who, you)
+        case (
+            ch.Reshuffled() | ch.DrawForfeited() | ch.SequenceMade() | ch.Won() | ch.DrawnGame()
+            | ch.Away() | ch.Back()
+        ):  # fmt: skip
+            return _follow_parts(model, game, c, who, you)
+        case _:
+            assert_never(c)
+
+
 # What a seat does itself, and what follows from it or happens to a seat.
 _Act = ch.Played | ch.Removed | ch.Exchanged | ch.Drew | ch.NoDraw | ch.Passed
 _Follow = (
     ch.Reshuffled | ch.DrawForfeited | ch.SequenceMade | ch.Won | ch.DrawnGame | ch.Away | ch.Back
 )
+_Who = Fragment | list[Fragment]
 
 
-def change_parts(model: Model, game: GameMirror, c: Change) -> list[Fragment]:
-    """One change of an update as a sentence for the log ([] for nothing worth saying)."""
-    match c:
-        case ch.Played() | ch.Removed() | ch.Exchanged() | ch.Drew() | ch.NoDraw() | ch.Passed():
-            return _act_parts(model, game, c)
-        case (
-            ch.Reshuffled() | ch.DrawForfeited() | ch.SequenceMade() | ch.Won() | ch.DrawnGame()
-            | ch.Away() | ch.Back()
-        ):  # fmt: skip
-            return _follow_parts(model, game, c)
-        case _:
-            assert_never(c)
-
-
-def _act_parts(model: Model, game: GameMirror, c: _Act) -> list[Fragment]:
+def _act_parts(model: Model, game: GameMirror, c: _Act, who: _Who, you: bool) -> list[Fragment]:
     """What a seat did itself, as a sentence."""
-    who = _who_part(model, game, c.seat)
     match c:
         case ch.Played(card=card, cell=cell):
-            return [who, ("", " played "), card_part(card), ("", " at "), _cell_part(cell),
-                    ("", ".")]  # fmt: skip
+            return _said(_PLAYED, who, you, card=card_part(card), cell=_cell_part(cell))
         case ch.Removed(card=card, cell=cell, side=side):
             mine = side == model.my_side and _alone(game, side) and model.replay is None
-            whose = ("", "your") if mine else (side_style(side), f"{side_name(game, side)}'s")
-            return [who, ("", " removed "), whose, ("", " chip at "), _cell_part(cell),
-                    ("", " with the "), card_part(card), ("", ".")]  # fmt: skip
+            if mine:
+                return parts(_("{who} removed your chip at {cell} with the {card}."), who=who,
+                             cell=_cell_part(cell), card=card_part(card))  # fmt: skip
+            whose = (side_style(side), _("{side}'s").format(side=side_name(game, side)))
+            return _said(_REMOVED, who, you, whose=whose, cell=_cell_part(cell),
+                         card=card_part(card))  # fmt: skip
         case ch.Exchanged(card=card):
-            return [who, ("", " exchanged a dead "), card_part(card), ("", ".")]
+            return _said(_EXCHANGED, who, you, card=card_part(card))
         case ch.Drew():
             # After every play the server draws for the player: news only when drawing
             # is a choice (manual draw), and our own draw is told with its card (`hand`).
-            if not game.rules.manual_draw or _ours(model, game, c.seat):
+            if not game.rules.manual_draw or you:
                 return []
-            return [who, ("", " drew a card.")]
+            return parts(_("{who} drew a card."), who=who)
         case ch.NoDraw():
-            return [who, ("", " could not draw: both piles are empty.")]
+            return _said(_NO_DRAW, who, you)
         case ch.Passed():
-            return [who, ("", " passed: no playable card.")]
+            return _said(_PASSED, who, you)
         case _:
             assert_never(c)
 
 
-def _follow_parts(model: Model, game: GameMirror, c: _Follow) -> list[Fragment]:
-    """What followed from an act, or happened to a seat, as a sentence."""
+def _follow_parts(
+    model: Model, game: GameMirror, c: _Follow, who: _Who, you: bool
+) -> list[Fragment]:
+    """What followed from a seat's act, or happened to a seat, as a sentence."""
     match c:
         case ch.Reshuffled():
-            return [("", "The discard pile was shuffled into a new draw pile.")]
-        case ch.DrawForfeited(seat=seat):
-            if _ours(model, game, seat):
-                return [("", "You lost your draw: it waited too long.")]
-            return [_who_part(model, game, seat), ("", " lost their draw: it waited too long.")]
-        case ch.SequenceMade(seat=seat, side=side, fives=fives):
-            many = "two sequences" if len(fives) > 1 else "a sequence"
+            return [("", _("The discard pile was shuffled into a new draw pile."))]
+        case ch.DrawForfeited():
+            return _said(_FORFEITED, who, you)
+        case ch.SequenceMade(side=side, fives=fives):
             spans = ", ".join(five_label(f) for f in fives)
-            alone = _alone(game, side)
-            team = (
-                _who_part(model, game, seat) if alone else (side_style(side), side_name(game, side))
-            )
-            return [team, ("", f" completed {many} ({spans}).")]
+            team = who if _alone(game, side) else (side_style(side), side_name(game, side))
+            if you and _alone(game, side):
+                text = ngettext("{you} completed a sequence ({spans}).",
+                                "{you} completed two sequences ({spans}).", len(fives))  # fmt: skip
+                return parts(text, you=team, spans=spans)
+            text = ngettext("{who} completed a sequence ({spans}).",
+                            "{who} completed two sequences ({spans}).", len(fives))  # fmt: skip
+            return parts(text, who=team, spans=spans)
         case ch.Won(side=side):
-            return _won_parts(model, game, side)
+            if _alone(game, side):
+                winner = next(s for s, p in enumerate(game.players) if p.side == side)
+                ours = winner == game.seat and model.replay is None
+                return _said(_WINS, _who_part(model, game, winner), ours)
+            return _said(_WINS, (side_style(side), side_name(game, side)), False)
         case ch.DrawnGame():
-            return [("", "A full round of passes: the game is a draw.")]
-        case ch.Away(seat=seat):
-            return [_who_part(model, game, seat), ("", " is away; the seat is kept.")]
-        case ch.Back(seat=seat):
-            return [_who_part(model, game, seat), ("", " is back.")]
+            return [("", _("A full round of passes: the game is a draw."))]
+        case ch.Away():
+            return _said(_AWAY, who, you)
+        case ch.Back():
+            return _said(_BACK, who, you)
         case _:
             assert_never(c)
-
-
-def _won_parts(model: Model, game: GameMirror, side: int) -> list[Fragment]:
-    if _alone(game, side):
-        winner = next(s for s, p in enumerate(game.players) if p.side == side)
-        if winner == game.seat and model.replay is None:
-            return [(side_style(side), "You win!")]
-        return [_who_part(model, game, winner), ("", " wins!")]
-    return [(side_style(side), side_name(game, side)), ("", " wins!")]
-
-
-def _ours(model: Model, game: GameMirror, seat: int) -> bool:
-    """The seat is ours (never in a replay)."""
-    return seat == game.seat and model.replay is None
 
 
 def _cell_part(cell: int) -> Fragment:
     return ("class:cell", cell_name(cell))
 
 
-def stand_in_parts(
-    model: Model, game: GameMirror, c: Change, parts: list[Fragment]
-) -> list[Fragment]:
-    """A change the computer made for a person's seat (an update's `stand_in`): "The
-    computer played for you: 6♣ at C4." for our own seat, "The computer, for Aino,
-    played 6♣ at C4." for another's."""
-    if not acted(c):
-        return parts
-    rest = parts[1:]  # the sentence after its subject
-    if getattr(c, "seat", None) == game.seat and model.replay is None:
-        if isinstance(c, ch.Played):
-            return [("class:log.info", "The computer played for you: "), *rest[1:]]
-        return [("class:log.info", "The computer, for you,"), *rest]
-    return [("class:log.info", "The computer, for "), parts[0], ("class:log.info", ","),
-            *rest]  # fmt: skip
-
-
 def last_parts(model: Model, game: GameMirror, last: Last) -> list[Fragment]:
     """The last action in the log's words, without its full stop: "Aino played 2♥ at
     E6" (the side panel writes it this way too)."""
     who = _who_part(model, game, last.seat)
+    you = last.seat is not None and last.seat == game.seat and model.replay is None
     said = notation.parse(last.action)
     card = card_part(said.card) if said.card is not None else ("", "")
     cell = ("class:cell", cell_name(said.cell)) if said.cell is not None else ("", "")
     if said.kind == "pass":
-        return [who, ("", " passed")]
+        return _said(_LAST_PASSED, who, you)
     if said.kind == "exchange":
-        return [who, ("", " exchanged a dead "), card]
+        return _said(_LAST_EXCHANGED, who, you, card=card)
     if said.kind == "remove":
-        return [who, ("", " removed a chip at "), cell, ("", " with the "), card]
-    return [who, ("", " played "), card, ("", " at "), cell]
+        return _said(_LAST_REMOVED, who, you, cell=cell, card=card)
+    return _said(_LAST_PLAYED, who, you, card=card, cell=cell)
 
 
 def arrival(model: Model, game: GameMirror, table: str) -> list[list[Fragment]]:
@@ -166,55 +198,57 @@ def arrival(model: Model, game: GameMirror, table: str) -> list[list[Fragment]]:
     if game.version == 0:
         return [game_begins(model, game)]
     if game.seat is None:
-        lines: list[list[Fragment]] = [[("", f"You are watching the game at {table}.")]]
+        text = _("You are watching the game at {table}.").format(table=table)
     else:
-        lines = [[("", f"You are back in the game at {table}.")]]
+        text = _("You are back in the game at {table}.").format(table=table)
+    lines: list[list[Fragment]] = [[("", text)]]
     if game.last is not None:
-        lines.append([("", "Last move: "), *last_parts(model, game, game.last), ("", ".")])
+        lines.append(parts(_("Last move: {move}."), move=last_parts(model, game, game.last)))
     made = [
         f"{side_name(game, side)} {len(fives)}"
         for side, fives in enumerate(game.sequences)
         if side < game.sides
     ]
-    lines.append([("", f"Sequences: {', '.join(made)} (of {game.needed} needed).")])
+    lines.append([("", _("Sequences: {made} (of {needed} needed).").format(
+        made=", ".join(made), needed=game.needed))])  # fmt: skip
     if game.result is None:
         if game.turn == game.seat:
-            lines.append([("", "It is your turn.")])
+            lines.append([("", _("It is your turn."))])
         else:
-            lines.append([("", "It is "), _who_part(model, game, game.turn), ("", "'s turn.")])
+            lines.append(parts(_("It is {who}'s turn."), who=_who_part(model, game, game.turn)))
     return lines
 
 
 def game_begins(model: Model, game: GameMirror) -> list[Fragment]:
     """The game's first line: the cut, and who plays first."""
-    cut: list[Fragment] = [("", "The game begins. The cut: ")]
+    cut: list[Fragment] = [("", _("The game begins. The cut:") + " ")]
     for r, cut_round in enumerate(game.cut):
         if r:
-            cut.append(("", "; then "))
+            cut.append(("", _("; then") + " "))
         for i, (seat, card) in enumerate(cut_round):
             cut += [("", ", " if i else ""), _who_part(model, game, seat, False), ("", " "),
                     card_part(card)]  # fmt: skip
     cut.append(("", ". "))
     if game.first == game.seat:
-        cut.append(("", "You play first."))
+        cut.append(("", _("You play first.")))
     else:
-        cut += [_who_part(model, game, game.first), ("", " plays first.")]
+        cut += parts(_("{who} plays first."), who=_who_part(model, game, game.first))
     return cut
 
 
 def replay_begins(first: str) -> tuple[Fragment, ...]:
     """A replay's first line, at the deal."""
-    return (("", f"The game begins: {first} plays first. → steps forward, ← back."),)
+    return (("", _("The game begins: {first} plays first. → steps forward, ← back.").format(
+        first=first)),)  # fmt: skip
 
 
 def drew(card: str) -> list[Fragment]:
     """Our own manual draw, told with its card."""
-    return [("", "You drew "), card_part(card), ("", ".")]
+    return parts(_("You drew {card}."), card=card_part(card))
 
 
 def acted(c: Change) -> bool:
-    """What a seat's player (or the computer for them) does: the changes a stand-in made
-    (the rest of an update follows from them: sequences, forfeits)."""
+    """What a seat's player (or the computer for them) does: the changes a stand-in made."""
     match c:
         case ch.Played() | ch.Removed() | ch.Exchanged() | ch.Passed() | ch.Drew() | ch.NoDraw():
             return True
@@ -249,18 +283,10 @@ def log_changes(
     # Whom the computer played for.
     actor: int | None = getattr(changes[0], "seat", None) if stand_in and changes else None
     for c in changes:
-        parts = change_parts(model, game, c)
-        if not parts:
-            continue
         seat: int | None = getattr(c, "seat", None)
-        mine = seat is not None and seat == game.seat and model.replay is None
-        if actor is not None and seat == actor and acted(c):
-            parts = stand_in_parts(model, game, c, parts)
-        elif mine and isinstance(c, ch.Away):
-            parts = [parts[0], ("", " were away; your seat was kept.")]
-        elif mine and isinstance(c, ch.Back):
-            parts = [parts[0], ("", " are back.")]
-        lines.append(LogLine(c.kind, tuple(parts)))
+        said = change_parts(model, game, c, actor is not None and seat == actor and acted(c))
+        if said:
+            lines.append(LogLine(c.kind, tuple(said)))
     return lines
 
 
@@ -269,7 +295,9 @@ def away_summary(game: GameMirror, entries: list[Entry]) -> str:
     moves = [e for e in entries if any(map(is_move, e.changes))]
     if not moves:
         return ""
-    text = f"While you were away: {len(moves)} move{'s' if len(moves) != 1 else ''}"
+    text = ngettext(
+        "While you were away: {n} move", "While you were away: {n} moves", len(moves)
+    ).format(n=len(moves))
     mine = sum(
         1
         for e in moves
@@ -277,10 +305,17 @@ def away_summary(game: GameMirror, entries: list[Entry]) -> str:
         and any(is_move(c) and getattr(c, "seat", None) == game.seat for c in e.changes)
     )
     if mine and game.seat is not None:
-        text += f"; the computer played {mine} for you"
+        text += _("; the computer played {n} for you").format(n=mine)
     return text + "."
 
 
 def newer_lines(back: int) -> str:
     """The last line of a log scrolled back."""
-    return f" ↓ {back} newer line{'s' if back != 1 else ''} · PgDn, End: back to the newest"
+    return ngettext(
+        " ↓ {n} newer line · PgDn, End: back to the newest",
+        " ↓ {n} newer lines · PgDn, End: back to the newest",
+        back,
+    ).format(n=back)
+
+
+translated(__name__)

@@ -3,74 +3,96 @@ is ready or asks for a rematch (the server's notices), and what the seat keys sa
 
 from __future__ import annotations
 
+from sarja.lang import N_, _, translated
 from sarja.protocol.messages import Notice, TableView
 
 from ..styles import side_style
-from .common import SIDE_NAMES, Fragment
+from . import common
+from .common import Fragment, parts
+from .lobby import level_name
 
-TAKE_A_SEAT = "Take a seat first: choose one and press Enter."
+TAKE_A_SEAT = N_("Take a seat first: choose one and press Enter.")
 
 
 def seat_taken(seat: int) -> str:
-    return f"Seat {seat + 1} is taken; choose a free one."
+    return _("Seat {n} is taken; choose a free one.").format(n=seat + 1)
+
+
+# A notice's kind -> its sentence with another's name and with ours ("You"), where the
+# seat is told and where it is not.
+_NOTICES = {
+    "joined": (N_("{who} sat down at {where}."), N_("You sat down at {where}.")),
+    "joined_nowhere": (N_("{who} sat down."), N_("You sat down.")),
+    "seated": (N_("{who} moved to {where}."), N_("You moved to {where}.")),
+    "seated_nowhere": (N_("{who} changed seats."), N_("You changed seats.")),
+    "left": (N_("{who} left the table."), N_("You left the table.")),
+    "ready": (N_("{who} is ready."), N_("You are ready.")),
+    "unready": (N_("{who} is not ready."), N_("You are not ready.")),
+    "rematch": (N_("{who} wants a rematch."), N_("You asked for a rematch.")),
+    "takeover": (
+        N_("The computer plays for {who} until they return."),
+        N_("The computer plays for you until you come back or make a move."),
+    ),
+}
 
 
 def notice_parts(msg: Notice, table: TableView | None) -> list[Fragment]:
     """A notice from the server as a line of the log ("Aino sat down at seat 2 (Green).")."""
     mine = msg.seat is not None and table is not None and msg.seat == table.seat
     style = side_style(msg.seat % table.teams) if msg.seat is not None and table else ""
-    who: Fragment = (style, "You" if mine else msg.name)
+    who: Fragment = (style, common.YOU if mine else msg.name)
     where = ""
     if msg.seat is not None and table is not None:
-        where = f"seat {msg.seat + 1} ({SIDE_NAMES[msg.seat % table.teams]})"
+        where = _("seat {n} ({side})").format(
+            n=msg.seat + 1, side=common.SIDE_NAMES[msg.seat % table.teams]
+        )
     kind = msg.kind
-    if kind == "joined":
-        return [who, ("", f" sat down at {where}." if where else " sat down.")]
     if kind == "watching":
-        return [("", f"{msg.name} is watching.")]
-    if kind == "seated":
-        return [who, ("", f" moved to {where}." if where else " changed seats.")]
-    if kind == "left":
-        return [who, ("", " left the table.")]
-    if kind == "ready":
-        return [who, ("", " are ready." if mine else " is ready.")]
-    if kind == "unready":
-        return [who, ("", " are not ready." if mine else " is not ready.")]
-    if kind == "rematch":
-        return [who, ("", " asked for a rematch." if mine else " wants a rematch.")]
-    if kind == "takeover" and mine:
-        return [("", "The computer plays for you until you come back or make a move.")]
-    if kind == "takeover":
-        return [("", "The computer plays for "), who, ("", " until they return.")]
+        return [("", _("{name} is watching.").format(name=msg.name))]
+    if kind in ("joined", "seated") and not where:
+        kind += "_nowhere"
+    if kind in _NOTICES:
+        theirs, ours = _NOTICES[kind]
+        template = ours if mine else theirs  # already in the language (translated)
+        return parts(template, who=who, where=where)
     return [("", f"{msg.name}: {kind}.")]
 
 
 # ----- the waiting room -------------------------------------------------------------
 
-SEATS_HEAD = " Seats (each plays for the side shown: a seat is a team)"
-FREE_SEAT = "— free —"
-YOU_TAG = " (you)"
-WATCHING_HINT = " You are watching. Choose a free seat and press Enter to play."
-GAME_ON = " The game is on."
+SEATS_HEAD = N_(" Seats (each plays for the side shown: a seat is a team)")
+FREE_SEAT = N_("— free —")
+YOU_TAG = N_(" (you)")
+WATCHING_HINT = N_(" You are watching. Choose a free seat and press Enter to play.")
+GAME_ON = N_(" The game is on.")
 
 
 def computer_tag(level: str) -> str:
-    return f" (computer, {level})"
+    return _(" (computer, {level})").format(level=level_name(level))
 
 
 def seat_state(away: bool, ready: bool, taken: bool, computer: bool, rematch: bool) -> str:
     if rematch:
-        return "wants a rematch"
+        return _("wants a rematch")
     if away and computer:
-        return "away; the computer plays"
-    return "away" if away else "ready" if ready else "not ready" if taken else ""
+        return _("away; the computer plays")
+    if away:
+        return _("away")
+    return _("ready") if ready else _("not ready") if taken else ""
 
 
 def starts_when(computers: bool) -> str:
-    hint = " When every seat is taken and everyone is ready, the game starts"
-    return hint + (" (computers always are)." if computers else ".")
+    if computers:
+        return _(
+            " When every seat is taken and everyone is ready, the game starts"
+            " (computers always are)."
+        )
+    return _(" When every seat is taken and everyone is ready, the game starts.")
 
 
 def table_keys() -> list[tuple[str, str]]:
-    return [("↑↓ Enter", "sit"), ("r", "ready"), ("c", "chat"), ("L", "leave"), ("?", "help"),
-            ("q", "quit")]  # fmt: skip
+    return [("↑↓ Enter", _("sit")), ("r", _("ready")), ("c", _("chat")), ("L", _("leave")),
+            ("?", _("help")), ("q", _("quit"))]  # fmt: skip
+
+
+translated(__name__)

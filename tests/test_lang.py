@@ -1,0 +1,194 @@
+"""The Finnish catalog and the choice of language.
+
+The template (lang/sarja.pot) holds every sentence marked in the code, the Finnish
+catalog translates each one (none fuzzy, every placeholder kept, Finnish plural forms),
+and the shipped .mo is the .po compiled. The language comes from --lang, the settings
+or the environment, and switching it puts every words/ constant into it.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+from sarja import lang
+from sarja.client import cli
+from sarja.client.settings import Settings
+from sarja.client.words import game, help, lobby, refusals
+from sarja.server.refusal import SERVER_CODES
+
+ROOT = Path(__file__).resolve().parent.parent
+POT = ROOT / "lang" / "sarja.pot"
+PO = ROOT / "lang" / "locale" / "fi" / "LC_MESSAGES" / "sarja.po"
+MO = PO.with_suffix(".mo")
+PLACE = re.compile(r"\{[^{}]*\}|%\([a-z]+\)s")
+# Places the code fills that English leaves out and a language may use (words/game.py).
+ADDED = {"{cell}: {card}": {"{name}"}}
+
+
+@pytest.fixture(autouse=True)
+def _english_after():
+    yield
+    lang.use("en")
+
+
+def _read(path: Path) -> Catalog:
+    with open(path, "rb") as f:
+        return read_po(f, locale="fi" if path.suffix == ".po" else None)
+
+
+def _ids(catalog: Catalog) -> set[str | tuple[str, ...]]:
+    return {m.id for m in catalog if m.id}
+
+
+def test_the_template_holds_every_marked_sentence(tmp_path):
+    """A sentence marked in the code but not extracted (or one extracted that the code
+    no longer has) means `pybabel extract` was not run: docs/translating.md."""
+    fresh = tmp_path / "sarja.pot"
+    subprocess.run(
+        [str(Path(sys.executable).parent / "pybabel"), "extract", "-F", "lang/babel.cfg",
+         "-k", "N_", "-k", "ngettext:1,2", "--no-location", "--sort-output", "--omit-header",
+         "-o", str(fresh), "."],
+        cwd=ROOT, check=True, capture_output=True,
+    )  # fmt: skip
+    assert _ids(_read(fresh)) == _ids(_read(POT))
+
+
+def test_every_sentence_has_a_finnish_translation_with_its_places():
+    po, pot = _read(PO), _read(POT)
+    assert "nplurals=2; plural=(n != 1)" in po.plural_forms
+    for message in pot:
+        if not message.id:
+            continue
+        fi = po.get(message.id)
+        assert fi is not None, f"not in the Finnish catalog: {message.id!r}"
+        assert not fi.fuzzy, f"fuzzy: {message.id!r}"
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = fi.string if isinstance(fi.string, tuple) else (fi.string,)
+        assert all(strings), f"untranslated: {message.id!r}"
+        wanted = set(PLACE.findall(ids[-1]))
+        extra = ADDED.get(ids[0], set())
+        for text in strings:
+            places = set(PLACE.findall(text))
+            assert wanted <= places <= wanted | extra, f"places differ: {message.id!r} {text!r}"
+
+
+def test_the_shipped_mo_is_the_po_compiled():
+    """Run `pybabel compile -D sarja -d lang/locale` after editing the .po."""
+    out = io.BytesIO()
+    write_mo(out, _read(PO))
+    assert MO.read_bytes() == out.getvalue()
+
+
+def test_the_language_follows_the_environment_in_gettext_order():
+    pick = lang.from_environment
+    assert pick({}) == "en"
+    assert pick({"LANG": "fi_FI.UTF-8"}) == "fi"
+    assert pick({"LANG": "fi_FI.UTF-8", "LC_ALL": "C"}) == "en"
+    assert pick({"LC_MESSAGES": "fi_FI", "LANG": "en_GB.UTF-8"}) == "fi"
+    assert pick({"LANGUAGE": "sv:fi", "LANG": "en_US.UTF-8"}) == "fi"
+    assert pick({"LANGUAGE": "de", "LANG": "fi_FI"}) == "en"
+
+
+def test_lang_flag_wins_and_is_remembered_then_the_settings_then_the_environment(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setenv("LANGUAGE", "fi")
+    path = tmp_path / "client.json"
+    assert cli.choose_language([], Settings(path)) == "fi"
+    assert cli.choose_language(["--practice", "--lang", "en"], Settings(path)) == "en"
+    assert Settings(path).language == "en"
+    assert cli.choose_language([], Settings(path)) == "en"  # remembered over LANGUAGE
+    assert cli.choose_language(["--lang=fi"], Settings(path)) == "fi"
+    assert Settings(path).language == "fi"
+
+
+def test_switching_puts_every_constant_into_the_language_and_back():
+    assert game.PICK_FIRST.startswith("Pick a card")
+    lang.use("fi")
+    assert game.PICK_FIRST.startswith("Valitse ensin kortti")
+    assert help.KEYS_HELP[0][0] == "Pelaaminen"
+    assert lobby.FORM_LABELS["teams"] == "Joukkueet"  # dict keys stay as they are
+    assert game.holding(1) == "Sinulla on 1 kortti." and game.holding(3).endswith("korttia.")
+    lang.use("en")
+    assert game.PICK_FIRST.startswith("Pick a card")
+    assert help.KEYS_HELP[0][0] == "Playing"
+
+
+def test_card_and_jack_names_in_finnish():
+    from sarja.client.words.common import card_name
+
+    lang.use("fi")
+    assert [card_name(c) for c in ("7H", "TD", "AS", "KC", "QH", "JD")] == [
+        "hertta 7", "ruutu 10", "pataässä", "ristikuningas", "herttarouva", "ruutujätkä",
+    ]  # fmt: skip
+    rules = " ".join(help.RULES)
+    assert "kaksisilmäisiä jätkiä" in rules and "yksisilmäisiä" in rules
+    lang.use("en")
+    assert card_name("QH") == "queen of hearts"
+
+
+def _rule_codes() -> set[str]:
+    text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    text = text.split("## When a move is refused", 1)[1]
+    return set(re.findall(r"^\| `([a-z_]+)` \|", text, re.M))
+
+
+def test_every_refusal_a_player_can_meet_has_finnish_words():
+    codes = set(SERVER_CODES) | _rule_codes() | {"bad_card", "bad_cell", "bad_five"}
+    assert codes - set(refusals.BY_CODE) == set()
+    lang.use("fi")
+    assert refusals.said("space_taken", "That space is taken.") == "Ruutu on varattu."
+    assert refusals.said("a_new_code", "Something new.") == "Something new."  # the fallback
+    lang.use("en")
+    said = "The 7♥ goes on I5 or D6, not there."
+    assert refusals.said("wrong_space", said) == said  # in English, the server's own words
+
+
+def test_each_refusal_shows_in_finnish_on_the_game_screen():
+    """Every refusal by its code, as the player sees it on the game screen's status line:
+    in Finnish, with no English word (the server's sentence stays English on the wire)."""
+    from sarja.protocol.messages import Error
+
+    from .client_helpers import SNAPSHOT, STARTED, WELCOME, Headless, render
+    from .test_client_screens import english_words
+
+    lang.use("fi")
+    h = Headless()
+    h.feed(WELCOME, STARTED, SNAPSHOT)
+    for code, english in SERVER_CODES.items():
+        h.feed(Error(code=code, message=english))
+        screen, _ = render(h.client, 120, 40)
+        finnish = refusals.BY_CODE[code]
+        assert h.model.status == finnish and finnish[:30] in screen
+        assert not english_words(h.model.status), (code, h.model.status)
+
+
+def test_f_in_the_lobby_switches_the_language_redraws_and_is_remembered(tmp_path):
+    from sarja.protocol.messages import TableList
+
+    from .client_helpers import WELCOME, Headless, render
+
+    h = Headless()
+    h.client.settings = Settings(tmp_path / "client.json")
+    h.feed(WELCOME, TableList(tables=()))
+    assert "No tables yet" in render(h.client)[0]
+    h.press("F")
+    screen = render(h.client)[0]
+    assert lang.language() == "fi" and h.model.language == "fi"
+    assert "Ei vielä pöytiä" in screen and "Nyt suomeksi" in screen
+    assert "F in English" in screen  # the footer says how to go back
+    assert Settings(tmp_path / "client.json").language == "fi"
+    h.press("F")
+    assert "No tables yet" in render(h.client)[0]
+    assert Settings(tmp_path / "client.json").language == "en"
+    h.press("n", "F")  # in the new-table form's name, F is a letter
+    assert lang.language() == "en" and h.model.overlay == "create"
