@@ -24,6 +24,7 @@ from sarja.server.engine.actions import DRAW, EXCHANGE, PLACE, REMOVE, Action
 from sarja.server.engine.board import CARD_CELLS
 from sarja.server.engine.cards import CARD_KIND, JD, JS, REMOVER, WILD
 from sarja.server.engine.view import SeatView
+
 from .judge import DEFENCE, score_action
 from .windows import pack, tables, to_win_flags
 from .worlds import WorldMaker

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from sarja.server.engine.actions import PLACE, REMOVE, Action
 from sarja.server.engine.cards import CARD_KIND, WILD
 from sarja.server.engine.view import SeatView
+
 from .windows import CELL_WINDOWS, Tables, pack, tables, to_win_flags
 
 # What holding a jack is worth: a wild jack is spent only where it gains more

@@ -8,6 +8,7 @@ from typing import Protocol
 from sarja.server.engine.actions import DRAW, EXCHANGE, PLACE, REMOVE, Action
 from sarja.server.engine.cards import CARD_KIND, NORMAL
 from sarja.server.engine.view import SeatView
+
 from .judge import Judgement
 
 

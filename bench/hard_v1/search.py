@@ -26,12 +26,12 @@ from collections.abc import Callable
 from itertools import compress
 
 from sarja.protocol.changes import SequenceMade
-
 from sarja.server.engine.actions import DRAW_ACTION, EXCHANGE, PLACE, REMOVE, Action
 from sarja.server.engine.board import LAYOUT, five_cells
 from sarja.server.engine.cards import CARD_KIND, JC, JD, WILD
 from sarja.server.engine.game import Game
 from sarja.server.engine.view import SeatView
+
 from .inference import hand_filters
 from .judge import DEFENCE, REMOVE_COST, WILD_COST, Judgement
 from .levels import decision_rng, housekeeping, new_seed, playable

@@ -20,6 +20,7 @@ from sarja.server.engine.arrangement import Arrangement
 from sarja.server.engine.cards import FULL_DECK
 from sarja.server.engine.game import Game
 from sarja.server.engine.view import SeatView
+
 from .judge import board_chips, board_locked
 
 

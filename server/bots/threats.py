@@ -39,6 +39,11 @@ class Threats:
     __slots__ = ("counts",)
 
     def __init__(self, chips: bytes | bytearray, packed: Sequence[int], sides: int) -> None:
+        self.counts: list[list[int]] = []
+        self.recount(chips, packed, sides)
+
+    def recount(self, chips: bytes | bytearray, packed: Sequence[int], sides: int) -> None:
+        """Count every side's threats afresh (a sequence made spends windows)."""
         owners = four_owner()
         self.counts = [[0] * CELLS for _ in range(sides)]
         for w, p in enumerate(packed):
