@@ -23,6 +23,7 @@ import math
 import random
 import time
 from collections.abc import Callable
+from functools import lru_cache
 from itertools import compress
 
 from sarja.protocol.changes import SequenceMade
@@ -32,7 +33,7 @@ from ..engine.board import LAYOUT, five_cells
 from ..engine.cards import CARD_KIND, JC, JD, WILD
 from ..engine.game import Game
 from ..engine.view import SeatView
-from .inference import hand_filters
+from .inference import hand_likelihoods
 from .judge import DEFENCE, REMOVE_COST, WILD_COST, WILD_IDLE, Judgement, threat_value
 from .levels import decision_rng, housekeeping, new_seed, playable
 from .threats import Fill, Threats, touches
@@ -131,7 +132,7 @@ class Hard:
         hair's difference in a few hundred simulations is noise."""
         rng = decision_rng(self.seed, view)
         maker = self.worlds(view)
-        likely = hand_filters(view, maker) if self.infer else None
+        likely = hand_likelihoods(view, maker) if self.infer else None
         seat = maker.seat
         plies = self.plies if self.plies is not None else self.rounds * len(view.held)
         deadline = None if self.think_time is None else start + self.think_time
@@ -170,7 +171,7 @@ class Hard:
         return best
 
 
-INFER_TRIES = 30  # deals per world until the other hands pass their tests
+INFER_TRIES = 30  # deals per world until one of the other hands is accepted
 
 
 def completes(judge: Judgement, action: Action) -> bool:
@@ -218,6 +219,23 @@ def pick_candidates(ranked: list[tuple[float, int, Action]], count: int) -> list
     return chosen
 
 
+# Added to a placement's window deltas where it makes or ends a four, so one
+# sum tells both its worth and whether its threats need working out (a double
+# holds 20 of these and the worth exactly enough).
+FLAG = 1e9
+
+
+@lru_cache(maxsize=256)
+def _flagged(table: Tables, mark: int) -> list[float]:
+    touch = touches(MARK_INC[mark])
+    return [d + FLAG * t for d, t in zip(table.place[mark], touch, strict=True)]
+
+
+def flagged(table: Tables, mark: int) -> list[float]:
+    """`table.place[mark]` with FLAG added where the placement makes or ends a four."""
+    return _flagged(table, mark)
+
+
 class _Policy:
     """The fast greedy player of simulations: the judgement's tables looked up
     straight from the game, no view built. Tables change only when a side
@@ -245,8 +263,7 @@ class _Policy:
             return legal[0]
         mark = game.marks[seat]
         table = self.tables[mark - 1]
-        place = table.place[mark]
-        placing = touches(MARK_INC[mark])
+        place = flagged(table, mark)
         remove = table.remove
         chips = game.chips
         lookup = packed.__getitem__
@@ -256,12 +273,12 @@ class _Policy:
         for action in legal:
             kind = action.kind
             if kind == PLACE:
-                states = list(map(lookup, CELL_WINDOWS[action.cell]))
-                score = sum(map(place.__getitem__, states))
+                score = sum(map(place.__getitem__, map(lookup, CELL_WINDOWS[action.cell])))
                 wild = CARD_KIND[action.card] == WILD
                 if wild:
                     score -= WILD_COST
-                if any(map(placing.__getitem__, states)):
+                if score > FLAG / 2:  # it makes or ends a four
+                    score -= round(score / FLAG) * FLAG
                     worth, useful = self._threats(game, seat, packed, table, action.cell, mark, 0)
                     score += worth
                     if wild and not useful and score < WINS_NOW:
