@@ -3,6 +3,7 @@ as the seat can tell, and a winning four of another side blocked first."""
 
 from __future__ import annotations
 
+import math
 import random
 import sys
 from pathlib import Path
@@ -231,3 +232,47 @@ def test_easy_misses_some_blocks_by_design():
 def test_old_medium_missed_blocks_of_the_suite():
     missed, _ = blocks.misses(MediumV1(3), SUITE)
     assert missed > 0
+
+
+# ----- reading the hidden hands by a likelihood ------------------------------
+
+
+def test_a_kept_card_with_a_better_play_costs_by_how_much_better_unless_drawn_since():
+    from sarja.server.bots.inference import KEEP_SCALE, _likelihood
+
+    ace, king, two = 12, 11, 0
+    # Newest play first: one draw since it, 10 better with the ace, 40 with the king.
+    likely = _likelihood([(1, {ace: 10.0, king: 40.0})])
+    assert likely([two, two]) == 1.0
+    assert likely([ace, two]) == 1.0  # the one card drawn since may be it
+    both = likely([ace, king])  # one of them was kept: the lesser cost counts
+    assert both == pytest.approx(math.exp(-10.0 / KEEP_SCALE))
+    assert likely([ace, ace, king]) < both < 1.0
+
+
+def test_the_hands_medium_players_hold_are_likelier_than_random_ones():
+    """Against players who always make their best play and exchange dead cards
+    (medium), the true hand's likelihood is well above a random hand's."""
+    from sarja.server.bots.inference import hand_likelihoods
+    from sarja.server.bots.worlds import WorldMaker
+    from sarja.server.engine import Arrangement
+
+    true_total = random_total = 0.0
+    tested = 0
+    rng = random.Random(5)
+    for deal in range(5):
+        game = Game.new(Arrangement.of(2), random.Random(deal))
+        players = [make_player("medium", seed=s) for s in range(2)]
+        while game.outcome is None and len(game.history) < 80:
+            seat = game.turn
+            view = seat_view(game, seat)
+            if len(game.history) > 20 and len(game.history) % 5 == 0:
+                maker = WorldMaker(view)
+                for other, likely in hand_likelihoods(view, maker).items():
+                    tested += 1
+                    true_total += likely(game.hands[other])
+                    size = len(game.hands[other])
+                    random_total += sum(likely(rng.sample(maker.unseen, size)) for _ in range(20))
+            game.apply(seat, players[seat].choose(view))
+    assert tested >= 15
+    assert true_total / tested > 2 * random_total / (20 * tested)  # about 0.97 and 0.36

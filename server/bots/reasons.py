@@ -36,7 +36,7 @@ def winning_threats(view: SeatView) -> tuple[int, ...]:
     judge = Judgement(view)
     to_win = to_win_flags(view.needed, view.sequences)
     fill = Fill(view.hand, view.discard)
-    cells = set()
+    cells: set[int] = set()
     for side in range(view.sides):
         if side != judge.side and to_win[side]:
             cells.update(c for c in judge.threats.cells(side) if fill.by_others(c))
