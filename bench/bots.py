@@ -1,7 +1,8 @@
 """How well and how fast the computer players play: a round robin of
 baseline, easy, medium and hard.
 
-Run: python bench/bots.py   (about 7 minutes on a two-core machine).
+Run: python bench/bots.py   (about 20 minutes on a two-core machine: hard v hard-v1
+is the long part).
 
 Every pair of levels meets in two-player games and in two teams of two. Each
 deal (a seeded cut and shuffle) is played twice with the sides swapped, so
@@ -11,7 +12,14 @@ picks uniformly among the legal actions. With ``--sighted`` it also plays
 ``sighted``, hard searching worlds dealt with the other seats' real hands
 (the draw pile still shuffled), against medium and baseline in two-player
 games: what hard would score if it could see the hidden cards. It is a
-measurement, never a player. It prints each pairing's win rate
+measurement, never a player. ``hard-v1`` is hard as it was before threats were judged as threats and
+hands read by a likelihood (frozen under bench/hard_v1/, never a level); with
+``--v1`` medium also meets ``medium-v1``, medium as it was, on ten times as
+many deals. After the games, medium and hard are checked on the block suite
+(tests/blocks.json, bench/blocks.py): ``blocks_missed_medium`` and
+``blocks_missed_hard``. It also prints how long the issue's full run of hard
+against hard-v1 (1,000 two-player and 400 team games) would take at the pace
+measured. It prints each pairing's win rate
 for the first-named level with a 95% (Wilson) interval, draws counting half,
 and the milliseconds each level took per decision (median and 95th
 percentile), timed around ``choose`` only. Games run in parallel, one process

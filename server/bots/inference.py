@@ -1,13 +1,14 @@
 """What the other sides' past plays say about the cards they hold now.
 
 A player who plays well does not keep a card that had a clearly better play
-than the one it made. So each play of another side's seat, judged on the
-board it was made on, marks some unseen cards as unlikely to have been in that
-hand then; such a card can be in the hand now only if it was drawn since. The
-cards drawn since a play are the hand's newest, so if the hand now holds `n`
-cards marked by its plays of the last `d` draws, `n` must be at most `d`
-(checked for every `d`). A deal that breaks this is unlikely, and worlds.py
-deals again.
+than the one it made, nor a dead card it could have exchanged. So each play of
+another side's seat, judged on the board it was made on, says by how much each
+unseen card would have been better; such a card can be in the hand now only if
+it was drawn since, and the cards drawn since a play are the hand's newest.
+`hand_likelihoods` turns this into a likelihood of any dealt hand (each kept
+card costs by how much better it was, the `d` costliest excused for the `d`
+draws since a play); worlds.py deals hands as often as it says.
+`hand_filters` is the older pass-or-fail form (at most `d` such cards).
 
 Only the view is read: its history (public: a draw's card is not in it), the
 board now, unseen cards. The board before each play is the board now with

@@ -2,8 +2,8 @@
 
 For each decision it keeps the few actions the one-move judgement rates best,
 then, until its time or simulation budget is spent, it deals a possible world
-(worlds.py: the unseen cards at random, each other side's hand dealt again
-while its past plays make it unlikely, inference.py), plays every candidate
+(worlds.py: the unseen cards at random, each other side's hand kept as
+often as its likelihood given its past plays says, inference.py), plays every candidate
 in that same world and plays the game on for a few turns with a fast greedy
 policy, and scores where that leaves its side: 1 for a win, 0 for a loss, ½
 for a draw, and otherwise the board's worth squashed into (0, 1). Every
