@@ -1,7 +1,8 @@
 """How well and how fast the computer players play: a round robin of
 baseline, easy, medium and hard.
 
-Run: python bench/bots.py   (about 7 minutes on a two-core machine).
+Run: python bench/bots.py   (about 20 minutes on a two-core machine: hard v hard-v1
+is the long part).
 
 Every pair of levels meets in two-player games and in two teams of two. Each
 deal (a seeded cut and shuffle) is played twice with the sides swapped, so
@@ -11,7 +12,14 @@ picks uniformly among the legal actions. With ``--sighted`` it also plays
 ``sighted``, hard searching worlds dealt with the other seats' real hands
 (the draw pile still shuffled), against medium and baseline in two-player
 games: what hard would score if it could see the hidden cards. It is a
-measurement, never a player. It prints each pairing's win rate
+measurement, never a player. ``hard-v1`` is hard as it was before threats were judged as threats and
+hands read by a likelihood (frozen under bench/hard_v1/, never a level); with
+``--v1`` medium also meets ``medium-v1``, medium as it was, on ten times as
+many deals. After the games, medium and hard are checked on the block suite
+(tests/blocks.json, bench/blocks.py): ``blocks_missed_medium`` and
+``blocks_missed_hard``. It also prints how long the issue's full run of hard
+against hard-v1 (1,000 two-player and 400 team games) would take at the pace
+measured. It prints each pairing's win rate
 for the first-named level with a 95% (Wilson) interval, draws counting half,
 and the milliseconds each level took per decision (median and 95th
 percentile), timed around ``choose`` only. Games run in parallel, one process
@@ -34,6 +42,10 @@ import time
 from collections import defaultdict
 from collections.abc import Iterator
 
+import blocks
+from hard_v1.levels import Medium as MediumV1
+from hard_v1.search import Hard as HardV1
+
 from sarja.server.bots import DEFAULT_THINK_TIME, make_player
 from sarja.server.bots.search import Hard
 from sarja.server.bots.worlds import WorldMaker
@@ -43,6 +55,7 @@ ARRANGEMENTS = {"2p": Arrangement.of(2), "2x2": Arrangement.of(4)}
 ARRANGEMENT_NAMES = {"2p": "two players", "2x2": "two teams of two"}
 # Pairings, first-named level's win rate reported; hard's cost most.
 PAIRINGS = (
+    ("hard", "hard-v1"),
     ("hard", "medium"),
     ("hard", "baseline"),
     ("hard", "easy"),
@@ -51,11 +64,16 @@ PAIRINGS = (
     ("easy", "baseline"),
     ("easy", "random"),
 )
+# With --v1, medium against medium as it was before threats (a fast proxy of
+# the judgement's worth), ten times --games deals in two-player games.
+V1_PAIRINGS = (("medium", "medium-v1"),)
 # With --sighted, in two-player games, each on --games deals.
 SIGHTED_PAIRINGS = (("sighted", "medium"), ("sighted", "baseline"))
 # Hard's games take most of the time: the deals each pairing with hard gets,
 # as a share of --games (hard against medium in two-player games).
 HARD_SHARE = {
+    ("hard-v1", "2p"): 1.0,
+    ("hard-v1", "2x2"): 0.4,
     ("medium", "2p"): 1.0,
     ("baseline", "2p"): 0.5,
     ("easy", "2p"): 0.2,
@@ -122,15 +140,25 @@ def new_player(level: str, seed: int, think_time: float | None, simulations: int
         return RandomPlayer(seed)
     if level == "sighted":
         return SightedPlayer(seed, think_time, simulations)
+    if level == "hard-v1":  # hard as it was, frozen under bench/hard_v1/
+        old = HardV1(seed, think_time, simulations)
+        old.level = "hard-v1"
+        return old
+    if level == "medium-v1":
+        medium = MediumV1(seed)
+        medium.level = "medium-v1"
+        return medium
     return make_player(level, seed=seed, think_time=think_time, simulations=simulations)
 
 
 Task = tuple[str, str, str, int, bool, float | None, int | None]
 
 
-def play(task: Task) -> tuple[Task, float, dict[str, list[float]], int]:
+def play(task: Task) -> tuple[Task, float, dict[str, list[float]], int, float]:
     """One game; returns the first level's score (1, ½ or 0), the
-    milliseconds per decision by level, and the number of actions."""
+    milliseconds per decision by level, the number of actions and the
+    game's seconds."""
+    began = time.perf_counter()
     first, second, key, deal, swapped, think_time, simulations = task
     arrangement = ARRANGEMENTS[key]
     levels = (second, first) if swapped else (first, second)
@@ -160,7 +188,7 @@ def play(task: Task) -> tuple[Task, float, dict[str, list[float]], int]:
         score = 0.5
     else:
         score = 1.0 if outcome.side == first_side else 0.0
-    return task, score, dict(times), game.version
+    return task, score, dict(times), game.version, time.perf_counter() - began
 
 
 def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -185,7 +213,7 @@ def tasks(
     first_deal: int = 1,
 ) -> Iterator[Task]:
     # Hard's games first: they are the long ones, so the pool ends evenly.
-    searching = ("hard", "sighted")
+    searching = ("hard", "sighted", "hard-v1")
     for (first, second, key), n in sorted(deals.items(), key=lambda kv: kv[0][0] not in searching):
         for deal in range(first_deal, first_deal + n):
             for swapped in (False, True):
@@ -247,6 +275,17 @@ def main() -> None:
         " baseline, two players, --games deals each",
     )
     parser.add_argument(
+        "--v1",
+        action="store_true",
+        help="also play medium against medium as it was before threats (medium-v1),"
+        " two players, ten times --games deals",
+    )
+    parser.add_argument(
+        "--no-blocks",
+        action="store_true",
+        help="skip the block suite (tests/blocks.json) that medium and hard are checked on",
+    )
+    parser.add_argument(
         "--first-deal",
         type=int,
         default=1,
@@ -260,20 +299,23 @@ def main() -> None:
     if simulations is not None:
         think_time = None
     deals: dict[tuple[str, str, str], int] = {}
-    only = {tuple(name.split("-")) for name in args.only}
+    only = {tuple(name.split("-", 1)) for name in args.only}
     pairings = PAIRINGS + (SIGHTED_PAIRINGS if args.sighted else ())
+    pairings += V1_PAIRINGS if args.v1 else ()
     for first, second in pairings:
         if only and (first, second) not in only:
             continue
         for key in ARRANGEMENTS:
             if args.seating and key not in args.seating:
                 continue
-            if first == "sighted" and key != "2p":
+            if first == "sighted" and key != "2p" or second == "medium-v1" and key != "2p":
                 continue
             if args.quick:
                 n = 1
             elif first == "sighted":
                 n = args.games
+            elif second == "medium-v1":
+                n = args.games * 10
             elif "hard" in (first, second):
                 n = max(1, round(args.games * HARD_SHARE[(second, key)]))
             else:
@@ -297,9 +339,11 @@ def main() -> None:
             results = list(pool.imap_unordered(play, all_tasks))
     else:
         results = [play(task) for task in all_tasks]
-    for task, score, game_times, length in results:
+    seconds: dict[tuple[str, str, str], list[float]] = defaultdict(list)
+    for task, score, game_times, length, took in results:
         first, second, key = task[:3]
         scores[(first, second, key)].append(score)
+        seconds[(first, second, key)].append(took)
         for level, ms in game_times.items():
             times[level].extend(ms)
         lengths.append(length)
@@ -319,7 +363,16 @@ def main() -> None:
             f"  {won / n:>8.1%}  {low:.1%} - {high:.1%}"
         )
     print(f"\n{'level':<10} {'decisions':>9}  {'median ms':>9}  {'p95 ms':>8}  {'max ms':>8}")
-    for level in ("baseline", "easy", "medium", "hard", "sighted", "random"):
+    for level in (
+        "baseline",
+        "easy",
+        "medium",
+        "medium-v1",
+        "hard",
+        "hard-v1",
+        "sighted",
+        "random",
+    ):
         ms = times.get(level)
         if ms:
             print(
@@ -334,8 +387,44 @@ def main() -> None:
     def p95(level: str) -> float | None:
         return round(percentile(times[level], 0.95), 2) if times.get(level) else None
 
+    def interval(first: str, second: str, key: str = "2p") -> list[float] | None:
+        found = scores.get((first, second, key))
+        if not found:
+            return None
+        return [round(x, 3) for x in wilson(sum(found), len(found))]
+
+    def games(first: str, second: str, key: str = "2p") -> int:
+        return len(scores.get((first, second, key), ()))
+
+    # How long the issue's full run would take here: 1,000 two-player games and
+    # 400 team games of hard against hard-v1, at the games' measured pace.
+    full = 0.0
+    for key, wanted in (("2p", 1000), ("2x2", 400)):
+        took = seconds.get(("hard", "hard-v1", key))
+        if took:
+            full += statistics.mean(took) * wanted / args.jobs
+    print(f"\nhard v hard-v1 in full (1,000 + 400 games) would take about {full / 60:.0f} min here")
+
+    missed: dict[str, int | None] = {"medium": None, "hard": None}
+    if not args.no_blocks:
+        suite = blocks.load()
+        for level in missed:
+            budget = (None, 2) if args.quick else (think_time, simulations)
+            bot = make_player(level, seed=1, think_time=budget[0], simulations=budget[1])
+            missed[level], total = blocks.misses(bot, suite)
+            print(f"{level} missed {missed[level]} of {total} blocks of the suite")
+
     medium_v_easy = rate("medium", "easy")
     figures = {
+        "hard_vs_hard_v1": rate("hard", "hard-v1"),
+        "hard_vs_hard_v1_interval": interval("hard", "hard-v1"),
+        "hard_vs_hard_v1_games": games("hard", "hard-v1"),
+        "hard_vs_hard_v1_teams": rate("hard", "hard-v1", "2x2"),
+        "hard_vs_hard_v1_teams_interval": interval("hard", "hard-v1", "2x2"),
+        "hard_vs_hard_v1_teams_games": games("hard", "hard-v1", "2x2"),
+        "full_run_minutes_estimate": round(full / 60, 1),
+        "blocks_missed_medium": missed["medium"],
+        "blocks_missed_hard": missed["hard"],
         "hard_vs_medium": rate("hard", "medium"),
         "hard_vs_baseline": rate("hard", "baseline"),
         "medium_vs_baseline": rate("medium", "baseline"),
@@ -346,6 +435,12 @@ def main() -> None:
         "easy_vs_random": rate("easy", "random"),
         "hard_vs_medium_teams": rate("hard", "medium", "2x2"),
     }
+    if args.v1:
+        figures |= {
+            "medium_vs_medium_v1": rate("medium", "medium-v1"),
+            "medium_vs_medium_v1_interval": interval("medium", "medium-v1"),
+            "medium_vs_medium_v1_games": games("medium", "medium-v1"),
+        }
     if args.sighted:
         figures |= {
             "sighted_vs_medium": rate("sighted", "medium"),

@@ -20,6 +20,7 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
         ("client.py", ["--games", "1"], "median"),
         ("server.py", ["--quick"], "journal_cpu_us"),
         ("bots.py", ["--quick"], "win rate"),
+        ("blocks.py", ["--check", "medium"], "missed 0 of"),
         ("hostile.py", ["--quick"], "p99_attack_ms"),
         ("hostile_tables.py", ["--quick"], "park_race_stopped"),
         ("discovery.py", ["--quick"], "gone_after_stop_s"),

@@ -284,9 +284,12 @@ def test_the_bench_quick_mode_ends_with_its_figures():
     assert done.returncode == 0, done.stderr[-2000:]
     figures = json.loads(done.stdout.strip().splitlines()[-1])
     keys = ("hard_vs_medium", "hard_vs_baseline", "medium_vs_baseline", "easy_vs_baseline",
-            "hard_ms_p95", "medium_ms_p95", "sighted_vs_medium", "sighted_vs_baseline")  # fmt: skip
+            "hard_ms_p95", "medium_ms_p95", "sighted_vs_medium", "sighted_vs_baseline",
+            "hard_vs_hard_v1", "hard_vs_hard_v1_teams")  # fmt: skip
     for key in keys:
         assert isinstance(figures[key], float | int), key
+    assert figures["blocks_missed_medium"] == 0 and figures["blocks_missed_hard"] == 0
+    assert len(figures["hard_vs_hard_v1_interval"]) == 2
 
 
 def test_the_benchs_sighted_worlds_hold_the_real_hands():

@@ -1,13 +1,14 @@
 """What the other sides' past plays say about the cards they hold now.
 
 A player who plays well does not keep a card that had a clearly better play
-than the one it made. So each play of another side's seat, judged on the
-board it was made on, marks some unseen cards as unlikely to have been in that
-hand then; such a card can be in the hand now only if it was drawn since. The
-cards drawn since a play are the hand's newest, so if the hand now holds `n`
-cards marked by its plays of the last `d` draws, `n` must be at most `d`
-(checked for every `d`). A deal that breaks this is unlikely, and worlds.py
-deals again.
+than the one it made, nor a dead card it could have exchanged. So each play of
+another side's seat, judged on the board it was made on, says by how much each
+unseen card would have been better; such a card can be in the hand now only if
+it was drawn since, and the cards drawn since a play are the hand's newest.
+`hand_likelihoods` turns this into a likelihood of any dealt hand (each kept
+card costs by how much better it was, the `d` costliest excused for the `d`
+draws since a play); worlds.py deals hands as often as it says.
+`hand_filters` is the older pass-or-fail form (at most `d` such cards).
 
 Only the view is read: its history (public: a draw's card is not in it), the
 board now, unseen cards. The board before each play is the board now with
@@ -22,9 +23,10 @@ from collections.abc import Callable, Sequence
 
 from ..engine.actions import DRAW, EXCHANGE, PLACE, REMOVE, Action
 from ..engine.board import CARD_CELLS
-from ..engine.cards import CARD_KIND, JD, JS, REMOVER, WILD
+from ..engine.cards import CARD_KIND, JD, JS, NORMAL, REMOVER, WILD
 from ..engine.view import SeatView
 from .judge import DEFENCE, score_action
+from .threats import Fill, Threats
 from .windows import pack, tables, to_win_flags
 from .worlds import WorldMaker
 
@@ -64,14 +66,65 @@ def _filter(marked: list[tuple[int, frozenset[int]]]) -> Likely:
 def _marked_cards(view: SeatView, maker: WorldMaker) -> dict[int, list[tuple[int, frozenset[int]]]]:
     """Per seat of another side: (draws since, unseen cards with a clearly better
     play) for each of its last plays, newest first."""
+    return {
+        seat: [(draws, frozenset(gains)) for draws, gains in plays]
+        for seat, plays in _judged_plays(view, maker).items()
+    }
+
+
+# How fast keeping a card with a better play becomes unlikely: a card whose
+# best play beat the play made by MARGIN + g was kept with probability
+# exp(-g / KEEP_SCALE) (a strong player keeps few such cards, a beginner more).
+KEEP_SCALE = 25.0
+# Keeping a dead card instead of exchanging it refuses a free card: it counts
+# as a better play by this much.
+DEAD_GAIN = 40.0
+
+Likelihood = Callable[[Sequence[int]], float]
+
+
+def hand_likelihoods(view: SeatView, maker: WorldMaker) -> dict[int, Likelihood]:
+    """For each seat of another side whose plays say something, the likelihood
+    (0 to 1, relative) of a dealt hand given every play it made and every
+    exchange of a dead card it did not make: each card it holds that had a
+    better play then costs by how much better, except that the `d` most
+    telling ones since a play may have come in with its `d` draws since."""
+    return {
+        seat: _likelihood(plays)
+        for seat, plays in _judged_plays(view, maker).items()
+        if any(gains for _, gains in plays)
+    }
+
+
+def _likelihood(plays: list[tuple[int, dict[int, float]]]) -> Likelihood:
+    steps = [(draws, gains) for draws, gains in plays if gains]
+
+    def likelihood(hand: Sequence[int]) -> float:
+        cost = 0.0
+        for draws, gains in steps:
+            found = sorted((gains[c] for c in hand if c in gains), reverse=True)
+            cost += sum(found[draws:])
+        return math.exp(-cost / KEEP_SCALE)
+
+    return likelihood
+
+
+def _judged_plays(
+    view: SeatView, maker: WorldMaker
+) -> dict[int, list[tuple[int, dict[int, float]]]]:
+    """Per seat of another side: (draws since, gain per unseen card that had a
+    clearly better play or was dead and not exchanged) for each of its last
+    plays, newest first."""
     me = view.seat_sides[maker.seat]
     to_judge = LOOK_BACK * sum(1 for side in view.seat_sides if side != me)
     chips = maker.chips[:]
     draws = [0] * len(view.held)
     seen = [0] * len(view.held)
-    found: dict[int, list[tuple[int, frozenset[int]]]] = {}
+    found: dict[int, list[tuple[int, dict[int, float]]]] = {}
     unseen = set(maker.unseen)
-    for seat, action in reversed(view.history):
+    history = view.history
+    for index in range(len(history) - 1, -1, -1):
+        seat, action = history[index]
         kind = action.kind
         # Cards come in by exchanging a dead card, and by playing (or, under the
         # manual draw, by drawing).
@@ -89,9 +142,15 @@ def _marked_cards(view: SeatView, maker: WorldMaker) -> dict[int, list[tuple[int
         if view.seat_sides[seat] == me or seen[seat] >= LOOK_BACK:
             continue
         seen[seat] += 1
-        marked = _better_than(view, maker, chips, seat, action, unseen)
-        if marked is not None:
-            found.setdefault(seat, []).append((draws[seat], marked))
+        gains = _better_than(view, maker, chips, seat, action, unseen)
+        if gains is not None:
+            before = history[index - 1] if index else None
+            exchanged = before is not None and before[0] == seat and before[1].kind == EXCHANGE
+            if not exchanged:  # it could still exchange: a dead card held was kept
+                for card in unseen:
+                    if CARD_KIND[card] == NORMAL and all(chips[c] for c in CARD_CELLS[card]):
+                        gains[card] = max(gains.get(card, 0.0), DEAD_GAIN)
+            found.setdefault(seat, []).append((draws[seat], gains))
         to_judge -= 1
         if not to_judge:
             break  # every other seat's last plays are judged: older ones say nothing more
@@ -101,31 +160,36 @@ def _marked_cards(view: SeatView, maker: WorldMaker) -> dict[int, list[tuple[int
 def _better_than(
     view: SeatView, maker: WorldMaker, chips: bytearray, seat: int, action: Action,
     unseen: set[int],
-) -> frozenset[int] | None:  # fmt: skip
-    """The unseen cards whose best play on `chips` (the board before `action`)
-    beats `action` by MARGIN; None when the play cannot be judged."""
+) -> dict[int, float] | None:  # fmt: skip
+    """Per unseen card whose best play on `chips` (the board before `action`)
+    beats `action` by more than MARGIN, by how much more; None when the play
+    cannot be judged. Judged as medium judges, threats included, with what
+    any seat sees (the discard pile; the hand is not known)."""
     side = view.seat_sides[seat]
     mark = side + 1
     packed = pack(chips, view.sequences)
     table = tables(side, view.sides, to_win_flags(view.needed, view.sequences), DEFENCE)
-    played = score_action(action, chips, packed, table, mark)
+    threats = Threats(chips, packed, view.sides)
+    fill = Fill((), view.discard)
+
+    def score(a: Action) -> float:
+        return score_action(a, chips, packed, table, mark, threats=threats, fill=fill) or 0.0
+
+    played = score_action(action, chips, packed, table, mark, threats=threats, fill=fill)
     if played is None:
         return None
     bar = played + MARGIN
     empties = [c for c in range(len(chips)) if not chips[c]]
-    best_wild = max(
-        (score_action(Action(PLACE, JD, c), chips, packed, table, mark) or 0.0 for c in empties),
-        default=-math.inf,
-    )
+    best_wild = max((score(Action(PLACE, JD, c)) for c in empties), default=-math.inf)
     best_remove = max(
         (
-            score_action(Action(REMOVE, JS, c), chips, packed, table, mark) or 0.0
+            score(Action(REMOVE, JS, c))
             for c in range(len(chips))
             if chips[c] not in (0, mark, 4) and not maker.locked[c]
         ),
         default=-math.inf,
     )
-    strong = set()
+    strong: dict[int, float] = {}
     for card in unseen:
         kind = CARD_KIND[card]
         if kind == WILD:
@@ -134,13 +198,9 @@ def _better_than(
             best = best_remove
         else:
             best = max(
-                (
-                    score_action(Action(PLACE, card, c), chips, packed, table, mark) or 0.0
-                    for c in CARD_CELLS[card]
-                    if not chips[c]
-                ),
+                (score(Action(PLACE, card, c)) for c in CARD_CELLS[card] if not chips[c]),
                 default=-math.inf,
             )
         if best > bar:
-            strong.add(card)
-    return frozenset(strong)
+            strong[card] = best - bar
+    return strong

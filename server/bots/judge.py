@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from ..engine.actions import PLACE, REMOVE, Action
 from ..engine.cards import CARD_KIND, WILD
 from ..engine.view import SeatView
+from .threats import Fill, Threats
 from .windows import CELL_WINDOWS, Tables, pack, tables, to_win_flags
 
 # What holding a jack is worth: a wild jack is spent only where it gains more
@@ -21,6 +22,18 @@ REMOVE_COST = 45.0
 # How much another side's line counts against ours: blocking a four of theirs
 # comes before making a four of our own, since they move first.
 DEFENCE = 1.1
+# What a threat is worth, by the space it needs (two fours needing one space
+# are one threat), if its side can still fill that space: a threat of the
+# side's first sequences, and one that wins the game.
+THREAT = 200.0
+THREAT_TO_WIN = 1500.0
+# Blocking another side's fillable four that wins the game next turn comes
+# before anything but winning now: no number of threats of one's own
+# outweighs it (they move first). Below hard's WINS_NOW (50,000).
+BLOCK_WIN = 20000.0
+# A two-eyed jack spent without completing a sequence, blocking a four or
+# making a threat is wasted: a plain card does that work.
+WILD_IDLE = 300.0
 
 # Board characters (view.board) to engine marks; upper case is a locked chip.
 _MARKS = {".": 0, "b": 1, "g": 2, "r": 3, "B": 1, "G": 2, "R": 3, "*": 4}
@@ -51,31 +64,84 @@ def score_action(
     mark: int,
     wild_cost: float = WILD_COST,
     remove_cost: float = REMOVE_COST,
+    threats: Threats | None = None,
+    fill: Fill | None = None,
 ) -> float | None:
     """The change in the side's worth if it takes `action`; None for actions
-    that are not plays (draw, exchange, pass)."""
+    that are not plays (draw, exchange, pass). With `threats` (and the seat's
+    `fill`), what the move does to every side's threats counts too."""
     kind = action.kind
     if kind == PLACE:
         delta = table.place[mark]
         score = 0.0
         for w in CELL_WINDOWS[action.cell]:
             score += delta[packed[w]]
-        if CARD_KIND[action.card] == WILD:
+        wild = CARD_KIND[action.card] == WILD
+        if wild:
             score -= wild_cost
-        return score
-    if kind == REMOVE:
+        if threats is None:
+            return score
+        changes = threats.changes(chips, packed, action.cell, mark, 0)
+    elif kind == REMOVE:
         delta = table.remove[chips[action.cell]]
         score = 0.0
         for w in CELL_WINDOWS[action.cell]:
             score += delta[packed[w]]
-        return score - remove_cost
-    return None
+        score -= remove_cost
+        if threats is None:
+            return score
+        wild = False
+        changes = threats.changes(chips, packed, action.cell, 0, chips[action.cell])
+    else:
+        return None
+    worth, useful = threat_value(threats, changes, table, fill)
+    if wild and not useful and score < WINS_NOW_SCORE:
+        worth -= WILD_IDLE
+    return score + worth
+
+
+# A placement's window worth this high makes a sequence that wins.
+WINS_NOW_SCORE = 50000.0
+
+
+def threat_value(
+    threats: Threats,
+    changes: list[tuple[int, int, int]],
+    table: Tables,
+    fill: Fill | None,
+) -> tuple[float, bool]:
+    """What `changes` (Threats.changes) do to the threats, from the table's
+    side: its threats made count for it, other sides' threats ended for it
+    (DEFENCE times), and the reverse against it; only threats on spaces their
+    side can still fill count. Also whether the move made a threat of the
+    side's, or ended (completed or blocked) any four."""
+    if not changes:
+        return 0.0, False
+    side = table.side
+    to_win = table.to_win
+    made, ended = threats.spaces_changed(changes)
+    worth = 0.0
+    useful = bool(ended)
+    for sign, spaces in ((1.0, made), (-1.0, ended)):
+        for s, cell in spaces:
+            ours = s == side
+            if fill is not None and not (fill.by_us(cell) if ours else fill.by_others(cell)):
+                continue
+            value = THREAT_TO_WIN if to_win[s] else THREAT
+            if ours:
+                useful = useful or sign > 0
+                worth += sign * value
+            else:
+                worth -= sign * table.defence * value
+                if sign < 0 and to_win[s] and table.defence:
+                    worth += BLOCK_WIN
+    return worth, useful
 
 
 class Judgement:
     """The view's board read once, for scoring many actions."""
 
-    __slots__ = ("chips", "packed", "table", "mark", "side")
+    __slots__ = ("chips", "packed", "table", "mark", "side", "threats", "fill")
 
     def __init__(self, view: SeatView, defence: float = DEFENCE) -> None:
         self.side = my_side(view)
@@ -85,9 +151,14 @@ class Judgement:
         self.table = tables(
             self.side, view.sides, to_win_flags(view.needed, view.sequences), defence
         )
+        self.threats = Threats(self.chips, self.packed, view.sides)
+        self.fill = Fill(view.hand, view.discard)
 
     def score(self, action: Action) -> float | None:
-        return score_action(action, self.chips, self.packed, self.table, self.mark)
+        return score_action(
+            action, self.chips, self.packed, self.table, self.mark,
+            threats=self.threats, fill=self.fill,
+        )  # fmt: skip
 
     def ranked(self, actions: Iterable[Action]) -> list[tuple[float, int, Action]]:
         """Plays best first, as (score, position in `actions`, action); ties

@@ -2,8 +2,8 @@
 
 For each decision it keeps the few actions the one-move judgement rates best,
 then, until its time or simulation budget is spent, it deals a possible world
-(worlds.py: the unseen cards at random, each other side's hand dealt again
-while its past plays make it unlikely, inference.py), plays every candidate
+(worlds.py: the unseen cards at random, each other side's hand kept as
+often as its likelihood given its past plays says, inference.py), plays every candidate
 in that same world and plays the game on for a few turns with a fast greedy
 policy, and scores where that leaves its side: 1 for a win, 0 for a loss, ½
 for a draw, and otherwise the board's worth squashed into (0, 1). Every
@@ -23,6 +23,7 @@ import math
 import random
 import time
 from collections.abc import Callable
+from functools import lru_cache
 from itertools import compress
 
 from sarja.protocol.changes import SequenceMade
@@ -32,9 +33,10 @@ from ..engine.board import LAYOUT, five_cells
 from ..engine.cards import CARD_KIND, JC, JD, WILD
 from ..engine.game import Game
 from ..engine.view import SeatView
-from .inference import hand_filters
-from .judge import DEFENCE, REMOVE_COST, WILD_COST, Judgement
+from .inference import hand_likelihoods
+from .judge import DEFENCE, REMOVE_COST, WILD_COST, WILD_IDLE, Judgement, threat_value
 from .levels import decision_rng, housekeeping, new_seed, playable
+from .threats import Fill, Threats, touches
 from .windows import (
     CELL_WINDOWS,
     FINISHED,
@@ -130,7 +132,7 @@ class Hard:
         hair's difference in a few hundred simulations is noise."""
         rng = decision_rng(self.seed, view)
         maker = self.worlds(view)
-        likely = hand_filters(view, maker) if self.infer else None
+        likely = hand_likelihoods(view, maker) if self.infer else None
         seat = maker.seat
         plies = self.plies if self.plies is not None else self.rounds * len(view.held)
         deadline = None if self.think_time is None else start + self.think_time
@@ -169,7 +171,7 @@ class Hard:
         return best
 
 
-INFER_TRIES = 30  # deals per world until the other hands pass their tests
+INFER_TRIES = 30  # deals per world until one of the other hands is accepted
 
 
 def completes(judge: Judgement, action: Action) -> bool:
@@ -217,17 +219,38 @@ def pick_candidates(ranked: list[tuple[float, int, Action]], count: int) -> list
     return chosen
 
 
+# Added to a placement's window deltas where it makes or ends a four, so one
+# sum tells both its worth and whether its threats need working out (a double
+# holds 20 of these and the worth exactly enough).
+FLAG = 1e9
+
+
+@lru_cache(maxsize=256)
+def _flagged(table: Tables, mark: int) -> list[float]:
+    touch = touches(MARK_INC[mark])
+    return [d + FLAG * t for d, t in zip(table.place[mark], touch, strict=True)]
+
+
+def flagged(table: Tables, mark: int) -> list[float]:
+    """`table.place[mark]` with FLAG added where the placement makes or ends a four."""
+    return _flagged(table, mark)
+
+
 class _Policy:
     """The fast greedy player of simulations: the judgement's tables looked up
     straight from the game, no view built. Tables change only when a side
-    finishes a sequence (its next one may then win)."""
+    finishes a sequence (its next one may then win). The threats are kept in
+    step move by move; a move's effect on them is worked out only where it
+    makes or ends a four (`touches`), which few moves do."""
 
-    __slots__ = ("sides", "needed", "tables")
+    __slots__ = ("sides", "needed", "tables", "threats", "fill")
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, threats: Threats) -> None:
         self.sides = game.arrangement.sides
         self.needed = game.needed
         self.tables: list[Tables] = []
+        self.threats = threats
+        self.fill: Fill | None = None
         self.refresh(game)
 
     def refresh(self, game: Game) -> None:
@@ -240,22 +263,34 @@ class _Policy:
             return legal[0]
         mark = game.marks[seat]
         table = self.tables[mark - 1]
-        place = table.place[mark]
+        place = flagged(table, mark)
         remove = table.remove
         chips = game.chips
         lookup = packed.__getitem__
+        self.fill = None
         best = legal[0]
         best_score = -math.inf
         for action in legal:
             kind = action.kind
             if kind == PLACE:
                 score = sum(map(place.__getitem__, map(lookup, CELL_WINDOWS[action.cell])))
-                if CARD_KIND[action.card] == WILD:
+                wild = CARD_KIND[action.card] == WILD
+                if wild:
                     score -= WILD_COST
+                if score > FLAG / 2:  # it makes or ends a four
+                    score -= round(score / FLAG) * FLAG
+                    worth, useful = self._threats(game, seat, packed, table, action.cell, mark, 0)
+                    score += worth
+                    if wild and not useful and score < WINS_NOW:
+                        score -= WILD_IDLE
+                elif wild:
+                    score -= WILD_IDLE
             elif kind == REMOVE:
-                delta = remove[chips[action.cell]]
-                score = sum(map(delta.__getitem__, map(lookup, CELL_WINDOWS[action.cell])))
-                score -= REMOVE_COST
+                taken = chips[action.cell]
+                states = list(map(lookup, CELL_WINDOWS[action.cell]))
+                score = sum(map(remove[taken].__getitem__, states)) - REMOVE_COST
+                if any(map(touches(-MARK_INC[taken]).__getitem__, states)):
+                    score += self._threats(game, seat, packed, table, action.cell, 0, taken)[0]
             elif kind == EXCHANGE:
                 return action
             else:
@@ -264,14 +299,33 @@ class _Policy:
                 best, best_score = action, score
         return best
 
+    def _threats(
+        self, game: Game, seat: int, packed: list[int], table: Tables, cell: int,
+        placed: int, removed: int,
+    ) -> tuple[float, bool]:  # fmt: skip
+        """What a move that makes or ends a four does to the threats, judged
+        with what the mover sees (its hand and the discard pile)."""
+        if self.fill is None:
+            self.fill = Fill(game.hands[seat], game.discard)
+        changes = self.threats.changes(game.chips, packed, cell, placed, removed)
+        return threat_value(self.threats, changes, table, self.fill)
+
 
 def apply_tracked(
-    game: Game, seat: int, action: Action, packed: list[int], policy: _Policy | None
+    game: Game,
+    seat: int,
+    action: Action,
+    packed: list[int],
+    policy: _Policy | None,
+    threats: Threats | None = None,
 ) -> None:
-    """Apply `action` and keep the packed windows in step with the board."""
+    """Apply `action` and keep the packed windows (and `threats`) in step with
+    the board."""
     kind = action.kind
     if kind == PLACE:
         mark = game.marks[seat]
+        if threats is not None:
+            threats.apply(threats.changes(game.chips, packed, action.cell, mark, 0))
         events = game.apply(seat, action)
         inc = MARK_INC[mark]
         for w in CELL_WINDOWS[action.cell]:
@@ -280,10 +334,15 @@ def apply_tracked(
             if isinstance(event, SequenceMade):
                 for five in event.fives:
                     spend(packed, mark - 1, five_cells(five))
+                if threats is not None:  # spent windows hold no threats: count afresh
+                    threats.recount(game.chips, packed, game.arrangement.sides)
                 if policy is not None:
                     policy.refresh(game)
     elif kind == REMOVE:
-        inc = MARK_INC[game.chips[action.cell]]
+        taken = game.chips[action.cell]
+        if threats is not None:
+            threats.apply(threats.changes(game.chips, packed, action.cell, 0, taken))
+        inc = MARK_INC[taken]
         game.apply(seat, action)
         for w in CELL_WINDOWS[action.cell]:
             packed[w] -= inc
@@ -302,11 +361,12 @@ def play_out(
         if game.outcome is not None:
             break
         if policy is None:
-            policy = _Policy(game)
+            policy = _Policy(game, Threats(game.chips, packed, game.arrangement.sides))
         while game.pending_draw:
             game.apply(game.pending_draw[0], DRAW_ACTION)
         turn = game.turn
-        apply_tracked(game, turn, policy.choose(game, turn, packed), packed, policy)
+        action = policy.choose(game, turn, packed)
+        apply_tracked(game, turn, action, packed, policy, policy.threats)
     outcome = game.outcome
     if outcome is not None:
         if outcome.result == "draw":

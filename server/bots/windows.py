@@ -87,11 +87,12 @@ def spend(packed: list[int], side: int, five: Sequence[int]) -> None:
 # ----- what a window is worth ------------------------------------------------
 
 # Worth of a live window to its side by how many of its five spaces the side
-# holds (corners included); the last entry is making a sequence.
-BUILD = (0.0, 1.0, 5.0, 22.0, 110.0, 1000.0)
-# A side one sequence from winning: its fours are a threat to win next turn,
-# and making the sequence wins.
-BUILD_TO_WIN = (0.0, 1.0, 6.0, 40.0, 1500.0, 100000.0)
+# holds (corners included); the last entry is making a sequence. A four's
+# window is worth little by itself: what a four threatens is counted by the
+# space it needs (threats.py, judge.py), so two fours on one space count once.
+BUILD = (0.0, 1.0, 5.0, 22.0, 40.0, 1000.0)
+# A side one sequence from winning: making the sequence wins.
+BUILD_TO_WIN = (0.0, 1.0, 6.0, 40.0, 60.0, 100000.0)
 # A finished sequence, once counted: what it already won, not what it would win.
 FINISHED = 1000.0
 
@@ -126,10 +127,12 @@ class Tables:
     ``worth[p]`` is window state `p`'s worth; ``place[mark][p]`` what a chip of
     `mark` added to it changes; ``remove[mark][p]`` what taking one away does."""
 
-    __slots__ = ("side", "worth", "place", "remove")
+    __slots__ = ("side", "to_win", "defence", "worth", "place", "remove")
 
     def __init__(self, side: int, sides: int, to_win: tuple[bool, ...], defence: float) -> None:
         self.side = side
+        self.to_win = to_win
+        self.defence = defence
         worth = [window_worth(p, side, sides, to_win, defence) for p in range(TABLE_SIZE)]
         self.worth = worth
         self.place: list[list[float]] = [[]]

@@ -54,12 +54,14 @@ class WorldMaker:
     def deal(
         self,
         rng: random.Random,
-        likely: Mapping[int, Callable[[Sequence[int]], bool]] | None = None,
+        likely: Mapping[int, Callable[[Sequence[int]], float]] | None = None,
         tries: int = 1,
     ) -> Game:
         """One possible world, its reshuffles drawn from `rng` too. With
-        `likely` (tests per seat, inference.py), each seat tested is dealt up
-        to `tries` hands until one passes (else the last one tried)."""
+        `likely` (per seat, the likelihood of a hand, 0 to 1: inference.py),
+        each seat's hand is dealt until one is accepted with its likelihood
+        (so hands come as often as their likelihood says), at most `tries`
+        times; if none is, the likeliest one dealt is kept."""
         view = self.view
         cards = self.unseen[:]
         rng.shuffle(cards)
@@ -71,10 +73,16 @@ class WorldMaker:
             test = likely.get(seat) if likely else None
             if test is not None:
                 # The cards not yet dealt are shuffled: any `size` of them is a fair deal.
-                for _ in range(tries - 1):
-                    if test(cards[:size]):
+                best, best_order = -1.0, cards
+                for _ in range(tries):
+                    chance = float(test(cards[:size]))
+                    if rng.random() < chance:
                         break
+                    if chance > best:
+                        best, best_order = chance, cards[:]
                     rng.shuffle(cards)
+                else:
+                    cards = best_order
             hands.append(cards[:size])
             del cards[:size]
         return self.world(hands, cards, rng)
