@@ -160,7 +160,7 @@ class Computers:
                     action = await self._choose(turn)
                     pause = self.pause if turn.pause is None else max(self.pause, turn.pause)
                     await self._pause(table, turn, started + pause)
-                    if scope.cancel_called:
+                    if _cancelled(scope):
                         break  # stopped just as this task was about to go on
                     self._wake_at[table] = self.clock()  # look again right after it
                     if table.computer_move(turn, action, self.clock()):
@@ -298,3 +298,9 @@ class Computers:
         pool.shutdown(wait=False, cancel_futures=True)
         for process in running:
             process.terminate()
+
+
+def _cancelled(scope: trio.CancelScope) -> bool:
+    """Whether the scope was cancelled since the loop last looked (a call, so the type
+    checker does not carry the loop's test over an await)."""
+    return scope.cancel_called
