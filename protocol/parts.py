@@ -1,6 +1,7 @@
 """Parts nested inside server messages: a seat, a player, the rules, a result, an entry
 of the history (the changes themselves are the vocabulary's: changes.py, change_wire.py)."""
 
+from collections.abc import Sequence
 from dataclasses import field
 from typing import Any, Literal, TypeVar
 
@@ -113,13 +114,24 @@ class MatchScore(WireMap):
     @property
     def winner(self) -> int | None:
         """The side that reached `to`, if one has: the match is won."""
-        last = self.games[-1] if self.games else None
-        return last if last is not None and self.games.count(last) >= self.to else None
+        return match_winner(self.to, self.games)
 
     @property
     def over(self) -> bool:
         """Won, or as long as a match may last."""
-        return self.winner is not None or len(self.games) >= MAX_MATCH_GAMES
+        return match_over(self.to, self.games)
+
+
+def match_winner(to: int, games: Sequence[int | None]) -> int | None:
+    """The side that reached `to` game wins with the last game, if one has (the server's
+    match and a client's reading of the score use this one rule)."""
+    last = games[-1] if games else None
+    return last if last is not None and games.count(last) >= to else None
+
+
+def match_over(to: int, games: Sequence[int | None]) -> bool:
+    """Won, or as long as a match may last (it then ends without a winner)."""
+    return match_winner(to, games) is not None or len(games) >= MAX_MATCH_GAMES
 
 
 @wire

@@ -187,12 +187,7 @@ class Computers:
             if delay <= 0:
                 return True
             with trio.move_on_after(delay):
-                woken = self._waiting[table] = trio.CancelScope()
-                try:
-                    with woken:
-                        await trio.sleep_forever()
-                finally:
-                    del self._waiting[table]
+                await self._until_woken(table)
                 continue  # woken before the time: the table set its timer again
             return True  # the time came
 
@@ -208,12 +203,16 @@ class Computers:
         assert game is not None  # a table's turn, not a hint's
         with trio.move_on_at(until):
             while len(game.history) == turn.moves:
-                woken = self._waiting[table] = trio.CancelScope()
-                try:
-                    with woken:
-                        await trio.sleep_forever()
-                finally:
-                    del self._waiting[table]
+                await self._until_woken(table)
+
+    async def _until_woken(self, table: Playing) -> None:
+        """Sleep until the table sets its timer again (`_waiting`'s scope is cancelled)."""
+        woken = self._waiting[table] = trio.CancelScope()
+        try:
+            with woken:
+                await trio.sleep_forever()
+        finally:
+            del self._waiting[table]
 
     async def _choose(self, turn: Turn) -> Action:
         """The level's choice: easy's and medium's at once; hard's from a worker within

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sarja.protocol.limits import MAX_MATCH_GAMES
 from sarja.protocol.messages import MatchScore
+from sarja.protocol.parts import match_over, match_winner
 
 from . import journal_rows as rows
 
@@ -23,13 +23,12 @@ class Match:
 
     @property
     def winner(self) -> int | None:
-        last = self.games[-1] if self.games else None
-        return last if last is not None and self.games.count(last) >= self.to else None
+        return match_winner(self.to, self.games)
 
     @property
     def over(self) -> bool:
         """Won (or as long as a match may be: it ends without a winner)."""
-        return self.winner is not None or len(self.games) >= MAX_MATCH_GAMES
+        return match_over(self.to, self.games)
 
     def game_over(self, table_id: str, side: int | None) -> list[rows.Row]:
         """A game of the match ended, won by `side` (None: drawn); the row to journal."""
