@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections import deque
 from typing import Protocol
 
 from sarja.protocol.messages import ServerMessage
@@ -12,12 +11,14 @@ from sarja.protocol.messages import ServerMessage
 from .journal_rows import token_hash
 
 
-def within_limit(times: deque[float], burst: int, window: float) -> bool:
+def within_limit(times: list[float], burst: int, window: float) -> bool:
     """Count one more of something allowed `burst` times in any `window` seconds, its
-    recent times in `times`: False, and nothing counted, once the limit is reached."""
+    recent times in `times` (a list: at most `burst` long, and an empty one costs a
+    tenth of an empty deque, on every idle connection): False, and nothing counted,
+    once the limit is reached."""
     now = time.monotonic()
     while times and now - times[0] > window:
-        times.popleft()
+        del times[0]
     if len(times) >= burst:
         return False
     times.append(now)
@@ -65,16 +66,14 @@ class Guest:
         # Where the guest is: written by the lobby's `Seating` only (seating.py).
         self.table: Place | None = None  # the table this guest is at (or holds a seat in)
         self.seat: int | None = None  # None: spectating, or at no table
-        self.chat_times: deque[float] = deque()
-        self.move_times: deque[float] = deque()  # joins, watches and leaves
+        self.chat_times: list[float] = []
+        self.move_times: list[float] = []  # joins, watches and leaves
         self.address = ""  # where its last connection came from
         self.computer: str | None = None  # a computer's level, if one says it plays here
         # The hash of the person key its client sent (standings.py): who this is,
         # whatever the name. None: no key (an older client), so no standing.
         self.person: str | None = None
-        # Standings asked for: made at the first ask (a deque costs half a kilobyte,
-        # and most guests never ask).
-        self.ask_times: deque[float] | None = None
+        self.ask_times: list[float] = []  # standings asked for
 
     def new_token(self, used: str | None = None) -> None:
         """A fresh token (unguessable, shown to no one else: it alone restores a seat);

@@ -7,7 +7,6 @@ lobby's effects, so its answer leaves once the rows are gone for good.
 from __future__ import annotations
 
 import time
-from collections import deque
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -27,8 +26,6 @@ ASK_BURST, ASK_WINDOW = 6, 10.0  # standings asked for: each reads every person'
 
 def ask(journal: Journal, guest: Guest) -> Standings:
     """The standings, with the asker's own line; a few times in a while only."""
-    if guest.ask_times is None:
-        guest.ask_times = deque()
     if not within_limit(guest.ask_times, ASK_BURST, ASK_WINDOW):
         raise Refusal("standings_too_fast", "Slow down: the standings change only as games end.")
     now = time.time()
