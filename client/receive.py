@@ -112,7 +112,16 @@ def _take(model: Model, msg: Event, phase: SessionState) -> list[ClientMessage]:
     match msg:
         case Snapshot() | Past() | Update() | Hand() | Legal() | Ack():
             _game_news(model, msg)
-        case Welcome() | Pong() | TableList() | TableView() | Error() | Bye():
+        case (
+            Welcome()
+            | Pong()
+            | TableList()
+            | TableView()
+            | Error()
+            | Bye()
+            | Standings()
+            | Forgotten()
+        ):
             return _session_news(model, msg, phase)
         case Notice():
             _notice(model, msg)
@@ -138,7 +147,9 @@ def _game_news(model: Model, msg: Snapshot | Past | Update | Hand | Legal | Ack)
 
 
 def _session_news(
-    model: Model, msg: Welcome | Pong | TableList | TableView | Error | Bye, phase: SessionState
+    model: Model,
+    msg: Welcome | Pong | TableList | TableView | Error | Bye | Standings | Forgotten,
+    phase: SessionState,
 ) -> list[ClientMessage]:
     """A message about the connection, the lobby or the table; the replies it calls for."""
     replies: list[ClientMessage] = []

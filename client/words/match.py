@@ -44,7 +44,7 @@ def short_label(match: MatchScore) -> str:
 
 def games_line(match: MatchScore) -> str:
     """ "Games: Blue, draw, Green": who won each game of the match so far."""
-    won = [_("draw") if g is None else common.SIDE_NAMES[g] for g in match.games]
+    won = [_("drawn") if g is None else common.SIDE_NAMES[g] for g in match.games]
     if not won:
         return _("Games: none yet")
     return _("Games: {won}").format(won=", ".join(won))
