@@ -435,8 +435,9 @@ def test_a_match_its_clocks_the_coach_and_the_standings_fit_80_by_24():
     h.feed(welcome(), TableList(tables=()))
     h.press("t")
     fits(h, "asking for the standings")
+    pair = Pair(first=NAMES[0], second=NAMES[2], games=14, wins=9)
     h.feed(Standings(hours=6, evening=(row, computer), all_time=(computer, row) * 3,
-                     pairs=(Pair(first=NAMES[0], second=NAMES[2], games=14, wins=9),), you=row))  # fmt: skip
+                     pairs=(pair,), you=row))  # fmt: skip
     fits(h, "the standings")
     h.feed(Standings(hours=6, evening=(), all_time=()))
     fits(h, "no standings yet")
