@@ -112,10 +112,12 @@ FORM_LABELS = {
     "match_to": N_("Match"),
     "turn_clock": N_("Turn clock"),
 }
+
+
 def clock_range() -> str:
-    return _(
-        "A turn clock is {least} to {most} seconds (or off): type another number."
-    ).format(least=MIN_TURN_CLOCK, most=MAX_TURN_CLOCK)
+    return _("A turn clock is {least} to {most} seconds (or off): type another number.").format(
+        least=MIN_TURN_CLOCK, most=MAX_TURN_CLOCK
+    )
 
 
 def form_clock(seconds: int) -> str:

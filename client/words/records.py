@@ -25,9 +25,9 @@ def kept_label(kept: Kept) -> str:
     where = _("practice") if kept.practice else _("server")
     players = " – ".join(kept.names)
     if kept.winner:
-        end = ngettext(
-            "{winner} won, {n} move", "{winner} won, {n} moves", kept.moves
-        ).format(winner=kept.winner, n=kept.moves)
+        end = ngettext("{winner} won, {n} move", "{winner} won, {n} moves", kept.moves).format(
+            winner=kept.winner, n=kept.moves
+        )
     else:
         end = ngettext("a draw, {n} move", "a draw, {n} moves", kept.moves).format(n=kept.moves)
     return f"{when}  {where:10}  {players} — {end}"
