@@ -23,7 +23,7 @@ def none_kept(practice: str, server: str) -> str:
 def kept_label(kept: Kept) -> str:
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(kept.when))
     where = _("practice") if kept.practice else _("server")
-    players = " – ".join(kept.names)
+    players = _(" v ").join(kept.names)  # between the players' names
     if kept.winner:
         end = ngettext("{winner} won, {n} move", "{winner} won, {n} moves", kept.moves).format(
             winner=kept.winner, n=kept.moves

@@ -26,7 +26,7 @@ COMPUTER_TAG = N_(" (computer)")
 PAIRS = N_("Teammates, all time")
 NO_PAIRS = N_("No games in teams yet.")
 ALL_TIME = N_("All time")
-YOU = N_("Me")  # in the rank column (3 wide) of the asker's own line
+YOU = N_("You")  # in the rank column of the asker's own line
 NOT_YOU = N_("You: no games here yet.")
 
 
