@@ -30,6 +30,7 @@ from sarja.client import receive
 from sarja.client.form import CreateForm
 from sarja.client.record import load
 from sarja.client.words import connect, lobby, refusals
+from sarja.client.words import standings as standing_words
 from sarja.protocol.cards import LAYOUT_CODES
 from sarja.protocol.limits import PROTOCOL_VERSION
 from sarja.protocol.messages import (
@@ -438,6 +439,7 @@ def test_a_match_its_clocks_the_coach_and_the_standings_fit_80_by_24():
     pair = Pair(first=NAMES[0], second=NAMES[2], games=14, wins=9)
     h.feed(Standings(hours=6, evening=(row, computer), all_time=(computer, row) * 3,
                      pairs=(pair,), you=row))  # fmt: skip
-    fits(h, "the standings")
+    screen = fits(h, "the standings")
+    assert f"1. {NAMES[0][:12]}" in screen and standing_words.ASKING not in screen
     h.feed(Standings(hours=6, evening=(), all_time=()))
     fits(h, "no standings yet")
