@@ -75,8 +75,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )  # fmt: skip
     practice.add_argument(
         "--match", type=int, default=None, metavar="N",
-        help=f"play a match: first side to N game wins ({MIN_MATCH_TO}-{MAX_MATCH_TO};"
-        " default: one game at a time)",
+        help=_("play a match: first side to N game wins ({least}-{most}; default: one game"
+        " at a time)").format(least=MIN_MATCH_TO, most=MAX_MATCH_TO),
     )  # fmt: skip
     practice.add_argument(
         "--pace", type=float, default=None, metavar="SECONDS",
@@ -93,7 +93,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         if args.teams is None:
             args.teams = args.players if args.players <= 3 else 2
         if args.match is not None and not MIN_MATCH_TO <= args.match <= MAX_MATCH_TO:
-            parser.error(f"--match takes a number of wins from {MIN_MATCH_TO} to {MAX_MATCH_TO}")
+            parser.error(
+                _("--match takes a number of wins from {least} to {most}").format(
+                    least=MIN_MATCH_TO, most=MAX_MATCH_TO
+                )
+            )
         if not practice_shape_ok(args.players, args.teams):
             parser.error(
                 _(

@@ -15,6 +15,8 @@ from pathlib import Path
 
 from platformdirs import user_data_path
 
+from .words import game as words
+
 LISTED = 20  # the newest records offered to choose from
 
 
@@ -69,7 +71,7 @@ def _read(path: Path, practice: bool) -> Kept | None:
         return None
     given = data.get("names")
     names = tuple(
-        str(given[i]) if isinstance(given, list) and i < len(given) else f"Seat {i + 1}"
+        str(given[i]) if isinstance(given, list) and i < len(given) else words.seat_name(i)
         for i in range(players)
     )
     outcome = data.get("outcome")

@@ -185,7 +185,7 @@ def create(model: Model) -> list[ClientMessage]:
         model.status = lobby.NAME_THE_TABLE
         return []
     if form.turn_clock and not MIN_TURN_CLOCK <= form.turn_clock <= MAX_TURN_CLOCK:
-        model.status = lobby.CLOCK_RANGE
+        model.status = lobby.clock_range()
         return []
     model.status = ""
     return [

@@ -452,6 +452,8 @@ class Hint(WireMap):
         integer(self.version, "version")
         action(self.action, "action")  # the client checks it is one of its legal ones
         choice_of(self.reason, "reason", HINT_REASONS)
+
+
 @wire
 class Standings(WireMap):
     """The answer to `standings`: the top of the evening (games finished in the last

@@ -33,8 +33,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="sarja-server",
         description=_("Host Sarja (Sequence) games for players on this LAN."),
-        epilog=_("Also: sarja-server export, sarja-server standings, sarja-server forget"
-        " (each with --help)."),
+        epilog=_(
+            "Also: sarja-server export, sarja-server standings, sarja-server forget"
+            " (each with --help)."
+        ),
     )
     parser.add_argument(
         "--host", default=None, help=_("address to listen on (default: every interface)")
@@ -70,7 +72,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--name", default="Sarja", help=_("the server's name shown to players"))
     parser.add_argument(
         "--no-discovery", action="store_true",
-        help="do not announce the server on the LAN (players then type its address)",
+        help=_("do not announce the server on the LAN (players then type its address)"),
     )  # fmt: skip
     parser.add_argument(
         "--max-per-address", type=int, default=ServerConfig.max_per_address, metavar="N",
@@ -142,7 +144,8 @@ async def run(config: ServerConfig, discovery: bool = True) -> None:
             for line in join_lines(config.host, server.port):
                 print(f"    {line}")
             if discovery:
-                print(JUST_RUN.format(client=client_command()))
+                print(_("or just run {client}: it finds this server on the LAN.").format(
+                    client=client_command()))  # fmt: skip
             if config.data_dir is not None:
                 print(_("Games are kept in {dir}").format(dir=config.data_dir))
             print(_("Press Ctrl+C to stop."), flush=True)
@@ -159,9 +162,6 @@ async def run(config: ServerConfig, discovery: bool = True) -> None:
         )
     else:
         print(_("Stopped."), flush=True)
-
-
-JUST_RUN = "or just run {client}: it finds this server on the LAN."
 
 
 async def _announce(server: Server) -> None:

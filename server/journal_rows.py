@@ -45,6 +45,8 @@ def table_opened(
 
 def table_allows_hints(table_id: str) -> list[Row]:
     return [("UPDATE tables SET hints = 1 WHERE id = ?", (table_id,))]
+
+
 def turn_clock(table_id: str, seat: int, left: float | None, runs: int) -> list[Row]:
     """A seat's turn clock: set to run out `left` seconds from now (None: none runs),
     after `runs` clocks in a row ran out."""

@@ -27,20 +27,26 @@ import pytest
 from sarja import lang
 from sarja.client import model as m
 from sarja.client import receive
+from sarja.client.form import CreateForm
 from sarja.client.record import load
 from sarja.client.words import connect, lobby, refusals
+from sarja.client.words import standings as standing_words
 from sarja.protocol.cards import LAYOUT_CODES
 from sarja.protocol.limits import PROTOCOL_VERSION
 from sarja.protocol.messages import (
+    Hint,
+    MatchScore,
     Notice,
     Rules,
     Seat,
     ServerMessage,
+    Standings,
     TableList,
     TableSummary,
     TableView,
     Welcome,
 )
+from sarja.protocol.standing import Pair, Standing
 from sarja.server.engine import Arrangement, Game, record_json
 from sarja.server.present import (
     hand_message,
@@ -128,6 +134,18 @@ ENGLISH = frozenset(
         "room",
         "rematch",
         "chat",
+        # the match, the turn clocks, the coach and the standings
+        "match",
+        "clock",
+        "hint",
+        "coach",
+        "standings",
+        "games",
+        "won",
+        "lost",
+        "teammates",
+        "forget",
+        "evening",
     ]
 )
 # The data shown, in the language of the screen.
@@ -321,7 +339,7 @@ def test_the_lobby_the_waiting_rooms_and_the_form_fit_80_by_24():
     # scrolled to keep the chosen in view
     assert "▶ " + data("tables").format(i=len(tables) - 1)[:8] in screen
     h.press("n")
-    for field in range(6):
+    for field in range(len(CreateForm.FIELDS) - 1):
         for _ in range(4):
             fits(h, f"form field {field}")
             h.press("right")
@@ -387,3 +405,41 @@ def test_the_lobby_details_end_at_a_word_and_keep_their_rows():
     watching = lobby.watching(2) + "."
     assert details[2].rstrip().endswith((watching, lang._(". {doing}, s watches.")[-10:])), screen
     assert lobby.seat_about("", "medium")[2:] + ")" in details[1]
+
+
+def test_a_match_its_clocks_the_coach_and_the_standings_fit_80_by_24():
+    """The screens of the match, the turn clock, the coach's hint and the standings, in
+    each language: they fit, and a Finnish one has no English left."""
+    players = teams = 2
+    stream = seat_stream(players, teams, 13, 0)
+    table, snap = stream[0]
+    match = MatchScore(to=3, games=(0, None))
+    table = dataclasses.replace(table, match=match)
+    snap = dataclasses.replace(snap, clocks=((snap.turn, 23_000),))
+    h = Headless(m.Model(address="192.168.100.200:7474", name=NAMES[0], named=True,
+                         link="online"))  # fmt: skip
+    h.feed(welcome(), table, snap)
+    fits(h, "a clock running, a match's score")
+    legal = h.model.game.legal
+    if legal:
+        h.feed(Hint(version=h.model.game.version, action=legal[0], reason="blocks"))
+        fits(h, "a hint")
+    for group in stream[1:]:
+        h.feed(*group)
+    h.feed(dataclasses.replace(table, started=True, match=MatchScore(to=3, games=(0, None, 0))))
+    fits(h, "the match's next game")
+    row = Standing(name=NAMES[0], games=120, wins=61, losses=50, draws=9, sequences=140,
+                   removed=75, exchanged=12, move_ms=8_400, rating=215)  # fmt: skip
+    computer = dataclasses.replace(row, name="Hard bot", computer="hard")
+    h = Headless(m.Model(address="192.168.100.200:7474", name=NAMES[0], named=True,
+                         link="online"))  # fmt: skip
+    h.feed(welcome(), TableList(tables=()))
+    h.press("t")
+    fits(h, "asking for the standings")
+    pair = Pair(first=NAMES[0], second=NAMES[2], games=14, wins=9)
+    h.feed(Standings(hours=6, evening=(row, computer), all_time=(computer, row) * 3,
+                     pairs=(pair,), you=row))  # fmt: skip
+    screen = fits(h, "the standings")
+    assert f"1. {NAMES[0][:12]}" in screen and standing_words.ASKING not in screen
+    h.feed(Standings(hours=6, evening=(), all_time=()))
+    fits(h, "no standings yet")

@@ -267,13 +267,18 @@ def clock_time(seconds: int) -> str:
 
 def clock_item(name: str | None, draw: bool, seconds: int) -> str:
     """One clock running: ours (`name` None) or another's; for a turn, or a waiting draw."""
+    time = clock_time(seconds)
     if name is None:
-        return f"your {'draw' if draw else 'turn'}: {clock_time(seconds)}"
-    return f"{name}{' (draw)' if draw else ''}: {clock_time(seconds)}"
+        if draw:
+            return _("your draw: {time}").format(time=time)
+        return _("your turn: {time}").format(time=time)
+    if draw:
+        return _("{name} (draw): {time}").format(name=name, time=time)
+    return _("{name}: {time}").format(name=name, time=time)
 
 
 CLOCK = "⏱ "
-CLOCK_HANDED = "The computer plays for you (your clock ran out): make a move to play again."
+CLOCK_HANDED = N_("The computer plays for you (your clock ran out): make a move to play again.")
 
 
 translated(__name__)

@@ -51,7 +51,7 @@ KEYS_HELP = [
     ("F", N_("lobby: suomeksi / in English (the language is remembered)")),
     ("0 … 9, Backspace", N_("new table: type the turn clock's seconds")),
     ("Enter, r", N_("waiting room: sit in the chosen seat, ready / not ready")),
-    ("r", N_("after a game: a rematch; in a match: ready for the next game")),
+    ("r", N_("after a game: a rematch, or the match's next game")),
     ("o", N_("hand an away player's seat to the computer (after 1 min)")),
     ("a", N_("a hint (practice); replay: analyse, m M to its marks")),
     (N_("Anywhere"), ""),

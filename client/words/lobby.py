@@ -112,24 +112,29 @@ FORM_LABELS = {
     "match_to": N_("Match"),
     "turn_clock": N_("Turn clock"),
 }
-CLOCK_RANGE = (
-    f"A turn clock is {MIN_TURN_CLOCK} to {MAX_TURN_CLOCK} seconds (or off): type another number."
-)
+
+
+def clock_range() -> str:
+    return _("A turn clock is {least} to {most} seconds (or off): type another number.").format(
+        least=MIN_TURN_CLOCK, most=MAX_TURN_CLOCK
+    )
 
 
 def form_clock(seconds: int) -> str:
     """The turn clock's line: the arrows choose, digits type seconds."""
     if not seconds:
-        return "off  (or type seconds)"
-    return f"{clock_text(seconds)}  (or type seconds)"
+        return _("off  (or type seconds)")
+    return _("{clock}  (or type seconds)").format(clock=clock_text(seconds))
 
 
 def clock_text(seconds: int) -> str:
     """ "30 s", "2 min", "1 min 30 s": a turn clock."""
     minutes, rest = divmod(seconds, 60)
     if not minutes:
-        return f"{rest} s"
-    return f"{minutes} min" + (f" {rest} s" if rest else "")
+        return _("{s} s").format(s=rest)
+    if not rest:
+        return _("{min} min").format(min=minutes)
+    return _("{min} min {s} s").format(min=minutes, s=rest)
 
 
 def form_hand(hand_size: int | None, usual: int | None, players: int) -> str:
@@ -162,8 +167,10 @@ def lobby_keys(creating: bool) -> list[tuple[str, str]]:
     if creating:
         return [("↑↓", _("field")), ("←→", _("change")), ("Enter", _("create")),
                 ("Esc", _("cancel"))]  # fmt: skip
+    # F before t: the way back to one's language stays in view when the words are long
+    # ("suomi", not "suomeksi": "t standings" fits beside it at 80 columns)
     return [("↑↓", _("choose")), ("Enter", _("join")), ("s", _("watch")), ("n", _("new table")),
-            ("t", _("standings")), (LANGUAGE_KEY, _("suomeksi")), ("r", _("refresh")),
+            (LANGUAGE_KEY, _("suomi")), ("t", _("standings")), ("r", _("refresh")),
             ("?", _("help")), ("q", _("quit"))]  # fmt: skip
 
 

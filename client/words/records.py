@@ -4,23 +4,30 @@ from __future__ import annotations
 
 import time
 
+from sarja.lang import _, ngettext
+
 from ..kept import Kept
 
 
 def choose_prompt() -> str:
-    return "Which game do you want to replay? (↑ ↓ then Enter; Ctrl-C to leave)"
+    return _("Which game do you want to replay? (↑ ↓ then Enter; Ctrl-C to leave)")
 
 
 def none_kept(practice: str, server: str) -> str:
-    return (
-        f"No game records are kept on this machine yet (none in {practice} or {server})."
+    return _(
+        "No game records are kept on this machine yet (none in {practice} or {server})."
         " Play one with --practice, or give a record: --replay RECORD.json"
-    )
+    ).format(practice=practice, server=server)
 
 
 def kept_label(kept: Kept) -> str:
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(kept.when))
-    where = "practice" if kept.practice else "server"
-    players = " v ".join(kept.names)
-    end = f"{kept.winner} won" if kept.winner else "a draw"
-    return f"{when}  {where:8}  {players} — {end}, {kept.moves} moves"
+    where = _("practice") if kept.practice else _("server")
+    players = _(" v ").join(kept.names)  # between the players' names
+    if kept.winner:
+        end = ngettext("{winner} won, {n} move", "{winner} won, {n} moves", kept.moves).format(
+            winner=kept.winner, n=kept.moves
+        )
+    else:
+        end = ngettext("a draw, {n} move", "a draw, {n} moves", kept.moves).format(n=kept.moves)
+    return f"{when}  {where:10}  {players} — {end}"

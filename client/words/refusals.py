@@ -46,6 +46,11 @@ BY_CODE = {
     "too_many_connections": N_("Too many connections from one address."),
     "replaced": N_("The same player connected again elsewhere."),
     "shutdown": N_("The server is shutting down."),
+    "standings_too_fast": N_("Slow down: the standings a few times every few seconds."),
+    "no_person": N_("This client keeps no player key here, so there is nothing to forget."),
+    "hints_off": N_("The table does not allow hints."),
+    "no_hint": N_("No hint now: it is not your turn, or the game has moved on."),
+    "hint_busy": N_("The coach is still thinking about your last hint."),
     "internal_error": N_("Something went wrong in the server; the connection closes."),
     # the rules' (server/engine)
     "card_not_in_hand": N_("You don't hold that card."),
@@ -82,6 +87,21 @@ BY_CODE = {
     "bad_five": N_("That is not five spaces in a line."),
     "bad_text": N_("A name or text is empty, too long or not printable."),
     "incompatible_version": N_("The server speaks another version of the protocol."),
+    "bad_turn_clock": N_("A turn clock is off or a number of seconds within its range."),
+    "frame_too_large": N_("A message was too large."),
+    "empty_frame": N_("An empty message arrived."),
+    "truncated_frame": N_("The connection ended in the middle of a message."),
+    "malformed_msgpack": N_("A message could not be read."),
+    "value_too_large": N_("A message had a value too large."),
+    "unsupported_type": N_("A message had data of a kind the protocol does not use."),
+    "not_a_message": N_("Something arrived that is not a message."),
+    "too_deep": N_("A message was nested too deep."),
+    "unknown_type": N_("A message of a kind the other side does not know arrived."),
+    "unknown_field": N_("A message had a field its kind does not have."),
+    "missing_field": N_("A message lacked a field it needs."),
+    "bad_type": N_("A message had a field of the wrong type."),
+    "out_of_range": N_("A number in a message was out of its range."),
+    "bad_format": N_("A message had a value not in its form."),
 }
 
 

@@ -2,41 +2,65 @@
 
 from __future__ import annotations
 
-TITLE = "Standings"
-ASKING = "Asking the server for the standings…"
-FORGET_QUESTION = "Forget your standing and figures at this server for good? y: yes, n: no"
-HEAD = ("Player", "Games", "Won", "Lost", "Drawn", "Seq", "Removed", "Dead", "s/move", "Rating")
-NO_GAMES = "No games finished yet."
-COMPUTER_TAG = " (computer)"
-PAIRS = "Teammates, all time"
-NO_PAIRS = "No games in teams yet."
+from sarja.lang import N_, _, ngettext, translated
+
+TITLE = N_("Standings")
+ASKING = N_("Asking the server for the standings…")
+FORGET_QUESTION = N_("Forget your standing and figures at this server for good? y: yes, n: no")
+# The heads of the columns; each fits its column's width (render_standings.py): the
+# player's 18, then 5, 4, 4, 5, 4, 7, 4, 6, 6.
+HEAD = (
+    N_("Player"),
+    N_("Games"),
+    N_("Won"),
+    N_("Lost"),
+    N_("Drawn"),
+    N_("Seq"),
+    N_("Removed"),
+    N_("Dead"),
+    N_("s/move"),
+    N_("Rating"),
+)
+NO_GAMES = N_("No games finished yet.")
+COMPUTER_TAG = N_(" (computer)")
+PAIRS = N_("Teammates, all time")
+NO_PAIRS = N_("No games in teams yet.")
+ALL_TIME = N_("All time")
+YOU = N_("You")  # in the rank column of the asker's own line
+NOT_YOU = N_("You: no games here yet.")
 
 
 def evening(hours: int) -> str:
-    return f"This evening (the last {hours} hours)"
-
-
-ALL_TIME = "All time"
-
-
-YOU = "You"  # in the rank column of the asker's own line
-NOT_YOU = "You: no games here yet."
+    return ngettext(
+        "This evening (the last {n} hour)", "This evening (the last {n} hours)", hours
+    ).format(n=hours)
 
 
 def pair(first: str, second: str, games: int, wins: int) -> str:
-    return f"{first} & {second}: {games} games together, {wins} won"
+    return ngettext(
+        "{first} & {second}: {n} game together, {wins} won",
+        "{first} & {second}: {n} games together, {wins} won",
+        games,
+    ).format(first=first, second=second, n=games, wins=wins)
 
 
 def forgotten(games: int) -> str:
-    return (
-        f"The server forgot you: your standing and your figures in {games} games are gone."
-        " Your next games start a new standing."
-    )
+    return ngettext(
+        "The server forgot you: your standing and your figures in {n} game are gone."
+        " Your next games start a new standing.",
+        "The server forgot you: your standing and your figures in {n} games are gone."
+        " Your next games start a new standing.",
+        games,
+    ).format(n=games)
 
 
 def standings_keys() -> list[tuple[str, str]]:
-    return [("r", "refresh"), ("f", "forget me"), ("Esc", "back to the tables"), ("q", "quit")]
+    return [("r", _("refresh")), ("f", _("forget me")), ("Esc", _("back to the tables")),
+            ("q", _("quit"))]  # fmt: skip
 
 
 def asked_keys() -> list[tuple[str, str]]:
-    return [("y", "forget me"), ("n", "keep me")]
+    return [("y", _("forget me")), ("n", _("keep me"))]
+
+
+translated(__name__)
