@@ -73,8 +73,8 @@ from typing import Any
 import msgpack
 import trio
 from hostile_tables import table_limit_attacks  # beside this file
-from processes import read_port, stop  # beside this file
-from session_view import SessionView  # beside this file
+from support.processes import read_port, stop  # bench/support/
+from support.session_view import SessionView  # bench/support/
 
 from sarja.protocol.client_session import ClientSession, Event, message_of
 from sarja.protocol.codec import ServerCodec, error_reply

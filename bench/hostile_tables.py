@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import trio
-from processes import read_port, stop  # beside this file
+from support.processes import read_port, stop  # bench/support/
 
 from sarja.protocol.client_session import ClientSession, message_of
 from sarja.protocol.limits import PROTOCOL_VERSION

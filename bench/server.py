@@ -65,8 +65,8 @@ from typing import Any
 
 import msgpack
 import trio
-from processes import read_port, stop  # beside this file
-from session_view import SessionView  # beside this file
+from support.processes import read_port, stop  # bench/support/
+from support.session_view import SessionView  # bench/support/
 
 from sarja.protocol.client_session import ClientSession, message_of
 from sarja.protocol.framing import FrameDecoder, pack_length

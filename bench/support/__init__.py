@@ -1,0 +1,1 @@
+"""What the bench scripts share (not benches themselves: they print no figures)."""
