@@ -43,8 +43,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 
 import blocks
-from hard_v1.levels import Medium as MediumV1
-from hard_v1.search import Hard as HardV1
+from hard_v1 import HardV1, MediumV1
 
 from sarja.server.bots import DEFAULT_THINK_TIME, make_player
 from sarja.server.bots.search import Hard
@@ -140,14 +139,10 @@ def new_player(level: str, seed: int, think_time: float | None, simulations: int
         return RandomPlayer(seed)
     if level == "sighted":
         return SightedPlayer(seed, think_time, simulations)
-    if level == "hard-v1":  # hard as it was, frozen under bench/hard_v1/
-        old = HardV1(seed, think_time, simulations)
-        old.level = "hard-v1"
-        return old
+    if level == "hard-v1":  # hard as it was (bench/hard_v1/)
+        return HardV1(seed, think_time, simulations)
     if level == "medium-v1":
-        medium = MediumV1(seed)
-        medium.level = "medium-v1"
-        return medium
+        return MediumV1(seed)
     return make_player(level, seed=seed, think_time=think_time, simulations=simulations)
 
 

@@ -28,7 +28,7 @@ from .test_bots import random_game
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 sys.path.insert(0, str(BENCH))
 import blocks  # noqa: E402  (bench/blocks.py: the suite's reader and check)
-from hard_v1.levels import Medium as MediumV1  # noqa: E402  (medium as it was)
+from hard_v1 import MediumV1  # noqa: E402  (medium as it was)
 
 SUITE = blocks.load(Path(__file__).resolve().parent / "blocks.json")
 

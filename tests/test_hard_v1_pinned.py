@@ -24,17 +24,16 @@ from pathlib import Path
 from typing import Any
 
 from sarja.server.bots import make_player
+from sarja.server.bots.inference import _marked_cards
+from sarja.server.bots.judge import DEFENCE, Judgement
+from sarja.server.bots.search import INFER_TRIES
+from sarja.server.bots.windows import tables
 from sarja.server.engine import Action, Arrangement, Game, SeatView, seat_view
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 sys.path.insert(0, str(BENCH))
-from hard_v1 import inference as inference_v1  # noqa: E402
-from hard_v1 import judge as judge_v1  # noqa: E402
-from hard_v1 import windows as windows_v1  # noqa: E402
-from hard_v1 import worlds as worlds_v1  # noqa: E402
-from hard_v1.levels import Medium as MediumV1  # noqa: E402
-from hard_v1.search import INFER_TRIES  # noqa: E402
-from hard_v1.search import Hard as HardV1  # noqa: E402
+from blocks import acting_seat  # noqa: E402
+from hard_v1 import V1, FilteredWorlds, HardV1, MediumV1, read  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "hard_v1_decisions.json"
 # Games played by the quick levels to reach positions: (players, levels, deals).
@@ -48,12 +47,6 @@ EVERY = 3  # a position every this many actions
 SIMULATIONS = 2  # worlds per search: few, so the test stays quick
 SEED = 5
 MAX_ACTIONS = 400
-
-
-def acting_seat(game: Game) -> int:
-    if game.pending_draw and game.turn not in game.pending_draw:
-        return game.pending_draw[0]
-    return game.turn
 
 
 def play_game(players: int, levels: tuple[str, str], deal: int) -> dict[str, Any]:
@@ -89,11 +82,11 @@ def views(games: list[dict[str, Any]]) -> list[SeatView]:
 def decisions(view: SeatView) -> dict[str, Any]:
     """What hard-v1 and its parts give in this position (JSON-ready; floats
     round-trip exactly)."""
-    judge = judge_v1.Judgement(view)
+    judge = Judgement(view, style=V1)
     ranked = [[score, str(action)] for score, _, action in judge.ranked(view.legal)[:8]]
-    maker = worlds_v1.WorldMaker(view)
-    marked = inference_v1._marked_cards(view, maker)
-    likely = inference_v1.hand_filters(view, maker)
+    maker = FilteredWorlds(view)
+    marked = _marked_cards(view, maker, V1, dead_cards=False)
+    likely = read(view, maker)
     world = maker.deal(random.Random(view.version), likely, INFER_TRIES)
     hard = HardV1(SEED, simulations=SIMULATIONS)
     choice = hard.choose(view)
@@ -115,7 +108,7 @@ def table_sums() -> dict[str, list[float]]:
     """The judgement's window tables, summed (two sides; each side to win or not)."""
     sums = {}
     for to_win in ((False, False), (True, False), (True, True)):
-        t = windows_v1.tables(0, 2, to_win, judge_v1.DEFENCE)
+        t = tables(0, 2, to_win, DEFENCE, V1.values)
         sums[str(to_win)] = [sum(t.worth), sum(t.place[1]), sum(t.remove[2]), sum(t.place[2])]
     return sums
 

@@ -7,7 +7,7 @@ from ..engine.actions import DRAW, EXCHANGE, PASS, PLACE, REMOVE, Action
 from ..engine.board import RAYS
 from ..engine.cards import TWO_EYED_JACKS
 from ..engine.view import SeatView
-from .levels import decision_rng, new_seed, playable
+from .levels import Seeded, decision_rng, playable
 
 _MINE = {0: "bB", 1: "gG", 2: "rR"}
 
@@ -36,11 +36,8 @@ def _remove_score(board: str, cell: int) -> float:
     return max(_run_through(board, cell, owner + owner.upper()))
 
 
-class Baseline:
+class Baseline(Seeded):
     level = "baseline"
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.seed = new_seed() if seed is None else seed
 
     def choose(self, view: SeatView) -> Action:
         legal = playable(view)

@@ -8,7 +8,8 @@ it was drawn since, and the cards drawn since a play are the hand's newest.
 `hand_likelihoods` turns this into a likelihood of any dealt hand (each kept
 card costs by how much better it was, the `d` costliest excused for the `d`
 draws since a play); worlds.py deals hands as often as it says.
-`hand_filters` is the older pass-or-fail form (at most `d` such cards).
+`hand_filters` is the older pass-or-fail form (at most `d` such cards);
+hard-v1 (bench/hard_v1) reads with it, in its style and without dead cards.
 
 Only the view is read: its history (public: a draw's card is not in it), the
 board now, unseen cards. The board before each play is the board now with
@@ -25,10 +26,10 @@ from ..engine.actions import DRAW, EXCHANGE, PLACE, REMOVE, Action
 from ..engine.board import CARD_CELLS
 from ..engine.cards import CARD_KIND, JD, JS, NORMAL, REMOVER, WILD
 from ..engine.view import SeatView
-from .judge import DEFENCE, score_action
+from .judge import DEFENCE, NOW, Style, score_action
 from .threats import Fill, Threats
 from .windows import pack, tables, to_win_flags
-from .worlds import WorldMaker
+from .worlds import Likelihood, WorldMaker
 
 # A card counts as having had a better play when its best beats the play made
 # by this much (the judgement of a past board is approximate).
@@ -39,12 +40,15 @@ LOOK_BACK = 8
 Likely = Callable[[Sequence[int]], bool]
 
 
-def hand_filters(view: SeatView, maker: WorldMaker) -> dict[int, Likely]:
+def hand_filters(
+    view: SeatView, maker: WorldMaker, style: Style = NOW, dead_cards: bool = True
+) -> dict[int, Likely]:
     """For each seat of another side whose plays say something, a test of a
-    dealt hand: whether it is one that seat could hold, given its plays."""
+    dealt hand: whether it is one that seat could hold, given its plays
+    (judged in `style`; with `dead_cards`, a dead card kept counts too)."""
     return {
         seat: _filter(marked)
-        for seat, marked in _marked_cards(view, maker).items()
+        for seat, marked in _marked_cards(view, maker, style, dead_cards).items()
         if any(cards for _, cards in marked)
     }
 
@@ -63,12 +67,14 @@ def _filter(marked: list[tuple[int, frozenset[int]]]) -> Likely:
     return likely
 
 
-def _marked_cards(view: SeatView, maker: WorldMaker) -> dict[int, list[tuple[int, frozenset[int]]]]:
+def _marked_cards(
+    view: SeatView, maker: WorldMaker, style: Style = NOW, dead_cards: bool = True
+) -> dict[int, list[tuple[int, frozenset[int]]]]:
     """Per seat of another side: (draws since, unseen cards with a clearly better
     play) for each of its last plays, newest first."""
     return {
         seat: [(draws, frozenset(gains)) for draws, gains in plays]
-        for seat, plays in _judged_plays(view, maker).items()
+        for seat, plays in _judged_plays(view, maker, style, dead_cards).items()
     }
 
 
@@ -79,8 +85,6 @@ KEEP_SCALE = 25.0
 # Keeping a dead card instead of exchanging it refuses a free card: it counts
 # as a better play by this much.
 DEAD_GAIN = 40.0
-
-Likelihood = Callable[[Sequence[int]], float]
 
 
 def hand_likelihoods(view: SeatView, maker: WorldMaker) -> dict[int, Likelihood]:
@@ -110,7 +114,7 @@ def _likelihood(plays: list[tuple[int, dict[int, float]]]) -> Likelihood:
 
 
 def _judged_plays(
-    view: SeatView, maker: WorldMaker
+    view: SeatView, maker: WorldMaker, style: Style = NOW, dead_cards: bool = True
 ) -> dict[int, list[tuple[int, dict[int, float]]]]:
     """Per seat of another side: (draws since, gain per unseen card that had a
     clearly better play or was dead and not exchanged) for each of its last
@@ -142,11 +146,11 @@ def _judged_plays(
         if view.seat_sides[seat] == me or seen[seat] >= LOOK_BACK:
             continue
         seen[seat] += 1
-        gains = _better_than(view, maker, chips, seat, action, unseen)
+        gains = _better_than(view, maker, chips, seat, action, unseen, style)
         if gains is not None:
             before = history[index - 1] if index else None
             exchanged = before is not None and before[0] == seat and before[1].kind == EXCHANGE
-            if not exchanged:  # it could still exchange: a dead card held was kept
+            if dead_cards and not exchanged:  # it could still exchange: a dead card was kept
                 for card in unseen:
                     if CARD_KIND[card] == NORMAL and all(chips[c] for c in CARD_CELLS[card]):
                         gains[card] = max(gains.get(card, 0.0), DEAD_GAIN)
@@ -159,7 +163,7 @@ def _judged_plays(
 
 def _better_than(
     view: SeatView, maker: WorldMaker, chips: bytearray, seat: int, action: Action,
-    unseen: set[int],
+    unseen: set[int], style: Style = NOW,
 ) -> dict[int, float] | None:  # fmt: skip
     """Per unseen card whose best play on `chips` (the board before `action`)
     beats `action` by more than MARGIN, by how much more; None when the play
@@ -168,9 +172,10 @@ def _better_than(
     side = view.seat_sides[seat]
     mark = side + 1
     packed = pack(chips, view.sequences)
-    table = tables(side, view.sides, to_win_flags(view.needed, view.sequences), DEFENCE)
-    threats = Threats(chips, packed, view.sides)
-    fill = Fill((), view.discard)
+    to_win = to_win_flags(view.needed, view.sequences)
+    table = tables(side, view.sides, to_win, DEFENCE, style.values)
+    threats = Threats(chips, packed, view.sides) if style.threats else None
+    fill = Fill((), view.discard) if style.threats else None
 
     def score(a: Action) -> float:
         return score_action(a, chips, packed, table, mark, threats=threats, fill=fill) or 0.0

@@ -8,12 +8,13 @@ judgement to play out simulated games.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from ..engine.actions import PLACE, REMOVE, Action
 from ..engine.cards import CARD_KIND, WILD
 from ..engine.view import SeatView
 from .threats import Fill, Threats
-from .windows import CELL_WINDOWS, Tables, pack, tables, to_win_flags
+from .windows import CELL_WINDOWS, VALUES, Tables, Values, pack, tables, to_win_flags
 
 # What holding a jack is worth: a wild jack is spent only where it gains more
 # than this, a one-eyed jack only on a chip whose removal does.
@@ -34,6 +35,19 @@ BLOCK_WIN = 20000.0
 # A two-eyed jack spent without completing a sequence, blocking a four or
 # making a threat is wasted: a plain card does that work.
 WILD_IDLE = 300.0
+
+
+@dataclass(frozen=True)
+class Style:
+    """How the judgement judges: what a live window is worth, and whether what
+    a move does to every side's threats counts (threats.py). Today's levels
+    judge with NOW; hard-v1 (bench/hard_v1) with the style of before threats."""
+
+    values: Values = VALUES
+    threats: bool = True
+
+
+NOW = Style()
 
 # Board characters (view.board) to engine marks; upper case is a locked chip.
 _MARKS = {".": 0, "b": 1, "g": 2, "r": 3, "B": 1, "G": 2, "R": 3, "*": 4}
@@ -141,18 +155,19 @@ def threat_value(
 class Judgement:
     """The view's board read once, for scoring many actions."""
 
-    __slots__ = ("chips", "packed", "table", "mark", "side", "threats", "fill")
+    __slots__ = ("chips", "packed", "table", "mark", "side", "style", "threats", "fill")
 
-    def __init__(self, view: SeatView, defence: float = DEFENCE) -> None:
+    def __init__(self, view: SeatView, defence: float = DEFENCE, style: Style = NOW) -> None:
         self.side = my_side(view)
         self.mark = self.side + 1
         self.chips = board_chips(view.board)
         self.packed = pack(self.chips, view.sequences)
         self.table = tables(
-            self.side, view.sides, to_win_flags(view.needed, view.sequences), defence
+            self.side, view.sides, to_win_flags(view.needed, view.sequences), defence, style.values
         )
-        self.threats = Threats(self.chips, self.packed, view.sides)
-        self.fill = Fill(view.hand, view.discard)
+        self.style = style
+        self.threats = Threats(self.chips, self.packed, view.sides) if style.threats else None
+        self.fill = Fill(view.hand, view.discard) if style.threats else None
 
     def score(self, action: Action) -> float | None:
         return score_action(

@@ -8,7 +8,7 @@ from typing import Protocol
 from ..engine.actions import DRAW, EXCHANGE, PLACE, REMOVE, Action
 from ..engine.cards import CARD_KIND, NORMAL
 from ..engine.view import SeatView
-from .judge import Judgement
+from .judge import NOW, Judgement, Style
 
 
 class Bot(Protocol):
@@ -55,24 +55,35 @@ def housekeeping(legal: tuple[Action, ...]) -> Action | None:
     return None
 
 
-class Medium:
-    """The best action by one-move judgement; ties go to the first legal one."""
+class Seeded:
+    """A level whose choices a seed fixes (None: one at random)."""
 
-    level = "medium"
+    level: str
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = new_seed() if seed is None else seed
+
+
+class Medium(Seeded):
+    """The best action by one-move judgement (in `style`: hard-v1's medium
+    keeps an older one); ties go to the first legal one."""
+
+    level = "medium"
+
+    def __init__(self, seed: int | None = None, style: Style = NOW) -> None:
+        super().__init__(seed)
+        self.style = style
 
     def choose(self, view: SeatView) -> Action:
         legal = playable(view)
         early = housekeeping(legal)
         if early is not None:
             return early
-        ranked = Judgement(view).ranked(legal)
+        ranked = Judgement(view, style=self.style).ranked(legal)
         return ranked[0][2] if ranked else legal[0]
 
 
-class Easy:
+class Easy(Seeded):
     """Judges as medium does but like a beginner: it looks only at its own
     lines (it never blocks on purpose), misjudges by a margin, sometimes plays
     any card, and forgets to exchange dead cards half the time."""
@@ -81,9 +92,6 @@ class Easy:
     NOISE = 18.0
     RANDOM_PLAY = 0.15
     FORGETS_DEAD = 0.5
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.seed = new_seed() if seed is None else seed
 
     def choose(self, view: SeatView) -> Action:
         legal = playable(view)

@@ -13,7 +13,7 @@ from ..engine.actions import EXCHANGE, PLACE, REMOVE, Action
 from ..engine.cards import CARD_KIND, WILD
 from ..engine.view import SeatView
 from .judge import Judgement
-from .threats import Fill, Threats
+from .threats import Fill
 from .windows import to_win_flags
 
 
@@ -37,9 +37,11 @@ def winning_threats(view: SeatView) -> tuple[int, ...]:
     to_win = to_win_flags(view.needed, view.sequences)
     fill = Fill(view.hand, view.discard)
     cells: set[int] = set()
+    threats = judge.threats
+    assert threats is not None  # today's style judges threats
     for side in range(view.sides):
         if side != judge.side and to_win[side]:
-            cells.update(c for c in judge.threats.cells(side) if fill.by_others(c))
+            cells.update(c for c in threats.cells(side) if fill.by_others(c))
     return tuple(sorted(cells))
 
 
@@ -50,7 +52,8 @@ def move_reason(view: SeatView, action: Action) -> Reason:
     if action.kind not in (PLACE, REMOVE):
         return Reason()
     judge = Judgement(view)
-    threats: Threats = judge.threats
+    threats = judge.threats
+    assert threats is not None  # today's style judges threats
     if action.kind == PLACE:
         changes = threats.changes(judge.chips, judge.packed, action.cell, judge.mark, 0)
     else:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from itertools import compress
 
@@ -34,21 +34,32 @@ from ..engine.cards import CARD_KIND, JC, JD, WILD
 from ..engine.game import Game
 from ..engine.view import SeatView
 from .inference import hand_likelihoods
-from .judge import DEFENCE, REMOVE_COST, WILD_COST, WILD_IDLE, Judgement, threat_value
+from .judge import (
+    DEFENCE,
+    NOW,
+    REMOVE_COST,
+    WILD_COST,
+    WILD_IDLE,
+    Judgement,
+    Style,
+    threat_value,
+)
 from .levels import decision_rng, housekeeping, new_seed, playable
 from .threats import Fill, Threats, touches
 from .windows import (
     CELL_WINDOWS,
     FINISHED,
     MARK_INC,
+    VALUES,
     WINDOWS,
     Tables,
+    Values,
     four_owner,
     spend,
     tables,
     to_win_flags,
 )
-from .worlds import WorldMaker
+from .worlds import Likelihood, WorldMaker
 
 DEFAULT_THINK_TIME = 0.3
 CANDIDATES = 6
@@ -62,6 +73,9 @@ FILL_BONUS = (0.0, 0.3 * FINISHED, 0.6 * FINISHED, 0.9 * FINISHED)
 WINDOW_RANGE = range(len(WINDOWS))
 # A play the judgement scores this high wins the game on the spot.
 WINS_NOW = 50000.0
+
+# What the other sides' plays say of their hands (inference.py).
+Reader = Callable[[SeatView, WorldMaker], Mapping[int, Likelihood]]
 
 
 class Hard:
@@ -80,11 +94,14 @@ class Hard:
         infer: bool = True,
         worlds: Callable[[SeatView], WorldMaker] = WorldMaker,
         clock: Callable[[], float] = time.perf_counter,
+        style: Style = NOW,
+        read: Reader = hand_likelihoods,
     ) -> None:
         """`think_time` (seconds) caps each decision's wall time;
         `simulations` caps the worlds dealt. With neither, the default time
         budget; with only `simulations`, no clock is read and the choice is
-        reproducible."""
+        reproducible. `style` (the judgement's, in play-outs too) and `read`
+        (the reading of the other hands) are today's unless hard-v1's."""
         self.seed = new_seed() if seed is None else seed
         if think_time is None and simulations is None:
             think_time = DEFAULT_THINK_TIME
@@ -96,6 +113,8 @@ class Hard:
         self.plies = plies
         self.infer = infer
         self.worlds = worlds
+        self.style = style
+        self.read = read
         self.last_totals: list[float] = []
         self.clock = clock
         self.last_simulations = 0
@@ -107,7 +126,7 @@ class Hard:
         early = housekeeping(legal)
         if early is not None:
             return early
-        judge = Judgement(view)
+        judge = Judgement(view, style=self.style)
         ranked = judge.ranked(legal)
         if not ranked:
             return legal[0]
@@ -132,7 +151,7 @@ class Hard:
         hair's difference in a few hundred simulations is noise."""
         rng = decision_rng(self.seed, view)
         maker = self.worlds(view)
-        likely = hand_likelihoods(view, maker) if self.infer else None
+        likely = self.read(view, maker) if self.infer else None
         seat = maker.seat
         plies = self.plies if self.plies is not None else self.rounds * len(view.held)
         deadline = None if self.think_time is None else start + self.think_time
@@ -143,6 +162,7 @@ class Hard:
         squares = [0.0] * count
         results = [0.0] * count
         done = 0
+        style = self.style
         while self.simulations is None or done < self.simulations:
             # Checked between worlds: every candidate meets the same worlds.
             if deadline is not None and done and self.clock() >= deadline:
@@ -151,7 +171,7 @@ class Hard:
             reshuffle_seed = rng.getrandbits(32)
             for i, action in enumerate(candidates):
                 game = world.copy(rng=random.Random(reshuffle_seed))
-                results[i] = play_out(game, seat, action, judge.packed[:], judge.side, plies)
+                results[i] = play_out(game, seat, action, judge.packed[:], judge.side, plies, style)
             favourite = results[0]
             for i in range(count):
                 totals[i] += results[i]
@@ -241,13 +261,15 @@ class _Policy:
     straight from the game, no view built. Tables change only when a side
     finishes a sequence (its next one may then win). The threats are kept in
     step move by move; a move's effect on them is worked out only where it
-    makes or ends a four (`touches`), which few moves do."""
+    makes or ends a four (`touches`), which few moves do. Without `threats`
+    (hard-v1's style), moves are judged by their windows alone."""
 
-    __slots__ = ("sides", "needed", "tables", "threats", "fill")
+    __slots__ = ("sides", "needed", "values", "tables", "threats", "fill")
 
-    def __init__(self, game: Game, threats: Threats) -> None:
+    def __init__(self, game: Game, threats: Threats | None, values: Values = VALUES) -> None:
         self.sides = game.arrangement.sides
         self.needed = game.needed
+        self.values = values
         self.tables: list[Tables] = []
         self.threats = threats
         self.fill: Fill | None = None
@@ -255,7 +277,10 @@ class _Policy:
 
     def refresh(self, game: Game) -> None:
         to_win = to_win_flags(self.needed, game.sequences)
-        self.tables = [tables(side, self.sides, to_win, DEFENCE) for side in range(self.sides)]
+        values = self.values
+        self.tables = [
+            tables(side, self.sides, to_win, DEFENCE, values) for side in range(self.sides)
+        ]
 
     def choose(self, game: Game, seat: int, packed: list[int]) -> Action:
         legal = game.legal_actions(seat)
@@ -263,7 +288,9 @@ class _Policy:
             return legal[0]
         mark = game.marks[seat]
         table = self.tables[mark - 1]
-        place = flagged(table, mark)
+        threats = self.threats
+        place = table.place[mark] if threats is None else flagged(table, mark)
+        idle = 0.0 if threats is None else WILD_IDLE
         remove = table.remove
         chips = game.chips
         lookup = packed.__getitem__
@@ -284,12 +311,12 @@ class _Policy:
                     if wild and not useful and score < WINS_NOW:
                         score -= WILD_IDLE
                 elif wild:
-                    score -= WILD_IDLE
+                    score -= idle
             elif kind == REMOVE:
                 taken = chips[action.cell]
                 states = list(map(lookup, CELL_WINDOWS[action.cell]))
                 score = sum(map(remove[taken].__getitem__, states)) - REMOVE_COST
-                if any(map(touches(-MARK_INC[taken]).__getitem__, states)):
+                if threats is not None and any(map(touches(-MARK_INC[taken]).__getitem__, states)):
                     score += self._threats(game, seat, packed, table, action.cell, 0, taken)[0]
             elif kind == EXCHANGE:
                 return action
@@ -305,10 +332,12 @@ class _Policy:
     ) -> tuple[float, bool]:  # fmt: skip
         """What a move that makes or ends a four does to the threats, judged
         with what the mover sees (its hand and the discard pile)."""
+        threats = self.threats
+        assert threats is not None  # only a policy that judges threats asks
         if self.fill is None:
             self.fill = Fill(game.hands[seat], game.discard)
-        changes = self.threats.changes(game.chips, packed, cell, placed, removed)
-        return threat_value(self.threats, changes, table, self.fill)
+        changes = threats.changes(game.chips, packed, cell, placed, removed)
+        return threat_value(threats, changes, table, self.fill)
 
 
 def apply_tracked(
@@ -351,17 +380,20 @@ def apply_tracked(
 
 
 def play_out(
-    game: Game, seat: int, action: Action, packed: list[int], side: int, plies: int
-) -> float:
-    """Play `action`, then `plies` more turns greedily; how good the result is
-    for `side`, in [0, 1]."""
+    game: Game, seat: int, action: Action, packed: list[int], side: int, plies: int,
+    style: Style = NOW,
+) -> float:  # fmt: skip
+    """Play `action`, then `plies` more turns greedily (judging in `style`);
+    how good the result is for `side`, in [0, 1]."""
     apply_tracked(game, seat, action, packed, None)
     policy = None
     for _ in range(plies):
         if game.outcome is not None:
             break
         if policy is None:
-            policy = _Policy(game, Threats(game.chips, packed, game.arrangement.sides))
+            sides = game.arrangement.sides
+            threats = Threats(game.chips, packed, sides) if style.threats else None
+            policy = _Policy(game, threats, style.values)
         while game.pending_draw:
             game.apply(game.pending_draw[0], DRAW_ACTION)
         turn = game.turn
@@ -372,17 +404,17 @@ def play_out(
         if outcome.result == "draw":
             return 0.5
         return 1.0 if outcome.side == side else 0.0
-    return leaf_value(game, packed, side)
+    return leaf_value(game, packed, side, style.values)
 
 
-def leaf_value(game: Game, packed: list[int], side: int) -> float:
+def leaf_value(game: Game, packed: list[int], side: int, values: Values = VALUES) -> float:
     """Where a simulation stopped, how good it looks for `side`, in (0, 1):
     the board's worth, plus the sequences the world's hands can finish at
     once. A four whose open space its side holds a card for is nearly a
     sequence; if that side moves next, it is one."""
     sides = game.arrangement.sides
     to_win = to_win_flags(game.needed, game.sequences)
-    worth = tables(side, sides, to_win, DEFENCE).worth
+    worth = tables(side, sides, to_win, DEFENCE, values).worth
     total = sum(map(worth.__getitem__, packed))
     owners = four_owner()
     chips = game.chips

@@ -17,6 +17,7 @@ of moves per decision; this is what makes that affordable in Python.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 from ..engine.board import DIRECTIONS, SIZE
@@ -97,7 +98,22 @@ BUILD_TO_WIN = (0.0, 1.0, 6.0, 40.0, 60.0, 100000.0)
 FINISHED = 1000.0
 
 
-def window_worth(p: int, side: int, sides: int, to_win: Sequence[bool], defence: float) -> float:
+@dataclass(frozen=True, eq=False)  # eq=False: hashed by identity, a cheap cache key
+class Values:
+    """A live window's worth to its side by the spaces it holds: `build`, and
+    `build_to_win` for a side one sequence from winning (hard-v1, under bench/,
+    keeps the values of before threats were counted by the space they need)."""
+
+    build: tuple[float, ...]
+    build_to_win: tuple[float, ...]
+
+
+VALUES = Values(BUILD, BUILD_TO_WIN)
+
+
+def window_worth(
+    p: int, side: int, sides: int, to_win: Sequence[bool], defence: float, values: Values = VALUES
+) -> float:
     """What window state `p` is worth to `side`: its own live window counts
     for it, every other side's live window against it (times `defence`)."""
     counts = [(p >> (_COUNT_BITS * s)) & 7 for s in range(sides)]
@@ -116,7 +132,7 @@ def window_worth(p: int, side: int, sides: int, to_win: Sequence[bool], defence:
         n = own + corner
         if n > 5:
             continue
-        worth = (BUILD_TO_WIN if to_win[s] else BUILD)[n]
+        worth = (values.build_to_win if to_win[s] else values.build)[n]
         total += worth if s == side else -defence * worth
     return total
 
@@ -129,11 +145,14 @@ class Tables:
 
     __slots__ = ("side", "to_win", "defence", "worth", "place", "remove")
 
-    def __init__(self, side: int, sides: int, to_win: tuple[bool, ...], defence: float) -> None:
+    def __init__(
+        self, side: int, sides: int, to_win: tuple[bool, ...], defence: float,
+        values: Values = VALUES,
+    ) -> None:  # fmt: skip
         self.side = side
         self.to_win = to_win
         self.defence = defence
-        worth = [window_worth(p, side, sides, to_win, defence) for p in range(TABLE_SIZE)]
+        worth = [window_worth(p, side, sides, to_win, defence, values) for p in range(TABLE_SIZE)]
         self.worth = worth
         self.place: list[list[float]] = [[]]
         self.remove: list[list[float]] = [[]]
@@ -150,10 +169,19 @@ class Tables:
             )
 
 
+def tables(
+    side: int, sides: int, to_win: tuple[bool, ...], defence: float, values: Values = VALUES
+) -> Tables:
+    """Tables are a few hundred kilobytes and take a while to build: cached
+    (one entry whether `values` is given or left to its default)."""
+    return _tables(side, sides, to_win, defence, values)
+
+
 @lru_cache(maxsize=64)
-def tables(side: int, sides: int, to_win: tuple[bool, ...], defence: float) -> Tables:
-    """Tables are a few hundred kilobytes and take a while to build: cached."""
-    return Tables(side, sides, to_win, defence)
+def _tables(
+    side: int, sides: int, to_win: tuple[bool, ...], defence: float, values: Values
+) -> Tables:
+    return Tables(side, sides, to_win, defence, values)
 
 
 def to_win_flags(needed: int, sequences: Sequence[Sequence[object]]) -> tuple[bool, ...]:

@@ -22,6 +22,9 @@ from ..engine.game import Game
 from ..engine.view import SeatView
 from .judge import board_chips, board_locked
 
+# The likelihood of a dealt hand, 0 to 1 (inference.py).
+Likelihood = Callable[[Sequence[int]], float]
+
 
 def unseen_cards(view: SeatView) -> list[int]:
     """The cards the seat cannot see, in a fixed order."""
@@ -54,14 +57,14 @@ class WorldMaker:
     def deal(
         self,
         rng: random.Random,
-        likely: Mapping[int, Callable[[Sequence[int]], float]] | None = None,
+        likely: Mapping[int, Likelihood] | None = None,
         tries: int = 1,
     ) -> Game:
         """One possible world, its reshuffles drawn from `rng` too. With
         `likely` (per seat, the likelihood of a hand, 0 to 1: inference.py),
         each seat's hand is dealt until one is accepted with its likelihood
         (so hands come as often as their likelihood says), at most `tries`
-        times; if none is, the likeliest one dealt is kept."""
+        times; if none is, the likeliest one dealt is kept (`dealt`)."""
         view = self.view
         cards = self.unseen[:]
         rng.shuffle(cards)
@@ -72,20 +75,27 @@ class WorldMaker:
                 continue
             test = likely.get(seat) if likely else None
             if test is not None:
-                # The cards not yet dealt are shuffled: any `size` of them is a fair deal.
-                best, best_order = -1.0, cards
-                for _ in range(tries):
-                    chance = float(test(cards[:size]))
-                    if rng.random() < chance:
-                        break
-                    if chance > best:
-                        best, best_order = chance, cards[:]
-                    rng.shuffle(cards)
-                else:
-                    cards = best_order
+                cards = self.dealt(rng, cards, size, test, tries)
             hands.append(cards[:size])
             del cards[:size]
         return self.world(hands, cards, rng)
+
+    def dealt(
+        self, rng: random.Random, cards: list[int], size: int, test: Likelihood, tries: int
+    ) -> list[int]:
+        """`cards` (shuffled, not yet dealt) in an order whose first `size` are
+        the seat's hand: dealt until a hand is accepted with its likelihood, at
+        most `tries` times, else the likeliest one dealt."""
+        # The cards not yet dealt are shuffled: any `size` of them is a fair deal.
+        best, best_order = -1.0, cards
+        for _ in range(tries):
+            chance = float(test(cards[:size]))
+            if rng.random() < chance:
+                return cards
+            if chance > best:
+                best, best_order = chance, cards[:]
+            rng.shuffle(cards)
+        return best_order
 
     def world(self, hands: list[list[int]], draw_pile: list[int], rng: random.Random) -> Game:
         """An engine game in this position with these hands and draw pile.
