@@ -155,7 +155,7 @@ def threat_value(
 class Judgement:
     """The view's board read once, for scoring many actions."""
 
-    __slots__ = ("chips", "packed", "table", "mark", "side", "style", "threats", "fill")
+    __slots__ = ("chips", "packed", "table", "mark", "side", "threats", "fill")
 
     def __init__(self, view: SeatView, defence: float = DEFENCE, style: Style = NOW) -> None:
         self.side = my_side(view)
@@ -165,7 +165,6 @@ class Judgement:
         self.table = tables(
             self.side, view.sides, to_win_flags(view.needed, view.sequences), defence, style.values
         )
-        self.style = style
         self.threats = Threats(self.chips, self.packed, view.sides) if style.threats else None
         self.fill = Fill(view.hand, view.discard) if style.threats else None
 
