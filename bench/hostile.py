@@ -1052,15 +1052,11 @@ async def trickle(ctx: Ctx, r: dict[str, Any]) -> None:
         async with trio.open_nursery() as drips:
             for conn in conns:
                 drips.start_soon(drip, conn)
-            with trio.move_on_after(25):
-                for conn in conns:
-                    await conn.done.wait()
+            await _all_closed(conns, 25)
             drips.cancel_scope.cancel()
         r["peers"] = len(conns)
         r["cut_slow_frame"] = sum(1 for c in conns if c.counts["slow"])
-        r["kept"] = sum(1 for c in conns if not c.done.is_set())
-        cut = [c.closed_at - t0 for c in conns if c.closed_at is not None]
-        r["cut_after_s"] = round(max(cut), 1) if cut else None
+        r["kept"], r["cut_after_s"] = _kept_and_last_cut(conns, t0)
         await ctx.close_all(conns)
         nursery.cancel_scope.cancel()
 
@@ -1073,16 +1069,26 @@ async def idle_unwelcomed(ctx: Ctx, r: dict[str, Any]) -> None:
             nursery, ctx.scale.idle_held, A_IDLE, lambda i: b"", patterns=idle
         )
         t0 = time.monotonic()
-        with trio.move_on_after(20):
-            for conn in conns:
-                await conn.done.wait()
+        await _all_closed(conns, 20)
         r["connections"] = len(conns)
         r["closed_idle"] = sum(1 for c in conns if c.counts["idle"])
-        r["kept"] = sum(1 for c in conns if not c.done.is_set())
-        cut = [c.closed_at - t0 for c in conns if c.closed_at is not None]
-        r["closed_after_s"] = round(max(cut), 1) if cut else None
+        r["kept"], r["closed_after_s"] = _kept_and_last_cut(conns, t0)
         await ctx.close_all(conns)
         nursery.cancel_scope.cancel()
+
+
+async def _all_closed(conns: list[Conn], seconds: float) -> None:
+    """Wait until the server has closed every one of `conns`, or `seconds` have passed."""
+    with trio.move_on_after(seconds):
+        for conn in conns:
+            await conn.done.wait()
+
+
+def _kept_and_last_cut(conns: list[Conn], t0: float) -> tuple[int, float | None]:
+    """How many of `conns` the server kept open, and how long after `t0` it closed the
+    last of the others (None: it closed none)."""
+    cut = [c.closed_at - t0 for c in conns if c.closed_at is not None]
+    return sum(1 for c in conns if not c.done.is_set()), round(max(cut), 1) if cut else None
 
 
 INJECTIONS: list[tuple[str, bytes, bool]] = [  # name, frame, after a hello
