@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from .engine import record_json
-from .host_journal import add_data_dir, find_journal
+from .host_journal import add_data_dir, parse_with_journal
 from .journal import Journal, JournalError, Result, replay_game
 
 
@@ -34,11 +34,10 @@ def export_main(argv: list[str]) -> int:
         help="also write a game still being played: its record shows every hand and the"
         " draw pile, which no one at that table may see",
     )  # fmt: skip
-    args = parser.parse_args(argv)
-    found = find_journal("sarja-server export", args.data_dir)
+    found = parse_with_journal(parser, argv)
     if found is None:
         return 1
-    data_dir, path = found
+    args, data_dir, path = found
     try:
         journal = Journal(path)
         try:

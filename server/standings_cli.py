@@ -16,7 +16,7 @@ from pathlib import Path
 from sarja.protocol.limits import MAX_EVENING_HOURS
 
 from .datalock import DataDirInUse, DataDirLock
-from .host_journal import add_data_dir, find_journal
+from .host_journal import add_data_dir, find_journal, parse_with_journal
 from .journal import Journal, JournalError
 from .standings import forget_rows
 from .standings_read import EVENING_HOURS, Line, games_of, pairs, top
@@ -99,11 +99,10 @@ def forget_main(argv: list[str]) -> int:
     )
     parser.add_argument("id", help="the person's id, as `sarja-server standings` shows it")
     add_data_dir(parser)
-    args = parser.parse_args(argv)
-    found = find_journal("sarja-server forget", args.data_dir)
+    found = parse_with_journal(parser, argv)
     if found is None:
         return 1
-    data_dir, path = found
+    args, data_dir, path = found
     try:
         lock = DataDirLock.take(data_dir)
     except DataDirInUse:
