@@ -65,7 +65,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -1007,24 +1007,22 @@ TOO_MANY = code_pattern("too_many_connections")
 async def flood(ctx: Ctx, r: dict[str, Any]) -> None:
     """Many connections in a burst, each greeted and closed at once."""
     t0 = time.monotonic()
-    async with trio.open_nursery() as nursery:
-        done = 0
-        limiter = trio.CapacityLimiter(64)
+    done = 0
+    limiter = trio.CapacityLimiter(64)
 
-        async def one(i: int) -> None:
-            nonlocal done
-            async with limiter, trio.open_nursery() as inner:
-                conn = await ctx.connect(inner, ctx.address_for(A_FLOOD, i % (ctx.cap * 6)))
-                if conn is not None:
-                    if await conn.try_send(hello(f"Flood{i}")):
-                        ctx.count("flood")
-                        if await conn.wait_for(lambda: conn.counts["welcome"] > 0, 10):
-                            done += 1
-                    await conn.close()
-                inner.cancel_scope.cancel()
+    async def one(i: int) -> None:
+        nonlocal done
+        async with limiter, trio.open_nursery() as inner:
+            conn = await ctx.connect(inner, ctx.address_for(A_FLOOD, i % (ctx.cap * 6)))
+            if conn is not None:
+                if await conn.try_send(hello(f"Flood{i}")):
+                    ctx.count("flood")
+                    if await conn.wait_for(lambda: conn.counts["welcome"] > 0, 10):
+                        done += 1
+                await conn.close()
+            inner.cancel_scope.cancel()
 
-        for i in range(ctx.scale.flood):
-            nursery.start_soon(one, i)
+    await _all_at_once(ctx.scale.flood, one)
     elapsed = time.monotonic() - t0
     r["connections"] = ctx.scale.flood
     r["welcomed"] = done
@@ -1075,6 +1073,13 @@ async def idle_unwelcomed(ctx: Ctx, r: dict[str, Any]) -> None:
         r["kept"], r["closed_after_s"] = _kept_and_last_cut(conns, t0)
         await ctx.close_all(conns)
         nursery.cancel_scope.cancel()
+
+
+async def _all_at_once(count: int, one: Callable[[int], Awaitable[None]]) -> None:
+    """Run `one(i)` for each i below `count`, all at once, until every one has ended."""
+    async with trio.open_nursery() as nursery:
+        for i in range(count):
+            nursery.start_soon(one, i)
 
 
 async def _all_closed(conns: list[Conn], seconds: float) -> None:
@@ -1133,9 +1138,7 @@ async def injection(ctx: Ctx, r: dict[str, Any], pool: Pool) -> None:
             await conn.close()
             nursery.cancel_scope.cancel()
 
-    async with trio.open_nursery() as nursery:
-        for i in range(ctx.scale.inject):
-            nursery.start_soon(one, i)
+    await _all_at_once(ctx.scale.inject, one)
     r.update(outcome)
     r["lost_by_variant"] = dict(lost)
 
@@ -1177,9 +1180,7 @@ async def guessing(ctx: Ctx, r: dict[str, Any]) -> None:
             await conn.close()
             nursery.cancel_scope.cancel()
 
-    async with trio.open_nursery() as nursery:
-        for i in range(ctx.scale.guessers):
-            nursery.start_soon(one, i)
+    await _all_at_once(ctx.scale.guessers, one)
     r.update(tally)
     r["guesses_per_s"] = round(tally["guesses"] / (time.monotonic() - t0))
 
@@ -1358,9 +1359,7 @@ async def churn(ctx: Ctx, r: dict[str, Any]) -> None:
             nursery.cancel_scope.cancel()
 
     t0 = time.monotonic()
-    async with trio.open_nursery() as nursery:
-        for i in range(4):
-            nursery.start_soon(one, i)
+    await _all_at_once(4, one)
     r["spectate_leave_pairs"] = ops
     r["per_s"] = round(ops / (time.monotonic() - t0))
 
