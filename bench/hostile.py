@@ -65,7 +65,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -1007,24 +1007,22 @@ TOO_MANY = code_pattern("too_many_connections")
 async def flood(ctx: Ctx, r: dict[str, Any]) -> None:
     """Many connections in a burst, each greeted and closed at once."""
     t0 = time.monotonic()
-    async with trio.open_nursery() as nursery:
-        done = 0
-        limiter = trio.CapacityLimiter(64)
+    done = 0
+    limiter = trio.CapacityLimiter(64)
 
-        async def one(i: int) -> None:
-            nonlocal done
-            async with limiter, trio.open_nursery() as inner:
-                conn = await ctx.connect(inner, ctx.address_for(A_FLOOD, i % (ctx.cap * 6)))
-                if conn is not None:
-                    if await conn.try_send(hello(f"Flood{i}")):
-                        ctx.count("flood")
-                        if await conn.wait_for(lambda: conn.counts["welcome"] > 0, 10):
-                            done += 1
-                    await conn.close()
-                inner.cancel_scope.cancel()
+    async def one(i: int) -> None:
+        nonlocal done
+        async with limiter, trio.open_nursery() as inner:
+            conn = await ctx.connect(inner, ctx.address_for(A_FLOOD, i % (ctx.cap * 6)))
+            if conn is not None:
+                if await conn.try_send(hello(f"Flood{i}")):
+                    ctx.count("flood")
+                    if await conn.wait_for(lambda: conn.counts["welcome"] > 0, 10):
+                        done += 1
+                await conn.close()
+            inner.cancel_scope.cancel()
 
-        for i in range(ctx.scale.flood):
-            nursery.start_soon(one, i)
+    await _all_at_once(ctx.scale.flood, one)
     elapsed = time.monotonic() - t0
     r["connections"] = ctx.scale.flood
     r["welcomed"] = done
@@ -1052,15 +1050,11 @@ async def trickle(ctx: Ctx, r: dict[str, Any]) -> None:
         async with trio.open_nursery() as drips:
             for conn in conns:
                 drips.start_soon(drip, conn)
-            with trio.move_on_after(25):
-                for conn in conns:
-                    await conn.done.wait()
+            await _all_closed(conns, 25)
             drips.cancel_scope.cancel()
         r["peers"] = len(conns)
         r["cut_slow_frame"] = sum(1 for c in conns if c.counts["slow"])
-        r["kept"] = sum(1 for c in conns if not c.done.is_set())
-        cut = [c.closed_at - t0 for c in conns if c.closed_at is not None]
-        r["cut_after_s"] = round(max(cut), 1) if cut else None
+        r["kept"], r["cut_after_s"] = _kept_and_last_cut(conns, t0)
         await ctx.close_all(conns)
         nursery.cancel_scope.cancel()
 
@@ -1073,16 +1067,33 @@ async def idle_unwelcomed(ctx: Ctx, r: dict[str, Any]) -> None:
             nursery, ctx.scale.idle_held, A_IDLE, lambda i: b"", patterns=idle
         )
         t0 = time.monotonic()
-        with trio.move_on_after(20):
-            for conn in conns:
-                await conn.done.wait()
+        await _all_closed(conns, 20)
         r["connections"] = len(conns)
         r["closed_idle"] = sum(1 for c in conns if c.counts["idle"])
-        r["kept"] = sum(1 for c in conns if not c.done.is_set())
-        cut = [c.closed_at - t0 for c in conns if c.closed_at is not None]
-        r["closed_after_s"] = round(max(cut), 1) if cut else None
+        r["kept"], r["closed_after_s"] = _kept_and_last_cut(conns, t0)
         await ctx.close_all(conns)
         nursery.cancel_scope.cancel()
+
+
+async def _all_at_once(count: int, one: Callable[[int], Awaitable[None]]) -> None:
+    """Run `one(i)` for each i below `count`, all at once, until every one has ended."""
+    async with trio.open_nursery() as nursery:
+        for i in range(count):
+            nursery.start_soon(one, i)
+
+
+async def _all_closed(conns: list[Conn], seconds: float) -> None:
+    """Wait until the server has closed every one of `conns`, or `seconds` have passed."""
+    with trio.move_on_after(seconds):
+        for conn in conns:
+            await conn.done.wait()
+
+
+def _kept_and_last_cut(conns: list[Conn], t0: float) -> tuple[int, float | None]:
+    """How many of `conns` the server kept open, and how long after `t0` it closed the
+    last of the others (None: it closed none)."""
+    cut = [c.closed_at - t0 for c in conns if c.closed_at is not None]
+    return sum(1 for c in conns if not c.done.is_set()), round(max(cut), 1) if cut else None
 
 
 INJECTIONS: list[tuple[str, bytes, bool]] = [  # name, frame, after a hello
@@ -1127,9 +1138,7 @@ async def injection(ctx: Ctx, r: dict[str, Any], pool: Pool) -> None:
             await conn.close()
             nursery.cancel_scope.cancel()
 
-    async with trio.open_nursery() as nursery:
-        for i in range(ctx.scale.inject):
-            nursery.start_soon(one, i)
+    await _all_at_once(ctx.scale.inject, one)
     r.update(outcome)
     r["lost_by_variant"] = dict(lost)
 
@@ -1171,9 +1180,7 @@ async def guessing(ctx: Ctx, r: dict[str, Any]) -> None:
             await conn.close()
             nursery.cancel_scope.cancel()
 
-    async with trio.open_nursery() as nursery:
-        for i in range(ctx.scale.guessers):
-            nursery.start_soon(one, i)
+    await _all_at_once(ctx.scale.guessers, one)
     r.update(tally)
     r["guesses_per_s"] = round(tally["guesses"] / (time.monotonic() - t0))
 
@@ -1352,9 +1359,7 @@ async def churn(ctx: Ctx, r: dict[str, Any]) -> None:
             nursery.cancel_scope.cancel()
 
     t0 = time.monotonic()
-    async with trio.open_nursery() as nursery:
-        for i in range(4):
-            nursery.start_soon(one, i)
+    await _all_at_once(4, one)
     r["spectate_leave_pairs"] = ops
     r["per_s"] = round(ops / (time.monotonic() - t0))
 

@@ -183,20 +183,6 @@ class Model:
     session: ClientSession = field(default_factory=ClientSession, repr=False, compare=False)
 
     @property
-    def syncing(self) -> bool:
-        """A gap in the versions: a snapshot is asked for, not yet here."""
-        return self.session.syncing
-
-    @property
-    def next_id(self) -> int:
-        """The next action id, never at or below one the server holds."""
-        return self.session.next_id
-
-    @next_id.setter
-    def next_id(self, value: int) -> None:
-        self.session.next_id = value
-
-    @property
     def layout(self) -> tuple[str, ...]:
         return self.welcome.layout if self.welcome else ()
 

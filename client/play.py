@@ -83,11 +83,9 @@ def turn(model: Model, intent: ask.TurnIntent) -> list[ClientMessage]:
 
 
 def _ids(model: Model) -> tuple[int, int]:
-    """A fresh action id (see model.next_id) and the version the action is made at."""
+    """A fresh action id and the version the action is made at."""
     assert model.game is not None
-    i = model.next_id
-    model.next_id += 1
-    return i, model.game.version
+    return model.session.take_id(), model.game.version
 
 
 def _in_game(model: Model) -> bool:

@@ -13,34 +13,9 @@ Nothing here does I/O or knows about prompt_toolkit.
 
 from __future__ import annotations
 
+from sarja.protocol import messages as msgs
 from sarja.protocol.changes import seat_only
 from sarja.protocol.client_session import Event, Past
-from sarja.protocol.messages import (
-    Ack,
-    AskStandings,
-    Bye,
-    Chat,
-    ChatLine,
-    ClientMessage,
-    Error,
-    Forgotten,
-    Hand,
-    Hint,
-    Legal,
-    ListTables,
-    Notice,
-    Ping,
-    Pong,
-    Ready,
-    Resume,
-    ServerMessage,
-    Snapshot,
-    Standings,
-    TableList,
-    TableView,
-    Update,
-    Welcome,
-)
 from sarja.protocol.mirror import ServerProtocolError
 from sarja.protocol.session import SessionState
 
@@ -73,7 +48,7 @@ def _keep_token(model: Model, server_id: str, token: str) -> None:
 # ----- turning server messages into the model ----------------------------------------
 
 
-def apply(model: Model, msg: ServerMessage, phase: SessionState) -> list[ClientMessage]:
+def apply(model: Model, msg: msgs.ServerMessage, phase: SessionState) -> list[msgs.ClientMessage]:
     """Take in one message from the server, in the session state it led to: first into
     the client session (`model.session.take`), then onto the screen. Returns what to
     send back (the session's own `pong` or `sync`, a `resume`, the lobby's list, chat
@@ -91,7 +66,7 @@ def apply(model: Model, msg: ServerMessage, phase: SessionState) -> list[ClientM
         _unusable(model, err)
         raise
     if model.online and model.chat_queue and phase in _AT_TABLE:
-        replies += [Chat(text=text) for text in model.chat_queue]
+        replies += [msgs.Chat(text=text) for text in model.chat_queue]
         model.chat_queue.clear()
     return replies
 
@@ -108,98 +83,103 @@ def _unusable(model: Model, err: ServerProtocolError) -> None:
         model.overlay = model.fives_cell = None
 
 
-def _take(model: Model, msg: Event, phase: SessionState) -> list[ClientMessage]:
+# The messages about the game on screen, and those about the connection, the lobby or
+# the table.
+GameNews = msgs.Snapshot | Past | msgs.Update | msgs.Hand | msgs.Legal | msgs.Ack
+SessionNews = (
+    msgs.Welcome | msgs.Pong | msgs.TableList | msgs.TableView | msgs.Error | msgs.Bye
+    | msgs.Standings | msgs.Forgotten
+)  # fmt: skip
+
+
+def _take(model: Model, msg: Event, phase: SessionState) -> list[msgs.ClientMessage]:
     match msg:
-        case Snapshot() | Past() | Update() | Hand() | Legal() | Ack():
+        case msgs.Snapshot() | Past() | msgs.Update() | msgs.Hand() | msgs.Legal() | msgs.Ack():
             _game_news(model, msg)
         case (
-            Welcome() | Pong() | TableList() | TableView() | Error() | Bye() | Standings()
-            | Forgotten()
+            msgs.Welcome() | msgs.Pong() | msgs.TableList() | msgs.TableView() | msgs.Error()
+            | msgs.Bye() | msgs.Standings() | msgs.Forgotten()
         ):  # fmt: skip
             return _session_news(model, msg, phase)
-        case Notice():
+        case msgs.Notice():
             _notice(model, msg)
-        case ChatLine():
+        case msgs.ChatLine():
             _chat_line(model, msg)
-        case Hint():
+        case msgs.Hint():
             take_hint(model, msg)
     return []
 
 
-def _game_news(model: Model, msg: Snapshot | Past | Update | Hand | Legal | Ack) -> None:
+def _game_news(model: Model, msg: GameNews) -> None:
     """A message about the game on screen."""
     match msg:
-        case Snapshot():
+        case msgs.Snapshot():
             _snapshot(model, msg)
         case Past():
             take_history(model, msg)
-        case Update() | Hand() | Legal():
+        case msgs.Update() | msgs.Hand() | msgs.Legal():
             _game_message(model, msg)
-        case Ack():
+        case msgs.Ack():
             model.status = ""
             model.picked = None
 
 
-def _session_news(
-    model: Model,
-    msg: Welcome | Pong | TableList | TableView | Error | Bye | Standings | Forgotten,
-    phase: SessionState,
-) -> list[ClientMessage]:
+def _session_news(model: Model, msg: SessionNews, phase: SessionState) -> list[msgs.ClientMessage]:
     """A message about the connection, the lobby or the table; the replies it calls for."""
-    replies: list[ClientMessage] = []
+    replies: list[msgs.ClientMessage] = []
     match msg:
-        case Welcome():
+        case msgs.Welcome():
             replies = _welcome(model, msg)
-        case Pong():
+        case msgs.Pong():
             if msg.n == RESUME_PING and phase == SessionState.LOBBY:
                 _gone(model)  # the resume brought no seat back
-                replies = [ListTables()]
-        case TableList():
+                replies = [msgs.ListTables()]
+        case msgs.TableList():
             _tables(model, msg)
-        case TableView():
+        case msgs.TableView():
             _table(model, msg)
             replies = _practice_ready(model, msg)
-        case Error():
+        case msgs.Error():
             replies = _error(model, msg)
-        case Bye():
+        case msgs.Bye():
             model.bye = msg.code
             model.status = refusals.said(msg.code, msg.message)
             note(model, "error", [("", model.status)])
-        case Standings():
+        case msgs.Standings():
             model.standings = msg
             if model.status == standing_words.ASKING:
                 model.status = ""
-        case Forgotten():
+        case msgs.Forgotten():
             model.status = standing_words.forgotten(msg.games)
-            replies = [AskStandings()]  # the screen shows what is left
+            replies = [msgs.AskStandings()]  # the screen shows what is left
     return replies
 
 
 _AT_TABLE = (SessionState.TABLE, SessionState.GAME, SessionState.ENDED)
 
 
-def _welcome(model: Model, msg: Welcome) -> list[ClientMessage]:
+def _welcome(model: Model, msg: msgs.Welcome) -> list[msgs.ClientMessage]:
     model.welcome = msg
     model.status = ""
     if model.resuming:
         # The answer to our `resume`: the seat's guest, with the next token.
         model.resuming, model.pending_token = False, None
         _keep_token(model, msg.server_id, msg.resume)
-        return [Ping(n=RESUME_PING)]
+        return [msgs.Ping(n=RESUME_PING)]
     known = token_for(model, msg.server_id)
     if known is not None and known != msg.resume:
         # This server gave us a seat before (by whatever address): take it back. The
         # welcome's own token is kept only if that fails.
         model.resuming, model.pending_token = True, msg.resume
-        return [Resume(token=known)]
+        return [msgs.Resume(token=known)]
     _keep_token(model, msg.server_id, msg.resume)
     if model.practice is not None and not model.practising:
         model.practising = True
         return [model.practice]  # the practice table; `_practice_ready` does the rest
-    return [ListTables()]
+    return [msgs.ListTables()]
 
 
-def _error(model: Model, msg: Error) -> list[ClientMessage]:
+def _error(model: Model, msg: msgs.Error) -> list[msgs.ClientMessage]:
     if msg.code == "unknown_resume" and model.resuming:
         # The seat is gone (the game ended, or the server forgot it): we stay the
         # guest this connection greeted as.
@@ -208,7 +188,7 @@ def _error(model: Model, msg: Error) -> list[ClientMessage]:
             _keep_token(model, model.server_id, model.pending_token)
         model.pending_token = None
         _gone(model)
-        return [ListTables()]
+        return [msgs.ListTables()]
     # The server's sentence is the whole explanation: show it (in our language).
     model.status = refusals.said(msg.code, msg.message)
     if msg.fatal:
@@ -230,7 +210,7 @@ def _gone(model: Model) -> None:
         model.chat_queue.clear()
 
 
-def _tables(model: Model, msg: TableList) -> None:
+def _tables(model: Model, msg: msgs.TableList) -> None:
     if model.table is not None:
         name = model.table.name
         if model.leaving:
@@ -250,7 +230,7 @@ def _tables(model: Model, msg: TableList) -> None:
     model.lobby_row = min(model.lobby_row, max(0, len(msg.tables) - 1))
 
 
-def _table(model: Model, msg: TableView) -> None:
+def _table(model: Model, msg: msgs.TableView) -> None:
     if model.table is None or model.table.id != msg.id:
         model.seat_row = msg.seat if msg.seat is not None else _first_free(msg)
         if model.overlay == "create":
@@ -262,7 +242,7 @@ def _table(model: Model, msg: TableView) -> None:
         model.thinking = None
 
 
-def _handed_over(model: Model, msg: TableView) -> None:
+def _handed_over(model: Model, msg: msgs.TableView) -> None:
     """Say as soon as the table shows it that the computer now plays an away player's
     seat (after `o`, say), not only when it first moves there (the server's notice)."""
     old = model.table
@@ -270,21 +250,21 @@ def _handed_over(model: Model, msg: TableView) -> None:
         return
     for seat, (was, now) in enumerate(zip(old.seats, msg.seats, strict=True)):
         if now.away and now.computer is not None and was.computer is None and now.name:
-            _notice(model, Notice(kind="takeover", name=now.name, seat=seat, _trusted=True))
+            _notice(model, msgs.Notice(kind="takeover", name=now.name, seat=seat, _trusted=True))
 
 
-def _practice_ready(model: Model, msg: TableView) -> list[ClientMessage]:
+def _practice_ready(model: Model, msg: msgs.TableView) -> list[msgs.ClientMessage]:
     """In a practice game, we are ready as soon as we sit: the computers always are."""
     if model.practice is None or msg.started or msg.seat is None or msg.seats[msg.seat].ready:
         return []
-    return [Ready(ready=True)]
+    return [msgs.Ready(ready=True)]
 
 
-def _first_free(table: TableView) -> int:
+def _first_free(table: msgs.TableView) -> int:
     return next((i for i, seat in enumerate(table.seats) if seat.name is None), 0)
 
 
-def _snapshot(model: Model, msg: Snapshot) -> None:
+def _snapshot(model: Model, msg: msgs.Snapshot) -> None:
     fresh = model.game is None or model.game.table != msg.table or model.game.version > msg.version
     model.game = model.session.game  # the session's new mirror of this snapshot
     assert model.game is not None
@@ -301,11 +281,11 @@ def _snapshot(model: Model, msg: Snapshot) -> None:
     _settle(model)
 
 
-def _game_message(model: Model, msg: Update | Hand | Legal) -> None:
+def _game_message(model: Model, msg: msgs.Update | msgs.Hand | msgs.Legal) -> None:
     """A message the session took into its game (a gap or one set aside never comes here)."""
     game = model.game = model.session.game
     assert game is not None
-    if isinstance(msg, Update):
+    if isinstance(msg, msgs.Update):
         # Told after the change is applied: the words need only names and sides.
         stand_in = msg.stand_in
         for line in log_changes(model, game, msg.changes, stand_in):
@@ -316,7 +296,7 @@ def _game_message(model: Model, msg: Update | Hand | Legal) -> None:
         model.logged = msg.version
         if not all(map(seat_only, msg.changes)):
             model.thinking = None  # the move the computer was choosing, or one that ended it
-    if isinstance(msg, Hand) and msg.drawn is not None and game.rules.manual_draw:
+    if isinstance(msg, msgs.Hand) and msg.drawn is not None and game.rules.manual_draw:
         note(model, "drew", drew(msg.drawn))
     _settle(model)
 
@@ -355,7 +335,7 @@ def set_link(model: Model, link: str, text: str = "") -> None:
             model.overlay = model.fives_cell = None
 
 
-def _chat_line(model: Model, msg: ChatLine) -> None:
+def _chat_line(model: Model, msg: msgs.ChatLine) -> None:
     style = "class:log.chat"
     if model.game is not None and msg.seat is not None and msg.seat < len(model.game.players):
         style = side_style(model.game.players[msg.seat].side)
@@ -364,7 +344,7 @@ def _chat_line(model: Model, msg: ChatLine) -> None:
     note(model, "chat", [(style, msg.sender), ("class:log.chat", f": {msg.text}")])
 
 
-def _notice(model: Model, msg: Notice) -> None:
+def _notice(model: Model, msg: msgs.Notice) -> None:
     if msg.kind == "thinking":
         model.thinking = msg.seat  # shown until the move comes, not logged
         return

@@ -12,71 +12,18 @@ with `ack`, one `update` for everyone and her new `hand`.
 
 from __future__ import annotations
 
+import dataclasses
+
+from . import messages as m
 from .cards import LAYOUT_CODES
 from .changes import Drew, Played, Removed, SequenceMade, Won
-from .client_messages import (
-    AskHint,
-    AskStandings,
-    Chat,
-    CreateTable,
-    Draw,
-    Exchange,
-    Forget,
-    HandOver,
-    Hello,
-    Join,
-    Leave,
-    ListTables,
-    Pass,
-    Ping,
-    Play,
-    Pong,
-    Ready,
-    Rematch,
-    Remove,
-    Resume,
-    Sit,
-    Spectate,
-    Sync,
-)
-from .parts import (
-    Choice,
-    Entry,
-    Last,
-    MatchScore,
-    Player,
-    Result,
-    Rules,
-    Seat,
-    TableShape,
-    TableSummary,
-)
-from .server_messages import (
-    Ack,
-    Bye,
-    ChatLine,
-    Error,
-    Forgotten,
-    Hand,
-    Hint,
-    History,
-    Legal,
-    Notice,
-    Snapshot,
-    Standings,
-    TableList,
-    TableView,
-    Update,
-    Welcome,
-)
-from .standing import Standing
 
 RESUME = "q2v9X0c3T7mZpW1yK8rB4nE6dF5gH_aJ-sL0uVxYz"
-RULES = Rules(hand_size=7, manual_draw=False)
+RULES = m.Rules(hand_size=7, manual_draw=False)
 
 # Every table shape a server offers (the server's own list; a test compares).
 SHAPES = tuple(
-    TableShape(players=p, teams=t, hand_size=h, needed=n)
+    m.TableShape(players=p, teams=t, hand_size=h, needed=n)
     for p, t, h, n in (
         (2, 2, 7, 2), (3, 3, 6, 1), (4, 2, 6, 2), (6, 2, 5, 2), (6, 3, 5, 1),
         (8, 2, 4, 2), (9, 3, 4, 1), (10, 2, 3, 2), (12, 2, 3, 2), (12, 3, 3, 1),
@@ -109,13 +56,13 @@ LEGAL = (
     "JSxC3", "JSxH4", "JSxE6", "JSxG7", "JSxH8", "QS@J3", "AD@G8", "AD@B10",
 )  # fmt: skip
 # E5 (cell 44) makes six in a row: A5-E5 (the default) or B5-F5.
-CHOICES = (Choice(cell=44, options=(((40, 44),), ((41, 45),))),)
+CHOICES = (m.Choice(cell=44, options=(((40, 44),), ((41, 45),))),)
 PLAYERS = (
-    Player(name="Aino", side=0, away=False, held=7),
-    Player(name="Bertil", side=1, away=False, held=7),
+    m.Player(name="Aino", side=0, away=False, held=7),
+    m.Player(name="Bertil", side=1, away=False, held=7),
 )
 
-SNAPSHOT = Snapshot(
+SNAPSHOT = m.Snapshot(
     table="t1",
     version=12,
     seat=0,
@@ -130,7 +77,7 @@ SNAPSHOT = Snapshot(
     board=BOARD,
     sequences=((), ()),
     discard=DISCARD,
-    last=Last(seat=1, action="KD@H8"),
+    last=m.Last(seat=1, action="KD@H8"),
     turn=0,
     draw_size=78,  # 104 - 14 dealt - 12 drawn
     hand=HAND,
@@ -140,7 +87,7 @@ SNAPSHOT = Snapshot(
 )
 
 
-def _past(version: int, seat: int, move: str) -> Entry:
+def _past(version: int, seat: int, move: str) -> m.Entry:
     """One of the twelve moves before version 12 as its update told it: the play (or
     the removal), then the server's draw for the player."""
     card, sign, cell = move[:2], move[2], move[3:]
@@ -150,7 +97,7 @@ def _past(version: int, seat: int, move: str) -> Entry:
         if sign == "@"
         else Removed(seat=seat, card=card, cell=at, side=1 - seat)
     )
-    return Entry(version=version, changes=(made, Drew(seat=seat)))
+    return m.Entry(version=version, changes=(made, Drew(seat=seat)))
 
 
 _MOVES = (
@@ -159,13 +106,13 @@ _MOVES = (
 )  # fmt: skip
 # What a seat that comes back at version 12 gets after the snapshot: the whole game so
 # far, in one page (Aino moved first, so the odd versions are hers).
-HISTORY = History(
-    version=12, entries=tuple(_past(v, (v - 1) % 2, m) for v, m in enumerate(_MOVES, 1))
+HISTORY = m.History(
+    version=12, entries=tuple(_past(v, (v - 1) % 2, move) for v, move in enumerate(_MOVES, 1))
 )
 
-PLAY = Play(id=7, version=12, card="5H", cell=44, fives=((41, 45),))
-ACK = Ack(id=7, version=13)
-UPDATE = Update(
+PLAY = m.Play(id=7, version=12, card="5H", cell=44, fives=((41, 45),))
+ACK = m.Ack(id=7, version=13)
+UPDATE = m.Update(
     version=13,
     changes=(
         Played(seat=0, card="5H", cell=44),
@@ -175,56 +122,73 @@ UPDATE = Update(
     turn=1,
     draw_size=77,
 )
-HAND_UPDATE = Hand(
+HAND_UPDATE = m.Hand(
     version=13,
     hand=("2C", "7H", "8S", "9S", "JS", "QS", "AD"),
     targets=((14, 36), (48, 53), (7, 71), (8, 61), (22, 37, 54, 66, 77), (29,), (76, 91)),
     drawn="8S",
 )
-LEGAL_LIST = Legal(version=12, legal=LEGAL, choices=CHOICES)
+LEGAL_LIST = m.Legal(version=12, legal=LEGAL, choices=CHOICES)
 # The coach's answer to Aino's `ask_hint` at version 12: the 5♥ on E5, which completes
 # a sequence in row 5 (she then plays it, choosing B5-F5).
-HINT = Hint(version=12, action="5H@E5", reason="completes")
+HINT = m.Hint(version=12, action="5H@E5", reason="completes")
 
 # Aino's standing after an evening of three games with Bertil: two wins, one loss.
-AINO = Standing(
+AINO = m.Standing(
     name="Aino", games=3, wins=2, losses=1, draws=0, sequences=5, removed=2, exchanged=1,
     move_ms=8400, rating=31,
 )  # fmt: skip
-BERTIL = Standing(
+BERTIL = m.Standing(
     name="Bertil", games=3, wins=1, losses=2, draws=0, sequences=3, removed=1, exchanged=0,
     move_ms=11250, rating=-12,
 )  # fmt: skip
-STANDINGS = Standings(hours=12, evening=(AINO, BERTIL), all_time=(AINO, BERTIL), you=AINO)
+STANDINGS = m.Standings(hours=12, evening=(AINO, BERTIL), all_time=(AINO, BERTIL), you=AINO)
 
 CLIENT_EXAMPLES = (
-    Hello(version=2, name="Aino"),
-    Resume(token=RESUME),
-    Ping(n=7),
-    Pong(n=8),  # answers the server's ping 8
-    ListTables(),
-    CreateTable(name="Friday", players=2, teams=2),
-    Join(table="t1", seat=1),
-    Spectate(table="t1"),
-    Sit(seat=1),
-    Ready(ready=True),
-    Leave(),
-    Rematch(),
-    HandOver(seat=1),
-    Sync(),
-    Chat(text="Good luck!"),
+    m.Hello(version=2, name="Aino"),
+    m.Resume(token=RESUME),
+    m.Ping(n=7),
+    m.Pong(n=8),  # answers the server's ping 8
+    m.ListTables(),
+    m.CreateTable(name="Friday", players=2, teams=2),
+    m.Join(table="t1", seat=1),
+    m.Spectate(table="t1"),
+    m.Sit(seat=1),
+    m.Ready(ready=True),
+    m.Leave(),
+    m.Rematch(),
+    m.HandOver(seat=1),
+    m.Sync(),
+    m.Chat(text="Good luck!"),
     PLAY,
-    Remove(id=8, version=14, card="JS", cell=37),
-    Exchange(id=9, version=16, card="9C"),
-    Draw(id=10, version=18),
-    Pass(id=11, version=20),
-    AskHint(version=12),
-    AskStandings(),
-    Forget(),
+    m.Remove(id=8, version=14, card="JS", cell=37),
+    m.Exchange(id=9, version=16, card="9C"),
+    m.Draw(id=10, version=18),
+    m.Pass(id=11, version=20),
+    m.AskHint(version=12),
+    m.AskStandings(),
+    m.Forget(),
+)
+
+# The table Aino and Bertil sit at, as Aino sees it before the game.
+TABLE = m.TableView(
+    id="t1",
+    name="Friday",
+    players=2,
+    teams=2,
+    seats=(
+        m.Seat(name="Aino", ready=True, away=False),
+        m.Seat(name="Bertil", ready=False, away=False),
+    ),
+    spectators=0,
+    started=False,
+    rules=RULES,
+    computer_takeover=False,
+    seat=0,
 )
 
 SERVER_EXAMPLES = (
-    Welcome(
+    m.Welcome(
         version=2,
         session="5f2a9c1e7b3d4a60",
         resume=RESUME,
@@ -233,13 +197,13 @@ SERVER_EXAMPLES = (
         server="Sarja",
         shapes=SHAPES,
     ),
-    Error(code="not_your_turn", message="It is not your turn.", id=8),
-    Bye(code="shutdown", message="The server is shutting down."),
-    Ping(n=8),
-    Pong(n=7),  # answers the client's ping 7
-    TableList(
+    m.Error(code="not_your_turn", message="It is not your turn.", id=8),
+    m.Bye(code="shutdown", message="The server is shutting down."),
+    m.Ping(n=8),
+    m.Pong(n=7),  # answers the client's ping 7
+    m.TableList(
         tables=(
-            TableSummary(
+            m.TableSummary(
                 id="t1",
                 name="Friday",
                 players=2,
@@ -252,7 +216,7 @@ SERVER_EXAMPLES = (
             ),
             # Two computers at hard, two seats for people; a computer stands in (at
             # medium) for a person who is away during the game.
-            TableSummary(
+            m.TableSummary(
                 id="t2",
                 name="Practice",
                 players=4,
@@ -260,29 +224,15 @@ SERVER_EXAMPLES = (
                 seated=("Cecilia", "Bertil", None, "David"),
                 spectators=0,
                 started=False,
-                rules=Rules(hand_size=6, manual_draw=False),
+                rules=m.Rules(hand_size=6, manual_draw=False),
                 computer_takeover="medium",
                 computers=(None, "hard", None, "hard"),
             ),
         )
     ),
-    TableView(
-        id="t1",
-        name="Friday",
-        players=2,
-        teams=2,
-        seats=(
-            Seat(name="Aino", ready=True, away=False),
-            Seat(name="Bertil", ready=False, away=False),
-        ),
-        spectators=0,
-        started=False,
-        rules=RULES,
-        computer_takeover=False,
-        seat=0,
-    ),
-    Notice(kind="joined", name="Bertil", seat=1),
-    ChatLine(sender="Bertil", seat=1, text="Good luck!"),
+    TABLE,
+    m.Notice(kind="joined", name="Bertil", seat=1),
+    m.ChatLine(sender="Bertil", seat=1, text="Good luck!"),
     ACK,
     SNAPSHOT,
     HISTORY,
@@ -291,17 +241,17 @@ SERVER_EXAMPLES = (
     LEGAL_LIST,
     HINT,
     STANDINGS,
-    Forgotten(games=3),
+    m.Forgotten(games=3),
 )
 
 # How a game ends: Aino's 8♠ on B8 makes B5-B9, her second sequence (it shares B5 with
 # the first, as it may). Nobody draws after the winning play; every hand is shown.
-RESULT = Result(
+RESULT = m.Result(
     result="win",
     side=0,
     hands=(("2C", "7H", "9S", "JS", "QS", "AD"), ("3D", "4S", "6C", "8H", "TH", "KS", "KC")),
 )
-FINAL_UPDATE = Update(
+FINAL_UPDATE = m.Update(
     version=27,
     changes=(
         Played(seat=0, card="8S", cell=71),
@@ -315,7 +265,7 @@ FINAL_UPDATE = Update(
 
 # The computer's move for a person's seat: Bertil has been away past the grace and the
 # table's stand-in plays K♠ on B4 for him (docs/protocol.md section 8, "Computer moves").
-STAND_IN_UPDATE = Update(
+STAND_IN_UPDATE = m.Update(
     version=14,
     changes=(Played(seat=1, card="KS", cell=31), Drew(seat=1)),
     turn=0,
@@ -327,7 +277,7 @@ STAND_IN_UPDATE = Update(
 # and the server's fatal answer, which a version-1 client can read: `error` kept its
 # shape across the versions.
 V1_HELLO = {"t": "hello", "version": 1, "name": "Aino", "resume": None}
-INCOMPATIBLE = Error(
+INCOMPATIBLE = m.Error(
     code="incompatible_version",
     message="This server speaks protocol version 2 only; the client sent 1.",
     fatal=True,
@@ -336,27 +286,14 @@ INCOMPATIBLE = Error(
 # A match, first side to 2 game wins, after its first game (Bertil's side won it): the
 # table as every member sees it, waiting for both to be ready for game 2 (docs/protocol.md
 # section 8, "Matches").
-MATCH_TABLE = TableView(
-    id="t1",
-    name="Friday",
-    players=2,
-    teams=2,
-    seats=(
-        Seat(name="Aino", ready=True, away=False),
-        Seat(name="Bertil", ready=False, away=False),
-    ),
-    spectators=0,
-    started=True,
-    rules=RULES,
-    computer_takeover=False,
-    seat=0,
-    match=MatchScore(to=2, games=(1,)),
-)
+MATCH_TABLE = dataclasses.replace(TABLE, started=True, match=m.MatchScore(to=2, games=(1,)))
 
 # A table with a turn clock of 30 seconds (docs/protocol.md section 8, "Turn clocks"),
 # and the update that starts Bertil's turn there: his clock, 30 000 ms left.
-CLOCK_TABLE = CreateTable(name="Quick", players=2, teams=2, computers=(None, "easy"), turn_clock=30)
-CLOCK_UPDATE = Update(
+CLOCK_TABLE = m.CreateTable(
+    name="Quick", players=2, teams=2, computers=(None, "easy"), turn_clock=30
+)
+CLOCK_UPDATE = m.Update(
     version=13,
     changes=(Played(seat=0, card="7H", cell=48), Drew(seat=0)),
     turn=1,

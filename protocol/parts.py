@@ -94,8 +94,29 @@ class TableShape(WireMap):
         integer(self.needed, "needed", 1, 2)
 
 
+class MatchRule:
+    """The one rule of a match, for any score kept as `to` and `games` (the server's
+    match and a client's reading of the wire's score both use it)."""
+
+    __slots__ = ()
+    to: int  # first side to this many game wins takes the match
+    games: Sequence[int | None]  # per game finished, the side that won it (None: drawn)
+
+    @property
+    def winner(self) -> int | None:
+        """The side that reached `to` game wins with the last game, if one has."""
+        games = self.games
+        last = games[-1] if games else None
+        return last if last is not None and games.count(last) >= self.to else None
+
+    @property
+    def over(self) -> bool:
+        """Won, or as long as a match may last (it then ends without a winner)."""
+        return self.winner is not None or len(self.games) >= MAX_MATCH_GAMES
+
+
 @wire
-class MatchScore(WireMap):
+class MatchScore(WireMap, MatchRule):
     """A match: first side to `to` game wins. `games` holds, per game of the match
     finished so far, the side that won it (nil: drawn, counting for nobody)."""
 
@@ -111,27 +132,15 @@ class MatchScore(WireMap):
         """Games won so far, per side."""
         return [sum(1 for g in self.games if g == s) for s in range(sides)]
 
-    @property
-    def winner(self) -> int | None:
-        """The side that reached `to`, if one has: the match is won."""
-        return match_winner(self.to, self.games)
 
-    @property
-    def over(self) -> bool:
-        """Won, or as long as a match may last."""
-        return match_over(self.to, self.games)
-
-
-def match_winner(to: int, games: Sequence[int | None]) -> int | None:
-    """The side that reached `to` game wins with the last game, if one has (the server's
-    match and a client's reading of the score use this one rule)."""
-    last = games[-1] if games else None
-    return last if last is not None and games.count(last) >= to else None
-
-
-def match_over(to: int, games: Sequence[int | None]) -> bool:
-    """Won, or as long as a match may last (it then ends without a winner)."""
-    return match_winner(to, games) is not None or len(games) >= MAX_MATCH_GAMES
+def table_name(table_id: str, name: str, players: int, teams: int) -> str:
+    """Check what a table's line in the list and its view both open with (its id, its
+    name, its shape), in that order; returns the name as kept."""
+    ident(table_id, "id")
+    kept = label(name, "name", MAX_TABLE_NAME)
+    integer(players, "players", MIN_PLAYERS, MAX_PLAYERS)
+    integer(teams, "teams", MIN_TEAMS, MAX_TEAMS)
+    return kept
 
 
 @wire
@@ -152,10 +161,7 @@ class TableSummary(WireMap):
     turn_clock: int = 0  # seconds a person has for a turn; 0: no clock
 
     def validate(self) -> None:
-        ident(self.id, "id")
-        _set(self, "name", label(self.name, "name", MAX_TABLE_NAME))
-        integer(self.players, "players", MIN_PLAYERS, MAX_PLAYERS)
-        integer(self.teams, "teams", MIN_TEAMS, MAX_TEAMS)
+        _set(self, "name", table_name(self.id, self.name, self.players, self.teams))
         seated = sequence(self.seated, "seated", self.players, self.players)
         _set(
             self,

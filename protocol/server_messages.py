@@ -49,7 +49,6 @@ from .limits import (
     MAX_SERVER_NAME,
     MAX_SPECTATORS,
     MAX_STANDINGS,
-    MAX_TABLE_NAME,
     MAX_TABLES,
     MAX_TEAMS,
     MIN_PLAYERS,
@@ -68,6 +67,7 @@ from .parts import (
     TableSummary,
     one,
     parts,
+    table_name,
 )
 from .standing import Pair, Standing
 
@@ -190,10 +190,7 @@ class TableView(WireMap):
     turn_clock: int = 0  # seconds a person has for a turn; 0: no clock
 
     def validate(self) -> None:
-        ident(self.id, "id")
-        _set(self, "name", label(self.name, "name", MAX_TABLE_NAME))
-        integer(self.players, "players", MIN_PLAYERS, MAX_PLAYERS)
-        integer(self.teams, "teams", MIN_TEAMS, MAX_TEAMS)
+        _set(self, "name", table_name(self.id, self.name, self.players, self.teams))
         _set(self, "seats", parts(Seat, self.seats, "seats", self.players, self.players))
         integer(self.spectators, "spectators", 0, MAX_SPECTATORS)
         boolean(self.started, "started")

@@ -15,8 +15,8 @@ import sys
 from pathlib import Path
 
 from .engine import record_json
-from .journal import FILE_NAME, Journal, JournalError, Result, replay_game
-from .records import default_data_dir
+from .host_journal import add_data_dir, parse_with_journal
+from .journal import Journal, JournalError, Result, replay_game
 
 
 def export_main(argv: list[str]) -> int:
@@ -27,19 +27,17 @@ def export_main(argv: list[str]) -> int:
     )
     parser.add_argument("table", nargs="?", help="the table's id, e.g. t3")
     parser.add_argument("game", nargs="?", type=int, help="the game's number (default: latest)")
-    parser.add_argument("--data-dir", type=Path, default=None, help="the server's data directory")
+    add_data_dir(parser)
     parser.add_argument("-o", "--output", type=Path, help="write here instead of to stdout")
     parser.add_argument(
         "--reveal-unfinished", action="store_true",
         help="also write a game still being played: its record shows every hand and the"
         " draw pile, which no one at that table may see",
     )  # fmt: skip
-    args = parser.parse_args(argv)
-    data_dir = args.data_dir or default_data_dir()
-    path = data_dir / FILE_NAME
-    if not path.exists():
-        print(f"sarja-server export: no journal at {path}", file=sys.stderr)
+    found = parse_with_journal(parser, argv)
+    if found is None:
         return 1
+    args, data_dir, path = found
     try:
         journal = Journal(path)
         try:

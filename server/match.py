@@ -10,25 +10,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sarja.protocol.messages import MatchScore
-from sarja.protocol.parts import match_over, match_winner
+from sarja.protocol.parts import MatchRule
 
 from . import journal_rows as rows
 
 
 @dataclass
-class Match:
+class Match(MatchRule):
     to: int  # first side to this many game wins takes the match
     games: list[int | None] = field(default_factory=list)  # per game, the side that won it
     number: int = 1  # which match at this table: 1, then one more per new match
-
-    @property
-    def winner(self) -> int | None:
-        return match_winner(self.to, self.games)
-
-    @property
-    def over(self) -> bool:
-        """Won (or as long as a match may be: it ends without a winner)."""
-        return match_over(self.to, self.games)
 
     def game_over(self, table_id: str, side: int | None) -> list[rows.Row]:
         """A game of the match ended, won by `side` (None: drawn); the row to journal."""

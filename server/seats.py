@@ -7,9 +7,9 @@ Pure: nothing here changes the table or sends anything.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, TypedDict
 
-from sarja.protocol.messages import Seat, TableSummary, TableView
+from sarja.protocol.messages import MatchScore, Rules, Seat, TableSummary, TableView
 
 from .clocks import TurnClocks
 from .effects import Effects
@@ -246,27 +246,52 @@ class Seated:
         return now - self.deserted_since > patience
 
 
-def summary(table: Seated) -> TableSummary:
-    names = table.names()
-    pairs = list(zip(table.seats, table.computers, strict=True))
+class _Shared(TypedDict):
+    """What a table's line in the list and its view both say about it."""
+
+    id: str
+    name: str
+    players: int
+    teams: int
+    spectators: int
+    started: bool
+    rules: Rules
+    computer_takeover: str | Literal[False]
+    match: MatchScore | None
+    turn_clock: int
+
+
+def _shared(table: Seated) -> _Shared:
     arrangement = table.arrangement
+    return {
+        "id": table.id,
+        "name": table.name,
+        "players": arrangement.players,
+        "teams": arrangement.sides,
+        "spectators": len(table.spectators),
+        "started": table.started,
+        "rules": rules_of(arrangement),
+        "computer_takeover": table.computer_takeover,
+        "match": None if table.match is None else table.match.part(),
+        "turn_clock": table.clocks.seconds,
+    }
+
+
+def _shown(table: Seated) -> list[str | None]:
+    """Per seat, the name at it: a person's or a computer's (None: the seat is free)."""
+    names = table.names()
+    pairs = zip(table.seats, table.computers, strict=True)
+    return [names[i] if g is not None or c is not None else None for i, (g, c) in enumerate(pairs)]
+
+
+def summary(table: Seated) -> TableSummary:
+    pairs = list(zip(table.seats, table.computers, strict=True))
     return TableSummary(
-        id=table.id,
-        name=table.name,
-        players=arrangement.players,
-        teams=arrangement.sides,
-        seated=tuple(
-            names[i] if g is not None or c is not None else None for i, (g, c) in enumerate(pairs)
-        ),
-        spectators=len(table.spectators),
-        started=table.started,
-        rules=rules_of(arrangement),
-        computer_takeover=table.computer_takeover,
+        **_shared(table),
+        seated=tuple(_shown(table)),
         computers=tuple(c.level if c else g.computer if g else None for g, c in pairs)
         if any(table.computers) or any(g and g.computer for g in table.seats)
         else (),
-        match=None if table.match is None else table.match.part(),
-        turn_clock=table.clocks.seconds,
         _trusted=True,
     )
 
@@ -275,32 +300,22 @@ def view(table: Seated, seat: int | None) -> TableView:
     """The table as `seat` (None: a spectator) sees it."""
     away = table.away()
     due = table.stood_in() if table.in_play and table.takeover is not None else None
-    names = table.names()
-    arrangement = table.arrangement
+    shown = _shown(table)
     ready = table.ready
     return TableView(
-        id=table.id,
-        name=table.name,
-        players=arrangement.players,
-        teams=arrangement.sides,
+        **_shared(table),
         seats=tuple(
             Seat(
-                name=names[i] if g is not None or c is not None else None,
+                name=shown[i],
                 ready=ready[i],
                 away=g is not None and away[i],
                 computer=table.level_for(i, due) or (g.computer if g else None),
                 _trusted=True,
             )
-            for i, (g, c) in enumerate(zip(table.seats, table.computers, strict=True))
+            for i, g in enumerate(table.seats)
         ),
-        spectators=len(table.spectators),
-        started=table.started,
-        rules=rules_of(arrangement),
-        computer_takeover=table.computer_takeover,
         seat=seat,
         rematch=tuple(sorted(table.rematch)),
         hints=table.hints,
-        match=None if table.match is None else table.match.part(),
-        turn_clock=table.clocks.seconds,
         _trusted=True,
     )

@@ -16,8 +16,8 @@ from pathlib import Path
 from sarja.protocol.limits import MAX_EVENING_HOURS
 
 from .datalock import DataDirInUse, DataDirLock
-from .journal import FILE_NAME, Journal, JournalError
-from .records import default_data_dir
+from .host_journal import add_data_dir, find_journal, parse_with_journal
+from .journal import Journal, JournalError
 from .standings import forget_rows
 from .standings_read import EVENING_HOURS, Line, games_of, pairs, top
 
@@ -65,7 +65,7 @@ def standings_main(argv: list[str]) -> int:
         description="Print the standings kept in the server's journal: the evening's"
         " and all time's, and the teammates who won most together.",
     )
-    parser.add_argument("--data-dir", type=Path, default=None, help="the server's data directory")
+    add_data_dir(parser)
     parser.add_argument(
         "--hours", type=int, default=EVENING_HOURS,
         help="the evening: games finished in the last N hours (default: %(default)s)",
@@ -74,10 +74,10 @@ def standings_main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if not 1 <= args.hours <= MAX_EVENING_HOURS or args.top < 1:
         parser.error(f"--hours must be from 1 to {MAX_EVENING_HOURS}, and --top at least 1")
-    path = (args.data_dir or default_data_dir()) / FILE_NAME
-    if not path.exists():
-        print(f"sarja-server standings: no journal at {path}", file=sys.stderr)
+    found = find_journal("sarja-server standings", args.data_dir)
+    if found is None:
         return 1
+    path = found[1]
     try:
         journal = Journal(path)
         try:
@@ -98,13 +98,11 @@ def forget_main(argv: list[str]) -> int:
         " from their client's standings screen).",
     )
     parser.add_argument("id", help="the person's id, as `sarja-server standings` shows it")
-    parser.add_argument("--data-dir", type=Path, default=None, help="the server's data directory")
-    args = parser.parse_args(argv)
-    data_dir = args.data_dir or default_data_dir()
-    path = data_dir / FILE_NAME
-    if not path.exists():
-        print(f"sarja-server forget: no journal at {path}", file=sys.stderr)
+    add_data_dir(parser)
+    found = parse_with_journal(parser, argv)
+    if found is None:
         return 1
+    args, data_dir, path = found
     try:
         lock = DataDirLock.take(data_dir)
     except DataDirInUse:

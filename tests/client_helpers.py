@@ -1,9 +1,9 @@
 """Protocol 2 messages for the client's pure tests, the client app without a terminal,
 and real clients against a real server, headless, in one thread.
 
-The messages are built here (not taken from protocol/examples.py) and reach the model
-the way they do in the client: encoded to bytes and decoded by the model's client
-session, whose session state goes with each one.
+The messages are built here (not taken from protocol/examples.py, but for the server's
+list of table shapes) and reach the model the way they do in the client: encoded to
+bytes and decoded by the model's client session, whose session state goes with each one.
 
 `Headless` is the whole client app (layout, key bindings, text boxes) with no terminal
 and no network: keys go through prompt_toolkit's own key processor, messages through
@@ -45,6 +45,7 @@ from sarja.client.receive import apply
 from sarja.client.settings import Settings
 from sarja.protocol.cards import LAYOUT_CODES, ONE_EYED, TWO_EYED, cell_name
 from sarja.protocol.codec import ServerCodec
+from sarja.protocol.examples import SHAPES
 from sarja.protocol.messages import (
     Choice,
     ClientMessage,
@@ -59,7 +60,6 @@ from sarja.protocol.messages import (
     ServerMessage,
     Snapshot,
     TableList,
-    TableShape,
     TableSummary,
     TableView,
     Welcome,
@@ -77,13 +77,6 @@ from .netclient import PATIENCE
 
 RESUME = "q2v9X0c3T7mZpW1yK8rB4nE6dF5gH_aJ-sL0uVxYz"
 RULES = Rules(hand_size=7, manual_draw=False)
-SHAPES = tuple(
-    TableShape(players=p, teams=t, hand_size=h, needed=n)
-    for p, t, h, n in (
-        (2, 2, 7, 2), (3, 3, 6, 2), (4, 2, 6, 2), (6, 2, 5, 1), (6, 3, 5, 1),
-        (8, 2, 4, 1), (9, 3, 4, 1), (10, 2, 3, 1), (12, 2, 3, 1), (12, 3, 3, 1),
-    )
-)  # fmt: skip
 WELCOME = Welcome(
     version=2,
     session="s1",

@@ -164,7 +164,7 @@ async def _chat_mouse_resume(tmp_path):
         # Its action ids go on above those the server holds for the seat (Bertil has
         # moved), so its first move is not taken for one of the old window's.
         last = again.model.game.last_id
-        assert last is not None and again.model.next_id == last + 1
+        assert last is not None and again.model.session.next_id == last + 1
         await b.wait(lambda: b.model.link != "online", "the old window closed")
         assert "connected again from somewhere else" in b.screen()
         await take_turn([a, again])

@@ -125,7 +125,7 @@ def test_updates_move_the_game_on_and_the_log_says_what_happened():
     wire = fed(STARTED, SNAPSHOT)
     model = wire.model
     assert wire.feed(Ack(id=3, version=13)) == []
-    assert model.next_id == 4
+    assert model.session.next_id == 4
     wire.feed(
         update(13, Played(seat=0, card="7H", cell=48), Drew(seat=0)),
         Hand(
@@ -269,11 +269,11 @@ def test_a_gap_in_the_versions_asks_for_a_snapshot_once():
     wire = fed(STARTED, SNAPSHOT)
     played = Played(seat=1, card="2C", cell=14)
     assert wire.feed(update(14, played)) == [Sync()]  # 13 never came
-    assert wire.model.syncing and wire.model.game.version == 12
+    assert wire.model.session.syncing and wire.model.game.version == 12
     assert wire.feed(update(15, played), Legal(version=15, legal=("pass",))) == []
     assert wire.model.game.legal == SNAPSHOT.legal  # nothing half-applied meanwhile
     wire.feed(dataclasses.replace(SNAPSHOT, version=15, turn=1, legal=(), choices=()))
-    assert not wire.model.syncing and wire.model.game.version == 15
+    assert not wire.model.session.syncing and wire.model.game.version == 15
     assert wire.feed(update(16, played, turn=0)) == []
 
 
@@ -282,7 +282,7 @@ def test_a_lost_update_that_gave_us_the_turn_is_noticed_from_the_legal_list():
     the only sign, and it means a gap, not a message to ignore (protocol.md, section 8)."""
     wire = fed(STARTED, dataclasses.replace(SNAPSHOT, turn=1, legal=(), choices=()))
     assert wire.feed(Legal(version=13, legal=("pass",))) == [Sync()]
-    assert wire.model.syncing
+    assert wire.model.session.syncing
     fresh = fed(STARTED, dataclasses.replace(SNAPSHOT, turn=1, legal=(), choices=()))
     assert fresh.feed(Hand(version=13, hand=(), targets=(), dead=())) == [Sync()]
 
@@ -306,11 +306,11 @@ def test_someone_going_away_keeps_our_turn():
 
 def test_action_ids_go_on_above_the_last_the_server_holds():
     model = fed(welcome=dataclasses.replace(WELCOME, last_id=41)).model
-    assert model.next_id == 42
+    assert model.session.next_id == 42
     wire = fed(STARTED, dataclasses.replace(SNAPSHOT, last_id=57))
-    assert wire.model.next_id == 58
+    assert wire.model.session.next_id == 58
     wire.feed(dataclasses.replace(SNAPSHOT, last_id=3, version=13))  # never back down
-    assert wire.model.next_id == 58
+    assert wire.model.session.next_id == 58
 
 
 def test_the_game_screen_fits_80_by_24_and_shows_everything():
@@ -524,7 +524,7 @@ def test_a_seat_held_at_this_server_is_taken_back_whatever_the_address():
     again = dataclasses.replace(WELCOME, resume="new" * 11, last_id=5)
     assert wire.feed(again) == [Ping(n=receive.RESUME_PING)]
     assert wire.model.seats["srv1"]["Aino"] == "new" * 11  # tokens work once
-    assert wire.model.next_id == 6
+    assert wire.model.session.next_id == 6
     wire.feed(STARTED, SNAPSHOT)
     assert wire.model.phase == "game"
     # The ping's answer finds us at the table: no lobby list is asked for.

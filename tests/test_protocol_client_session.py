@@ -9,20 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sarja.protocol import examples as ex
+from sarja.protocol import messages as msgs
 from sarja.protocol.changes import Drew, Played
 from sarja.protocol.client_session import PAST_KEPT, ClientSession, Gap, Past, SetAside, message_of
 from sarja.protocol.codec import ClientCodec, ServerCodec
-from sarja.protocol.messages import (
-    Hand,
-    History,
-    Legal,
-    Ping,
-    Pong,
-    ServerMessage,
-    Sync,
-    TableList,
-    Update,
-)
 from sarja.protocol.mirror import ServerProtocolError
 from sarja.protocol.session import SessionState
 
@@ -30,12 +20,12 @@ WELCOME = ex.SERVER_EXAMPLES[0]
 WAITING = next(m for m in ex.SERVER_EXAMPLES if m.TYPE == "table")
 STARTED = dataclasses.replace(WAITING, started=True)
 # A game joined at version 12: its past, the legal list, a ping, our move and what follows.
-GAME = (WELCOME, STARTED, ex.SNAPSHOT, ex.HISTORY, ex.LEGAL_LIST, Ping(n=8), ex.ACK,
+GAME = (WELCOME, STARTED, ex.SNAPSHOT, ex.HISTORY, ex.LEGAL_LIST, msgs.Ping(n=8), ex.ACK,
         ex.UPDATE, ex.HAND_UPDATE)  # fmt: skip
 _encode = ServerCodec().encode  # no state: the messages are the test's to choose
 
 
-def wire(*messages: ServerMessage) -> bytes:
+def wire(*messages: msgs.ServerMessage) -> bytes:
     return b"".join(_encode(m) for m in messages)
 
 
@@ -48,7 +38,7 @@ def events_of(session: ClientSession, *chunks: bytes) -> list[object]:
     return got
 
 
-def at_game(*messages: ServerMessage) -> ClientSession:
+def at_game(*messages: msgs.ServerMessage) -> ClientSession:
     """A session that has had the welcome, the table and the snapshot, then `messages`."""
     session = ClientSession()
     events_of(session, wire(WELCOME, STARTED, ex.SNAPSHOT, *messages))
@@ -69,7 +59,7 @@ def test_a_game_fed_whole_and_byte_by_byte_gives_the_same_events():
         assert session.welcome == WELCOME and session.table == STARTED
         assert session.game is not None and session.game.version == 13
         assert session.game.hand == ex.HAND_UPDATE.hand
-        assert session.replies() == [Pong(n=8)]
+        assert session.replies() == [msgs.Pong(n=8)]
     past = got[3]
     assert isinstance(past, Past) and past.entries == ex.HISTORY.entries
 
@@ -85,8 +75,8 @@ def test_any_cut_of_the_stream_gives_the_same_events(cuts):
 
 def test_its_own_answers_are_bytes_to_send():
     session = ClientSession()
-    events_of(session, wire(WELCOME, Ping(n=3), Ping(n=4)))
-    assert session.data_to_send() == _client(Pong(n=3)) + _client(Pong(n=4))
+    events_of(session, wire(WELCOME, msgs.Ping(n=3), msgs.Ping(n=4)))
+    assert session.data_to_send() == _client(msgs.Pong(n=3)) + _client(msgs.Pong(n=4))
     assert session.data_to_send() == b""  # sent once
 
 
@@ -97,12 +87,12 @@ def _client(msg) -> bytes:
 def test_a_gap_asks_for_one_sync_and_sets_the_game_aside_until_the_snapshot():
     session = at_game(ex.LEGAL_LIST)
     played = Played(seat=1, card="2C", cell=14)
-    skipped = Update(version=14, changes=(played,), turn=0, draw_size=77)  # 13 never came
+    skipped = msgs.Update(version=14, changes=(played,), turn=0, draw_size=77)  # 13 never came
     [gap] = events_of(session, wire(skipped))
     assert gap == Gap(skipped) and session.syncing and session.gaps == 1
-    assert session.replies() == [Sync()]
-    later = Update(version=15, changes=(played,), turn=0, draw_size=76)
-    got = events_of(session, wire(later, Legal(version=15, legal=("pass",))))
+    assert session.replies() == [msgs.Sync()]
+    later = msgs.Update(version=15, changes=(played,), turn=0, draw_size=76)
+    got = events_of(session, wire(later, msgs.Legal(version=15, legal=("pass",))))
     assert [type(e) for e in got] == [SetAside, SetAside]
     assert session.replies() == [] and session.gaps == 1  # one sync for the whole gap
     assert session.game is not None and session.game.version == 12
@@ -114,13 +104,13 @@ def test_a_gap_asks_for_one_sync_and_sets_the_game_aside_until_the_snapshot():
 
 @pytest.mark.parametrize(
     "newer",
-    [Legal(version=13, legal=("pass",)), Hand(version=13, hand=(), targets=(), dead=())],
+    [msgs.Legal(version=13, legal=("pass",)), msgs.Hand(version=13, hand=(), targets=(), dead=())],
 )
 def test_a_hand_or_legal_newer_than_the_game_is_a_gap(newer):
     """The update that gave us the turn was lost: the `legal` for 13 is its only sign."""
     session = at_game()
     assert events_of(session, wire(newer)) == [Gap(newer)]
-    assert session.replies() == [Sync()]
+    assert session.replies() == [msgs.Sync()]
 
 
 def test_a_history_not_for_the_game_kept_is_set_aside():
@@ -129,23 +119,23 @@ def test_a_history_not_for_the_game_kept_is_set_aside():
     assert events_of(session, wire(stale)) == [SetAside(stale)]
     assert session.past == []
     # Pages gather until the last, which gives the whole history.
-    first = History(version=12, entries=ex.HISTORY.entries[:5], more=True)
-    last = History(version=12, entries=ex.HISTORY.entries[5:])
+    first = msgs.History(version=12, entries=ex.HISTORY.entries[:5], more=True)
+    last = msgs.History(version=12, entries=ex.HISTORY.entries[5:])
     got = events_of(at_game(), wire(first, last))
     assert got == [first, Past(last, ex.HISTORY.entries)]
 
 
 def test_pages_that_never_end_are_not_kept_without_bound():
     session = at_game()
-    page = History(version=12, entries=ex.HISTORY.entries[:4], more=True)
+    page = msgs.History(version=12, entries=ex.HISTORY.entries[:4], more=True)
     got = []
     for _ in range(PAST_KEPT // 4 + 3):
         got += events_of(session, wire(page))
         assert len(session.past) <= PAST_KEPT
     assert isinstance(got[-1], SetAside)
-    last = History(version=12, entries=ex.HISTORY.entries[:4])
+    last = msgs.History(version=12, entries=ex.HISTORY.entries[:4])
     assert events_of(session, wire(last)) == [SetAside(last)]  # not a cut-down past
-    rest = History(version=12, entries=ex.HISTORY.entries[4:8])
+    rest = msgs.History(version=12, entries=ex.HISTORY.entries[4:8])
     assert events_of(session, wire(page, rest))[-1] == Past(rest, ex.HISTORY.entries[:8])
 
 
@@ -164,7 +154,7 @@ def test_action_ids_go_on_above_the_last_the_server_holds():
 
 def test_a_lie_is_refused_whole_and_the_game_waits_for_a_fresh_snapshot():
     session = at_game()
-    lie = Update(version=13, changes=(Drew(seat=5),), turn=0, draw_size=77)
+    lie = msgs.Update(version=13, changes=(Drew(seat=5),), turn=0, draw_size=77)
     session.receive_data(wire(lie, ex.LEGAL_LIST))
     with pytest.raises(ServerProtocolError, match="seat 5"):
         session.next_event()
@@ -185,7 +175,7 @@ def test_a_snapshot_that_does_not_fit_its_table_is_refused():
 
 def test_a_waiting_table_ends_the_game_and_a_new_connection_keeps_what_the_player_holds():
     session = at_game(ex.ACK)
-    events_of(session, wire(TableList(tables=())))
+    events_of(session, wire(msgs.TableList(tables=())))
     assert session.table is None and session.game is not None  # the last game, readable
     session.connect()
     assert session.state == SessionState.CONNECTED and session.take_id() == 8
@@ -201,4 +191,4 @@ def test_decoded_messages_can_wait_before_they_are_taken():
     assert session.next_message() is None
     assert session.take(legal) is legal
     assert session.take(hand) == Gap(hand)  # the update was dropped
-    assert isinstance(update, Update) and isinstance(session.take(update), SetAside)
+    assert isinstance(update, msgs.Update) and isinstance(session.take(update), SetAside)
