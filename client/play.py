@@ -87,6 +87,7 @@ def _ids(model: Model) -> tuple[int, int]:
     assert model.game is not None
     i = model.next_id
     model.next_id += 1
+    model.acted = (i, model.picked, model.status)  # each caller sends at once
     return i, model.game.version
 
 
