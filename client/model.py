@@ -155,6 +155,9 @@ class Model:
     status: str = ""
     cursor: int = CENTRE
     picked: str | None = None  # the picked card's code; kept across changes by code
+    # The last action sent: its id, and the pick and status it left on screen, which
+    # its ack clears (not a choice made after it was sent: receive.py, `_acked`).
+    acted: tuple[int, str | None, str] | None = None
     overlay: str | None = None  # help | quit | leave | chat | create | fives | standings
     help_page: int = 0
     chat_queue: list[str] = field(default_factory=list)

@@ -85,7 +85,9 @@ def turn(model: Model, intent: ask.TurnIntent) -> list[ClientMessage]:
 def _ids(model: Model) -> tuple[int, int]:
     """A fresh action id and the version the action is made at."""
     assert model.game is not None
-    return model.session.take_id(), model.game.version
+    i = model.session.take_id()
+    model.acted = (i, model.picked, model.status)  # each caller sends at once
+    return i, model.game.version
 
 
 def _in_game(model: Model) -> bool:

@@ -120,8 +120,23 @@ def _game_news(model: Model, msg: GameNews) -> None:
         case msgs.Update() | msgs.Hand() | msgs.Legal():
             _game_message(model, msg)
         case msgs.Ack():
-            model.status = ""
-            model.picked = None
+            _acked(model, msg)
+
+
+def _acked(model: Model, msg: msgs.Ack) -> None:
+    """Our last action was applied: the card picked for it and the line about it are
+    done with. A choice made since it was sent stays: a key pressed before the ack
+    came (x, then Tab), or on a turn begun before an earlier action's ack (a draw
+    taken while the others moved)."""
+    acted = model.acted
+    if acted is None or acted[0] != msg.id:
+        return  # an earlier action's: the last one's ack (or refusal) is still to come
+    model.acted = None
+    _, picked, status = acted
+    if model.picked == picked:
+        model.picked = None
+    if model.status == status:
+        model.status = ""
 
 
 def _session_news(model: Model, msg: SessionNews, phase: SessionState) -> list[msgs.ClientMessage]:

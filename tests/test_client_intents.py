@@ -12,6 +12,7 @@ from sarja.client.effects import Command
 from sarja.client.form import hand_sizes
 from sarja.client.perform import perform
 from sarja.protocol.messages import (
+    Ack,
     Chat,
     CreateTable,
     Draw,
@@ -122,6 +123,24 @@ def test_one_eyed_jack_removes_and_dead_cards_are_exchanged():
     assert sent(none, "x") == [] and "no dead card" in none.model.status
     assert isinstance(sent(h, "p")[0], Pass)
     assert sent(h, "d") == [] and "No draw is waiting" in h.model.status
+
+
+def test_an_ack_clears_its_own_action_but_not_a_choice_made_since():
+    """The ack of an action comes a moment after it was sent: a card picked in that
+    moment (x, then Tab; or Tab at the start of a turn that came round before an
+    earlier action's ack) stays picked, its line stays."""
+    h = headless(STARTED, snapshot(dead=("9S",)))
+    [exchange] = sent(h, "x")
+    h.press("3")  # 7♥, before the exchange's ack
+    picked = h.model.status
+    assert h.model.picked == "7H" and "2 open spaces" in picked
+    h.feed(Ack(id=exchange.id, version=13))
+    assert h.model.picked == "7H" and h.model.status == picked
+    assert "» 7♥«" in h.screen()
+    # With nothing chosen since, the ack clears the card played and its line.
+    [play] = sent(h, "enter")
+    h.feed(Ack(id=play.id, version=14))
+    assert h.model.picked is None and h.model.status == ""
 
 
 def test_manual_draw_shows_its_key_and_d_takes_it():
