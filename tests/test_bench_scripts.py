@@ -19,7 +19,7 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
         ("protocol.py", [], "ratio"),
         ("client.py", ["--games", "1"], "median"),
         ("server.py", ["--quick"], "journal_cpu_us"),
-        ("bots.py", ["--quick"], "win rate"),
+        # bots.py --quick runs in tests/test_bots.py, which checks its figures too.
         ("blocks.py", ["--check", "medium"], "missed 0 of"),
         ("hostile.py", ["--quick"], "p99_attack_ms"),
         ("hostile_tables.py", ["--quick"], "park_race_stopped"),

@@ -279,9 +279,10 @@ def test_the_bench_quick_mode_ends_with_its_figures():
         [sys.executable, str(BENCH_BOTS), "--quick", "--sighted"],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=600,  # a hang guard, as in test_bench_scripts.py (which leaves this run here)
     )
     assert done.returncode == 0, done.stderr[-2000:]
+    assert "win rate" in done.stdout
     figures = json.loads(done.stdout.strip().splitlines()[-1])
     keys = ("hard_vs_medium", "hard_vs_baseline", "medium_vs_baseline", "easy_vs_baseline",
             "hard_ms_p95", "medium_ms_p95", "sighted_vs_medium", "sighted_vs_baseline",
