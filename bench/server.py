@@ -20,7 +20,10 @@ arrive, before the player decodes them, so the player's own work is not the serv
    each table one move a second, the seat on turn picking a legal move at random and
    the whole table asking for a rematch when a game ends. Reported: CPU per move,
    bytes per move (every byte the server sends for an accepted move: the mover's ack,
-   everyone's update, the hands that changed, the legal list), latency p50/p99.
+   everyone's update, the hands that changed, the legal list), latency p50/p99, and
+   the garbage collector's share of the server's CPU in the measured window (the
+   server runs through support/collector.py, which counts the collector's passes
+   around sarja-server's own `main`; `gc_share_4`, `gc_share_12`).
 3. The same load against a bare trio fan-out server: a reader per connection and a
    writer draining a channel, as sarja-server has; it reads each move and writes to
    each seat of the table as many bytes as sarja-server sent per seat per move in
