@@ -20,7 +20,10 @@ arrive, before the player decodes them, so the player's own work is not the serv
    each table one move a second, the seat on turn picking a legal move at random and
    the whole table asking for a rematch when a game ends. Reported: CPU per move,
    bytes per move (every byte the server sends for an accepted move: the mover's ack,
-   everyone's update, the hands that changed, the legal list), latency p50/p99.
+   everyone's update, the hands that changed, the legal list), latency p50/p99, and
+   the garbage collector's share of the server's CPU in the measured window (the
+   server runs through support/collector.py, which counts the collector's passes
+   around sarja-server's own `main`; `gc_share_4`, `gc_share_12`).
 3. The same load against a bare trio fan-out server: a reader per connection and a
    writer draining a channel, as sarja-server has; it reads each move and writes to
    each seat of the table as many bytes as sarja-server sent per seat per move in
@@ -51,6 +54,7 @@ import math
 import os
 import random
 import re
+import signal
 import sqlite3
 import statistics
 import subprocess
@@ -85,7 +89,9 @@ from sarja.protocol.messages import (
     Snapshot,
 )
 
-SERVER = str(Path(sys.executable).parent / "sarja-server")
+# sarja-server's own `main`, run by a launcher that counts the collector's passes in
+# a load run's window (support/collector.py).
+SERVER = [sys.executable, str(Path(__file__).resolve().parent / "support" / "collector.py")]
 CONNECTIONS = 2000  # per load run: 500 tables of 4 seats, 166 of 12
 PARALLEL_SEATING = 8  # tables seated at once
 STEP_TIMEOUT = 60.0  # seconds for one seating step on a slow, busy machine
@@ -305,15 +311,20 @@ class FloorPeer(Reader):
 # ----- processes ---------------------------------------------------------------------
 
 
-async def start_sarja(data_dir: str | None) -> tuple[trio.Process, int]:
+async def start_sarja(
+    data_dir: str | None, collector: str | None = None
+) -> tuple[trio.Process, int]:
     """sarja-server keeping its journal in `data_dir` (default durability), or with
-    `--ephemeral` (its journal in memory) when `data_dir` is None."""
+    `--ephemeral` (its journal in memory) when `data_dir` is None; `collector`: the
+    file its collector's figures go to (support/collector.py)."""
     keep = ["--ephemeral"] if data_dir is None else ["--data-dir", data_dir]
     # Every bench client comes from 127.0.0.1: lift the per-address limit above them.
     limit = ["--max-per-address", str(2 * CONNECTIONS)]
+    env = dict(os.environ, SARJA_BENCH_COLLECTOR=collector) if collector else None
     process = await trio.lowlevel.open_process(
-        [SERVER, "--host", "127.0.0.1", "--port", "0", "--seed", "1", *limit, *keep],
+        [*SERVER, "--host", "127.0.0.1", "--port", "0", "--seed", "1", *limit, *keep],
         stdout=subprocess.PIPE,
+        env=env,
     )
     return process, await read_port(process, timeout=STEP_TIMEOUT)
 
@@ -596,8 +607,10 @@ async def idle_round_trips(samples: int) -> dict[str, list[float]]:
 class Window:
     """The figures of one load run, from the moment `open` is called to `close`."""
 
-    def __init__(self, pid: int) -> None:
+    def __init__(self, pid: int, collector: bool = False) -> None:
         self.pid = pid
+        self.collector = collector  # the process counts its collector's passes (SIGUSR1/2)
+        self.gc: dict[str, Any] = {}  # those counts, once read
         self.measuring = False
         self.latencies: list[float] = []
         self.moves = 0
@@ -607,10 +620,14 @@ class Window:
         self.tally_before = Counter(tally)
         self.cpu_before, self.wall_before = cpu_seconds(self.pid), time.perf_counter()
         self.own_before = cpu_seconds(os.getpid())
+        if self.collector:
+            os.kill(self.pid, signal.SIGUSR1)
         self.measuring = True
 
     def close(self, tally: Counter[str]) -> None:
         self.measuring = False
+        if self.collector:
+            os.kill(self.pid, signal.SIGUSR2)
         self.cpu = cpu_seconds(self.pid) - self.cpu_before
         self.wall = time.perf_counter() - self.wall_before
         # The clients' side: near a whole core, and latency is theirs as much as the server's.
@@ -678,7 +695,8 @@ async def load_sarja(
 ) -> dict[str, Any]:
     tally: Counter[str] = Counter()
     with tempfile.TemporaryDirectory(prefix="sarja-bench-") as data_dir:
-        process, port = await start_sarja(None if ephemeral else data_dir)
+        collector = os.path.join(data_dir, "collector.json")  # not the server's data
+        process, port = await start_sarja(None if ephemeral else data_dir, collector)
         label = "sarja-server --ephemeral" if ephemeral else "sarja-server"
         print(f"  {label} pid {process.pid}: seating {tables} tables", flush=True)
         try:
@@ -687,12 +705,14 @@ async def load_sarja(
                 games = await seat_tables(port, tables, seats, tally, nursery)
                 seated = time.perf_counter() - started
                 print(f"  seated in {seated:.1f} s; playing", flush=True)
-                window = Window(process.pid)
+                window = Window(process.pid, collector=True)
                 await drive(games, sarja_move, window, tally, warmup, seconds)
                 nursery.cancel_scope.cancel()
             await close_all([p for game in games for p in game])
         finally:
             await stop(process, grace=5)
+        with contextlib.suppress(OSError, ValueError):  # written when the window closed
+            window.gc = json.loads(Path(collector).read_text().splitlines()[-1])
     return {"window": window, "tally": window.tally}
 
 
@@ -756,6 +776,13 @@ def report_load(label: str, w: Window) -> None:
     )
     print(f"    server CPU per move {w.cpu_us:8.1f} µs   (resident {w.memory:.0f} MiB)")
     print(f"    the bench's clients used {w.own_share:.0%} of a core; load average {w.load:.2f}")
+    if w.gc:
+        passes, seconds = w.gc["passes"], w.gc["seconds"]
+        print(
+            f"    the collector: {w.gc['share']:.1%} of the server's CPU, passes per"
+            f" generation {passes} taking {sum(seconds) * 1e3:.0f} ms"
+            f" (thresholds {w.gc['threshold']})"
+        )
 
 
 def main() -> None:
@@ -902,6 +929,7 @@ def main() -> None:
             f"floor_p50_us_{seats}": us(percentile(f.latencies, 0.5)),
             f"floor_p99_us_{seats}": us(percentile(f.latencies, 0.99)),
             f"moves_{seats}": w.moves,
+            f"gc_share_{seats}": w.gc.get("share"),
             f"late_{seats}": w.late + f.late + j.late,
         }
     figures |= ephemeral_figures | {

@@ -21,12 +21,16 @@ from .limits import (
     SUPPORTED_VERSIONS,
 )
 from .messages import ACTIONS, CLIENT_MESSAGES, SERVER_MESSAGES, ClientMessage, Error, ServerMessage
-from .session import Session, SessionState
+from .session import SERVER_ALLOWED, TRANSITIONS, Session, SessionState
 from .wire import check_shape, loads, shown, unpack_options
 
 # One Packer for every codec: packing never waits, so codecs can take turns with it,
 # and a connection then holds no packing buffer of its own while it is idle.
 _pack = msgpack.Packer(use_bin_type=True).pack
+
+# The server message types that can move a session to another state; the others (an
+# ack, an update in play, a hand, a legal list: most of what a server sends) leave it.
+_MOVING = frozenset(trigger.split(":")[0] for _, trigger in TRANSITIONS)
 
 
 class _Codec:
@@ -123,6 +127,11 @@ class _Codec:
         self._sent(msg)
         return frame
 
+    def sent(self, msg: Any) -> None:
+        """`send_encoded` without the frame: the checks and the state change of a
+        message whose bytes another codec's `encode` made."""
+        self.send_encoded(msg, b"")
+
     def _check_version(self, v: Any) -> None:
         if type(v) is not int or v not in SUPPORTED_VERSIONS:
             speaks = " or ".join(map(str, SUPPORTED_VERSIONS))
@@ -160,6 +169,17 @@ class ServerCodec(_Codec):
 
     def _sent(self, msg: Any) -> None:
         self.session.advance(msg)  # _check_send has checked it
+
+    def sent(self, msg: Any) -> None:
+        # The same checks as `send_encoded`, in fewer calls: this runs for every frame
+        # to every seat of every move.
+        session = self.session
+        t = msg.TYPE
+        if type(msg) not in self._out_types or t not in SERVER_ALLOWED[session.state]:
+            self.send_encoded(msg, b"")  # refuses it (LocalProtocolError)
+            return
+        if t in _MOVING:
+            session.advance(msg)
 
 
 class ClientCodec(_Codec):

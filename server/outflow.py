@@ -9,7 +9,9 @@ batch, then hands each connection the frames that waited for it, in the order th
 queued, joined into one write. So an acknowledgement or update never leaves before what
 it tells of is kept, and every request handled in one scheduling round shares one
 commit (group commit). Frames queued when nothing waits (pings, chat, most of the time)
-go at once.
+go at once. After a commit, the connection whose frame was queued first (a move's
+mover: its ack comes first) is passed its frames a scheduling round before the rest,
+so its write is the first one made.
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ class Outflow:
         self.journal = journal
         self._waiting: deque[tuple[int, Sink, bytes]] = deque()
         self._frames: dict[int, tuple[ServerMessage, bytes]] = {}
+        self._holding = False  # frames released but not passed on yet (`_pass_on`)
 
     def write(self, batch: list[Row]) -> None:
         """Rows for the next commit; every frame queued from now on waits for it."""
@@ -66,7 +69,7 @@ class Outflow:
         if not sink.admit(msg, frame):
             return
         journal = self.journal
-        if self._waiting or journal.epoch > journal.committed:
+        if self._waiting or self._holding or journal.epoch > journal.committed:
             self._waiting.append((journal.epoch, sink, frame))
         else:
             sink.deliver(frame, 1)
@@ -77,7 +80,7 @@ class Outflow:
         journal = self.journal
         epoch = journal.epoch  # no row is written while this runs
         waiting = self._waiting
-        hold = bool(waiting) or epoch > journal.committed
+        hold = bool(waiting) or self._holding or epoch > journal.committed
         # (Class checks, not isinstance: this runs for every message of every move.)
         for to, msg in sends:
             if to.__class__ is Guest:
@@ -124,6 +127,11 @@ class Outflow:
     def release(self, committed: int) -> None:
         """The journal has committed up to `committed`: pass on what waited for it,
         one write per connection however many frames it has."""
+        for sink, frames in self._ready(committed).items():
+            sink.deliver(frames[0] if len(frames) == 1 else b"".join(frames), len(frames))
+
+    def _ready(self, committed: int) -> dict[Sink, list[bytes]]:
+        """What waited for `committed`, per connection, in the order first queued."""
         waiting = self._waiting
         ready: dict[Sink, list[bytes]] = {}
         while waiting and waiting[0][0] <= committed:
@@ -133,8 +141,29 @@ class Outflow:
                 ready[sink] = [frame]
             else:
                 frames.append(frame)
+        return ready
+
+    async def _pass_on(self, committed: int) -> None:
+        """`release`, the first connection first: the one whose frame was queued first
+        (the mover, whose ack a step queues before anything else) is passed its frames,
+        and everyone else theirs one scheduling round later. trio runs the writers
+        woken in one round in either order, so the mover's write would otherwise wait
+        behind the other seats' half the time. Frames queued meanwhile wait behind."""
+        ready = self._ready(committed)
+        if len(ready) > 1:
+            sink, frames = next(iter(ready.items()))
+            del ready[sink]
+            sink.deliver(frames[0] if len(frames) == 1 else b"".join(frames), len(frames))
+            self._holding = True
+            try:
+                # Not a cancel point: what was released is passed on, even at a stop.
+                await trio.lowlevel.cancel_shielded_checkpoint()
+            finally:
+                self._holding = False
         for sink, frames in ready.items():
             sink.deliver(frames[0] if len(frames) == 1 else b"".join(frames), len(frames))
+        if self._waiting:  # queued while held, with nothing more to commit first
+            self.release(self.journal.committed)
 
     async def run(self) -> None:
         """The loop: commit what was written, then release what waited for it, batch
@@ -146,6 +175,6 @@ class Outflow:
             while journal.failed is None:
                 quiet = await journal.wait_for_writes()
                 if not quiet and await journal.commit():
-                    self.release(journal.committed)
+                    await self._pass_on(journal.committed)
                 await journal.tidy(quiet)
             nursery.cancel_scope.cancel()
