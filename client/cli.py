@@ -139,13 +139,8 @@ def practice_shape_ok(players: int, teams: int) -> bool:
 def choose_language(argv: list[str], settings: Settings) -> str:
     """`--lang` if given (and then remembered), else the language chosen last, else the
     environment's. Chosen before the arguments are parsed, so `--help` speaks it too."""
-    asked = None
-    for i, arg in enumerate(argv):
-        if arg == "--lang" and i + 1 < len(argv):
-            asked = argv[i + 1]
-        elif arg.startswith("--lang="):
-            asked = arg.split("=", 1)[1]
-    if asked is not None and asked in lang.LANGUAGES:
+    asked = lang.asked(argv)
+    if asked is not None:
         if asked != settings.language:
             settings.save_language(asked)
         return asked
