@@ -160,11 +160,16 @@ class ScreenLayout:
             ConditionalContainer(self._part(lambda w, h: r.status_lines(m, w)), filter=~chatting),
         ])  # fmt: skip
 
-    def _footer(self, keys: Keys) -> Window:
+    def _footer(self, keys: Keys, most: int = 1) -> Window:
+        """The keys on one line, or on as many as `most` when one does not hold them."""
         m = self.model
-        # A connection closed for good leaves one thing to do.
-        return self._window(lambda w, h: [r.keys_line(
-            connect_words.closed_keys() if m.link == "closed" else keys(), w)], 1)  # fmt: skip
+
+        def draw(w: int, h: int) -> list[Line]:
+            # A connection closed for good leaves one thing to do.
+            shown = connect_words.closed_keys() if m.link == "closed" else keys()
+            return r.keys_lines(shown, w, most)
+
+        return self._window(draw, 1) if most == 1 else self._part(draw)
 
     def _log(self) -> Window:
         """The log, in the rows the other parts leave."""
@@ -229,7 +234,7 @@ class ScreenLayout:
             self._status(),
             self._footer(lambda: lobby_words.lobby_keys(m.overlay == "create")
                          if m.overlay != "standings" else standing_words.standings_keys()
-                         if not m.forget_asked else standing_words.asked_keys()),
+                         if not m.forget_asked else standing_words.asked_keys(), most=2),
         ])  # fmt: skip
 
     def _table(self) -> HSplit:
