@@ -72,6 +72,7 @@ from .find import find_servers
 from .net import address_text
 from .settings import Settings, settings_path
 from .words import bot as words
+from .words import connect as connect_words
 from .words import find as say_find
 from .words import refusals
 
@@ -355,7 +356,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )  # fmt: skip
     parser.add_argument(
         "--discover-on", default=None, metavar="ADDRESS",
-        help=words.HELP["discover-on"],
+        help=connect_words.DISCOVER_ON_HELP,
     )  # fmt: skip
     parser.add_argument(
         "--server-name", default=None, metavar="NAME",
@@ -375,11 +376,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     if args.address is not None:
         host, _, port = args.address.rpartition(":")
         if not host or not port.isdigit() or not 0 < int(port) < 65536:
-            parser.error(words.not_an_address(args.address, DEFAULT_PORT))
+            parser.error(connect_words.not_an_address(args.address, DEFAULT_PORT))
         args.host, args.port = host.strip("[]"), int(port)
     args.name = " ".join((args.name or f"{args.level.capitalize()} bot").split())[:MAX_NAME]
     if not args.name or not args.name.isprintable():
-        parser.error(words.NAME_UNREADABLE)
+        parser.error(connect_words.NAME_UNREADABLE)
     if args.games < 1:
         parser.error(words.GAMES_AT_LEAST)
     return args

@@ -24,6 +24,7 @@ from .app import ClientApp, run_client, run_offline
 from .find_screen import choose_server
 from .net import address_text, parse_address
 from .settings import Settings, settings_path
+from .words import connect as connect_words
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -38,8 +39,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )  # fmt: skip
     parser.add_argument(
         "--discover-on", default=None, metavar="ADDRESS",
-        help=_("look for servers only through the interface with this address (127.0.0.1:"
-        " this machine alone); default: every interface"),
+        help=connect_words.DISCOVER_ON_HELP,
     )  # fmt: skip
     parser.add_argument(
         "--name", default=None, help=_("play under this name (default: ask, or the last one used)")
@@ -111,15 +111,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         try:
             args.host, args.port = parse_address(args.address)
         except ValueError:
-            parser.error(
-                _("{address!r} is not an address like 192.168.1.20:{port}").format(
-                    address=args.address, port=DEFAULT_PORT
-                )
-            )
+            parser.error(connect_words.not_an_address(args.address, DEFAULT_PORT))
     if args.name is not None:
         args.name = " ".join(args.name.split())
         if not args.name or not args.name.isprintable():
-            parser.error(_("--name must be a name people can read"))
+            parser.error(connect_words.NAME_UNREADABLE)
         if len(args.name) > MAX_NAME:
             parser.error(
                 _("--name may have at most {most} characters; this one has {length}").format(

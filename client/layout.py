@@ -171,6 +171,10 @@ class ScreenLayout:
 
         return self._window(draw, 1) if most == 1 else self._part(draw)
 
+    def _bottom(self, keys: Keys, most: int = 1) -> list[AnyContainer]:
+        """What the screens but the game's end with: the status line above the keys."""
+        return [self._status(), self._footer(keys, most)]
+
     def _log(self) -> Window:
         """The log, in the rows the other parts leave."""
         m = self.model
@@ -202,8 +206,7 @@ class ScreenLayout:
             box,
             self._window(lambda w, h: r.name_bottom(m, w, h), NAME_NOTE_ROWS),
             Window(),
-            self._status(),
-            self._footer(connect_words.name_keys),
+            *self._bottom(connect_words.name_keys),
         ])  # fmt: skip
 
     def _lobby(self) -> HSplit:
@@ -231,10 +234,9 @@ class ScreenLayout:
                 Window(height=1),
                 self._log(),
             ]), filter=~ranking),
-            self._status(),
-            self._footer(lambda: lobby_words.lobby_keys(m.overlay == "create")
-                         if m.overlay != "standings" else standing_words.standings_keys()
-                         if not m.forget_asked else standing_words.asked_keys(), most=2),
+            *self._bottom(lambda: lobby_words.lobby_keys(m.overlay == "create")
+                          if m.overlay != "standings" else standing_words.standings_keys()
+                          if not m.forget_asked else standing_words.asked_keys(), most=2),
         ])  # fmt: skip
 
     def _table(self) -> HSplit:
@@ -243,8 +245,7 @@ class ScreenLayout:
             self._part(lambda w, h: rl.table_lines(m, w, h, self.do)),
             Window(height=1),
             self._log(),
-            self._status(),
-            self._footer(table_words.table_keys),
+            *self._bottom(table_words.table_keys),
         ])  # fmt: skip
 
     def _game(self) -> HSplit:

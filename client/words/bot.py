@@ -1,6 +1,7 @@
 """Words of sarja-bot, the computer player run as a process of its own: its `--help`,
 its complaints about the command line, and the lines it prints while it plays (the
-lines about the servers it found on the LAN are the finder's, find.py)."""
+lines about the servers it found on the LAN are the finder's, find.py; the words it
+shares with sarja-client are connect.py's)."""
 
 from __future__ import annotations
 
@@ -13,10 +14,6 @@ EPILOG = N_(
 )
 HELP = {
     "address": N_("the server, as HOST:PORT (default: the one server found on this LAN)"),
-    "discover-on": N_(
-        "look for servers only through the interface with this address (127.0.0.1:"
-        " this machine alone); default: every interface"
-    ),
     "server-name": N_("without an address: join the server of this name found on the LAN"),
     "level": N_("how well it plays"),
     "table": N_("the table to sit at (made if missing)"),
@@ -31,16 +28,9 @@ HELP = {
         " sarja-client speaks, else as LANGUAGE or LANG says)"
     ),
 }
-NAME_UNREADABLE = N_("--name must be a name people can read")
 GAMES_AT_LEAST = N_("--games must be at least 1")
 SERVER_CLOSED = N_("the server closed the connection")
 NO_MOVE = N_("no move can be chosen from the game it describes")
-
-
-def not_an_address(address: str, port: int) -> str:
-    return _("{address!r} is not an address like 192.168.1.20:{port}").format(
-        address=address, port=port
-    )
 
 
 def unreachable(address: str, why: str) -> str:
