@@ -1,6 +1,7 @@
 """The screen as prompt_toolkit containers that size themselves, the way ptpython's do:
-one window per part (parts.py), screens and overlays switched by `ConditionalContainer`s
-under `Condition` filters, text typed into `TextArea`s.
+one window per part (parts.py), the screen on show chosen by a `DynamicContainer`, the
+overlays switched by `ConditionalContainer`s under `Condition` filters, text typed into
+`TextArea`s.
 
 Every part says how tall it is: a part as tall as its lines, a list that scrolls as
 few as two rows when short of room, a fixed bar one row, the log whatever the others
@@ -82,27 +83,26 @@ class ScreenLayout:
             return now.columns >= r.MIN_WIDTH and now.rows >= r.MIN_HEIGHT
 
         self.big = Condition(big)
-        self.helping = Condition(lambda: m.overlay == "help")
         self.typing = Condition(lambda: isinstance(self.layout.current_control, BufferControl))
 
         # ----- help, a terminal too small, and every screen under the title ----------
         self.title = self._region(lambda w, h: [r.title(m, w)], focusable=True)
         self.help = self._region(lambda w, h: r.help_lines(m, w, h), focusable=True)
         self.small = self._region(lambda w, h: r.too_small(w, h), focusable=True)
-        screens: dict[str, AnyContainer] = {
-            "connect": self._connect(), "name": self._name(), "lobby": self._lobby(),
-            "table": self._table(), "game": self._game(),
+        # Each screen is one HSplit, the title its first row; the help or the screen on
+        # show is the one container under the root, so no other is weighed up at all.
+        title = self._window(self.title, 1)
+        screens = {
+            name: HSplit([title, *rows()])
+            for name, rows in (("connect", self._connect), ("name", self._name),
+                               ("lobby", self._lobby), ("table", self._table),
+                               ("game", self._game))
         }  # fmt: skip
-        body = HSplit([
-            ConditionalContainer(self._window(self.help), filter=self.helping),
-            ConditionalContainer(self._window(self.title, 1), filter=~self.helping),
-            # The screen on show (no other screen's containers to weigh up).
-            ConditionalContainer(DynamicContainer(lambda: screens[screen(m)]),
-                                 filter=~self.helping),  # fmt: skip
-        ])  # fmt: skip
+        shown_help = self._window(self.help)
+        shown = DynamicContainer(lambda: shown_help if m.overlay == "help" else screens[screen(m)])
         self.root = HSplit([
             ConditionalContainer(self._window(self.small), filter=~self.big),
-            ConditionalContainer(body, filter=self.big),
+            ConditionalContainer(shown, filter=self.big),
         ])  # fmt: skip
         self.layout = Layout(self.root, focused_element=self.title_window())
 
@@ -185,14 +185,14 @@ class ScreenLayout:
 
     # ----- the screens -----------------------------------------------------------------
 
-    def _connect(self) -> HSplit:
+    def _connect(self) -> list[AnyContainer]:
         m = self.model
-        return HSplit([
+        return [
             self._window(lambda w, h: r.connect_lines(m, w, h)),
             self._footer(connect_words.connect_keys),
-        ])  # fmt: skip
+        ]  # fmt: skip
 
-    def _name(self) -> HSplit:
+    def _name(self) -> list[AnyContainer]:
         """The question and the name's box, in the middle of what the status leaves."""
         m = self.model
         box = VSplit(
@@ -200,16 +200,16 @@ class ScreenLayout:
             height=1,
             align=HorizontalAlign.CENTER,
         )
-        return HSplit([
+        return [
             Window(),
             self._part(lambda w, h: r.name_top(m, w, h)),
             box,
             self._window(lambda w, h: r.name_bottom(m, w, h), NAME_NOTE_ROWS),
             Window(),
             *self._bottom(connect_words.name_keys),
-        ])  # fmt: skip
+        ]  # fmt: skip
 
-    def _lobby(self) -> HSplit:
+    def _lobby(self) -> list[AnyContainer]:
         m = self.model
         creating = Condition(lambda: m.overlay == "create")
         label = self._region(lambda w, h: [[("class:selected" if m.form.field == 0 else "",
@@ -224,7 +224,7 @@ class ScreenLayout:
         tables = self._region(lambda w, h: rl.lobby_list(m, w, h, self.do))
         ranking = Condition(lambda: m.overlay == "standings")
         standings = self._region(lambda w, h: rs.standings_lines(m, w, h), name="standings")
-        return HSplit([
+        return [
             Window(height=1),
             ConditionalContainer(self._window(standings), filter=ranking),
             ConditionalContainer(HSplit([
@@ -237,18 +237,18 @@ class ScreenLayout:
             *self._bottom(lambda: lobby_words.lobby_keys(m.overlay == "create")
                           if m.overlay != "standings" else standing_words.standings_keys()
                           if not m.forget_asked else standing_words.asked_keys(), most=2),
-        ])  # fmt: skip
+        ]  # fmt: skip
 
-    def _table(self) -> HSplit:
+    def _table(self) -> list[AnyContainer]:
         m = self.model
-        return HSplit([
+        return [
             self._part(lambda w, h: rl.table_lines(m, w, h, self.do)),
             Window(height=1),
             self._log(),
             *self._bottom(table_words.table_keys),
-        ])  # fmt: skip
+        ]  # fmt: skip
 
-    def _game(self) -> HSplit:
+    def _game(self) -> list[AnyContainer]:
         m = self.model
         choosing = Condition(lambda: m.overlay == "fives")
         board = self._region(lambda w, h: rb.board_lines(m, w, self.do), name="board",
@@ -262,7 +262,7 @@ class ScreenLayout:
             self._window(lambda w, h: rg.panel_lines(m, w, h),
                          width=Dimension(min=rb.PANEL_MIN, weight=SHARE)),
         ])  # fmt: skip
-        return HSplit([
+        return [
             top,
             self._part(clock),  # no row while no clock runs
             self._part(hand),
@@ -271,7 +271,7 @@ class ScreenLayout:
             self._log(),
             self._status(),
             self._window(lambda w, h: [rg.game_footer(m, w)], 1),
-        ])  # fmt: skip
+        ]  # fmt: skip
 
     # ----- the text boxes and the model ---------------------------------------------
 
