@@ -53,11 +53,24 @@ from .words import standings as standing_words
 from .words import table as table_words
 
 LOG_ROWS = 5  # the log's share before a long list of tables takes more
-SHARE = 10  # the weight of what takes the room left: the log, the side panel
+SHARE = 10  # the weight of what takes the room left: the log
 LIST_LEAST = 2  # the lobby's list, when short of rows: its header and the chosen table
 NAME_NOTE_ROWS = 3  # under the name's box: a blank line, whether we are connected, a gap
 
 Keys = Callable[[], list[tuple[str, str]]]
+
+
+class Rest(Window):
+    """The window of a row's last part, given the columns the others leave at once:
+    prompt_toolkit would otherwise hand them out to it one by one on every redraw."""
+
+    def __init__(self, region: Region, least: int, taken: Callable[[int], int]) -> None:
+        self.least, self.taken = least, taken
+        super().__init__(region, wrap_lines=False)
+
+    def preferred_width(self, max_available_width: int) -> Dimension:
+        left = max_available_width - self.taken(max_available_width)
+        return Dimension.exact(max(self.least, left))
 
 
 class ScreenLayout:
@@ -139,6 +152,13 @@ class ScreenLayout:
         """A part of a fixed size, or as big as its container makes it."""
         made = part if isinstance(part, Region) else self._region(part)
         built = self._windows[made] = rows(made, height, width)
+        return built
+
+    def _rest(self, draw: Draw, least: int, taken: Callable[[int], int]) -> Window:
+        """A row's last part: as wide as the parts before it leave (`taken` of the width
+        the row has), at least `least`."""
+        made = self._region(draw)
+        built = self._windows[made] = Rest(made, least, taken)
         return built
 
     def _text(self, style: str, text: str) -> Window:
@@ -259,8 +279,8 @@ class ScreenLayout:
         top = VSplit([
             HSplit([self._part(board), self._part(lambda w, h: [rb.cursor_line(m, w)])]),
             self._window(lambda w, h: [rule] * h, width=width_of(rule)),
-            self._window(lambda w, h: rg.panel_lines(m, w, h),
-                         width=Dimension(min=rb.PANEL_MIN, weight=SHARE)),
+            self._rest(lambda w, h: rg.panel_lines(m, w, h), rb.PANEL_MIN,
+                       taken=lambda width: rb.board_width(width) + width_of(rule)),
         ])  # fmt: skip
         return [
             top,
