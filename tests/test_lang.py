@@ -211,9 +211,6 @@ def test_sarja_bot_speaks_finnish_its_help_its_complaints_and_its_lines(tmp_path
     """Its --help, an argument refused and a server it cannot reach, as the client
     chooses: --lang, else the environment (no client settings here: a fresh config
     home)."""
-    from sarja.client.bot import RemoteBot
-    from sarja.client.words import bot as words
-
     home = {"XDG_CONFIG_HOME": str(tmp_path), "HOME": str(tmp_path)}
     shown = _bot("--help", env={"LANG": "fi_FI.UTF-8", **home}).stdout
     assert "Tietokonepelaaja" in shown and "kuinka hyvin se pelaa" in shown
@@ -229,6 +226,9 @@ def test_sarja_bot_speaks_finnish_its_help_its_complaints_and_its_lines(tmp_path
     assert "cannot reach" in _bot(f"127.0.0.1:{port}", env={"LANG": "C", **home}).stderr
     # --lang is not remembered: the settings are the player's, not the bot's.
     assert not list(tmp_path.rglob("client.json"))
+    from sarja.client.bot import RemoteBot
+    from sarja.client.words import bot as words
+
     lang.use("fi")
     bot = RemoteBot("127.0.0.1", port, "easy", "Easy bot")
     bot.played, bot.results["won"], bot.results["lost"] = 2, 1, 1
