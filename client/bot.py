@@ -68,7 +68,7 @@ from sarja.server.engine.actions import EXCHANGE, PLACE, REMOVE
 from sarja.server.engine.cards import parse_card
 from sarja.server.engine.view import SeatView
 
-from .find import find_servers
+from .find import add_discover_on, find_servers
 from .net import address_text
 from .settings import Settings, settings_path
 from .words import bot as words
@@ -354,10 +354,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "address", nargs="?", default=None,
         help=words.HELP["address"],
     )  # fmt: skip
-    parser.add_argument(
-        "--discover-on", default=None, metavar="ADDRESS",
-        help=connect_words.DISCOVER_ON_HELP,
-    )  # fmt: skip
+    add_discover_on(parser)
     parser.add_argument(
         "--server-name", default=None, metavar="NAME",
         help=words.HELP["server-name"],

@@ -21,6 +21,7 @@ from sarja.protocol.limits import DEFAULT_PORT, MAX_MATCH_TO, MAX_NAME, MIN_MATC
 
 from . import model as m
 from .app import ClientApp, run_client, run_offline
+from .find import add_discover_on
 from .find_screen import choose_server
 from .net import address_text, parse_address
 from .settings import Settings, settings_path
@@ -37,10 +38,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "address", nargs="?", help=_("the server, as HOST:PORT (the server prints the line to"
         " type); without it, the servers found on this LAN are listed to choose from"),
     )  # fmt: skip
-    parser.add_argument(
-        "--discover-on", default=None, metavar="ADDRESS",
-        help=connect_words.DISCOVER_ON_HELP,
-    )  # fmt: skip
+    add_discover_on(parser)
     parser.add_argument(
         "--name", default=None, help=_("play under this name (default: ask, or the last one used)")
     )
