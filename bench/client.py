@@ -35,8 +35,10 @@ from typing import Any
 from prompt_toolkit.application import Application
 from prompt_toolkit.application.current import set_app
 from prompt_toolkit.data_structures import Size
+from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import DummyInput
 from prompt_toolkit.layout import FormattedTextControl, Layout, Window
+from prompt_toolkit.layout.screen import Screen, Transparent
 from prompt_toolkit.output.vt100 import Vt100_Output
 
 from sarja import lang
@@ -130,6 +132,7 @@ def measure(
     app = client.app
     session = model.session
     times: list[float] = []
+    kept: list[tuple[Screen, list[list[Any]]]] = []
     board = client.screen.named["board"]
     draw = board.draw
     drawn = [0]
@@ -155,30 +158,44 @@ def measure(
             elapsed = time.perf_counter() - start
             if i:  # the first group is the welcome, the table and the snapshot
                 times.append(elapsed)
-            if painted is not None:
-                painted.append(screen_fragments(app, columns, rows))
+            if painted is not None:  # as it is (turned into text after the run, off the clock)
+                kept.append(on_screen(app))
             terminal.seek(0)
             terminal.truncate()
     assert drawn[0] == len(groups), "every move must be drawn afresh"
+    if painted is not None:
+        painted += [screen_fragments(screen, lines, rows) for screen, lines in kept]
     assert model.game is not None and model.game.result is not None
     return times
 
 
-Painted = tuple[list[tuple[str, str]], int]  # a screen's style runs, its fragments drawn
+Painted = tuple[StyleAndTextTuples, int]  # a screen's style runs, its fragments drawn
 
 
-def screen_fragments(app: Application[Any], columns: int, rows: int) -> Painted:
-    """The screen just rendered as one formatted text (a fragment per run of cells in
-    one style, rows joined by newlines), and how many fragments the client's parts drew
-    for it."""
+def on_screen(app: Application[Any]) -> tuple[Screen, list[list[Any]]]:
+    """The screen just rendered, and the lines each part on it drew."""
     screen = app.renderer._last_screen
     assert screen is not None
-    runs: list[tuple[str, str]] = []
+    lines = [
+        window.content.lines
+        for window in app.layout.find_all_windows()
+        if window in screen.visible_windows_to_write_positions
+        and isinstance(window.content, Region)
+    ]
+    return screen, lines
+
+
+def screen_fragments(screen: Screen, lines: list[list[Any]], rows: int) -> Painted:
+    """A screen as one formatted text (a fragment per run of cells in one style, rows
+    joined by newlines), and how many fragments the client's parts drew for it."""
+    runs: StyleAndTextTuples = []
     for y in range(rows):
         if y:
             runs.append(("", "\n"))
         row = screen.data_buffer[y]
-        end = max((x for x, c in row.items() if c.char != " " or c.style), default=-1)
+        # (The cells the diff with the next screen only read are Transparent blanks.)
+        end = max((x for x, c in row.items() if c.style != Transparent and
+                   (c.char != " " or c.style)), default=-1)  # fmt: skip
         x = 0
         while x <= end:
             char = row[x]
@@ -187,14 +204,7 @@ def screen_fragments(app: Application[Any], columns: int, rows: int) -> Painted:
             else:
                 runs.append((char.style, char.char))
             x += max(1, char.width)
-    drawn = sum(
-        len(line)
-        for window in app.layout.find_all_windows()
-        if window in screen.visible_windows_to_write_positions
-        and isinstance(window.content, Region)
-        for line in window.content.lines
-    )
-    return runs, drawn
+    return runs, sum(len(line) for part in lines for line in part)
 
 
 def floor(screens: list[Painted], columns: int, rows: int) -> list[float]:
