@@ -15,7 +15,10 @@ wake-up are not included.
 It prints figures only and asserts nothing about speed; its last line is one JSON
 object: {"render_ms_80x24": median ms, "render_ms_160x50": median ms}, and the same in
 Finnish ("render_ms_80x24_fi", "render_ms_160x50_fi"): the same games, every sentence
-from the catalog.
+from the catalog. Beside each, "floor_render_ms_…" is prompt_toolkit's own price for
+painting those very screens (`floor`: one FormattedTextControl of the same cells, the
+same diff from screen to screen), and "render_over_floor_…" the client's median over it:
+most of a big screen's time is prompt_toolkit's, copying every cell and diffing it.
 """
 
 from __future__ import annotations
@@ -29,15 +32,21 @@ import statistics
 import time
 from typing import Any
 
+from prompt_toolkit.application import Application
 from prompt_toolkit.application.current import set_app
 from prompt_toolkit.data_structures import Size
+from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import DummyInput
+from prompt_toolkit.layout import FormattedTextControl, Layout, Window
+from prompt_toolkit.layout.screen import Screen, Transparent
 from prompt_toolkit.output.vt100 import Vt100_Output
 
 from sarja import lang
 from sarja.client import model as m
 from sarja.client import receive
 from sarja.client.app import ClientApp
+from sarja.client.parts import Region
+from sarja.client.styles import no_color, style
 from sarja.protocol.codec import ServerCodec
 from sarja.protocol.limits import PROTOCOL_VERSION
 from sarja.protocol.messages import Seat, Sync, TableView, Welcome
@@ -107,7 +116,15 @@ class Terminal(io.StringIO):
         return True
 
 
-def measure(groups: list[list[bytes]], rng: random.Random, columns: int, rows: int) -> list[float]:
+def measure(
+    groups: list[list[bytes]],
+    rng: random.Random,
+    columns: int,
+    rows: int,
+    painted: list[Painted] | None = None,
+) -> list[float]:
+    """The time of each move's update, received to rendered; with `painted`, each
+    screen's cells are kept there too (outside the clock), for `floor`."""
     model = m.Model(address="bench:7474", name="Aino", named=True, link="online")
     terminal = Terminal()
     output = Vt100_Output(terminal, lambda: Size(rows=rows, columns=columns), term="xterm-256color")
@@ -115,6 +132,7 @@ def measure(groups: list[list[bytes]], rng: random.Random, columns: int, rows: i
     app = client.app
     session = model.session
     times: list[float] = []
+    kept: list[tuple[Screen, list[list[Any]]]] = []
     board = client.screen.named["board"]
     draw = board.draw
     drawn = [0]
@@ -140,10 +158,80 @@ def measure(groups: list[list[bytes]], rng: random.Random, columns: int, rows: i
             elapsed = time.perf_counter() - start
             if i:  # the first group is the welcome, the table and the snapshot
                 times.append(elapsed)
+            if painted is not None:  # as it is (turned into text after the run, off the clock)
+                kept.append(on_screen(app))
             terminal.seek(0)
             terminal.truncate()
     assert drawn[0] == len(groups), "every move must be drawn afresh"
+    if painted is not None:
+        painted += [screen_fragments(screen, lines, rows) for screen, lines in kept]
     assert model.game is not None and model.game.result is not None
+    return times
+
+
+Painted = tuple[StyleAndTextTuples, int]  # a screen's style runs, its fragments drawn
+
+
+def on_screen(app: Application[Any]) -> tuple[Screen, list[list[Any]]]:
+    """The screen just rendered, and the lines each part on it drew."""
+    screen = app.renderer._last_screen
+    assert screen is not None
+    lines = [
+        window.content.lines
+        for window in app.layout.find_all_windows()
+        if window in screen.visible_windows_to_write_positions
+        and isinstance(window.content, Region)
+    ]
+    return screen, lines
+
+
+def screen_fragments(screen: Screen, lines: list[list[Any]], rows: int) -> Painted:
+    """A screen as one formatted text (a fragment per run of cells in one style, rows
+    joined by newlines), and how many fragments the client's parts drew for it."""
+    runs: StyleAndTextTuples = []
+    for y in range(rows):
+        if y:
+            runs.append(("", "\n"))
+        row = screen.data_buffer[y]
+        # (The cells the diff with the next screen only read are Transparent blanks.)
+        end = max((x for x, c in row.items() if c.style != Transparent and
+                   (c.char != " " or c.style)), default=-1)  # fmt: skip
+        x = 0
+        while x <= end:
+            char = row[x]
+            if runs and runs[-1][0] == char.style and runs[-1][1] != "\n":
+                runs[-1] = (char.style, runs[-1][1] + char.char)
+            else:
+                runs.append((char.style, char.char))
+            x += max(1, char.width)
+    return runs, sum(len(line) for part in lines for line in part)
+
+
+def floor(screens: list[Painted], columns: int, rows: int) -> list[float]:
+    """What prompt_toolkit itself takes to paint the same screens, one after another:
+    a bare full-screen Application with one FormattedTextControl of the same cells in
+    the same styles (the client's style sheet), and the same diff with the screen
+    before. The client's time over this is the price of taking the update in, its
+    layout and its drawing."""
+    terminal = Terminal()
+    output = Vt100_Output(terminal, lambda: Size(rows=rows, columns=columns), term="xterm-256color")
+    control = FormattedTextControl()
+    app: Application[None] = Application(
+        layout=Layout(Window(control)), style=style(no_color()), full_screen=True,
+        mouse_support=True, input=DummyInput(), output=output,
+    )  # fmt: skip
+    times: list[float] = []
+    with set_app(app):
+        for i, (runs, _) in enumerate(screens):
+            start = time.perf_counter()
+            control.text = runs
+            app.render_counter += 1
+            app.renderer.render(app, app.layout)
+            elapsed = time.perf_counter() - start
+            if i:  # as in `measure`: the first screen is drawn on an empty one
+                times.append(elapsed)
+            terminal.seek(0)
+            terminal.truncate()
     return times
 
 
@@ -161,8 +249,15 @@ def main() -> None:
         rng = random.Random(args.seed)
         for columns, rows in ((80, 24), (160, 50)):
             times: list[float] = []
+            bare: list[float] = []
+            drawn = cells = screens = 0
             for g in range(games):
-                times += measure(game_frames(rng, g % 2), rng, columns, rows)
+                painted: list[Painted] = []
+                times += measure(game_frames(rng, g % 2), rng, columns, rows, painted)
+                bare += floor(painted, columns, rows)
+                drawn += sum(n for _, n in painted)
+                cells += sum(len(runs) for runs, _ in painted)
+                screens += len(painted)
             times.sort()
             median = statistics.median(times) * 1000
             p95 = times[int(len(times) * 0.95)] * 1000
@@ -171,8 +266,17 @@ def main() -> None:
                 f" {len(times)} moves: median {median:.2f} ms, 95th percentile {p95:.2f} ms"
                 f" (target ≤ {TARGET_MS:.0f} ms median)"
             )
+            least = statistics.median(bare) * 1000
+            print(
+                f"  the floor: prompt_toolkit painting the same screens from one"
+                f" FormattedTextControl, median {least:.2f} ms (the client's median is"
+                f" {median / least:.2f} times it); fragments per screen: the client's"
+                f" parts {drawn / screens:.0f}, the floor's {cells / screens:.0f}"
+            )
             suffix = "" if language == "en" else f"_{language}"
             figures[f"render_ms_{columns}x{rows}{suffix}"] = round(median, 3)
+            figures[f"floor_render_ms_{columns}x{rows}{suffix}"] = round(least, 3)
+            figures[f"render_over_floor_{columns}x{rows}{suffix}"] = round(median / least, 2)
     print(json.dumps(figures))
 
 

@@ -32,6 +32,7 @@ from typing import assert_never
 
 import trio
 
+from sarja import lang
 from sarja.protocol import changes as ch
 from sarja.protocol.cards import LEVELS, five_cells
 from sarja.protocol.changes import Change
@@ -67,9 +68,13 @@ from sarja.server.engine.actions import EXCHANGE, PLACE, REMOVE
 from sarja.server.engine.cards import parse_card
 from sarja.server.engine.view import SeatView
 
-from .find import find_servers
+from .find import add_discover_on, find_servers
 from .net import address_text
+from .settings import Settings, settings_path
+from .words import bot as words
+from .words import connect as connect_words
 from .words import find as say_find
+from .words import refusals
 
 RECEIVE_SIZE = 65536
 # Plays kept from the updates. Hard reads back LOOK_BACK plays of each other seat: in
@@ -200,7 +205,7 @@ class RemoteBot:
         try:
             self.stream = await trio.open_tcp_stream(self.host, self.port)
         except OSError as err:
-            self.complain(f"cannot reach {self.host}:{self.port}: {err.strerror or err}")
+            self.complain(words.unreachable(f"{self.host}:{self.port}", str(err.strerror or err)))
             return 1
         async with self.stream:
             try:
@@ -213,19 +218,18 @@ class RemoteBot:
                         await self.take(event)
                         await self.stream.send_all(self.session.data_to_send())
                     if not data:
-                        raise Finished(1, "the server closed the connection")
+                        raise Finished(1, words.SERVER_CLOSED)
             except Finished as done:
                 (self.say if done.code == 0 else self.complain)(done.why)
                 return done.code
             except ServerProtocolError as err:
-                why = f"{err.code}: {err.message}"
-                self.complain(f"stopped: the server sent something this bot cannot use ({why})")
+                self.complain(words.unusable(f"{err.code}: {err.message}"))
                 return 1
             except ProtocolError as err:
-                self.complain(f"the server sent something this bot does not understand: {err}")
+                self.complain(words.not_understood(str(err)))
                 return 1
             except (trio.BrokenResourceError, OSError) as err:
-                self.complain(f"the connection broke: {err}")
+                self.complain(words.broke(str(err)))
                 return 1
 
     async def send(self, msg: ClientMessage) -> None:
@@ -255,7 +259,7 @@ class RemoteBot:
             case Error():
                 self.refused(msg)
             case Bye():
-                raise Finished(1, f"the server closed the connection: {msg.message}")
+                raise Finished(1, words.server_bye(msg.message))
             case _:
                 pass  # notices and chat; gaps and the like: the session saw to them
 
@@ -270,10 +274,10 @@ class RemoteBot:
     def refused(self, msg: Error) -> None:
         self.asking = False  # a refused join: the next list may offer another
         if msg.fatal:
-            raise Finished(1, f"the server refused: {msg.message}")
+            raise Finished(1, words.refused(refusals.said(msg.code, msg.message)))
         if msg.code == "stale_version":
             return  # a snapshot follows, and the bot chooses again from it
-        self.say(f"the server said: {msg.message}")
+        self.say(words.told(refusals.said(msg.code, msg.message)))
         if msg.id is not None and self.mirror is not None:
             self.asked_at = None  # choose again, from a fresh picture
             self.session.request_sync()
@@ -316,9 +320,7 @@ class RemoteBot:
         except (EngineError, ValueError, LookupError, AssertionError) as err:
             # The view is all the server's: a picture no game can be in (which the
             # mirror's checks let through) is the server's fault, not a crash of ours.
-            raise ServerProtocolError(
-                f"no move can be chosen from the game it describes ({type(err).__name__}: {err})"
-            ) from err
+            raise ServerProtocolError(f"{words.NO_MOVE} ({type(err).__name__}: {err})") from err
         await self.send(self.session.action(str(action)))
 
     async def game_over(self, game: GameMirror) -> None:
@@ -330,7 +332,7 @@ class RemoteBot:
             outcome = "won" if game.players[game.seat].side == result.side else "lost"
         self.results[outcome] += 1
         self.played += 1
-        self.say(f"game {self.played}: {outcome}")
+        self.say(words.game_result(self.played, outcome))
         if self.played < self.games:
             await self.send(Rematch())
         else:
@@ -339,61 +341,50 @@ class RemoteBot:
 
     def summary(self) -> str:
         counts = self.results
-        return f"played {self.played}: won {counts['won']}, lost {counts['lost']}," + (
-            f" drawn {counts['draw']}"
-        )
+        return words.summary(self.played, counts["won"], counts["lost"], counts["draw"])
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="sarja-bot",
-        description="A computer player for a sarja-server, speaking the public protocol.",
-        epilog="It joins the named table (creating it if there is none) or the first free"
-        " seat, readies, plays, asks for a rematch while it has games left, then leaves.",
+        description=words.DESCRIPTION,
+        epilog=words.EPILOG,
     )
     parser.add_argument(
         "address", nargs="?", default=None,
-        help="the server, as HOST:PORT (default: the one server found on this LAN)",
+        help=words.HELP["address"],
     )  # fmt: skip
-    parser.add_argument(
-        "--discover-on", default=None, metavar="ADDRESS",
-        help="look for servers only through the interface with this address (127.0.0.1:"
-        " this machine alone); default: every interface",
-    )  # fmt: skip
+    add_discover_on(parser)
     parser.add_argument(
         "--server-name", default=None, metavar="NAME",
-        help="without an address: join the server of this name found on the LAN",
+        help=words.HELP["server-name"],
     )  # fmt: skip
-    parser.add_argument("--level", default="medium", choices=LEVELS, help="how well it plays")
-    parser.add_argument("--table", default=None, help="the table to sit at (made if missing)")
-    parser.add_argument("--name", default=None, help="its name (default: '<Level> bot')")
-    parser.add_argument(
-        "--games", type=int, default=1, help="games to play before leaving (default 1)"
-    )
-    parser.add_argument(
-        "--players", type=int, default=2, help="seats, if it creates the table (default 2)"
-    )
-    parser.add_argument("--teams", type=int, default=None, help="sides, if it creates the table")
-    parser.add_argument(
-        "--think-time", type=float, default=None, help="hard's thinking per move, in seconds"
-    )
-    parser.add_argument("--seed", type=int, default=None, help="fix its choices (for testing)")
+    parser.add_argument("--level", default="medium", choices=LEVELS, help=words.HELP["level"])
+    parser.add_argument("--table", default=None, help=words.HELP["table"])
+    parser.add_argument("--name", default=None, help=words.HELP["name"])
+    parser.add_argument("--games", type=int, default=1, help=words.HELP["games"])
+    parser.add_argument("--players", type=int, default=2, help=words.HELP["players"])
+    parser.add_argument("--teams", type=int, default=None, help=words.HELP["teams"])
+    parser.add_argument("--think-time", type=float, default=None, help=words.HELP["think-time"])
+    parser.add_argument("--seed", type=int, default=None, help=words.HELP["seed"])
+    parser.add_argument("--lang", choices=lang.LANGUAGES, default=None, help=words.HELP["lang"])
     args = parser.parse_args(argv)
     args.host, args.port = None, None  # none given: found on the LAN (main)
     if args.address is not None:
         host, _, port = args.address.rpartition(":")
         if not host or not port.isdigit() or not 0 < int(port) < 65536:
-            parser.error(f"{args.address!r} is not an address like 192.168.1.20:{DEFAULT_PORT}")
+            parser.error(connect_words.not_an_address(args.address, DEFAULT_PORT))
         args.host, args.port = host.strip("[]"), int(port)
     args.name = " ".join((args.name or f"{args.level.capitalize()} bot").split())[:MAX_NAME]
     if not args.name or not args.name.isprintable():
-        parser.error("--name must be a name people can read")
+        parser.error(connect_words.NAME_UNREADABLE)
     if args.games < 1:
-        parser.error("--games must be at least 1")
+        parser.error(words.GAMES_AT_LEAST)
     return args
 
 
 def main(argv: list[str] | None = None) -> None:
+    lang.use(choose_language(sys.argv[1:] if argv is None else argv))
     args = parse_args(argv)
 
     def say(line: str) -> None:
@@ -415,6 +406,13 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(trio.run(bot.run))
     except KeyboardInterrupt:
         sys.exit(130)
+
+
+def choose_language(argv: list[str]) -> str:
+    """As sarja-client chooses: `--lang`, else the language chosen last in the client,
+    else the environment's; before the arguments are parsed, so `--help` speaks it too.
+    A bot's `--lang` is not remembered: the settings are the player's."""
+    return lang.asked(argv) or Settings(settings_path()).language or lang.from_environment()
 
 
 FIRST_WITHIN = 10.0  # seconds to wait for a server to be found...

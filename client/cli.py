@@ -21,9 +21,11 @@ from sarja.protocol.limits import DEFAULT_PORT, MAX_MATCH_TO, MAX_NAME, MIN_MATC
 
 from . import model as m
 from .app import ClientApp, run_client, run_offline
+from .find import add_discover_on
 from .find_screen import choose_server
 from .net import address_text, parse_address
 from .settings import Settings, settings_path
+from .words import connect as connect_words
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -36,11 +38,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "address", nargs="?", help=_("the server, as HOST:PORT (the server prints the line to"
         " type); without it, the servers found on this LAN are listed to choose from"),
     )  # fmt: skip
-    parser.add_argument(
-        "--discover-on", default=None, metavar="ADDRESS",
-        help=_("look for servers only through the interface with this address (127.0.0.1:"
-        " this machine alone); default: every interface"),
-    )  # fmt: skip
+    add_discover_on(parser)
     parser.add_argument(
         "--name", default=None, help=_("play under this name (default: ask, or the last one used)")
     )
@@ -111,15 +109,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         try:
             args.host, args.port = parse_address(args.address)
         except ValueError:
-            parser.error(
-                _("{address!r} is not an address like 192.168.1.20:{port}").format(
-                    address=args.address, port=DEFAULT_PORT
-                )
-            )
+            parser.error(connect_words.not_an_address(args.address, DEFAULT_PORT))
     if args.name is not None:
         args.name = " ".join(args.name.split())
         if not args.name or not args.name.isprintable():
-            parser.error(_("--name must be a name people can read"))
+            parser.error(connect_words.NAME_UNREADABLE)
         if len(args.name) > MAX_NAME:
             parser.error(
                 _("--name may have at most {most} characters; this one has {length}").format(
@@ -139,13 +133,8 @@ def practice_shape_ok(players: int, teams: int) -> bool:
 def choose_language(argv: list[str], settings: Settings) -> str:
     """`--lang` if given (and then remembered), else the language chosen last, else the
     environment's. Chosen before the arguments are parsed, so `--help` speaks it too."""
-    asked = None
-    for i, arg in enumerate(argv):
-        if arg == "--lang" and i + 1 < len(argv):
-            asked = argv[i + 1]
-        elif arg.startswith("--lang="):
-            asked = arg.split("=", 1)[1]
-    if asked is not None and asked in lang.LANGUAGES:
+    asked = lang.asked(argv)
+    if asked is not None:
         if asked != settings.language:
             settings.save_language(asked)
         return asked

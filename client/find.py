@@ -9,6 +9,7 @@ collects them for a while, for sarja-bot.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 from collections.abc import Callable
@@ -17,6 +18,7 @@ from typing import Any
 from sarja.protocol.discovery import SERVICE_TYPE, Found, read_found
 
 from .mdns import interfaces_for, keep_to_loopback, loopback_only
+from .words import connect as connect_words
 
 RESOLVE_MS = 3000  # how long a found service's address may take to come
 
@@ -96,3 +98,10 @@ async def find_servers(interface: str | None, first_within: float, more_for: flo
         return finder.servers()
     finally:
         await finder.stop()
+
+
+def add_discover_on(parser: argparse.ArgumentParser) -> None:
+    """The finder's one option, sarja-client's and sarja-bot's alike."""
+    parser.add_argument(
+        "--discover-on", default=None, metavar="ADDRESS", help=connect_words.DISCOVER_ON_HELP
+    )

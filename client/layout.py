@@ -1,6 +1,7 @@
 """The screen as prompt_toolkit containers that size themselves, the way ptpython's do:
-one window per part (parts.py), screens and overlays switched by `ConditionalContainer`s
-under `Condition` filters, text typed into `TextArea`s.
+one window per part (parts.py), the screen on show chosen by a `DynamicContainer`, the
+overlays switched by `ConditionalContainer`s under `Condition` filters, text typed into
+`TextArea`s.
 
 Every part says how tall it is: a part as tall as its lines, a list that scrolls as
 few as two rows when short of room, a fixed bar one row, the log whatever the others
@@ -52,11 +53,24 @@ from .words import standings as standing_words
 from .words import table as table_words
 
 LOG_ROWS = 5  # the log's share before a long list of tables takes more
-SHARE = 10  # the weight of what takes the room left: the log, the side panel
+SHARE = 10  # the weight of what takes the room left: the log
 LIST_LEAST = 2  # the lobby's list, when short of rows: its header and the chosen table
 NAME_NOTE_ROWS = 3  # under the name's box: a blank line, whether we are connected, a gap
 
 Keys = Callable[[], list[tuple[str, str]]]
+
+
+class Rest(Window):
+    """The window of a row's last part, given the columns the others leave at once:
+    prompt_toolkit would otherwise hand them out to it one by one on every redraw."""
+
+    def __init__(self, region: Region, least: int, taken: Callable[[int], int]) -> None:
+        self.least, self.taken = least, taken
+        super().__init__(region, wrap_lines=False)
+
+    def preferred_width(self, max_available_width: int) -> Dimension:
+        left = max_available_width - self.taken(max_available_width)
+        return Dimension.exact(max(self.least, left))
 
 
 class ScreenLayout:
@@ -82,27 +96,26 @@ class ScreenLayout:
             return now.columns >= r.MIN_WIDTH and now.rows >= r.MIN_HEIGHT
 
         self.big = Condition(big)
-        self.helping = Condition(lambda: m.overlay == "help")
         self.typing = Condition(lambda: isinstance(self.layout.current_control, BufferControl))
 
         # ----- help, a terminal too small, and every screen under the title ----------
         self.title = self._region(lambda w, h: [r.title(m, w)], focusable=True)
         self.help = self._region(lambda w, h: r.help_lines(m, w, h), focusable=True)
         self.small = self._region(lambda w, h: r.too_small(w, h), focusable=True)
-        screens: dict[str, AnyContainer] = {
-            "connect": self._connect(), "name": self._name(), "lobby": self._lobby(),
-            "table": self._table(), "game": self._game(),
+        # Each screen is one HSplit, the title its first row; the help or the screen on
+        # show is the one container under the root, so no other is weighed up at all.
+        title = self._window(self.title, 1)
+        screens = {
+            name: HSplit([title, *rows()])
+            for name, rows in (("connect", self._connect), ("name", self._name),
+                               ("lobby", self._lobby), ("table", self._table),
+                               ("game", self._game))
         }  # fmt: skip
-        body = HSplit([
-            ConditionalContainer(self._window(self.help), filter=self.helping),
-            ConditionalContainer(self._window(self.title, 1), filter=~self.helping),
-            # The screen on show (no other screen's containers to weigh up).
-            ConditionalContainer(DynamicContainer(lambda: screens[screen(m)]),
-                                 filter=~self.helping),  # fmt: skip
-        ])  # fmt: skip
+        shown_help = self._window(self.help)
+        shown = DynamicContainer(lambda: shown_help if m.overlay == "help" else screens[screen(m)])
         self.root = HSplit([
             ConditionalContainer(self._window(self.small), filter=~self.big),
-            ConditionalContainer(body, filter=self.big),
+            ConditionalContainer(shown, filter=self.big),
         ])  # fmt: skip
         self.layout = Layout(self.root, focused_element=self.title_window())
 
@@ -141,6 +154,13 @@ class ScreenLayout:
         built = self._windows[made] = rows(made, height, width)
         return built
 
+    def _rest(self, draw: Draw, least: int, taken: Callable[[int], int]) -> Window:
+        """A row's last part: as wide as the parts before it leave (`taken` of the width
+        the row has), at least `least`."""
+        made = self._region(draw)
+        built = self._windows[made] = Rest(made, least, taken)
+        return built
+
     def _text(self, style: str, text: str) -> Window:
         """A fixed label on one row, as wide as its text."""
         line: Line = [(style, text)]
@@ -160,11 +180,20 @@ class ScreenLayout:
             ConditionalContainer(self._part(lambda w, h: r.status_lines(m, w)), filter=~chatting),
         ])  # fmt: skip
 
-    def _footer(self, keys: Keys) -> Window:
+    def _footer(self, keys: Keys, most: int = 1) -> Window:
+        """The keys on one line, or on as many as `most` when one does not hold them."""
         m = self.model
-        # A connection closed for good leaves one thing to do.
-        return self._window(lambda w, h: [r.keys_line(
-            connect_words.closed_keys() if m.link == "closed" else keys(), w)], 1)  # fmt: skip
+
+        def draw(w: int, h: int) -> list[Line]:
+            # A connection closed for good leaves one thing to do.
+            shown = connect_words.closed_keys() if m.link == "closed" else keys()
+            return r.keys_lines(shown, w, most)
+
+        return self._window(draw, 1) if most == 1 else self._part(draw)
+
+    def _bottom(self, keys: Keys, most: int = 1) -> list[AnyContainer]:
+        """What the screens but the game's end with: the status line above the keys."""
+        return [self._status(), self._footer(keys, most)]
 
     def _log(self) -> Window:
         """The log, in the rows the other parts leave."""
@@ -176,14 +205,14 @@ class ScreenLayout:
 
     # ----- the screens -----------------------------------------------------------------
 
-    def _connect(self) -> HSplit:
+    def _connect(self) -> list[AnyContainer]:
         m = self.model
-        return HSplit([
+        return [
             self._window(lambda w, h: r.connect_lines(m, w, h)),
             self._footer(connect_words.connect_keys),
-        ])  # fmt: skip
+        ]  # fmt: skip
 
-    def _name(self) -> HSplit:
+    def _name(self) -> list[AnyContainer]:
         """The question and the name's box, in the middle of what the status leaves."""
         m = self.model
         box = VSplit(
@@ -191,17 +220,16 @@ class ScreenLayout:
             height=1,
             align=HorizontalAlign.CENTER,
         )
-        return HSplit([
+        return [
             Window(),
             self._part(lambda w, h: r.name_top(m, w, h)),
             box,
             self._window(lambda w, h: r.name_bottom(m, w, h), NAME_NOTE_ROWS),
             Window(),
-            self._status(),
-            self._footer(connect_words.name_keys),
-        ])  # fmt: skip
+            *self._bottom(connect_words.name_keys),
+        ]  # fmt: skip
 
-    def _lobby(self) -> HSplit:
+    def _lobby(self) -> list[AnyContainer]:
         m = self.model
         creating = Condition(lambda: m.overlay == "create")
         label = self._region(lambda w, h: [[("class:selected" if m.form.field == 0 else "",
@@ -216,7 +244,7 @@ class ScreenLayout:
         tables = self._region(lambda w, h: rl.lobby_list(m, w, h, self.do))
         ranking = Condition(lambda: m.overlay == "standings")
         standings = self._region(lambda w, h: rs.standings_lines(m, w, h), name="standings")
-        return HSplit([
+        return [
             Window(height=1),
             ConditionalContainer(self._window(standings), filter=ranking),
             ConditionalContainer(HSplit([
@@ -226,23 +254,21 @@ class ScreenLayout:
                 Window(height=1),
                 self._log(),
             ]), filter=~ranking),
-            self._status(),
-            self._footer(lambda: lobby_words.lobby_keys(m.overlay == "create")
-                         if m.overlay != "standings" else standing_words.standings_keys()
-                         if not m.forget_asked else standing_words.asked_keys()),
-        ])  # fmt: skip
+            *self._bottom(lambda: lobby_words.lobby_keys(m.overlay == "create")
+                          if m.overlay != "standings" else standing_words.standings_keys()
+                          if not m.forget_asked else standing_words.asked_keys(), most=2),
+        ]  # fmt: skip
 
-    def _table(self) -> HSplit:
+    def _table(self) -> list[AnyContainer]:
         m = self.model
-        return HSplit([
+        return [
             self._part(lambda w, h: rl.table_lines(m, w, h, self.do)),
             Window(height=1),
             self._log(),
-            self._status(),
-            self._footer(table_words.table_keys),
-        ])  # fmt: skip
+            *self._bottom(table_words.table_keys),
+        ]  # fmt: skip
 
-    def _game(self) -> HSplit:
+    def _game(self) -> list[AnyContainer]:
         m = self.model
         choosing = Condition(lambda: m.overlay == "fives")
         board = self._region(lambda w, h: rb.board_lines(m, w, self.do), name="board",
@@ -253,10 +279,10 @@ class ScreenLayout:
         top = VSplit([
             HSplit([self._part(board), self._part(lambda w, h: [rb.cursor_line(m, w)])]),
             self._window(lambda w, h: [rule] * h, width=width_of(rule)),
-            self._window(lambda w, h: rg.panel_lines(m, w, h),
-                         width=Dimension(min=rb.PANEL_MIN, weight=SHARE)),
+            self._rest(lambda w, h: rg.panel_lines(m, w, h), rb.PANEL_MIN,
+                       taken=lambda width: rb.board_width(width) + width_of(rule)),
         ])  # fmt: skip
-        return HSplit([
+        return [
             top,
             self._part(clock),  # no row while no clock runs
             self._part(hand),
@@ -265,7 +291,7 @@ class ScreenLayout:
             self._log(),
             self._status(),
             self._window(lambda w, h: [rg.game_footer(m, w)], 1),
-        ])  # fmt: skip
+        ]  # fmt: skip
 
     # ----- the text boxes and the model ---------------------------------------------
 

@@ -62,21 +62,34 @@ def clickable(click: Click, intent: ask.Intent, style: str, text: str) -> Any:
     return (style, text, _handler(click, intent))
 
 
+def _keys_width(items: Sequence[tuple[str, str]]) -> int:
+    return get_cwidth(" " + " · ".join(f"{k} {what}" for k, what in items))
+
+
 def keys_line(items: Sequence[tuple[str, str]], width: int) -> Line:
     """The footer: "key what" items; those that do not fit at the end are left off,
     but the last item (q quit) always stays."""
     chosen = list(items)
-    while chosen:
-        text = " " + " · ".join(f"{k} {what}" for k, what in chosen)
-        if get_cwidth(text) <= width or len(chosen) == 1:
-            break
-        chosen.pop(-2 if len(chosen) > 1 else -1)
+    while len(chosen) > 1 and _keys_width(chosen) > width:
+        chosen.pop(-2)
     line: Line = [("class:keys", " ")]
     for i, (key, what) in enumerate(chosen):
         if i:
             line.append(("class:keys", " · "))
         line += [("class:keys class:keyname", key), ("class:keys", f" {what}")]
     return pad(line, width, "class:keys")
+
+
+def keys_lines(items: Sequence[tuple[str, str]], width: int, most: int = 2) -> list[Line]:
+    """The footer on as many as `most` lines: the items in their order, a line ending
+    before an item that would not fit on it; on the last line, what still does not
+    fit is left off as `keys_line` leaves it."""
+    rows: list[list[tuple[str, str]]] = [[]]
+    for item in items:
+        if rows[-1] and len(rows) < most and _keys_width([*rows[-1], item]) > width:
+            rows.append([])
+        rows[-1].append(item)
+    return [keys_line(row, width) for row in rows]
 
 
 def banner_style(side: int | None) -> str:

@@ -8,6 +8,10 @@ winning sequences * *, a choice of fives = =, the coach's move ~ ~.
 
 from __future__ import annotations
 
+from functools import partial
+from typing import Any
+
+from prompt_toolkit.cache import SimpleCache
 from prompt_toolkit.utils import get_cwidth
 
 from sarja.protocol.cards import COLUMNS, CORNER_CODE, TWO_EYED, card_label, five_cells
@@ -92,21 +96,38 @@ def board_lines(model: Model, width: int, click: Click = None) -> list[Line]:
         for cell in cells:
             if cell is not None:  # a later mark goes over an earlier one, styles add up
                 marks[cell] = (left, right, marks.get(cell, _PLAIN)[2] + " " + style)
+    column_line = _COLUMN_LINES.get(
+        w, lambda: [("class:label", "   " + "".join(c.center(w) for c in COLUMNS))]
+    )
+    lines: list[Line] = [column_line]
+    for r in range(10):
+        spaces = tuple(
+            (layout[i] if layout else "??", board[i], marks.get(i, _PLAIN))
+            for i in range(r * 10, r * 10 + 10)
+        )
+        # A move changes a row or two: the others are the lines drawn before.
+        key = (r, w, spaces, click)
+        lines.append(_ROWS.get(key, partial(_row, *key)))
+    return lines
+
+
+# Lines already drawn, by what they show (the board is drawn afresh on every update).
+_COLUMN_LINES: SimpleCache[int, Line] = SimpleCache(maxsize=4)
+_ROWS: SimpleCache[tuple[Any, ...], Line] = SimpleCache(maxsize=64)
+
+
+def _row(
+    r: int, w: int, spaces: tuple[tuple[str, str, tuple[str, str, str]], ...], click: Click
+) -> Line:
+    """Row `r` of the board: each space's card or chip inside its marks."""
     pad_l = (w - 5) // 2
     pad_r = w - 5 - pad_l
-    lines: list[Line] = [[("class:label", "   " + "".join(c.center(w) for c in COLUMNS))]]
-    for r in range(10):
-        line: Line = [("class:label", f"{r + 1:>2} ")]
-        for c in range(10):
-            i = r * 10 + c
-            card = layout[i] if layout else "??"
-            inner, style = _space(card, board[i])
-            left, right, more = marks.get(i, _PLAIN)
-            style += more
-            text = " " * pad_l + left + inner + right + " " * pad_r
-            line.append(clickable(click, ask.Goto(i), style, text))
-        lines.append(line)
-    return lines
+    line: Line = [("class:label", f"{r + 1:>2} ")]
+    for c, (card, chip, (left, right, more)) in enumerate(spaces):
+        inner, style = _space(card, chip)
+        text = " " * pad_l + left + inner + right + " " * pad_r
+        line.append(clickable(click, ask.Goto(r * 10 + c), style + more, text))
+    return line
 
 
 def coached(model: Model) -> frozenset[int]:

@@ -66,6 +66,18 @@ def from_environment(environ: Mapping[str, str] | None = None) -> str:
     return "en"
 
 
+def asked(argv: list[str]) -> str | None:
+    """The language a command line asks for with `--lang fi|en` (the last one given),
+    read before the arguments are parsed so that `--help` speaks it too."""
+    chosen = None
+    for i, arg in enumerate(argv):
+        if arg == "--lang" and i + 1 < len(argv):
+            chosen = argv[i + 1]
+        elif arg.startswith("--lang="):
+            chosen = arg.split("=", 1)[1]
+    return chosen if chosen in LANGUAGES else None
+
+
 def use(lang: str) -> None:
     """Speak `lang` ("en" or "fi") from now on, in every registered module too."""
     global _current, _language

@@ -443,3 +443,14 @@ def test_a_match_its_clocks_the_coach_and_the_standings_fit_80_by_24():
     assert f"1. {NAMES[0][:12]}" in screen and standing_words.ASKING not in screen
     h.feed(Standings(hours=6, evening=(), all_time=()))
     fits(h, "no standings yet")
+
+
+def test_every_key_of_the_lobby_footer_shows_at_80_columns():
+    """The lobby's keys take two lines when one will not hold them: in Finnish, one
+    line left off `t sijoitukset` (the standings) and more."""
+    h = Headless(m.Model(address="127.0.0.1:7474", name=NAMES[0], named=True, link="online"))
+    h.feed(welcome(), TableList(tables=()))
+    screen = fits(h, "the lobby")
+    foot = " ".join(screen.splitlines()[-2:])
+    for key, what in lobby.lobby_keys(False):
+        assert f"{key} {what}" in foot, (key, what, screen)

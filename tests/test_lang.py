@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import re
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -192,3 +193,51 @@ def test_f_in_the_lobby_switches_the_language_redraws_and_is_remembered(tmp_path
     assert Settings(tmp_path / "client.json").language == "en"
     h.press("n", "F")  # in the new-table form's name, F is a letter
     assert lang.language() == "en" and h.model.overlay == "create"
+
+
+def _bot(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """sarja-bot, the real command (a port nothing listens on: it only complains)."""
+    import os
+
+    from .test_remote_bot import command
+
+    environ = {**os.environ, "LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", **(env or {})}
+    return subprocess.run(
+        [*command("sarja-bot"), *args], capture_output=True, text=True, env=environ, timeout=60
+    )
+
+
+def test_sarja_bot_speaks_finnish_its_help_its_complaints_and_its_lines(tmp_path):
+    """Its --help, an argument refused and a server it cannot reach, as the client
+    chooses: --lang, else the environment (no client settings here: a fresh config
+    home)."""
+    home = {"XDG_CONFIG_HOME": str(tmp_path), "HOME": str(tmp_path)}
+    shown = _bot("--help", env={"LANG": "fi_FI.UTF-8", **home}).stdout
+    assert "Tietokonepelaaja" in shown and "kuinka hyvin se pelaa" in shown
+    assert "how well it plays" not in shown
+    refused = _bot("127.0.0.1:9", "--games", "0", "--lang", "fi", env=home).stderr
+    assert "--games on vähintään 1" in refused
+    with socket.socket() as s:  # a port just freed: nothing listens there
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    unreachable = _bot(f"127.0.0.1:{port}", "--lang", "fi", env=home)
+    assert unreachable.returncode == 1
+    assert f"ei yhteyttä osoitteeseen 127.0.0.1:{port}" in unreachable.stderr
+    assert "cannot reach" in _bot(f"127.0.0.1:{port}", env={"LANG": "C", **home}).stderr
+    # --lang is not remembered: the settings are the player's, not the bot's.
+    assert not list(tmp_path.rglob("client.json"))
+    from sarja.client.bot import RemoteBot
+    from sarja.client.words import bot as words
+
+    lang.use("fi")
+    bot = RemoteBot("127.0.0.1", port, "easy", "Easy bot")
+    bot.played, bot.results["won"], bot.results["lost"] = 2, 1, 1
+    assert bot.summary() == "pelattu 2: voittoja 1, tappioita 1, tasapelejä 0"
+    assert words.game_result(1, "draw") == "peli 1: tasapeli"
+
+
+def test_a_command_line_asks_for_its_language_before_it_is_parsed():
+    assert lang.asked(["--practice", "--lang", "fi"]) == "fi"
+    assert lang.asked(["--lang=en", "--lang", "fi"]) == "fi"  # the last one given
+    assert lang.asked(["--lang", "sv"]) is None
+    assert lang.asked(["--lang"]) is None

@@ -198,4 +198,19 @@ def lookup_failed(host: str, why: str) -> str:
     return _("The name “{host}” cannot be looked up ({why}).").format(host=host, why=why)
 
 
+# ----- the commands' lines, sarja-client's and sarja-bot's --------------------------------
+
+DISCOVER_ON_HELP = N_(
+    "look for servers only through the interface with this address (127.0.0.1:"
+    " this machine alone); default: every interface"
+)
+NAME_UNREADABLE = N_("--name must be a name people can read")
+
+
+def not_an_address(address: str, port: int) -> str:
+    return _("{address!r} is not an address like 192.168.1.20:{port}").format(
+        address=address, port=port
+    )
+
+
 translated(__name__)

@@ -1,0 +1,79 @@
+"""Words of sarja-bot, the computer player run as a process of its own: its `--help`,
+its complaints about the command line, and the lines it prints while it plays (the
+lines about the servers it found on the LAN are the finder's, find.py; the words it
+shares with sarja-client are connect.py's)."""
+
+from __future__ import annotations
+
+from sarja.lang import N_, _, translated
+
+DESCRIPTION = N_("A computer player for a sarja-server, speaking the public protocol.")
+EPILOG = N_(
+    "It joins the named table (creating it if there is none) or the first free seat,"
+    " readies, plays, asks for a rematch while it has games left, then leaves."
+)
+HELP = {
+    "address": N_("the server, as HOST:PORT (default: the one server found on this LAN)"),
+    "server-name": N_("without an address: join the server of this name found on the LAN"),
+    "level": N_("how well it plays"),
+    "table": N_("the table to sit at (made if missing)"),
+    "name": N_("its name (default: '<Level> bot')"),
+    "games": N_("games to play before leaving (default 1)"),
+    "players": N_("seats, if it creates the table (default 2)"),
+    "teams": N_("sides, if it creates the table"),
+    "think-time": N_("hard's thinking per move, in seconds"),
+    "seed": N_("fix its choices (for testing)"),
+    "lang": N_(
+        "the language of its lines: fi (suomi) or en (English) (default: the one"
+        " sarja-client speaks, else as LANGUAGE or LANG says)"
+    ),
+}
+GAMES_AT_LEAST = N_("--games must be at least 1")
+SERVER_CLOSED = N_("the server closed the connection")
+NO_MOVE = N_("no move can be chosen from the game it describes")
+
+
+def unreachable(address: str, why: str) -> str:
+    return _("cannot reach {address}: {why}").format(address=address, why=why)
+
+
+def server_bye(message: str) -> str:
+    """The server ended the session; `message` is its own (English) sentence."""
+    return _("the server closed the connection: {message}").format(message=message)
+
+
+def unusable(why: str) -> str:
+    return _("stopped: the server sent something this bot cannot use ({why})").format(why=why)
+
+
+def not_understood(why: str) -> str:
+    return _("the server sent something this bot does not understand: {why}").format(why=why)
+
+
+def broke(why: str) -> str:
+    return _("the connection broke: {why}").format(why=why)
+
+
+def refused(sentence: str) -> str:
+    """A refusal for good: `sentence` is the refusal's, in the bot's language."""
+    return _("the server refused: {sentence}").format(sentence=sentence)
+
+
+def told(sentence: str) -> str:
+    """A refusal the bot gets over (it chooses again)."""
+    return _("the server said: {sentence}").format(sentence=sentence)
+
+
+def game_result(number: int, outcome: str) -> str:
+    """One game's end: `outcome` is "won", "lost" or "draw"."""
+    said = {"won": _("won"), "lost": _("lost"), "draw": _("drawn")}[outcome]
+    return _("game {number}: {outcome}").format(number=number, outcome=said)
+
+
+def summary(played: int, won: int, lost: int, drawn: int) -> str:
+    return _("played {n}: won {won}, lost {lost}, drawn {drawn}").format(
+        n=played, won=won, lost=lost, drawn=drawn
+    )
+
+
+translated(__name__)
