@@ -19,6 +19,11 @@ from the catalog. Beside each, "floor_render_ms_…" is prompt_toolkit's own pri
 painting those very screens (`floor`: one FormattedTextControl of the same cells, the
 same diff from screen to screen), and "render_over_floor_…" the client's median over it:
 most of a big screen's time is prompt_toolkit's, copying every cell and diffing it.
+"layout_floor_ms_…" is prompt_toolkit's price for the client's own layout (`repaint`:
+each screen laid out and painted again, frame by frame in the same run, from the lines
+its parts drew, nothing taken in or drawn), and "render_over_layout_floor_…" the
+client's median over that: the client's own work (decoding, the model, drawing) is
+the difference.
 """
 
 from __future__ import annotations
@@ -122,9 +127,12 @@ def measure(
     columns: int,
     rows: int,
     painted: list[Painted] | None = None,
+    layout_floor: list[float] | None = None,
 ) -> list[float]:
     """The time of each move's update, received to rendered; with `painted`, each
-    screen's cells are kept there too (outside the clock), for `floor`."""
+    screen's cells are kept there too (outside the clock), for `floor`; with
+    `layout_floor`, the time prompt_toolkit takes to lay out and paint the same screen
+    again from the lines each part just drew (see `repaint`), frame by frame."""
     model = m.Model(address="bench:7474", name="Aino", named=True, link="online")
     terminal = Terminal()
     output = Vt100_Output(terminal, lambda: Size(rows=rows, columns=columns), term="xterm-256color")
@@ -142,6 +150,7 @@ def measure(
         return draw(width, height)
 
     board.draw = counted
+    before: Screen | None = None
     with set_app(app):
         for i, group in enumerate(groups):
             if i and model.hand and rng.random() < 0.5:
@@ -158,6 +167,9 @@ def measure(
             elapsed = time.perf_counter() - start
             if i:  # the first group is the welcome, the table and the snapshot
                 times.append(elapsed)
+                if layout_floor is not None:
+                    layout_floor.append(repaint(app, before))
+            before = app.renderer._last_screen
             if painted is not None:  # as it is (turned into text after the run, off the clock)
                 kept.append(on_screen(app))
             terminal.seek(0)
@@ -167,6 +179,25 @@ def measure(
         painted += [screen_fragments(screen, lines, rows) for screen, lines in kept]
     assert model.game is not None and model.game.result is not None
     return times
+
+
+def repaint(app: Application[Any], before: Screen | None) -> float:
+    """The same screen painted again by the same layout, over the screen before it: the
+    containers share out rows and columns, every window copies its lines and the diff
+    is written, but no message is taken in and no part draws (each shows the lines it
+    drew, as on a clock's tick). What is left of the client's time over this is its own
+    work; this is prompt_toolkit's price for the client's layout."""
+    regions = [w.content for w in app.layout.find_all_windows() if isinstance(w.content, Region)]
+    for region in regions:
+        region.keep = True
+    app.renderer._last_screen = before
+    app.render_counter += 1
+    start = time.perf_counter()
+    app.renderer.render(app, app.layout)
+    elapsed = time.perf_counter() - start
+    for region in regions:
+        region.keep = False
+    return elapsed
 
 
 Painted = tuple[StyleAndTextTuples, int]  # a screen's style runs, its fragments drawn
@@ -250,10 +281,11 @@ def main() -> None:
         for columns, rows in ((80, 24), (160, 50)):
             times: list[float] = []
             bare: list[float] = []
+            laid: list[float] = []
             drawn = cells = screens = 0
             for g in range(games):
                 painted: list[Painted] = []
-                times += measure(game_frames(rng, g % 2), rng, columns, rows, painted)
+                times += measure(game_frames(rng, g % 2), rng, columns, rows, painted, laid)
                 bare += floor(painted, columns, rows)
                 drawn += sum(n for _, n in painted)
                 cells += sum(len(runs) for runs, _ in painted)
@@ -273,7 +305,15 @@ def main() -> None:
                 f" {median / least:.2f} times it); fragments per screen: the client's"
                 f" parts {drawn / screens:.0f}, the floor's {cells / screens:.0f}"
             )
+            again = statistics.median(laid) * 1000
+            print(
+                f"  the client's layout painted again from the lines its parts drew (no"
+                f" message taken in, no part drawn), frame by frame: median {again:.2f} ms;"
+                f" the client's own work is the {median - again:.2f} ms over it"
+            )
             suffix = "" if language == "en" else f"_{language}"
+            figures[f"layout_floor_ms_{columns}x{rows}{suffix}"] = round(again, 3)
+            figures[f"render_over_layout_floor_{columns}x{rows}{suffix}"] = round(median / again, 2)
             figures[f"render_ms_{columns}x{rows}{suffix}"] = round(median, 3)
             figures[f"floor_render_ms_{columns}x{rows}{suffix}"] = round(least, 3)
             figures[f"render_over_floor_{columns}x{rows}{suffix}"] = round(median / least, 2)
