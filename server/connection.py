@@ -89,16 +89,13 @@ class Connection:
         self.carry = carry  # carries out what the lobby's step left (app.py)
         # Unbounded as a channel; bounded by `queued` bytes, checked on every send.
         self._outgoing, self._queue = trio.open_memory_channel[bytes](math.inf)
-        self._items = 0  # items in the channel, so the writer takes them all without a miss
         self.queued = 0  # bytes waiting for the writer (those the outflow holds included)
         self._owed = 0  # frames admitted that the outflow has not delivered yet
         self._closing = False
         self._sending_since: float | None = None  # when the write under way began
         self._frame_since: float | None = None  # when the frame being received began
         self._unknown_resumes = 0
-        # trio.current_time without its lookups: read for every write and every message.
-        self._now = trio.lowlevel.current_clock().current_time
-        self._budget = RequestBudget(config.request_rate, config.request_burst, self._now())
+        self._budget = RequestBudget(config.request_rate, config.request_burst, trio.current_time())
         self._connection = trio.CancelScope()  # the running connection's, once it runs
         self._nursery: trio.Nursery | None = None  # the running connection's tasks
         self._advise = advise
@@ -152,7 +149,6 @@ class Connection:
             self._outgoing.send_nowait(data)
         except trio.ClosedResourceError:  # dropped meanwhile
             return
-        self._items += 1
         if self._closing and not self._owed:
             self._outgoing.close()
 
@@ -183,22 +179,21 @@ class Connection:
         """Write queued frames in order until the queue is closed and empty, then end
         the connection (the reader may still be waiting for bytes)."""
         self._connection = connection
-        queue, send_all, now = self._queue, self.stream.send_all, self._now
         try:
-            async for data in queue:
-                self._items -= 1
-                if self._items:
-                    # Everything queued goes out in one write: a system call per item
-                    # adds up. (The outflow joins what one commit lets go already.)
-                    batch = [data]
-                    while self._items:
-                        batch.append(queue.receive_nowait())
-                        self._items -= 1
-                    data = b"".join(batch)
+            async for frame in self._queue:
+                # Everything queued goes out in one write: a system call per item adds
+                # up. (The outflow joins what one commit lets go already.)
+                batch = [frame]
+                while True:
+                    try:
+                        batch.append(self._queue.receive_nowait())
+                    except (trio.WouldBlock, trio.EndOfChannel):
+                        break
+                data = b"".join(batch)
                 # A write that takes too long is ended by the heartbeat (`ping`):
                 # cheaper than a deadline for every write.
-                self._sending_since = now()
-                await send_all(data)
+                self._sending_since = trio.current_time()
+                await self.stream.send_all(data)
                 self._sending_since = None
                 self.queued -= len(data)
         except (trio.BrokenResourceError, trio.ClosedResourceError):
@@ -216,7 +211,7 @@ class Connection:
                     return
                 if not self._take_messages(data) or not data:
                     return
-                now = self._now()
+                now = trio.current_time()
                 if not self.codec.in_frame:
                     self._frame_since = None
                 elif self._frame_since is None:
@@ -251,7 +246,7 @@ class Connection:
         if isinstance(msg, Pong):
             return
         action_id = msg.id if isinstance(msg, ACTION_TYPES) else None
-        if not self._budget.spend(msg, self._now()):
+        if not self._budget.spend(msg, trio.current_time()):
             if self._budget.tell():
                 self.send(
                     Error(
@@ -312,7 +307,7 @@ class Connection:
         """The heartbeat: drop a peer that has not taken our bytes for `send_timeout`;
         ask a greeted peer that has been quiet to answer, at most once a
         `ping_interval`."""
-        now = self._now()
+        now = trio.current_time()
         since = self._sending_since
         if since is not None and now - since > self.config.send_timeout:
             log.info("dropping %s: not reading", self._who())

@@ -128,7 +128,7 @@ class Outflow:
         """The journal has committed up to `committed`: pass on what waited for it,
         one write per connection however many frames it has."""
         for sink, frames in self._ready(committed).items():
-            sink.deliver(frames[0] if len(frames) == 1 else b"".join(frames), len(frames))
+            _deliver(sink, frames)
 
     def _ready(self, committed: int) -> dict[Sink, list[bytes]]:
         """What waited for `committed`, per connection, in the order first queued."""
@@ -153,7 +153,7 @@ class Outflow:
         if len(ready) > 1:
             sink, frames = next(iter(ready.items()))
             del ready[sink]
-            sink.deliver(frames[0] if len(frames) == 1 else b"".join(frames), len(frames))
+            _deliver(sink, frames)
             self._holding = True
             try:
                 # Not a cancel point: what was released is passed on, even at a stop.
@@ -161,7 +161,7 @@ class Outflow:
             finally:
                 self._holding = False
         for sink, frames in ready.items():
-            sink.deliver(frames[0] if len(frames) == 1 else b"".join(frames), len(frames))
+            _deliver(sink, frames)
         if self._waiting:  # queued while held, with nothing more to commit first
             self.release(self.journal.committed)
 
@@ -178,3 +178,8 @@ class Outflow:
                     await self._pass_on(journal.committed)
                 await journal.tidy(quiet)
             nursery.cancel_scope.cancel()
+
+
+def _deliver(sink: Sink, frames: list[bytes]) -> None:
+    """One connection's frames of one commit, as one write."""
+    sink.deliver(frames[0] if len(frames) == 1 else b"".join(frames), len(frames))
