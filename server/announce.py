@@ -30,6 +30,10 @@ from .lan import lan_addresses
 log = logging.getLogger("sarja.server.announce")
 
 UPDATE_EVERY = 1.0  # seconds: the waiting count is re-announced at most this often
+# Seconds a stopping server gives zeroconf to say goodbye. A zeroconf that started
+# badly (out of file descriptors, say) may never finish closing: its worker thread is
+# then left behind, so the server's stop never waits on it.
+CLOSE_PATIENCE = 2.0
 
 
 def waiting_tables(tables: TableList) -> int:
@@ -143,5 +147,8 @@ class Announcer:
                     self.updates += 1
                 await trio.sleep(UPDATE_EVERY)
         finally:
-            with trio.CancelScope(shield=True):
-                await self.blocking(announcement.close)
+            with trio.CancelScope(shield=True) as closing:
+                closing.deadline = trio.current_time() + CLOSE_PATIENCE
+                await self.blocking(announcement.close, abandon_on_cancel=True)
+            if closing.cancelled_caught:
+                log.warning("zeroconf did not close within %s s; left behind", CLOSE_PATIENCE)

@@ -369,7 +369,7 @@ async def test_many_joins_are_announced_at_most_once_a_second(monkeypatch, autoj
     FakeAnnouncement.made.clear()
     announcer = announce.Announcer("127.0.0.1", 7474, "Kotona", "abc123")
 
-    async def in_place(fn, *args):
+    async def in_place(fn, *args, **_):
         return fn(*args)
 
     announcer.blocking = in_place
@@ -390,6 +390,35 @@ async def test_many_joins_are_announced_at_most_once_a_second(monkeypatch, autoj
         assert zc.updates[-1] == count[0]  # the newest count is what stays announced
         nursery.cancel_scope.cancel()
     assert zc.closed  # withdrawn when the server stops
+
+
+class StuckAnnouncement(FakeAnnouncement):
+    """A zeroconf that never finishes closing (as one started out of files may not)."""
+
+    release = threading.Event()
+
+    def close(self) -> None:
+        StuckAnnouncement.release.wait()
+
+
+async def test_a_zeroconf_that_never_closes_does_not_hold_up_the_stop(monkeypatch):
+    import trio
+
+    from sarja.server import announce
+
+    monkeypatch.setattr(announce, "Announcement", StuckAnnouncement)
+    monkeypatch.setattr(announce, "CLOSE_PATIENCE", 0.1)
+    announcer = announce.Announcer("127.0.0.1", 7474, "Kotona", "abc123")
+    try:
+        with trio.move_on_after(PATIENCE) as stopped:  # a fail-safe, not a timing
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(announcer.run, lambda: 0)
+                while announcer.announced is None:  # zeroconf's threads at work
+                    await trio.sleep(0.01)
+                nursery.cancel_scope.cancel()  # the server stops: the close never ends
+        assert not stopped.cancelled_caught  # run() gave up on the close by itself
+    finally:
+        StuckAnnouncement.release.set()  # let the left-behind thread end
 
 
 def test_a_server_announces_on_the_addresses_it_listens_on():
