@@ -9,7 +9,6 @@ HINT_KEY = ("a", N_("hint"))
 ANALYSE_KEYS = [("a", N_("analyse")), ("m M", N_("next, last mistake"))]
 ASKING = N_("Asking the coach…")
 NOT_YOUR_TURN = N_("A hint is for your turn: wait for it.")
-
 _WHY = {
     "completes": N_("it completes a sequence"),
     "blocks": N_("it blocks a line that would complete an opponent's five"),
@@ -49,7 +48,6 @@ PRACTICE_KEPT = N_(
     "This game is kept: after you quit, sarja-client --replay lists it, and there"
     " a shows the coach's analysis of every move."
 )
-
 NOT_ANALYSED = N_("Press a to analyse the game: each move where a stronger one was there.")
 NO_RECORD = N_("This replay has no record to analyse.")
 
@@ -60,8 +58,7 @@ def analysing(done: int, total: int) -> str:
     ).format(done=done, n=total)
 
 
-def analysis_failed(why: str) -> str:
-    return _("The analysis stopped: {why}").format(why=why)
+ANALYSIS_FAILED = N_("The analysis stopped: {why}")
 
 
 def analysed(count: int) -> str:
