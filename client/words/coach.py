@@ -9,6 +9,7 @@ HINT_KEY = ("a", N_("hint"))
 ANALYSE_KEYS = [("a", N_("analyse")), ("m M", N_("next, last mistake"))]
 ASKING = N_("Asking the coach…")
 NOT_YOUR_TURN = N_("A hint is for your turn: wait for it.")
+
 _WHY = {
     "completes": N_("it completes a sequence"),
     "blocks": N_("it blocks a line that would complete an opponent's five"),
@@ -48,6 +49,7 @@ PRACTICE_KEPT = N_(
     "This game is kept: after you quit, sarja-client --replay lists it, and there"
     " a shows the coach's analysis of every move."
 )
+
 NOT_ANALYSED = N_("Press a to analyse the game: each move where a stronger one was there.")
 NO_RECORD = N_("This replay has no record to analyse.")
 
