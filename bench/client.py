@@ -55,17 +55,9 @@ from sarja.client.styles import no_color, style
 from sarja.protocol.codec import ServerCodec
 from sarja.protocol.limits import PROTOCOL_VERSION
 from sarja.protocol.messages import Seat, Sync, TableView, Welcome
+from sarja.server import present
 from sarja.server.engine import Arrangement, Game
 from sarja.server.engine.board import LAYOUT_CODES
-from sarja.server.present import (
-    hand_message,
-    hand_part,
-    legal_message,
-    rules_of,
-    snapshot,
-    table_shapes,
-    update,
-)
 
 TARGET_MS = 10.0
 NAMES = ["Aino", "Bertil"]
@@ -79,33 +71,33 @@ def game_frames(rng: random.Random, seat: int) -> list[list[bytes]]:
     seats = tuple(Seat(name=n, ready=True, away=False) for n in NAMES)
     welcome = Welcome(
         version=PROTOCOL_VERSION, session="s1", resume="x" * 43, server_id="bench",
-        layout=LAYOUT_CODES, server="Bench", shapes=table_shapes(),
+        layout=LAYOUT_CODES, server="Bench", shapes=present.table_shapes(),
     )  # fmt: skip
     table = TableView(
         id="t1", name="Bench", players=2, teams=2, seats=seats, spectators=0, started=True,
-        rules=rules_of(arrangement), computer_takeover=False, seat=seat,
+        rules=present.rules_of(arrangement), computer_takeover=False, seat=seat,
     )  # fmt: skip
     game = Game.new(arrangement, rng)
     away = [False, False]
     first = [
         server.send(welcome),
         server.send(table),
-        server.send(snapshot("t1", 0, game, seat, NAMES, away, None)),
+        server.send(present.snapshot("t1", 0, game, seat, NAMES, away, None)),
     ]
     groups = [first]
-    held = hand_part(game, seat)
+    held = present.hand_part(game, seat)
     version = 0
     while game.outcome is None:
         mover = game.turn
         events = game.apply(mover, rng.choice(game.legal_actions(mover)))
         version += 1
-        group = [server.send(update(version, game, tuple(events)))]
+        group = [server.send(present.update(version, game, tuple(events)))]
         if game.outcome is None:
-            part = hand_part(game, seat)
+            part = present.hand_part(game, seat)
             if part != held:
-                group.append(server.send(hand_message(version, part, None)))
+                group.append(server.send(present.hand_message(version, part, None)))
                 held = part
-            legal = legal_message(version, game, seat)
+            legal = present.legal_message(version, game, seat)
             if legal is not None:
                 group.append(server.send(legal))
         groups.append(group)

@@ -96,7 +96,7 @@ def describe(model: Model) -> None:
     elif not analysis.finished:
         model.status = words.analysing(analysis.done, analysis.total)
     elif analysis.failed:
-        model.status = words.analysis_failed(analysis.failed)
+        model.status = words.ANALYSIS_FAILED.format(why=analysis.failed)
     elif (mark := shown(model)) is not None:
         index = analysis.marks.index(mark) + 1
         g = model.game

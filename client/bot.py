@@ -205,7 +205,11 @@ class RemoteBot:
         try:
             self.stream = await trio.open_tcp_stream(self.host, self.port)
         except OSError as err:
-            self.complain(words.unreachable(f"{self.host}:{self.port}", str(err.strerror or err)))
+            self.complain(
+                words.UNREACHABLE.format(
+                    address=f"{self.host}:{self.port}", why=str(err.strerror or err)
+                )
+            )
             return 1
         async with self.stream:
             try:
@@ -223,13 +227,13 @@ class RemoteBot:
                 (self.say if done.code == 0 else self.complain)(done.why)
                 return done.code
             except ServerProtocolError as err:
-                self.complain(words.unusable(f"{err.code}: {err.message}"))
+                self.complain(words.UNUSABLE.format(why=f"{err.code}: {err.message}"))
                 return 1
             except ProtocolError as err:
-                self.complain(words.not_understood(str(err)))
+                self.complain(words.NOT_UNDERSTOOD.format(why=str(err)))
                 return 1
             except (trio.BrokenResourceError, OSError) as err:
-                self.complain(words.broke(str(err)))
+                self.complain(words.BROKE.format(why=str(err)))
                 return 1
 
     async def send(self, msg: ClientMessage) -> None:
@@ -259,7 +263,7 @@ class RemoteBot:
             case Error():
                 self.refused(msg)
             case Bye():
-                raise Finished(1, words.server_bye(msg.message))
+                raise Finished(1, words.SERVER_BYE.format(message=msg.message))
             case _:
                 pass  # notices and chat; gaps and the like: the session saw to them
 
@@ -274,10 +278,10 @@ class RemoteBot:
     def refused(self, msg: Error) -> None:
         self.asking = False  # a refused join: the next list may offer another
         if msg.fatal:
-            raise Finished(1, words.refused(refusals.said(msg.code, msg.message)))
+            raise Finished(1, words.REFUSED.format(sentence=refusals.said(msg.code, msg.message)))
         if msg.code == "stale_version":
             return  # a snapshot follows, and the bot chooses again from it
-        self.say(words.told(refusals.said(msg.code, msg.message)))
+        self.say(words.TOLD.format(sentence=refusals.said(msg.code, msg.message)))
         if msg.id is not None and self.mirror is not None:
             self.asked_at = None  # choose again, from a fresh picture
             self.session.request_sync()
@@ -341,7 +345,9 @@ class RemoteBot:
 
     def summary(self) -> str:
         counts = self.results
-        return words.summary(self.played, counts["won"], counts["lost"], counts["draw"])
+        return words.SUMMARY.format(
+            n=self.played, won=counts["won"], lost=counts["lost"], drawn=counts["draw"]
+        )
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -373,7 +379,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     if args.address is not None:
         host, _, port = args.address.rpartition(":")
         if not host or not port.isdigit() or not 0 < int(port) < 65536:
-            parser.error(connect_words.not_an_address(args.address, DEFAULT_PORT))
+            parser.error(
+                connect_words.NOT_AN_ADDRESS.format(address=args.address, port=DEFAULT_PORT)
+            )
         args.host, args.port = host.strip("[]"), int(port)
     args.name = " ".join((args.name or f"{args.level.capitalize()} bot").split())[:MAX_NAME]
     if not args.name or not args.name.isprintable():
@@ -429,11 +437,13 @@ def find_one(
         servers = [s for s in servers if s.name == name]
     if len(servers) == 1:
         complain(
-            say_find.bot_joins(servers[0].name, address_text(servers[0].host, servers[0].port))
+            say_find.BOT_JOINS.format(
+                name=servers[0].name, address=address_text(servers[0].host, servers[0].port)
+            )
         )
         return servers[0]
     if not servers:
-        complain(say_find.bot_none(f"sarja-bot 192.168.1.20:{DEFAULT_PORT}"))
+        complain(say_find.BOT_NONE.format(example=f"sarja-bot 192.168.1.20:{DEFAULT_PORT}"))
         return None
     complain(say_find.bot_several(len(servers)))
     for s in servers:

@@ -109,7 +109,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         try:
             args.host, args.port = parse_address(args.address)
         except ValueError:
-            parser.error(connect_words.not_an_address(args.address, DEFAULT_PORT))
+            parser.error(
+                connect_words.NOT_AN_ADDRESS.format(address=args.address, port=DEFAULT_PORT)
+            )
     if args.name is not None:
         args.name = " ".join(args.name.split())
         if not args.name or not args.name.isprintable():

@@ -309,9 +309,9 @@ class Link:
                     self._stop(_not_sarja(self.where, seen), connect.ELSE_GIST)
                     return None
                 if not data:
-                    self._stop(connect.hung_up(self.where), connect.HUNG_UP_GIST)
+                    self._stop(connect.HUNG_UP.format(where=self.where), connect.HUNG_UP_GIST)
                     return None
-        self._stop(connect.no_sarja_answer(self.where), connect.ELSE_GIST)
+        self._stop(connect.NO_SARJA_ANSWER.format(where=self.where), connect.ELSE_GIST)
         return None
 
     async def _write_all(
@@ -327,7 +327,7 @@ class Link:
                 # Our state says the message cannot be sent now (e.g. the game just
                 # ended): tell the player instead of sending something refused.
                 if msg.TYPE != "list_tables":
-                    self._on_link("online", connect.not_now(err.message))
+                    self._on_link("online", connect.NOT_NOW.format(why=err.message))
                 continue
             await stream.send_all(data)
 
@@ -337,7 +337,7 @@ class Link:
                 try:
                     msg = session.next_message()
                 except ProtocolError as err:
-                    self._on_link("online", connect.odd(err.message))
+                    self._on_link("online", connect.ODD.format(why=err.message))
                     if getattr(err, "fatal", False):
                         return
                     continue
@@ -363,7 +363,10 @@ class Link:
             self._last_error = connect.UNUSABLE_GIST
             if self._unusable >= UNUSABLE_LIMIT:
                 self._firm = True
-                self._stop(connect.keeps_unusable(self.where, err.message), connect.KEEPS_GIST)
+                self._stop(
+                    connect.KEEPS_UNUSABLE.format(where=self.where, why=err.message),
+                    connect.KEEPS_GIST,
+                )
             return False
         if isinstance(msg, Bye):
             if msg.code == "replaced":
@@ -394,10 +397,10 @@ def _not_sarja(where: str, seen: bytes) -> str:
 
 def _unknown_host(host: str, err: socket.gaierror) -> str:
     if err.errno in (socket.EAI_NONAME, getattr(socket, "EAI_NODATA", None)):
-        return connect.unknown_host(host, DEFAULT_PORT)
+        return connect.UNKNOWN_HOST.format(host=host, port=DEFAULT_PORT)
     if err.errno == socket.EAI_AGAIN:
-        return connect.lookup_later(host)
-    return connect.lookup_failed(host, str(err.strerror or err))
+        return connect.LOOKUP_LATER.format(host=host)
+    return connect.LOOKUP_FAILED.format(host=host, why=str(err.strerror or err))
 
 
 def _reason(err: BaseException) -> str:

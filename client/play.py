@@ -129,11 +129,11 @@ def pick(model: Model, index: int) -> None:
     spaces = targets(model, card)
     label = card_label(card)
     if is_dead(model, card):
-        model.status = words.picked_dead(label)
+        model.status = words.PICKED_DEAD.format(card=label)
     elif not spaces:
-        model.status = words.cannot_play(label)
+        model.status = words.CANNOT_PLAY.format(card=label)
     elif card in TWO_EYED:
-        model.status = words.picked_wild(label)
+        model.status = words.PICKED_WILD.format(card=label)
     else:
         if model.cursor not in spaces:
             model.cursor = _nearest(model, spaces) or model.cursor
@@ -173,9 +173,9 @@ def play(model: Model) -> list[ClientMessage]:
         # Nothing the server could accept; off turn the server's own answer is sent back.
         label = card_label(card)
         if is_dead(model, card):
-            model.status = words.play_dead(label)
+            model.status = words.PLAY_DEAD.format(card=label)
         else:
-            model.status = words.play_nothing(label)
+            model.status = words.PLAY_NOTHING.format(card=label)
         return []
     cell = model.cursor
     if cell not in spaces and len(spaces) == 1:
@@ -256,7 +256,7 @@ def hand_over(model: Model) -> list[ClientMessage]:
             model.status = words.NO_ONE_AWAY
         return []
     assert model.game is not None
-    model.status = words.handed_over(model.game.players[seat].name)
+    model.status = words.HANDED_OVER.format(name=model.game.players[seat].name)
     return [HandOver(seat=seat)]
 
 

@@ -75,7 +75,7 @@ def _unusable(model: Model, err: ServerProtocolError) -> None:
     """The server said something no game can be in: say so, and act on nothing it said
     before until a fresh snapshot (a stale "your turn" would invite a move)."""
     note(model, "error", [("", connect.unusable_log(err.message))])
-    model.status = connect.unusable(err.message)
+    model.status = connect.UNUSABLE.format(what=err.message)
     model.thinking = None
     if model.game is not None:
         model.game.legal, model.game.choices = (), ()
@@ -215,7 +215,7 @@ def _gone(model: Model) -> None:
     """Back in the lobby without the table we were at before the connection dropped."""
     if model.table is not None or model.game is not None:
         where = model.table.name if model.table is not None else lobby.YOUR_TABLE
-        note(model, "info", [("", lobby.no_longer_has_you(where))])
+        note(model, "info", [("", lobby.NO_LONGER_HAS_YOU.format(where=where))])
     model.table = None
     model.game = None
     model.picked = None
@@ -232,7 +232,7 @@ def _tables(model: Model, msg: msgs.TableList) -> None:
             kept = model.game is not None and model.game.result is None and model.seated
             text = lobby.left_table(name, kept)
         else:
-            text = lobby.no_longer_at(name)
+            text = lobby.NO_LONGER_AT.format(name=name)
         note(model, "info", [("", text)])
     model.leaving = False
     model.tables = msg.tables

@@ -104,13 +104,13 @@ def title(model: Model, width: int) -> Line:
     """The top bar: where we are, who we are."""
     if model.replay is not None:
         rp = model.replay
-        left = game_words.replay_title(rp.title)
-        at = game_words.replay_at(rp.at, len(rp.steps) - 1)
+        left = game_words.REPLAY_TITLE.format(title=rp.title)
+        at = game_words.REPLAY_AT.format(at=rp.at, moves=len(rp.steps) - 1)
         return bar([("class:title", shorten(left, width - len(at) - 1))],
                    [("class:title", at)], width, "class:title")  # fmt: skip
     where = game_words.PLACES.get(screen(model), "")
     server = model.welcome.server if model.welcome else connect.SARJA
-    table = game_words.table_title(model.table.name) if model.table is not None else ""
+    table = game_words.TABLE_TITLE.format(name=model.table.name) if model.table is not None else ""
     # Each item with what may be done to it when the bar is short, in this order: the
     # server's name goes first, then our own name (we know it) and the table's are
     # shortened, and only then is the address left out.
@@ -231,9 +231,9 @@ def connect_lines(model: Model, width: int, height: int) -> list[Line]:
     if model.link in ("unreachable", "stopped"):
         body = [("class:link", model.link_text)]
     elif model.link == "closed":
-        body = [("class:link", connect.disconnected(model.link_text))]
+        body = [("class:link", connect.DISCONNECTED.format(why=model.link_text))]
     else:
-        body = [("", connect.joining(model.address, model.name))]
+        body = [("", connect.JOINING.format(address=model.address, name=model.name))]
     return centred([("class:title", f" {connect.SARJA} "), ("", ""), *body], width, height)
 
 
@@ -246,13 +246,13 @@ def name_top(model: Model, width: int, height: int) -> list[Line]:
 
 def name_bottom(model: Model, width: int, height: int) -> list[Line]:
     if model.link == "online" and model.welcome is not None:
-        text = connect.connected_to(model.address)
+        text = connect.CONNECTED_TO.format(address=model.address)
     elif model.link == "online":
-        text = connect.answers(model.address)
+        text = connect.ANSWERS.format(address=model.address)
     elif model.link in ("unreachable", "stopped", "closed"):
         text = model.link_text
     else:
-        text = connect.connecting_to(model.address)
+        text = connect.CONNECTING_TO.format(address=model.address)
     return centred([("class:dim", text)], width, min(height, 3))
 
 

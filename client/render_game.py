@@ -199,7 +199,9 @@ def _pack(entries: list[Line], width: int) -> list[Line]:
 def _banner(model: Model, width: int) -> Line:
     g = model.game
     assert g is not None and g.result is not None
-    return wrap([(banner_style(g.result.side), words.game_over(result_text(g)))], width)[0]
+    return wrap(
+        [(banner_style(g.result.side), words.GAME_OVER.format(result=result_text(g)))], width
+    )[0]
 
 
 def end_lines(model: Model, width: int) -> list[Line]:
@@ -210,7 +212,7 @@ def end_lines(model: Model, width: int) -> list[Line]:
     lines: list[Line] = [_banner(model, width)]
     if out.side is not None:
         spans = fives_label(g.sequences[out.side])
-        lines += wrap([("", words.winning(spans))], width, 3)
+        lines += wrap([("", words.WINNING.format(spans=spans))], width, 3)
     lines += outcome_lines(model, width)
     entries: list[Line] = []
     for seat, hand in enumerate(out.hands):
@@ -231,7 +233,7 @@ def fives_lines(model: Model, width: int, click: Click = None) -> list[Line]:
     if cell is None:
         return []
     options = choice_options(model, cell)
-    lines = wrap([("class:ask", words.which_five(cell_name(cell)))], width)
+    lines = wrap([("class:ask", words.WHICH_FIVE.format(cell=cell_name(cell)))], width)
     for i, option in enumerate(options):
         spans = fives_label(option)
         mark = "▶" if i == model.fives_index else " "

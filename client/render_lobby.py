@@ -127,7 +127,7 @@ def form_lines(model: Model, width: int) -> list[Line]:
         "teams": (
             f"◀ {form.teams} ▶"
             if len(team_choices(model.shapes, form, form.players)) > 1
-            else words.only_way(form.teams, form.players)
+            else words.ONLY_WAY.format(teams=form.teams, players=form.players)
         ),
         "hand_size": f"◀ {hand} ▶",
         "manual_draw": f"◀ {words.on_off(form.manual_draw)} ▶",

@@ -6,7 +6,7 @@ write what `send` returns. Each keeps the session state (see session.py) as mess
 pass, so a message sent or received in the wrong state is refused.
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Generic, TypeVar
 
 import msgpack
 
@@ -24,6 +24,9 @@ from .messages import ACTIONS, CLIENT_MESSAGES, SERVER_MESSAGES, ClientMessage, 
 from .session import SERVER_ALLOWED, TRANSITIONS, Session, SessionState
 from .wire import check_shape, loads, shown, unpack_options
 
+In = TypeVar("In")  # what this end receives
+Out = TypeVar("Out")  # what it sends
+
 # One Packer for every codec: packing never waits, so codecs can take turns with it,
 # and a connection then holds no packing buffer of its own while it is idle.
 _pack = msgpack.Packer(use_bin_type=True).pack
@@ -33,17 +36,21 @@ _pack = msgpack.Packer(use_bin_type=True).pack
 _MOVING = frozenset(trigger.split(":")[0] for _, trigger in TRANSITIONS)
 
 
-class _Codec:
+class _Codec(Generic[In, Out]):
+    """One end, as its class says: its role, the messages each way, the frame limits."""
+
     _role = ""
     _peer = ""
     _incoming: dict[str, Any] = {}
     _outgoing: dict[str, Any] = {}
+    _max_in = 0  # the largest frame the peer may send
+    _max_out = 0
+    _decode: dict[str, int] = {}  # the peer's bounds for msgpack (limits.py)
 
-    def __init__(self, *, max_in: int, max_out: int, decode: dict[str, int]) -> None:
-        self._frames = FrameDecoder(max_in)
-        self._max_out = max_out
-        self._max_depth = decode["max_depth"]
-        self._options = unpack_options(**decode)
+    def __init__(self) -> None:
+        self._frames = FrameDecoder(self._max_in)
+        self._max_depth = self._decode["max_depth"]
+        self._options = unpack_options(**self._decode)
         self._out_types = frozenset(self._outgoing.values())
         self.session = Session(self._role)
 
@@ -65,7 +72,7 @@ class _Codec:
         """Buffer bytes from the peer; b"" means the peer closed the stream."""
         self._frames.receive_data(data)
 
-    def next_message(self) -> Any:
+    def next_message(self) -> In | None:
         """The next message from the peer, or None when more bytes are needed.
 
         Raises RemoteProtocolError for anything the peer got wrong. Unless the error is
@@ -86,13 +93,13 @@ class _Codec:
         if t == "hello" or t == "welcome":
             self._check_version(obj.get("version"))
         try:
-            msg = cls.from_wire(obj)
+            msg: In = cls.from_wire(obj)
         except LocalProtocolError as exc:
             raise RemoteProtocolError(exc.code, exc.message, id=_action_id(obj)) from None
         self._received(msg)
         return msg
 
-    def send(self, msg: Any) -> bytes:
+    def send(self, msg: Out) -> bytes:
         """The bytes to write for `msg`; refuses (LocalProtocolError) what we may not send.
 
         A refused message changes nothing: the state moves only once the bytes exist.
@@ -146,20 +153,12 @@ class _Codec:
     def _sent(self, msg: Any) -> None: ...
 
 
-class ServerCodec(_Codec):
+class ServerCodec(_Codec[ClientMessage, ServerMessage]):
     """The server's end of one connection: decodes client messages, encodes its own."""
 
     _role, _peer = "server", "client"
-    _incoming = CLIENT_MESSAGES
-    _outgoing = SERVER_MESSAGES
-
-    def __init__(self) -> None:
-        super().__init__(max_in=MAX_CLIENT_FRAME, max_out=MAX_SERVER_FRAME, decode=CLIENT_DECODE)
-
-    if TYPE_CHECKING:  # narrower types only; no extra call at run time
-
-        def next_message(self) -> ClientMessage | None: ...
-        def send(self, msg: ServerMessage) -> bytes: ...
+    _incoming, _outgoing = CLIENT_MESSAGES, SERVER_MESSAGES
+    _max_in, _max_out, _decode = MAX_CLIENT_FRAME, MAX_SERVER_FRAME, CLIENT_DECODE
 
     def _received(self, msg: Any) -> None:
         self.session.check_client(msg)
@@ -182,20 +181,12 @@ class ServerCodec(_Codec):
             session.advance(msg)
 
 
-class ClientCodec(_Codec):
+class ClientCodec(_Codec[ServerMessage, ClientMessage]):
     """The client's end: decodes server messages, encodes its own."""
 
     _role, _peer = "client", "server"
-    _incoming = SERVER_MESSAGES
-    _outgoing = CLIENT_MESSAGES
-
-    def __init__(self) -> None:
-        super().__init__(max_in=MAX_SERVER_FRAME, max_out=MAX_CLIENT_FRAME, decode=SERVER_DECODE)
-
-    if TYPE_CHECKING:  # narrower types only; no extra call at run time
-
-        def next_message(self) -> ServerMessage | None: ...
-        def send(self, msg: ClientMessage) -> bytes: ...
+    _incoming, _outgoing = SERVER_MESSAGES, CLIENT_MESSAGES
+    _max_in, _max_out, _decode = MAX_SERVER_FRAME, MAX_CLIENT_FRAME, SERVER_DECODE
 
     def _received(self, msg: Any) -> None:
         self.session.on_server(msg)

@@ -16,7 +16,7 @@ import dataclasses
 
 from . import messages as m
 from .cards import LAYOUT_CODES
-from .changes import Drew, Played, Removed, SequenceMade, Won
+from .changes import Change, Drew, Played, Removed, SequenceMade, Won
 
 RESUME = "q2v9X0c3T7mZpW1yK8rB4nE6dF5gH_aJ-sL0uVxYz"
 RULES = m.Rules(hand_size=7, manual_draw=False)
@@ -112,15 +112,19 @@ HISTORY = m.History(
 
 PLAY = m.Play(id=7, version=12, card="5H", cell=44, fives=((41, 45),))
 ACK = m.Ack(id=7, version=13)
+
+
+def _aino_makes(card: str, cell: int, five: tuple[int, int], then: Change) -> tuple[Change, ...]:
+    """Aino's play of `card` on `cell` that makes the sequence `five`, and what follows."""
+    return (
+        Played(seat=0, card=card, cell=cell),
+        SequenceMade(seat=0, side=0, fives=(five,)),
+        then,
+    )
+
+
 UPDATE = m.Update(
-    version=13,
-    changes=(
-        Played(seat=0, card="5H", cell=44),
-        SequenceMade(seat=0, side=0, fives=((41, 45),)),
-        Drew(seat=0),
-    ),
-    turn=1,
-    draw_size=77,
+    version=13, changes=_aino_makes("5H", 44, (41, 45), Drew(seat=0)), turn=1, draw_size=77
 )
 HAND_UPDATE = m.Hand(
     version=13,
@@ -170,6 +174,19 @@ CLIENT_EXAMPLES = (
     m.Forget(),
 )
 
+# Aino's table in the lobby's list, before Bertil sits down.
+FRIDAY = m.TableSummary(
+    id="t1",
+    name="Friday",
+    players=2,
+    teams=2,
+    seated=("Aino", None),
+    spectators=0,
+    started=False,
+    rules=RULES,
+    computer_takeover=False,
+)
+
 # The table Aino and Bertil sit at, as Aino sees it before the game.
 TABLE = m.TableView(
     id="t1",
@@ -187,33 +204,25 @@ TABLE = m.TableView(
     seat=0,
 )
 
+WELCOME = m.Welcome(
+    version=2,
+    session="5f2a9c1e7b3d4a60",
+    resume=RESUME,
+    server_id="8c1d4e7a2b9f3a61",
+    layout=LAYOUT_CODES,
+    server="Sarja",
+    shapes=SHAPES,
+)
+
 SERVER_EXAMPLES = (
-    m.Welcome(
-        version=2,
-        session="5f2a9c1e7b3d4a60",
-        resume=RESUME,
-        server_id="8c1d4e7a2b9f3a61",
-        layout=LAYOUT_CODES,
-        server="Sarja",
-        shapes=SHAPES,
-    ),
+    WELCOME,
     m.Error(code="not_your_turn", message="It is not your turn.", id=8),
     m.Bye(code="shutdown", message="The server is shutting down."),
     m.Ping(n=8),
     m.Pong(n=7),  # answers the client's ping 7
     m.TableList(
         tables=(
-            m.TableSummary(
-                id="t1",
-                name="Friday",
-                players=2,
-                teams=2,
-                seated=("Aino", None),
-                spectators=0,
-                started=False,
-                rules=RULES,
-                computer_takeover=False,
-            ),
+            FRIDAY,
             # Two computers at hard, two seats for people; a computer stands in (at
             # medium) for a person who is away during the game.
             m.TableSummary(
@@ -253,11 +262,7 @@ RESULT = m.Result(
 )
 FINAL_UPDATE = m.Update(
     version=27,
-    changes=(
-        Played(seat=0, card="8S", cell=71),
-        SequenceMade(seat=0, side=0, fives=((41, 81),)),
-        Won(side=0),
-    ),
+    changes=_aino_makes("8S", 71, (41, 81), Won(side=0)),
     turn=0,
     draw_size=70,
     result=RESULT,

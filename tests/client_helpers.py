@@ -1,8 +1,8 @@
 """Protocol 2 messages for the client's pure tests, the client app without a terminal,
 and real clients against a real server, headless, in one thread.
 
-The messages are built here (not taken from protocol/examples.py, but for the server's
-list of table shapes) and reach the model the way they do in the client: encoded to
+The messages are built here or from protocol/examples.py's (the welcome, with ids of its
+own, and Aino's table), and reach the model the way they do in the client: encoded to
 bytes and decoded by the model's client session, whose session state goes with each one.
 
 `Headless` is the whole client app (layout, key bindings, text boxes) with no terminal
@@ -43,9 +43,9 @@ from sarja.client.model import Model
 from sarja.client.parts import Region
 from sarja.client.receive import apply
 from sarja.client.settings import Settings
+from sarja.protocol import examples
 from sarja.protocol.cards import LAYOUT_CODES, ONE_EYED, TWO_EYED, cell_name
 from sarja.protocol.codec import ServerCodec
-from sarja.protocol.examples import SHAPES
 from sarja.protocol.messages import (
     Choice,
     ClientMessage,
@@ -60,8 +60,6 @@ from sarja.protocol.messages import (
     ServerMessage,
     Snapshot,
     TableList,
-    TableSummary,
-    TableView,
     Welcome,
 )
 from sarja.protocol.messages import (
@@ -77,41 +75,11 @@ from .netclient import PATIENCE
 
 RESUME = "q2v9X0c3T7mZpW1yK8rB4nE6dF5gH_aJ-sL0uVxYz"
 RULES = Rules(hand_size=7, manual_draw=False)
-WELCOME = Welcome(
-    version=2,
-    session="s1",
-    resume=RESUME,
-    server_id="srv1",
-    layout=LAYOUT_CODES,
-    server="Sarja",
-    shapes=SHAPES,
-)
-TABLES = TableList(
-    tables=(
-        TableSummary(
-            id="t1",
-            name="Friday",
-            players=2,
-            teams=2,
-            seated=("Aino", None),
-            spectators=0,
-            started=False,
-            rules=RULES,
-            computer_takeover=False,
-        ),
-    )
-)
-TABLE = TableView(
-    id="t1",
-    name="Friday",
-    players=2,
-    teams=2,
+WELCOME = dataclasses.replace(examples.WELCOME, session="s1", server_id="srv1")
+TABLES = TableList(tables=(examples.FRIDAY,))  # the lobby with one table: examples.py's
+TABLE = dataclasses.replace(  # Bertil not yet sat down
+    examples.TABLE,
     seats=(Seat(name="Aino", ready=True, away=False), Seat(name=None, ready=False, away=False)),
-    spectators=0,
-    started=False,
-    rules=RULES,
-    computer_takeover=False,
-    seat=0,
 )
 STARTED = dataclasses.replace(
     TABLE,

@@ -31,37 +31,19 @@ HELP = {
 GAMES_AT_LEAST = N_("--games must be at least 1")
 SERVER_CLOSED = N_("the server closed the connection")
 NO_MOVE = N_("no move can be chosen from the game it describes")
+UNREACHABLE = N_("cannot reach {address}: {why}")
 
+# The server ended the session; `message` is its own (English) sentence.
+SERVER_BYE = N_("the server closed the connection: {message}")
+UNUSABLE = N_("stopped: the server sent something this bot cannot use ({why})")
+NOT_UNDERSTOOD = N_("the server sent something this bot does not understand: {why}")
+BROKE = N_("the connection broke: {why}")
 
-def unreachable(address: str, why: str) -> str:
-    return _("cannot reach {address}: {why}").format(address=address, why=why)
+# A refusal for good: `sentence` is the refusal's, in the bot's language.
+REFUSED = N_("the server refused: {sentence}")
 
-
-def server_bye(message: str) -> str:
-    """The server ended the session; `message` is its own (English) sentence."""
-    return _("the server closed the connection: {message}").format(message=message)
-
-
-def unusable(why: str) -> str:
-    return _("stopped: the server sent something this bot cannot use ({why})").format(why=why)
-
-
-def not_understood(why: str) -> str:
-    return _("the server sent something this bot does not understand: {why}").format(why=why)
-
-
-def broke(why: str) -> str:
-    return _("the connection broke: {why}").format(why=why)
-
-
-def refused(sentence: str) -> str:
-    """A refusal for good: `sentence` is the refusal's, in the bot's language."""
-    return _("the server refused: {sentence}").format(sentence=sentence)
-
-
-def told(sentence: str) -> str:
-    """A refusal the bot gets over (it chooses again)."""
-    return _("the server said: {sentence}").format(sentence=sentence)
+# A refusal the bot gets over (it chooses again).
+TOLD = N_("the server said: {sentence}")
 
 
 def game_result(number: int, outcome: str) -> str:
@@ -70,10 +52,7 @@ def game_result(number: int, outcome: str) -> str:
     return _("game {number}: {outcome}").format(number=number, outcome=said)
 
 
-def summary(played: int, won: int, lost: int, drawn: int) -> str:
-    return _("played {n}: won {won}, lost {lost}, drawn {drawn}").format(
-        n=played, won=won, lost=lost, drawn=drawn
-    )
+SUMMARY = N_("played {n}: won {won}, lost {lost}, drawn {drawn}")
 
 
 translated(__name__)

@@ -60,8 +60,7 @@ def analysing(done: int, total: int) -> str:
     ).format(done=done, n=total)
 
 
-def analysis_failed(why: str) -> str:
-    return _("The analysis stopped: {why}").format(why=why)
+ANALYSIS_FAILED = N_("The analysis stopped: {why}")
 
 
 def analysed(count: int) -> str:

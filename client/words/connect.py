@@ -15,14 +15,12 @@ NOT_CONNECTED = N_("Not connected just now, so nothing was sent; try again once 
 CHAT_KEPT = N_("Not connected: your line will be sent when the connection is back.")
 NAME_FIRST = N_("Type a name first.")
 
-
-def unusable(what: str) -> str:
-    """The server said something no game can be in."""
-    return _("The server sent something this client could not use: {what}").format(what=what)
+# The server said something no game can be in.
+UNUSABLE = N_("The server sent something this client could not use: {what}")
 
 
 def unusable_log(what: str) -> str:
-    return unusable(what) + " " + _("Connecting again for a fresh picture.")
+    return UNUSABLE.format(what=what) + " " + _("Connecting again for a fresh picture.")
 
 
 def name_too_long(length: int) -> str:
@@ -38,28 +36,14 @@ WHAT_NAME = N_("What is your name?")
 NAME_SEEN = N_("Others see it at the table. It is remembered for next time.")
 NAME_PROMPT = N_("Name: ")
 SAY_PROMPT = N_(" Say: ")
+JOINING = N_("Joining {address} as {name}…")
+DISCONNECTED = N_("Disconnected: {why}")
+CONNECTED_TO = N_("Connected to {address}.")
 
-
-def joining(address: str, name: str) -> str:
-    return _("Joining {address} as {name}…").format(address=address, name=name)
-
-
-def disconnected(why: str) -> str:
-    return _("Disconnected: {why}").format(why=why)
-
-
-def connected_to(address: str) -> str:
-    return _("Connected to {address}.").format(address=address)
-
-
-def answers(address: str) -> str:
-    """Something answers at the address; only the answer to the hello, sent with the
-    name, says a Sarja server is there."""
-    return _("{address} answers; Enter sends your name to it.").format(address=address)
-
-
-def connecting_to(address: str) -> str:
-    return _("Connecting to {address}…").format(address=address)
+# Something answers at the address; only the answer to the hello, sent with the
+# name, says a Sarja server is there.
+ANSWERS = N_("{address} answers; Enter sends your name to it.")
+CONNECTING_TO = N_("Connecting to {address}…")
 
 
 def link_line(link: str, why: str, replaced: bool) -> str:
@@ -71,7 +55,7 @@ def link_line(link: str, why: str, replaced: bool) -> str:
     if link == "closed":
         return _("Disconnected: {why} Press q to quit.").format(why=why)
     if link == "stopped":
-        return disconnected(why)
+        return DISCONNECTED.format(why=why)
     return why or DROPPED
 
 
@@ -140,18 +124,14 @@ def waiting(where: str, error: str, server_said: str, greeted: bool, seconds: in
     )
 
 
-def hung_up(where: str) -> str:
-    return _(
-        "{where} closed the connection without a word: it does not seem to be a Sarja"
-        " server. Check the address (the server prints the line to type)."
-    ).format(where=where)
-
-
-def no_sarja_answer(where: str) -> str:
-    return _(
-        "Nothing at {where} answered as a Sarja server does: something else may be"
-        " listening on that port. Check the address (the server prints the line to type)."
-    ).format(where=where)
+HUNG_UP = N_(
+    "{where} closed the connection without a word: it does not seem to be a Sarja"
+    " server. Check the address (the server prints the line to type)."
+)
+NO_SARJA_ANSWER = N_(
+    "Nothing at {where} answered as a Sarja server does: something else may be"
+    " listening on that port. Check the address (the server prints the line to type)."
+)
 
 
 def not_sarja(where: str, first: str) -> str:
@@ -167,35 +147,17 @@ def not_sarja(where: str, first: str) -> str:
     ).format(where=where)
 
 
-def not_now(why: str) -> str:
-    return _("Not now: {why}").format(why=why)
-
-
-def odd(why: str) -> str:
-    return _("The server sent something odd: {why}").format(why=why)
-
-
-def keeps_unusable(where: str, why: str) -> str:
-    return _(
-        "{where} keeps sending messages this client cannot use ({why}). Press r to try again."
-    ).format(where=where, why=why)
-
-
-def unknown_host(host: str, port: int) -> str:
-    return _(
-        "No computer called “{host}” is known here. Check the spelling, or use the address"
-        " the server prints (like 192.168.1.20:{port})."
-    ).format(host=host, port=port)
-
-
-def lookup_later(host: str) -> str:
-    return _("The name “{host}” cannot be looked up just now (is the network up?).").format(
-        host=host
-    )
-
-
-def lookup_failed(host: str, why: str) -> str:
-    return _("The name “{host}” cannot be looked up ({why}).").format(host=host, why=why)
+NOT_NOW = N_("Not now: {why}")
+ODD = N_("The server sent something odd: {why}")
+KEEPS_UNUSABLE = N_(
+    "{where} keeps sending messages this client cannot use ({why}). Press r to try again."
+)
+UNKNOWN_HOST = N_(
+    "No computer called “{host}” is known here. Check the spelling, or use the address"
+    " the server prints (like 192.168.1.20:{port})."
+)
+LOOKUP_LATER = N_("The name “{host}” cannot be looked up just now (is the network up?).")
+LOOKUP_FAILED = N_("The name “{host}” cannot be looked up ({why}).")
 
 
 # ----- the commands' lines, sarja-client's and sarja-bot's --------------------------------
@@ -205,12 +167,7 @@ DISCOVER_ON_HELP = N_(
     " this machine alone); default: every interface"
 )
 NAME_UNREADABLE = N_("--name must be a name people can read")
-
-
-def not_an_address(address: str, port: int) -> str:
-    return _("{address!r} is not an address like 192.168.1.20:{port}").format(
-        address=address, port=port
-    )
+NOT_AN_ADDRESS = N_("{address!r} is not an address like 192.168.1.20:{port}")
 
 
 translated(__name__)

@@ -46,17 +46,11 @@ def find_keys(any_found: bool) -> list[tuple[str, str]]:
 # ----- sarja-bot -------------------------------------------------------------------------
 
 
-def bot_joins(name: str, address: str) -> str:
-    return _("found {name!r} at {address} on the LAN; joining it").format(
-        name=name, address=address
-    )
-
-
-def bot_none(client_hint: str) -> str:
-    return _(
-        "found no Sarja server on the LAN (another network, or a firewall that drops"
-        " multicast?); give its address, like: {example}"
-    ).format(example=client_hint)
+BOT_JOINS = N_("found {name!r} at {address} on the LAN; joining it")
+BOT_NONE = N_(
+    "found no Sarja server on the LAN (another network, or a firewall that drops"
+    " multicast?); give its address, like: {example}"
+)
 
 
 def bot_several(count: int) -> str:

@@ -99,18 +99,9 @@ def holding(cards: int) -> str:
     return ngettext("You hold {n} card.", "You hold {n} cards.", cards).format(n=cards)
 
 
-def picked_dead(label: str) -> str:
-    return _("{card} is dead: both its spaces are covered. Press x to exchange it.").format(
-        card=label
-    )
-
-
-def cannot_play(label: str) -> str:
-    return _("{card} cannot be played now.").format(card=label)
-
-
-def picked_wild(label: str) -> str:
-    return _("{card} is wild: move the cursor to any open space, then Enter.").format(card=label)
+PICKED_DEAD = N_("{card} is dead: both its spaces are covered. Press x to exchange it.")
+CANNOT_PLAY = N_("{card} cannot be played now.")
+PICKED_WILD = N_("{card} is wild: move the cursor to any open space, then Enter.")
 
 
 def picked_spaces(label: str, spaces: int, removes: bool) -> str:
@@ -130,16 +121,9 @@ def picked_spaces(label: str, spaces: int, removes: bool) -> str:
     return text.format(card=label, n=spaces)
 
 
-def play_dead(label: str) -> str:
-    return _("{card} is dead: press x to exchange it.").format(card=label)
-
-
-def play_nothing(label: str) -> str:
-    return _("{card} cannot be played now; p passes if nothing can.").format(card=label)
-
-
-def handed_over(name: str) -> str:
-    return _("You asked the computer to play for {name}.").format(name=name)
+PLAY_DEAD = N_("{card} is dead: press x to exchange it.")
+PLAY_NOTHING = N_("{card} cannot be played now; p passes if nothing can.")
+HANDED_OVER = N_("You asked the computer to play for {name}.")
 
 
 def seat_kept(command: str) -> str:
@@ -154,18 +138,9 @@ PLACES = {"lobby": N_("lobby"), "table": N_("waiting room"), "game": N_("game")}
 WINDOW_CLOSED = N_(" this window is closed ")
 WATCHING = N_("watching")
 LEAVE_QUESTION = N_(" Leave the table? Your seat is kept: join the table again to go on. y / n ")
-
-
-def replay_title(title: str) -> str:
-    return _(" Sarja · replay of {title}").format(title=title)
-
-
-def replay_at(at: int, moves: int) -> str:
-    return _("move {at} of {moves} ").format(at=at, moves=moves)
-
-
-def table_title(name: str) -> str:
-    return _("table {name}").format(name=name)
+REPLAY_TITLE = N_(" Sarja · replay of {title}")
+REPLAY_AT = N_("move {at} of {moves} ")
+TABLE_TITLE = N_("table {name}")
 
 
 def quit_question(practice: bool) -> str:
@@ -221,22 +196,17 @@ def away(names: list[str]) -> str:
     return _("Away: {names}").format(names=", ".join(names))
 
 
-def game_over(result: str) -> str:
-    return _(" Game over: {result}. ").format(result=result)
-
-
-def winning(spans: str) -> str:
-    return _(" Winning sequences (marked * on the board): {spans}").format(spans=spans)
+GAME_OVER = N_(" Game over: {result}. ")
+WINNING = N_(" Winning sequences (marked * on the board): {spans}")
 
 
 def seat_name(seat: int) -> str:
     return _("Seat {n}").format(n=seat + 1)
 
 
-def which_five(cell: str) -> str:
-    return _(
-        " Which five make the sequence at {cell}? ↑↓ and Enter, or the number; Esc: not now "
-    ).format(cell=cell)
+WHICH_FIVE = N_(
+    " Which five make the sequence at {cell}? ↑↓ and Enter, or the number; Esc: not now "
+)
 
 
 # ----- the game's keys, in the footer ----------------------------------------------------

@@ -15,10 +15,7 @@ NOT_SENT = N_("Not sent, as you are at no table now: ")
 PRACTICE = N_("Practice")  # the name of a --practice game's server and table
 LANGUAGE_KEY = "F"  # the lobby's key that switches between Finnish and English
 IN_ENGLISH = N_("In English now (F: suomeksi).")  # said in the language switched to
-
-
-def no_longer_has_you(where: str) -> str:
-    return _("The server no longer has you at {where}.").format(where=where)
+NO_LONGER_HAS_YOU = N_("The server no longer has you at {where}.")
 
 
 def left_table(name: str, seat_kept: bool) -> str:
@@ -28,8 +25,7 @@ def left_table(name: str, seat_kept: bool) -> str:
     return text
 
 
-def no_longer_at(name: str) -> str:
-    return _("You are no longer at table {name}.").format(name=name)
+NO_LONGER_AT = N_("You are no longer at table {name}.")
 
 
 def default_table_name(player: str) -> str:
@@ -145,8 +141,7 @@ def form_hand(hand_size: int | None, usual: int | None, players: int) -> str:
     return _("{hand} (usual: {usual})").format(hand=hand_size, usual=usual)
 
 
-def only_way(teams: int, players: int) -> str:
-    return _("{teams} (the only way for {players})").format(teams=teams, players=players)
+ONLY_WAY = N_("{teams} (the only way for {players})")
 
 
 def on_off(on: bool) -> str:

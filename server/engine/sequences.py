@@ -35,6 +35,8 @@ def line_options(
     `chips[cell]` must already hold `mark`. Returns [] in the common case."""
     lines: list[list[LineOption]] = []
     for back, forward in RAYS[cell]:
+        # The same count along each ray, written out twice: most rays stop at their
+        # first cell, and a helper's call per ray made this function 40-65% slower.
         n_back = 0
         for c in back:
             v = chips[c]
