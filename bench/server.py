@@ -636,16 +636,22 @@ async def idle_round_trips(samples: int, others: list[str]) -> dict[str, list[fl
             readers.append(echo)
             tables.append((kind, EchoTable(echo)))
         times |= {key: [] for key, _ in tables}
-        pinged = tables[0][1]
-        assert isinstance(pinged, IdleTable)
+        # In a new order each round, and every sarja-server pinged: in a fixed turn,
+        # the server that had just answered (its ping, say) answered faster here.
+        pinged = [(key, table) for key, table in tables if isinstance(table, IdleTable)]
+        shuffle = random.Random(2).shuffle
         with trio.fail_after(STEP_TIMEOUT + len(tables) * samples):
-            for n in range(samples):
-                turn = n % len(tables)
-                for key, table in tables[turn:] + tables[:turn]:
+            for _ in range(samples):
+                shuffle(tables)
+                for key, table in tables:
                     took = await table.action()
                     if took is not None:
                         times[key].append(took)
-                times["ping"].append(await pinged.ping())
+                shuffle(pinged)
+                for key, table in pinged:
+                    took = await table.ping()
+                    if key == "action":
+                        times["ping"].append(took)
         nursery.cancel_scope.cancel()
         await close_all(readers)
     return times
@@ -898,6 +904,9 @@ def main() -> None:
         "--rtt-only", action="store_true", help="only the idle round trips (part 1), a minute"
     )
     parser.add_argument(
+        "--samples", type=int, help="idle round trips per server (default 2000; --quick 20)"
+    )
+    parser.add_argument(
         "--other",
         metavar="DIR",
         action="append",
@@ -924,6 +933,7 @@ def main() -> None:
         flush=True,
     )
 
+    samples = args.samples or samples
     others = args.other or []
     rtt = trio.run(idle_round_trips, samples, others)
     rtt_figures = report_round_trips(rtt, samples, others)
