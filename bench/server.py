@@ -142,6 +142,10 @@ class Reader:
         # When the last bytes came, before the bench client decoded them: round trips
         # end here, so they time the server and the network, not the client's work.
         self.arrived = 0.0
+        # Stamp, then let the other readers woken with this one stamp theirs before any
+        # decodes: at an idle table the other seat's update comes a moment after the
+        # mover's answer, and its decoding must not count in the mover's round trip.
+        self.stamp_first = False
         self._changed = trio.Event()
         self._send_lock = trio.Lock()  # the reader answers pings while a player sends
 
@@ -153,6 +157,8 @@ class Reader:
         try:
             while data := await self.stream.receive_some(65536):
                 self.arrived = time.perf_counter()
+                if self.stamp_first:
+                    await trio.lowlevel.checkpoint()
                 await self.took(data)
                 self._changed.set()
                 self._changed = trio.Event()
@@ -627,6 +633,8 @@ async def idle_round_trips(samples: int, others: list[str]) -> dict[str, list[fl
         tables: list[tuple[str, IdleTable | EchoTable]] = []
         for key, port in ports.items():
             peers = await seat_table(port, 0, 2, Counter(), nursery)
+            for peer in peers:
+                peer.stamp_first = True
             readers += peers
             # The same seed: every sarja-server deals the same games, the same moves.
             tables.append((key, IdleTable(peers, random.Random(1))))
