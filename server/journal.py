@@ -72,7 +72,7 @@ class Journal:
         self.on_failure: Callable[[str], None] = lambda message: None
         self._pending: list[Row] = []
         self._work = trio.Event()
-        self._done = trio.Event()
+        self._done: trio.Event | None = None  # made by the first `durable` waiting for a commit
         self._wal_limit = wal_limit
         self._db = self._open()
         # The log kept small (journal_wal.py); nothing to keep small in memory.
@@ -271,8 +271,9 @@ class Journal:
             self.on_failure(self.failed)
         else:
             self.committed = epoch
-        done, self._done = self._done, trio.Event()
-        done.set()
+        done, self._done = self._done, None
+        if done is not None:
+            done.set()
         return self.failed is None
 
     async def tidy(self, quiet: bool) -> None:
@@ -298,6 +299,8 @@ class Journal:
         while self.committed < epoch:
             if self.failed is not None:
                 return False
+            if self._done is None:
+                self._done = trio.Event()
             await self._done.wait()
         return True
 
