@@ -3,6 +3,8 @@ and the idle round trip, each next to a bare trio server that sets the floor.
 
     .venv/bin/python bench/server.py            # the full run, a few minutes
     .venv/bin/python bench/server.py --quick    # a few seconds, for the test suite
+    .venv/bin/python bench/server.py --rtt-only # part 1 only, about a minute
+    .venv/bin/python bench/server.py --rtt-only --other DIR   # and the server in DIR too
 
 Every server runs as a process of its own on 127.0.0.1, and its CPU time (user +
 system) is read from /proc, so the bench's own clients never count as the server's.
@@ -15,7 +17,10 @@ arrive, before the player decodes them, so the player's own work is not the serv
    unpacks and packs back a frame of an action's size, and next to the same echo
    built as sarja-server must be: each frame committed to SQLite by a journal task
    before a writer task sends the reply (the least a server that never loses an
-   acknowledged move does).
+   acknowledged move does). All of them are up at once and sampled in turn, so a
+   change in the machine's load falls on each alike; `--other DIR` adds another
+   checkout's sarja-server to the turn (say, the code before a change, exported
+   with `git archive`), measured by the same clients in the same run.
 2. Load, at 4 and at 12 seats: about 2,000 connections (500 tables of 4, 166 of 12),
    each table one move a second, the seat on turn picking a legal move at random and
    the whole table asking for a rematch when a game ends. Reported: CPU per move,
@@ -137,6 +142,10 @@ class Reader:
         # When the last bytes came, before the bench client decoded them: round trips
         # end here, so they time the server and the network, not the client's work.
         self.arrived = 0.0
+        # Stamp, then let the other readers woken with this one stamp theirs before any
+        # decodes: at an idle table the other seat's update comes a moment after the
+        # mover's answer, and its decoding must not count in the mover's round trip.
+        self.stamp_first = False
         self._changed = trio.Event()
         self._send_lock = trio.Lock()  # the reader answers pings while a player sends
 
@@ -148,6 +157,8 @@ class Reader:
         try:
             while data := await self.stream.receive_some(65536):
                 self.arrived = time.perf_counter()
+                if self.stamp_first:
+                    await trio.lowlevel.checkpoint()
                 await self.took(data)
                 self._changed.set()
                 self._changed = trio.Event()
@@ -312,21 +323,56 @@ class FloorPeer(Reader):
 
 
 async def start_sarja(
-    data_dir: str | None, collector: str | None = None
+    data_dir: str | None, collector: str | None = None, other: Other | None = None
 ) -> tuple[trio.Process, int]:
     """sarja-server keeping its journal in `data_dir` (default durability), or with
     `--ephemeral` (its journal in memory) when `data_dir` is None; `collector`: the
-    file its collector's figures go to (support/collector.py)."""
+    file its collector's figures go to (support/collector.py); `other`: another
+    checkout's sarja-server instead of this one's."""
     keep = ["--ephemeral"] if data_dir is None else ["--data-dir", data_dir]
     # Every bench client comes from 127.0.0.1: lift the per-address limit above them.
     limit = ["--max-per-address", str(2 * CONNECTIONS)]
     env = dict(os.environ, SARJA_BENCH_COLLECTOR=collector) if collector else None
+    command = SERVER
+    if other is not None:
+        command, env = other.command, other.env
     process = await trio.lowlevel.open_process(
-        [*SERVER, "--host", "127.0.0.1", "--port", "0", "--seed", "1", *limit, *keep],
+        [*command, "--host", "127.0.0.1", "--port", "0", "--seed", "1", *limit, *keep],
         stdout=subprocess.PIPE,
         env=env,
     )
     return process, await read_port(process, timeout=STEP_TIMEOUT)
+
+
+@contextlib.asynccontextmanager
+async def sarja(data_dir: str | None, other: Other | None = None) -> AsyncIterator[int]:
+    """start_sarja's server for the block's length, and its port."""
+    process, port = await start_sarja(data_dir, other=other)
+    try:
+        yield port
+    finally:
+        await stop(process, grace=5)
+
+
+class Other:
+    """Another checkout's sarja-server (its source tree, as `git archive` or a clone
+    leaves it), run from a tree of links that gives its folders their import names,
+    so two versions of the server are measured in one run by the same clients."""
+
+    LAUNCH = (
+        "import sys; import sarja.server.cli as cli;"
+        " assert cli.__file__.startswith(sys.argv[1]), cli.__file__;"
+        " sys.argv[:2] = ['sarja-server']; cli.main()"
+    )
+
+    def __init__(self, source: str, links: str) -> None:
+        root = Path(links, "sarja")
+        root.mkdir()
+        for name in ("server", "protocol", "client", "lang"):
+            if (Path(source) / name).is_dir():
+                (root / name).symlink_to(Path(source, name).resolve())
+        self.command = [sys.executable, "-c", self.LAUNCH, str(root)]
+        self.env = dict(os.environ, PYTHONPATH=links)
 
 
 @contextlib.asynccontextmanager
@@ -545,60 +591,134 @@ class IdleTable:
         return first.arrived - started
 
 
-async def helper_round_trips(kind: str, samples: int) -> list[float]:
-    """Round trips of an action-sized frame to a bare trio server of `kind`."""
-    times = []
-    async with helper(kind) as (_, port):
-        async with trio.open_nursery() as nursery:
+class EchoTable:
+    """A client of a bare trio server, sending an action-sized frame at a time."""
+
+    REQUEST = frame(Play(id=1, version=12, card="7H", cell=48).to_wire())
+
+    def __init__(self, echo: EchoPeer) -> None:
+        self.echo = echo
+
+    async def action(self) -> float:
+        echo, before = self.echo, self.echo.frames_in
+        started = time.perf_counter()
+        await echo.send_bytes(self.REQUEST)
+        await echo.wait_for(lambda: echo.frames_in > before)
+        return echo.arrived - started
+
+
+async def idle_round_trips(samples: int, others: list[str]) -> dict[str, list[float]]:
+    """On sarja-server (default journal), sarja-server --ephemeral, the trio echo and
+    the journaled echo (and each of `others`' sarja-server), all up at once
+    and idle but for these samples, taken in turn (the order turning each sample) so
+    that a change in the machine's load falls on all of them alike."""
+    times: dict[str, list[float]] = {"ping": []}
+    async with contextlib.AsyncExitStack() as stack:
+        data_dir = stack.enter_context(tempfile.TemporaryDirectory(prefix="sarja-bench-"))
+        ports = {
+            "action": await stack.enter_async_context(sarja(os.path.join(data_dir, "kept"))),
+            "action_ephemeral": await stack.enter_async_context(sarja(None)),
+        }
+        for n, other in enumerate(others, 1):
+            links = stack.enter_context(tempfile.TemporaryDirectory(prefix="sarja-bench-other-"))
+            ports[f"action_other{n}"] = await stack.enter_async_context(
+                sarja(os.path.join(data_dir, f"other{n}"), Other(other, links))
+            )
+        echo_ports = {
+            kind: (await stack.enter_async_context(helper(kind)))[1]
+            for kind in ("echo", "echo_journal")
+        }
+        nursery = await stack.enter_async_context(trio.open_nursery())
+        readers: list[Reader] = []
+        tables: list[tuple[str, IdleTable | EchoTable]] = []
+        for key, port in ports.items():
+            peers = await seat_table(port, 0, 2, Counter(), nursery)
+            for peer in peers:
+                peer.stamp_first = True
+            readers += peers
+            # The same seed: every sarja-server deals the same games, the same moves.
+            tables.append((key, IdleTable(peers, random.Random(1))))
+        for kind, port in echo_ports.items():
             echo = EchoPeer(await trio.open_tcp_stream("127.0.0.1", port))
             nursery.start_soon(echo.pump)
-            request = frame(Play(id=1, version=12, card="7H", cell=48).to_wire())
-            with trio.fail_after(STEP_TIMEOUT + samples):
-                for _ in range(samples):
-                    before = echo.frames_in
-                    started = time.perf_counter()
-                    await echo.send_bytes(request)
-                    await echo.wait_for(lambda b=before: echo.frames_in > b)
-                    times.append(echo.arrived - started)
-            nursery.cancel_scope.cancel()
-        await close_all([echo])
+            readers.append(echo)
+            tables.append((kind, EchoTable(echo)))
+        times |= {key: [] for key, _ in tables}
+        # In a new order each round, and every sarja-server pinged: in a fixed turn,
+        # the server that had just answered (its ping, say) answered faster here.
+        pinged = [(key, table) for key, table in tables if isinstance(table, IdleTable)]
+        shuffle = random.Random(2).shuffle
+        with trio.fail_after(STEP_TIMEOUT + len(tables) * samples):
+            for _ in range(samples):
+                shuffle(tables)
+                for key, table in tables:
+                    took = await table.action()
+                    if took is not None:
+                        times[key].append(took)
+                shuffle(pinged)
+                for key, table in pinged:
+                    took = await table.ping()
+                    if key == "action":
+                        times["ping"].append(took)
+        nursery.cancel_scope.cancel()
+        await close_all(readers)
     return times
 
 
-async def idle_round_trips(samples: int) -> dict[str, list[float]]:
-    """On sarja-server (default journal) and sarja-server --ephemeral, both up at once
-    and idle but for these samples, taken alternately so that a change in the
-    machine's load falls on both; then on a trio echo."""
-    times: dict[str, list[float]] = {"action": [], "ping": [], "action_ephemeral": []}
-    with tempfile.TemporaryDirectory(prefix="sarja-bench-") as data_dir:
-        kept, kept_port = await start_sarja(data_dir)
-        try:
-            ephemeral, ephemeral_port = await start_sarja(None)
-            try:
-                async with trio.open_nursery() as nursery:
-                    kept_peers = await seat_table(kept_port, 0, 2, Counter(), nursery)
-                    eph_peers = await seat_table(ephemeral_port, 0, 2, Counter(), nursery)
-                    # The same seed: both servers deal the same games, the same moves.
-                    tables = [
-                        ("action", IdleTable(kept_peers, random.Random(1))),
-                        ("action_ephemeral", IdleTable(eph_peers, random.Random(1))),
-                    ]
-                    with trio.fail_after(STEP_TIMEOUT + 2 * samples):
-                        for n in range(samples):
-                            for key, table in tables[n % 2 :] + tables[: n % 2]:
-                                took = await table.action()
-                                if took is not None:
-                                    times[key].append(took)
-                            times["ping"].append(await tables[0][1].ping())
-                    nursery.cancel_scope.cancel()
-                await close_all(kept_peers + eph_peers)
-            finally:
-                await stop(ephemeral, grace=5)
-        finally:
-            await stop(kept, grace=5)
-    for kind in ("echo", "echo_journal"):
-        times[kind] = await helper_round_trips(kind, samples)
-    return times
+def report_round_trips(
+    rtt: dict[str, list[float]], samples: int, others: list[str]
+) -> dict[str, Any]:
+    """Print the idle round trips; their figures for the JSON line."""
+    medians = {k: statistics.median(v) if v else math.nan for k, v in rtt.items()}
+    print(f"Idle round trips, {samples} each (median, p99):")
+    labels = [
+        ("action", "action on sarja-server (-> own ack + update)"),
+        ("action_ephemeral", "the same on sarja-server --ephemeral"),
+        ("ping", "ping on sarja-server (-> pong)"),
+        ("echo", "trio echo, a process of its own"),
+        ("echo_journal", "the same, with a commit and a writer task"),
+    ]
+    labels[2:2] = [(f"action_other{n}", f"the same, {o}") for n, o in enumerate(others, 1)]
+    for key, label in labels:
+        if key in rtt:
+            print(
+                f"  {label:<46} {medians[key] * 1e6:7.0f} µs"
+                f" {percentile(rtt[key], 0.99) * 1e6:7.0f} µs"
+            )
+    rtt_ratio = medians["action"] / medians["echo"]
+    journal_rtt = medians["action"] - medians["action_ephemeral"]
+    print(f"  action / echo: {verdict(rtt_ratio, TARGET_RTT)}")
+    print(f"  ping / echo:   {medians['ping'] / medians['echo']:.2f}x")
+    journal_ratio = medians["action"] / medians["echo_journal"]
+    print(
+        f"  action / echo with journal and writer task: {journal_ratio:.2f}x;"
+        f" that echo / the bare echo: {medians['echo_journal'] / medians['echo']:.2f}x"
+    )
+    journal_rtt_p99 = percentile(rtt["action"], 0.99) - percentile(rtt["action_ephemeral"], 0.99)
+    print(
+        f"  the journal adds {journal_rtt * 1e6:.0f} µs to the action's round trip"
+        f" (median; at p99 {journal_rtt_p99 * 1e6:.0f} µs)",
+        flush=True,
+    )
+    figures = {
+        "rtt_us": us(medians["action"]),
+        "echo_us": us(medians["echo"]),
+        "echo_journal_us": us(medians["echo_journal"]),
+        "ping_us": us(medians["ping"]),
+        "rtt_ratio": round(rtt_ratio, 2),
+        "rtt_journal_ratio": round(journal_ratio, 2),
+        "rtt_us_ephemeral": us(medians["action_ephemeral"]),
+        "journal_rtt_us": us(journal_rtt),
+        "journal_rtt_p99_us": us(journal_rtt_p99),
+    }
+    for n, other in enumerate(others, 1):
+        other_ratio = medians[f"action_other{n}"] / medians["echo_journal"]
+        print(f"  {other}'s action / echo with journal and writer task: {other_ratio:.2f}x")
+        figures |= {
+            f"rtt_us_other{n}": us(medians[f"action_other{n}"]),
+            f"rtt_journal_ratio_other{n}": round(other_ratio, 2),
+        }
+    return figures
 
 
 # ----- parts 2 and 3: load ----------------------------------------------------------
@@ -788,6 +908,20 @@ def report_load(label: str, w: Window) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="a few seconds, for the tests")
+    parser.add_argument(
+        "--rtt-only", action="store_true", help="only the idle round trips (part 1), a minute"
+    )
+    parser.add_argument(
+        "--samples", type=int, help="idle round trips per server (default 2000; --quick 20)"
+    )
+    parser.add_argument(
+        "--other",
+        metavar="DIR",
+        action="append",
+        help="also take the idle round trips on another checkout's sarja-server (its source"
+        " tree: a clone, or `git archive` of its server/ and protocol/), in turn with the"
+        " others; may be given more than once (rtt_us_other1, rtt_us_other2, ...)",
+    )
     parser.add_argument("--serve", choices=sorted(HELPERS), help=argparse.SUPPRESS)
     parser.add_argument("--reply-bytes", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--data-dir", help=argparse.SUPPRESS)
@@ -807,34 +941,14 @@ def main() -> None:
         flush=True,
     )
 
-    rtt = trio.run(idle_round_trips, samples)
-    medians = {k: statistics.median(v) if v else math.nan for k, v in rtt.items()}
-    print(f"Idle round trips, {samples} each (median, p99):")
-    for key, label in (
-        ("action", "action on sarja-server (-> own ack + update)"),
-        ("action_ephemeral", "the same on sarja-server --ephemeral"),
-        ("ping", "ping on sarja-server (-> pong)"),
-        ("echo", "trio echo, a process of its own"),
-        ("echo_journal", "the same, with a commit and a writer task"),
-    ):
-        print(
-            f"  {label:<46} {medians[key] * 1e6:7.0f} µs {percentile(rtt[key], 0.99) * 1e6:7.0f} µs"
-        )
-    rtt_ratio = medians["action"] / medians["echo"]
-    journal_rtt = medians["action"] - medians["action_ephemeral"]
-    print(f"  action / echo: {verdict(rtt_ratio, TARGET_RTT)}")
-    print(f"  ping / echo:   {medians['ping'] / medians['echo']:.2f}x")
-    print(
-        f"  action / echo with journal and writer task: "
-        f"{medians['action'] / medians['echo_journal']:.2f}x;"
-        f" that echo / the bare echo: {medians['echo_journal'] / medians['echo']:.2f}x"
-    )
-    journal_rtt_p99 = percentile(rtt["action"], 0.99) - percentile(rtt["action_ephemeral"], 0.99)
-    print(
-        f"  the journal adds {journal_rtt * 1e6:.0f} µs to the action's round trip"
-        f" (median; at p99 {journal_rtt_p99 * 1e6:.0f} µs)",
-        flush=True,
-    )
+    samples = args.samples or samples
+    others = args.other or []
+    rtt = trio.run(idle_round_trips, samples, others)
+    rtt_figures = report_round_trips(rtt, samples, others)
+    if args.rtt_only:
+        rtt_figures["seconds"] = round(time.perf_counter() - began)
+        print(json.dumps(rtt_figures))
+        return
 
     figures: dict[str, Any] = {}
     ephemeral_figures: dict[str, Any] = {}
@@ -932,17 +1046,8 @@ def main() -> None:
             f"gc_share_{seats}": w.gc.get("share"),
             f"late_{seats}": w.late + f.late + j.late,
         }
-    figures |= ephemeral_figures | {
-        "rtt_us": us(medians["action"]),
-        "echo_us": us(medians["echo"]),
-        "echo_journal_us": us(medians["echo_journal"]),
-        "ping_us": us(medians["ping"]),
-        "rtt_ratio": round(rtt_ratio, 2),
-        "rtt_us_ephemeral": us(medians["action_ephemeral"]),
-        "journal_rtt_us": us(journal_rtt),
-        "journal_rtt_p99_us": us(journal_rtt_p99),
-        "seconds": round(time.perf_counter() - began),
-    }
+    figures |= ephemeral_figures | rtt_figures
+    figures["seconds"] = round(time.perf_counter() - began)
     print(f"Targets (finished in {figures['seconds']} s):")
     for seats in (4, 12):
         ratio = figures[f"cpu_ratio_{seats}"]
@@ -953,7 +1058,7 @@ def main() -> None:
             f"  bytes per move at {seats} seats: {n} of at most {target}, {n / target:.2f}:"
             f" {'met' if n <= target else 'MISSED'}"
         )
-    print(f"  idle round trip (action) / echo: {verdict(rtt_ratio, TARGET_RTT)}")
+    print(f"  idle round trip (action) / echo: {verdict(figures['rtt_ratio'], TARGET_RTT)}")
     print(
         f"The journal per move (default durability, 4 seats): CPU"
         f" {figures['journal_cpu_us']} µs of {figures['cpu_us_4']};"

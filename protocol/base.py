@@ -13,6 +13,8 @@ field equal to its default is left out, and a missing field takes its default.
 from __future__ import annotations
 
 import dataclasses
+import re
+from collections.abc import Callable
 from typing import Any, ClassVar, Self, TypeVar, dataclass_transform
 
 from .change_wire import change_to_wire
@@ -49,7 +51,8 @@ class WireMap:
         """Refuse (LocalProtocolError) a field that is not as documented."""
 
     def to_wire(self) -> dict[str, Any]:
-        """The map to pack: "t" first, then every field that differs from its default."""
+        """The map to pack: "t" first, then every field that differs from its default.
+        (`wire` gives each class this loop written out for its own fields.)"""
         d: dict[str, Any] = {"t": self.TYPE} if self.TYPE else {}
         for key, attr, default in self._SPEC:
             v = getattr(self, attr)
@@ -114,4 +117,32 @@ def wire(cls: type[W]) -> type[W]:
     cls._ALLOWED = frozenset(k for k, _, _ in spec) | typed
     cls._REQUIRED = frozenset(k for k, _, d in spec if d is _MISSING) | typed
     cls._ATTRS = {key: attr for key, attr, _ in spec}
+    setattr(cls, "to_wire", _written_out(cls))  # noqa: B010 (mypy: a method is not assigned)
     return cls
+
+
+# The names in a field's type when msgpack packs its value as it is (no part, no change).
+_AS_IT_IS = frozenset({"int", "str", "bool", "float", "None", "tuple"})
+
+
+def _written_out(cls: type[WireMap]) -> Callable[[WireMap], dict[str, Any]]:
+    """`WireMap.to_wire` for `cls`, with its loop unrolled over the fields, as dataclasses
+    writes `__init__`: a move sends four messages or more to every seat, and the loop's
+    getattr, default test and `_plain` per field took most of their encoding."""
+    types = {f.name: f.type for f in dataclasses.fields(cls)}
+    env: dict[str, Any] = {"_plain": _plain}
+    lines = ["def to_wire(self):", f"    d = {{'t': {cls.TYPE!r}}}" if cls.TYPE else "    d = {}"]
+    for n, (key, attr, default) in enumerate(cls._SPEC):
+        t = types[attr]
+        names = set(re.findall(r"\w+", t.__name__ if isinstance(t, type) else str(t)))
+        value = "v" if names <= _AS_IT_IS else "_plain(v)"
+        lines.append(f"    v = self.{attr}")
+        if default is _MISSING:
+            lines.append(f"    d[{key!r}] = {value}")
+        else:
+            env[f"default{n}"], env[f"type{n}"] = default, type(default)
+            lines.append(f"    if not (v == default{n} and type(v) is type{n}):")
+            lines.append(f"        d[{key!r}] = {value}")
+    exec("\n".join([*lines, "    return d"]), env)
+    written: Callable[[WireMap], dict[str, Any]] = env["to_wire"]
+    return written

@@ -21,8 +21,7 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -73,12 +72,13 @@ class Journal:
         self.on_failure: Callable[[str], None] = lambda message: None
         self._pending: list[Row] = []
         self._work = trio.Event()
-        self._done = trio.Event()
+        self._done: trio.Event | None = None  # made by the first `durable` waiting for a commit
         self._wal_limit = wal_limit
         self._db = self._open()
         # The log kept small (journal_wal.py); nothing to keep small in memory.
         self.wal = None if path is None else WalKeeper(path, wal_limit, checkpoint_every)
         self._wake_every = checkpoint_every
+        self._quiet = False  # the tick found nothing written for a whole interval
 
     # ----- opening ----------------------------------------------------------
 
@@ -229,19 +229,31 @@ class Journal:
             nursery.cancel_scope.cancel()
 
     def start(self, nursery: trio.Nursery) -> None:
-        """Start what runs beside the commits: the copying of the log aside."""
+        """Start what runs beside the commits: the tick that wakes a quiet journal,
+        and the copying of the log aside."""
+        nursery.start_soon(self._tick)
         if self.wal is not None:
             nursery.start_soon(self.wal.run)
 
+    async def _tick(self) -> None:
+        """Every checkpoint interval, wake `wait_for_writes` if nothing was written in
+        it: one timer for the journal, instead of a deadline around every wait (a
+        cancel scope per commit cost more than the wait it bounded)."""
+        seen = self.epoch
+        while True:
+            await trio.sleep(self._wake_every)
+            if self.epoch == seen:
+                self._quiet = True
+                self._work.set()
+            seen = self.epoch
+
     async def wait_for_writes(self) -> bool:
-        """Wait until something is written or a checkpoint interval passes; True if
-        nothing was written (the journal is quiet)."""
-        with trio.move_on_after(self._wake_every):
-            await self._work.wait()
-        if not self._work.is_set():
-            return True
+        """Wait until something is written, or a whole checkpoint interval passed with
+        nothing written (True: the journal is quiet)."""
+        await self._work.wait()
         self._work = trio.Event()
-        return False
+        quiet, self._quiet = self._quiet and not self._pending, False
+        return quiet
 
     async def commit(self) -> bool:
         """Commit the batch written so far, as one transaction: True once it is
@@ -259,8 +271,9 @@ class Journal:
             self.on_failure(self.failed)
         else:
             self.committed = epoch
-        done, self._done = self._done, trio.Event()
-        done.set()
+        done, self._done = self._done, None
+        if done is not None:
+            done.set()
         return self.failed is None
 
     async def tidy(self, quiet: bool) -> None:
@@ -269,19 +282,16 @@ class Journal:
             await self.wal.checkpoint_if_due(quiet)
 
     def _commit(self, batch: list[Row]) -> None:
-        with self._transaction():
-            for sql, params in batch:
-                self._db.execute(sql, params)
-
-    @contextmanager
-    def _transaction(self) -> Iterator[None]:
-        self._db.execute("BEGIN")
+        """One transaction (written out, not a context manager: it runs every move)."""
+        execute = self._db.execute
+        execute("BEGIN")
         try:
-            yield
+            for sql, params in batch:
+                execute(sql, params)
         except BaseException:
-            self._db.execute("ROLLBACK")
+            execute("ROLLBACK")
             raise
-        self._db.execute("COMMIT")
+        execute("COMMIT")
 
     async def durable(self, epoch: int) -> bool:
         """Wait until everything written by `epoch` is committed; False if it never
@@ -289,6 +299,8 @@ class Journal:
         while self.committed < epoch:
             if self.failed is not None:
                 return False
+            if self._done is None:
+                self._done = trio.Event()
             await self._done.wait()
         return True
 

@@ -221,3 +221,10 @@ def test_a_finished_snapshot_round_trips_and_ends_the_session() -> None:
     client.receive_data(server.send(over))
     assert client.next_message() == over
     assert client.state == server.state == SessionState.ENDED
+
+
+@pytest.mark.parametrize("direction, msg", [*EXAMPLES, *(("", m) for m in MORE.values())])
+def test_each_class_s_own_to_wire_makes_the_map_of_the_generic_loop(direction, msg):
+    # `wire` writes `to_wire` out per class (protocol/base.py); WireMap's loop is its spec.
+    assert type(msg).to_wire is not WireMap.to_wire
+    assert msg.to_wire() == WireMap.to_wire(msg)
