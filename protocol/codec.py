@@ -10,6 +10,7 @@ from typing import Any, Generic, TypeVar
 
 import msgpack
 
+from .base import WireMap
 from .errors import LocalProtocolError, RemoteProtocolError
 from .framing import FrameDecoder, encode_frame, pack_length
 from .limits import (
@@ -24,8 +25,8 @@ from .messages import ACTIONS, CLIENT_MESSAGES, SERVER_MESSAGES, ClientMessage, 
 from .session import SERVER_ALLOWED, TRANSITIONS, Session, SessionState
 from .wire import check_shape, loads, shown, unpack_options
 
-In = TypeVar("In")  # what this end receives
-Out = TypeVar("Out")  # what it sends
+In = TypeVar("In", bound=WireMap)  # what this end receives
+Out = TypeVar("Out", bound=WireMap)  # what it sends
 
 # One Packer for every codec: packing never waits, so codecs can take turns with it,
 # and a connection then holds no packing buffer of its own while it is idle.
@@ -114,7 +115,7 @@ class _Codec(Generic[In, Out]):
         self._sent(msg)
         return frame
 
-    def encode(self, msg: Any) -> bytes:
+    def encode(self, msg: Out) -> bytes:
         """The frame for `msg`, touching no session state: to encode a message once
         and hand it to many connections with `send_encoded`."""
         payload: bytes = _pack(msg.to_wire())
@@ -123,7 +124,7 @@ class _Codec(Generic[In, Out]):
             encode_frame(payload, self._max_out)  # raises the framing error
         return pack_length(n) + payload
 
-    def send_encoded(self, msg: Any, frame: bytes) -> bytes:
+    def send_encoded(self, msg: Out, frame: bytes) -> bytes:
         """Like `send`, for a frame `encode` already made from `msg` (one update
         encoded once for every member): the same checks and state changes."""
         if type(msg) not in self._out_types:
@@ -134,7 +135,7 @@ class _Codec(Generic[In, Out]):
         self._sent(msg)
         return frame
 
-    def sent(self, msg: Any) -> None:
+    def sent(self, msg: Out) -> None:
         """`send_encoded` without the frame: the checks and the state change of a
         message whose bytes another codec's `encode` made."""
         self.send_encoded(msg, b"")
@@ -148,9 +149,9 @@ class _Codec(Generic[In, Out]):
                 f" the {self._peer} sent {v!r:.20}.",
             )
 
-    def _received(self, msg: Any) -> None: ...
-    def _check_send(self, msg: Any) -> None: ...
-    def _sent(self, msg: Any) -> None: ...
+    def _received(self, msg: In) -> None: ...
+    def _check_send(self, msg: Out) -> None: ...
+    def _sent(self, msg: Out) -> None: ...
 
 
 class ServerCodec(_Codec[ClientMessage, ServerMessage]):
@@ -160,16 +161,16 @@ class ServerCodec(_Codec[ClientMessage, ServerMessage]):
     _incoming, _outgoing = CLIENT_MESSAGES, SERVER_MESSAGES
     _max_in, _max_out, _decode = MAX_CLIENT_FRAME, MAX_SERVER_FRAME, CLIENT_DECODE
 
-    def _received(self, msg: Any) -> None:
+    def _received(self, msg: ClientMessage) -> None:
         self.session.check_client(msg)
 
-    def _check_send(self, msg: Any) -> None:
+    def _check_send(self, msg: ServerMessage) -> None:
         self.session.check_server(msg)
 
-    def _sent(self, msg: Any) -> None:
+    def _sent(self, msg: ServerMessage) -> None:
         self.session.advance(msg)  # _check_send has checked it
 
-    def sent(self, msg: Any) -> None:
+    def sent(self, msg: ServerMessage) -> None:
         # The same checks as `send_encoded`, in fewer calls: this runs for every frame
         # to every seat of every move.
         session = self.session
@@ -188,10 +189,10 @@ class ClientCodec(_Codec[ServerMessage, ClientMessage]):
     _incoming, _outgoing = SERVER_MESSAGES, CLIENT_MESSAGES
     _max_in, _max_out, _decode = MAX_SERVER_FRAME, MAX_CLIENT_FRAME, SERVER_DECODE
 
-    def _received(self, msg: Any) -> None:
+    def _received(self, msg: ServerMessage) -> None:
         self.session.on_server(msg)
 
-    def _check_send(self, msg: Any) -> None:
+    def _check_send(self, msg: ClientMessage) -> None:
         self.session.check_client(msg)
 
 
