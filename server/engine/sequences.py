@@ -34,23 +34,21 @@ def line_options(
 
     `chips[cell]` must already hold `mark`. Returns [] in the common case."""
     lines: list[list[LineOption]] = []
-    for back, forward in RAYS[cell]:
-        # The same count along each ray, written out twice: most rays stop at their
-        # first cell, and a helper's call per ray made this function 40-65% slower.
-        n_back = 0
-        for c in back:
-            v = chips[c]
-            if v != mark and v != corner:
-                break
-            n_back += 1
-        n_fwd = 0
-        for c in forward:
-            v = chips[c]
-            if v != mark and v != corner:
-                break
-            n_fwd += 1
+    for rays in RAYS[cell]:
+        # How far the side's chips (or a corner) run from the cell along each ray.
+        counts = []
+        for ray in rays:
+            n = 0
+            for c in ray:
+                v = chips[c]
+                if v != mark and v != corner:
+                    break
+                n += 1
+            counts.append(n)
+        n_back, n_fwd = counts
         if n_back + n_fwd < 4:
             continue
+        back, forward = rays
         run = back[:n_back][::-1] + (cell,) + forward[:n_fwd]
         # Every window of five in the run that holds the new chip, as sorted cells.
         windows = [
