@@ -83,20 +83,8 @@ class Outflow:
         hold = bool(waiting) or self._holding or epoch > journal.committed
         # (Class checks, not isinstance: this runs for every message of every move.)
         for to, msg in sends:
-            if to.__class__ is Guest:
-                sink = to.outbox
-                if sink is None:
-                    continue
-                frame = sink.encode(msg) if msg.__class__ not in _KEPT else self.frame(sink, msg)
-                if not sink.admit(msg, frame):
-                    continue
-                if hold:
-                    waiting.append((epoch, sink, frame))
-                else:
-                    sink.deliver(frame, 1)
-                continue
-            shared: bytes | None = None
-            for guest in to:  # type: ignore[union-attr]
+            shared: bytes | None = None  # encoded once, for every guest it goes to
+            for guest in (to,) if to.__class__ is Guest else to:  # type: ignore[union-attr]
                 sink = guest.outbox
                 if sink is None:
                     continue
