@@ -22,6 +22,7 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
         ("server.py", ["--quick", "--other", str(BENCH.parent)], "rtt_us_other1"),
         # bots.py --quick runs in tests/test_bots.py, which checks its figures too.
         ("blocks.py", ["--check", "medium"], "missed 0 of"),
+        ("decisions.py", ["--quick"], "edge_hard-v1"),
         ("hostile.py", ["--quick"], "p99_attack_ms"),
         ("hostile_tables.py", ["--quick"], "park_race_stopped"),
         ("discovery.py", ["--quick"], "gone_after_stop_s"),

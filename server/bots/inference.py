@@ -34,6 +34,8 @@ from .worlds import Likelihood, WorldMaker
 # A card counts as having had a better play when its best beats the play made
 # by this much (the judgement of a past board is approximate).
 MARGIN = 5.0
+# The same margin for the likelihood (hand_likelihoods); hard-v1's test keeps MARGIN.
+LIKELY_MARGIN = 5.0
 # Plays looked back at per seat; older cards than a hand's size are all replaced.
 LOOK_BACK = 8
 
@@ -79,7 +81,7 @@ def _marked_cards(
 
 
 # How fast keeping a card with a better play becomes unlikely: a card whose
-# best play beat the play made by MARGIN + g was kept with probability
+# best play beat the play made by LIKELY_MARGIN + g was kept with probability
 # exp(-g / KEEP_SCALE) (a strong player keeps few such cards, a beginner more).
 KEEP_SCALE = 25.0
 # Keeping a dead card instead of exchanging it refuses a free card: it counts
@@ -95,7 +97,7 @@ def hand_likelihoods(view: SeatView, maker: WorldMaker) -> dict[int, Likelihood]
     telling ones since a play may have come in with its `d` draws since."""
     return {
         seat: _likelihood(plays)
-        for seat, plays in _judged_plays(view, maker).items()
+        for seat, plays in _judged_plays(view, maker, margin=LIKELY_MARGIN).items()
         if any(gains for _, gains in plays)
     }
 
@@ -114,8 +116,9 @@ def _likelihood(plays: list[tuple[int, dict[int, float]]]) -> Likelihood:
 
 
 def _judged_plays(
-    view: SeatView, maker: WorldMaker, style: Style = NOW, dead_cards: bool = True
-) -> dict[int, list[tuple[int, dict[int, float]]]]:
+    view: SeatView, maker: WorldMaker, style: Style = NOW, dead_cards: bool = True,
+    margin: float = MARGIN,
+) -> dict[int, list[tuple[int, dict[int, float]]]]:  # fmt: skip
     """Per seat of another side: (draws since, gain per unseen card that had a
     clearly better play or was dead and not exchanged) for each of its last
     plays, newest first."""
@@ -146,7 +149,7 @@ def _judged_plays(
         if view.seat_sides[seat] == me or seen[seat] >= LOOK_BACK:
             continue
         seen[seat] += 1
-        gains = _better_than(view, maker, chips, seat, action, unseen, style)
+        gains = _better_than(view, maker, chips, seat, action, unseen, style, margin)
         if gains is not None:
             before = history[index - 1] if index else None
             exchanged = before is not None and before[0] == seat and before[1].kind == EXCHANGE
@@ -163,10 +166,10 @@ def _judged_plays(
 
 def _better_than(
     view: SeatView, maker: WorldMaker, chips: bytearray, seat: int, action: Action,
-    unseen: set[int], style: Style = NOW,
+    unseen: set[int], style: Style = NOW, margin: float = MARGIN,
 ) -> dict[int, float] | None:  # fmt: skip
     """Per unseen card whose best play on `chips` (the board before `action`)
-    beats `action` by more than MARGIN, by how much more; None when the play
+    beats `action` by more than `margin`, by how much more; None when the play
     cannot be judged. Judged as medium judges, threats included, with what
     any seat sees (the discard pile; the hand is not known)."""
     side = view.seat_sides[seat]
@@ -183,7 +186,7 @@ def _better_than(
     played = score_action(action, chips, packed, table, mark, threats=threats, fill=fill)
     if played is None:
         return None
-    bar = played + MARGIN
+    bar = played + margin
     empties = [c for c in range(len(chips)) if not chips[c]]
     best_wild = max((score(Action(PLACE, JD, c)) for c in empties), default=-math.inf)
     best_remove = max(
