@@ -32,7 +32,14 @@ from .engine import Action, Arrangement, Game
 from .engine.actions import DRAW
 from .engine.arrangement import DEFAULT_HAND_SIZE
 from .engine.cards import CARD_CODES
-from .engine.view import SeatView, dead_cards, hand_targets, seat_part, seat_view
+from .engine.view import (
+    SeatView,
+    dead_cards,
+    hand_targets,
+    seat_part,
+    seat_view,
+    turn_counters,
+)
 
 
 def rules_of(arrangement: Arrangement) -> Rules:
@@ -193,11 +200,7 @@ def update(
     return Update(
         version=version,
         changes=made,
-        turn=game.turn,
-        draw_size=len(game.draw_pile),
-        passes=game.passes,
-        exchanged=game.exchanged,
-        pending_draw=tuple(game.pending_draw),
+        **turn_counters(game),
         result=_result(game),
         stand_in=stand_in,
         clocks=clocks,

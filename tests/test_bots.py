@@ -293,9 +293,10 @@ def test_the_bench_quick_mode_ends_with_its_figures():
     assert len(figures["hard_vs_hard_v1_interval"]) == 2
 
 
-def test_the_benchs_sighted_worlds_hold_the_real_hands():
+def test_the_benchs_sighted_worlds_hold_the_real_hands(monkeypatch):
     # The measurement of what seeing the hidden cards is worth must really see
     # them, and leave only the draw pile's order to chance.
+    monkeypatch.syspath_prepend(str(BENCH_BOTS.parent))  # bench/bots.py's own imports
     spec = importlib.util.spec_from_file_location("bench_bots", BENCH_BOTS)
     assert spec is not None and spec.loader is not None
     bench = importlib.util.module_from_spec(spec)

@@ -15,7 +15,7 @@ form a sequence (``choices``).
 from __future__ import annotations
 
 from itertools import compress
-from typing import NamedTuple
+from typing import NamedTuple, TypedDict
 
 from sarja.protocol.cards import FiveCells
 
@@ -246,6 +246,27 @@ def dead_cards(game: Game, seat: int) -> tuple[int, ...]:
 # ----- the view ----------------------------------------------------------------
 
 
+class TurnCounters(TypedDict):
+    """Whose turn it is and the counters around it: what every seat's view and every
+    update carry after each action (given as keywords: `**turn_counters(game)`)."""
+
+    turn: int
+    draw_size: int
+    passes: int
+    exchanged: bool
+    pending_draw: tuple[int, ...]
+
+
+def turn_counters(game: Game) -> TurnCounters:
+    return TurnCounters(
+        turn=game.turn,
+        draw_size=len(game.draw_pile),
+        passes=game.passes,
+        exchanged=game.exchanged,
+        pending_draw=tuple(game.pending_draw),
+    )
+
+
 def seat_view(game: Game, seat: int | None) -> SeatView:
     """The view of `seat`, or a spectator's view (no hand at all) for None."""
     if seat is None:
@@ -279,18 +300,14 @@ def seat_view(game: Game, seat: int | None) -> SeatView:
         held=tuple([len(h) for h in game.hands]),
         board=board_text(game),
         discard=tuple(game.discard),
-        draw_size=len(game.draw_pile),
         sequences=tuple([tuple(s) for s in game.sequences]),
-        turn=game.turn,
         first=game.first,
         cut=game.cut,
         last=history[-1] if history else None,
         legal=legal,
         choices=choices,
-        exchanged=game.exchanged,
-        pending_draw=tuple(game.pending_draw),
-        passes=game.passes,
         outcome=game.outcome,
         revealed_hands=tuple([tuple(sorted(h)) for h in game.hands]) if over else None,
         history=tuple(history),
+        **turn_counters(game),
     )
