@@ -514,7 +514,7 @@ def test_quitting_after_cannot_reach_ends_with_a_failure_status(tmp_path):
         port = probe.getsockname()[1]  # nothing listens here once it is closed
     client = Terminal([*command("sarja-client"), f"127.0.0.1:{port}", "--name", "Dora"], env)
     try:
-        client.wait_for("Cannot reach", timeout=10)
+        client.wait_for("Cannot reach", timeout=PATIENCE)
         client.type("q")
         assert client.finish() == 1
         said = client.raw.decode("utf-8", "replace")

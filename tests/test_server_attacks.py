@@ -469,5 +469,5 @@ def test_an_idle_connection_costs_the_server_little_memory():
         for sock in held:
             sock.close()
         process.terminate()
-        process.wait(timeout=10)
+        process.wait(timeout=PATIENCE)  # a hang guard
     assert grown / 500 <= 16, f"{grown / 500:.1f} KiB per idle connection"

@@ -374,7 +374,7 @@ def test_out_of_file_descriptors_pauses_accepting_without_a_log_flood(tmp_path):
             assert b"welcome" in sock.recv(65536)
     finally:
         process.terminate()
-        process.wait(timeout=10)
+        process.wait(timeout=PATIENCE)  # a hang guard
     text = log.read_text()
     assert "Traceback" not in text, text[-2000:]
     assert text.count("no more connections") <= 2, text[-2000:]
