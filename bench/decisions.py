@@ -24,8 +24,9 @@ A setting is `NAME:key=value,...` (`--setting`, repeatable; the first is the
 one compared against): `level` hard (default), hard-v1 or medium, `sims`
 worlds a decision (default 75: what hard fits in 0.3 s here; hard-v1 fits
 about 100), `keep` the reading's KEEP_SCALE, `margin` its LIKELY_MARGIN,
-`random` 1 to deal the hidden cards at random. `--no-choices` measures the
-reading only; `--quick` checks it runs.
+`random` 1 to deal the hidden cards at random, `cand` the candidates searched
+(default 6), `noise` the play-outs' softmax temperature (default 0: greedy).
+`--no-choices` measures the reading only; `--quick` checks it runs.
 
 The last line is one JSON object of the figures.
 """
@@ -46,7 +47,7 @@ from hard_v1 import read as read_v1
 from sarja.server.bots import inference
 from sarja.server.bots.judge import Judgement
 from sarja.server.bots.levels import Medium
-from sarja.server.bots.search import INFER_TRIES, Hard, play_out
+from sarja.server.bots.search import CANDIDATES, INFER_TRIES, Hard, play_out
 from sarja.server.bots.worlds import WorldMaker
 from sarja.server.engine import Action, Arrangement, Game, SeatView, seat_view
 
@@ -83,7 +84,14 @@ def chooser(options: dict[str, float], seed: int) -> Callable[[SeatView], Action
         return Medium(seed).choose
     if options.get("v1"):
         return HardV1(seed, None, sims).choose
-    hard = Hard(seed, None, sims, infer=not options.get("random"))
+    hard = Hard(
+        seed,
+        None,
+        sims,
+        candidates=int(options.get("cand", CANDIDATES)),
+        infer=not options.get("random"),
+        noise=options.get("noise", 0.0),
+    )
 
     def choose(view: SeatView) -> Action:
         with reading(options):

@@ -21,7 +21,7 @@ from sarja.server.bots.judge import Judgement
 from sarja.server.bots.search import Hard
 from sarja.server.bots.worlds import WorldMaker
 from sarja.server.engine import Action, Arrangement, Game, HouseRules, seat_view
-from sarja.server.engine.actions import PLACE
+from sarja.server.engine.actions import DRAW_ACTION, PLACE
 from sarja.server.engine.board import parse_cell
 from sarja.server.engine.cards import parse_card
 
@@ -336,7 +336,10 @@ def test_hard_completes_a_sequence_at_once():
     assert hard.last_simulations == 0
 
 
-@pytest.mark.parametrize("options", [{"plies": 1}, {"plies": 2, "infer": True}])
+@pytest.mark.parametrize(
+    "options",
+    [{"plies": 1}, {"plies": 2, "infer": True}, {"noise": 10.0}, {"candidates": 10}],
+)
 def test_hard_variants_are_legal_and_blind_to_the_hidden_cards(options):
     for seed in range(4):
         game = random_game(2, None, False, seed, 20 + 7 * seed)
@@ -345,6 +348,27 @@ def test_hard_variants_are_legal_and_blind_to_the_hidden_cards(options):
         first = Hard(seed=seed, simulations=6, **options).choose(seat_view(game, seat))
         second = Hard(seed=seed, simulations=6, **options).choose(seat_view(other, seat))
         assert first == second and first in seat_view(game, seat).legal
+
+
+def test_noisy_play_outs_vary_near_ties_and_greedy_ones_do_not():
+    from sarja.server.bots.search import _Policy
+    from sarja.server.bots.threats import Threats
+
+    game = random_game(2, None, False, 2, 12)
+    while game.pending_draw:
+        game.apply(game.pending_draw[0], DRAW_ACTION)
+    packed = Judgement(seat_view(game, game.turn)).packed[:]
+
+    def picks(noise: float) -> set[Action]:
+        return {
+            _Policy(game, Threats(game.chips, packed, 2), noise=noise, rng=random.Random(n)).choose(
+                game, game.turn, packed
+            )
+            for n in range(20)
+        }
+
+    assert len(picks(0.0)) == 1
+    assert len(picks(15.0)) > 1
 
 
 def test_a_hand_is_unlikely_when_it_kept_more_cards_with_better_plays_than_it_drew_since():

@@ -96,12 +96,15 @@ class Hard:
         clock: Callable[[], float] = time.perf_counter,
         style: Style = NOW,
         read: Reader = hand_likelihoods,
+        noise: float = 0.0,
     ) -> None:
         """`think_time` (seconds) caps each decision's wall time;
         `simulations` caps the worlds dealt. With neither, the default time
         budget; with only `simulations`, no clock is read and the choice is
         reproducible. `style` (the judgement's, in play-outs too) and `read`
-        (the reading of the other hands) are today's unless hard-v1's."""
+        (the reading of the other hands) are today's unless hard-v1's.
+        `noise` (an experiment): the play-outs' players choose by a softmax
+        of the judgement at that temperature, not greedily."""
         self.seed = new_seed() if seed is None else seed
         if think_time is None and simulations is None:
             think_time = DEFAULT_THINK_TIME
@@ -115,6 +118,7 @@ class Hard:
         self.worlds = worlds
         self.style = style
         self.read = read
+        self.noise = noise
         self.last_totals: list[float] = []
         self.clock = clock
         self.last_simulations = 0
@@ -163,6 +167,7 @@ class Hard:
         results = [0.0] * count
         done = 0
         style = self.style
+        noise = self.noise
         while self.simulations is None or done < self.simulations:
             # Checked between worlds: every candidate meets the same worlds.
             if deadline is not None and done and self.clock() >= deadline:
@@ -171,7 +176,11 @@ class Hard:
             reshuffle_seed = rng.getrandbits(32)
             for i, action in enumerate(candidates):
                 game = world.copy(rng=random.Random(reshuffle_seed))
-                results[i] = play_out(game, seat, action, judge.packed[:], judge.side, plies, style)
+                # The play-outs' own noise, the same for every candidate.
+                noisy = random.Random(reshuffle_seed + 1) if noise else None
+                results[i] = play_out(
+                    game, seat, action, judge.packed[:], judge.side, plies, style, noise, noisy
+                )
             favourite = results[0]
             for i in range(count):
                 totals[i] += results[i]
@@ -264,9 +273,21 @@ class _Policy:
     makes or ends a four (`touches`), which few moves do. Without `threats`
     (hard-v1's style), moves are judged by their windows alone."""
 
-    __slots__ = ("sides", "needed", "values", "tables", "threats", "fill")
+    __slots__ = ("sides", "needed", "values", "tables", "threats", "fill", "noise", "rng")
 
-    def __init__(self, game: Game, threats: Threats | None, values: Values = VALUES) -> None:
+    def __init__(
+        self,
+        game: Game,
+        threats: Threats | None,
+        values: Values = VALUES,
+        noise: float = 0.0,
+        rng: random.Random | None = None,
+    ) -> None:
+        """With `noise` (and `rng`), each action's score gets Gumbel noise of
+        that scale: the choice is a softmax of the scores at that temperature,
+        so a clear block or win stays first and near ties go either way."""
+        self.noise = noise
+        self.rng = rng
         self.sides = game.arrangement.sides
         self.needed = game.needed
         self.values = values
@@ -297,7 +318,8 @@ class _Policy:
         self.fill = None
         best = legal[0]
         best_score = -math.inf
-        for action in legal:
+        jitter = self.jitter(len(legal))
+        for action, shift in zip(legal, jitter, strict=True):
             kind = action.kind
             if kind == PLACE:
                 score = sum(map(place.__getitem__, map(lookup, CELL_WINDOWS[action.cell])))
@@ -322,9 +344,18 @@ class _Policy:
                 return action
             else:
                 continue
+            score += shift
             if score > best_score:
                 best, best_score = action, score
         return best
+
+    def jitter(self, count: int) -> list[float]:
+        """Gumbel noise for `count` actions' scores (none for a greedy policy)."""
+        rng = self.rng
+        if not self.noise or rng is None:
+            return [0.0] * count
+        scale = self.noise
+        return [-scale * math.log(-math.log(rng.random() or 0.5)) for _ in range(count)]
 
     def _threats(
         self, game: Game, seat: int, packed: list[int], table: Tables, cell: int,
@@ -381,10 +412,11 @@ def apply_tracked(
 
 def play_out(
     game: Game, seat: int, action: Action, packed: list[int], side: int, plies: int,
-    style: Style = NOW,
+    style: Style = NOW, noise: float = 0.0, rng: random.Random | None = None,
 ) -> float:  # fmt: skip
-    """Play `action`, then `plies` more turns greedily (judging in `style`);
-    how good the result is for `side`, in [0, 1]."""
+    """Play `action`, then `plies` more turns greedily (judging in `style`;
+    with `noise`, a softmax of that temperature drawn from `rng`); how good
+    the result is for `side`, in [0, 1]."""
     apply_tracked(game, seat, action, packed, None)
     policy = None
     for _ in range(plies):
@@ -393,7 +425,7 @@ def play_out(
         if policy is None:
             sides = game.arrangement.sides
             threats = Threats(game.chips, packed, sides) if style.threats else None
-            policy = _Policy(game, threats, style.values)
+            policy = _Policy(game, threats, style.values, noise, rng)
         while game.pending_draw:
             game.apply(game.pending_draw[0], DRAW_ACTION)
         turn = game.turn
