@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable
 from typing import Any, ClassVar, Self, TypeVar, dataclass_transform
 
 from .change_wire import change_to_wire
@@ -42,6 +41,10 @@ class WireMap:
     _ALLOWED: ClassVar[frozenset[str]] = frozenset()
     _REQUIRED: ClassVar[frozenset[str]] = frozenset()
     _ATTRS: ClassVar[dict[str, str]] = {}  # wire key -> attribute
+    # What `to_wire` needs of each field, worked out once by `wire`: (wire key, attribute,
+    # default, the default's type or None when there is none, whether `_plain` must
+    # convert the value). Every move sends four messages or more to every seat.
+    _SEND: ClassVar[tuple[tuple[str, str, Any, type | None, bool], ...]] = ()
 
     def __post_init__(self, _trusted: bool) -> None:
         if not _trusted:
@@ -51,14 +54,13 @@ class WireMap:
         """Refuse (LocalProtocolError) a field that is not as documented."""
 
     def to_wire(self) -> dict[str, Any]:
-        """The map to pack: "t" first, then every field that differs from its default.
-        (`wire` gives each class this loop written out for its own fields.)"""
+        """The map to pack: "t" first, then every field that differs from its default."""
         d: dict[str, Any] = {"t": self.TYPE} if self.TYPE else {}
-        for key, attr, default in self._SPEC:
+        for key, attr, default, kind, convert in self._SEND:
             v = getattr(self, attr)
-            if default is not _MISSING and v == default and type(v) is type(default):
+            if kind is not None and v == default and type(v) is kind:
                 continue
-            d[key] = _plain(v)
+            d[key] = _plain(v) if convert else v
         return d
 
     @classmethod
@@ -117,7 +119,11 @@ def wire(cls: type[W]) -> type[W]:
     cls._ALLOWED = frozenset(k for k, _, _ in spec) | typed
     cls._REQUIRED = frozenset(k for k, _, d in spec if d is _MISSING) | typed
     cls._ATTRS = {key: attr for key, attr, _ in spec}
-    setattr(cls, "to_wire", _written_out(cls))  # noqa: B010 (mypy: a method is not assigned)
+    types = {f.name: f.type for f in dataclasses.fields(cls)}
+    cls._SEND = tuple(
+        (key, attr, d, None if d is _MISSING else type(d), not _as_it_is(types[attr]))
+        for key, attr, d in spec
+    )
     return cls
 
 
@@ -125,24 +131,8 @@ def wire(cls: type[W]) -> type[W]:
 _AS_IT_IS = frozenset({"int", "str", "bool", "float", "None", "tuple"})
 
 
-def _written_out(cls: type[WireMap]) -> Callable[[WireMap], dict[str, Any]]:
-    """`WireMap.to_wire` for `cls`, with its loop unrolled over the fields, as dataclasses
-    writes `__init__`: a move sends four messages or more to every seat, and the loop's
-    getattr, default test and `_plain` per field took most of their encoding."""
-    types = {f.name: f.type for f in dataclasses.fields(cls)}
-    env: dict[str, Any] = {"_plain": _plain}
-    lines = ["def to_wire(self):", f"    d = {{'t': {cls.TYPE!r}}}" if cls.TYPE else "    d = {}"]
-    for n, (key, attr, default) in enumerate(cls._SPEC):
-        t = types[attr]
-        names = set(re.findall(r"\w+", t.__name__ if isinstance(t, type) else str(t)))
-        value = "v" if names <= _AS_IT_IS else "_plain(v)"
-        lines.append(f"    v = self.{attr}")
-        if default is _MISSING:
-            lines.append(f"    d[{key!r}] = {value}")
-        else:
-            env[f"default{n}"], env[f"type{n}"] = default, type(default)
-            lines.append(f"    if not (v == default{n} and type(v) is type{n}):")
-            lines.append(f"        d[{key!r}] = {value}")
-    exec("\n".join([*lines, "    return d"]), env)
-    written: Callable[[WireMap], dict[str, Any]] = env["to_wire"]
-    return written
+def _as_it_is(annotation: Any) -> bool:
+    """True when a field of this type needs no `_plain` (e.g. `tuple[int, ...]`,
+    `str | None`); any other name (a part, a change, an alias) is converted."""
+    text = annotation.__name__ if isinstance(annotation, type) else str(annotation)
+    return set(re.findall(r"\w+", text)) <= _AS_IT_IS
