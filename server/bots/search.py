@@ -22,9 +22,9 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
-from itertools import compress
+from itertools import compress, repeat
 
 from sarja.protocol.changes import SequenceMade
 
@@ -318,8 +318,7 @@ class _Policy:
         self.fill = None
         best = legal[0]
         best_score = -math.inf
-        jitter = self.jitter(len(legal))
-        for action, shift in zip(legal, jitter, strict=True):
+        for action, shift in zip(legal, self.jitter(len(legal)), strict=False):
             kind = action.kind
             if kind == PLACE:
                 score = sum(map(place.__getitem__, map(lookup, CELL_WINDOWS[action.cell])))
@@ -349,11 +348,12 @@ class _Policy:
                 best, best_score = action, score
         return best
 
-    def jitter(self, count: int) -> list[float]:
-        """Gumbel noise for `count` actions' scores (none for a greedy policy)."""
+    def jitter(self, count: int) -> Iterable[float]:
+        """Gumbel noise for `count` actions' scores; for a greedy policy, zeros
+        that cost no list (this runs for every move of every play-out)."""
         rng = self.rng
         if not self.noise or rng is None:
-            return [0.0] * count
+            return repeat(0.0)
         scale = self.noise
         return [-scale * math.log(-math.log(rng.random() or 0.5)) for _ in range(count)]
 
