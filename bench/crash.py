@@ -307,17 +307,20 @@ async def run(
     kills: list[int] = []
     # A hang guard, not a timing: a quick run takes some 10 s alone, several times
     # that on a busy machine running the test suite two at a time.
-    with trio.fail_after(240 if quick else 780):
-        async with trio.open_nursery() as nursery:
-            for player in players:
-                nursery.start_soon(player.run, server, 0.002)
-            await killer(server, kills, target, rng)
-            for plan in plans:
-                plan.stopping = True
-            while not all(p.done for p in players):
-                await trio.sleep(0.05)
-            nursery.cancel_scope.cancel()
-    await server.stop(signal.SIGTERM)
+    try:
+        with trio.fail_after(240 if quick else 780):
+            async with trio.open_nursery() as nursery:
+                for player in players:
+                    nursery.start_soon(player.run, server, 0.002)
+                await killer(server, kills, target, rng)
+                for plan in plans:
+                    plan.stopping = True
+                while not all(p.done for p in players):
+                    await trio.sleep(0.05)
+                nursery.cancel_scope.cancel()
+    finally:  # a run that failed leaves no server behind
+        with trio.CancelScope(shield=True):
+            await server.stop(signal.SIGTERM)
     results = check(data_dir, players, kills, server.starts)
     errors = [e for p in players for e in p.errors]
     logged = server.tracebacks()
