@@ -25,12 +25,18 @@ and the milliseconds each level took per decision (median and 95th
 percentile), timed around ``choose`` only. Games run in parallel, one process
 per core, so hard's times are those of a loaded machine.
 
+With ``--results FILE`` every game's result is appended to FILE as it ends, and
+a run with the same FILE plays only the games not in it yet, so the issue's long
+run can be played in parts. A line counts only for the same code of the
+players (server/bots, bench/hard_v1) and the same budgets.
+
 The last line is one JSON object of the headline figures. It asserts nothing.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import multiprocessing
@@ -41,6 +47,7 @@ import statistics
 import time
 from collections import defaultdict
 from collections.abc import Iterator
+from pathlib import Path
 
 import blocks
 from hard_v1 import HardV1, MediumV1
@@ -147,9 +154,45 @@ def new_player(level: str, seed: int, think_time: float | None, simulations: int
 
 
 Task = tuple[str, str, str, int, bool, float | None, int | None]
+Result = tuple[Task, float, dict[str, list[float]], int, float]
+HERE = Path(__file__).resolve().parent
 
 
-def play(task: Task) -> tuple[Task, float, dict[str, list[float]], int, float]:
+def code_identity() -> str:
+    """A digest of the players' code: results of other code are not mixed in."""
+    digest = hashlib.sha256()
+    for folder in (HERE.parent / "server" / "bots", HERE / "hard_v1"):
+        for path in sorted(folder.glob("*.py")):
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def stored_results(path: Path, code: str) -> dict[Task, Result]:
+    """The games already in `path` for this code, by task."""
+    found: dict[Task, Result] = {}
+    if not path.exists():
+        return found
+    for line in path.read_text().splitlines():
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        if row["code"] != code:
+            continue
+        first, second, key, deal, swapped, think, sims = row["task"]
+        task: Task = (first, second, key, deal, swapped, think, sims)
+        found[task] = (task, row["score"], row["times"], row["length"], row["took"])
+    return found
+
+
+def store_result(path: Path, code: str, result: Result) -> None:
+    task, score, times, length, took = result
+    row = {"code": code, "task": list(task), "score": score, "times": times}
+    row |= {"length": length, "took": took}
+    with path.open("a") as f:
+        f.write(json.dumps(row) + "\n")
+
+
+def play(task: Task) -> Result:
     """One game; returns the first level's score (1, ½ or 0), the
     milliseconds per decision by level, the number of actions and the
     game's seconds."""
@@ -184,6 +227,19 @@ def play(task: Task) -> tuple[Task, float, dict[str, list[float]], int, float]:
     else:
         score = 1.0 if outcome.side == first_side else 0.0
     return task, score, dict(times), game.version, time.perf_counter() - began
+
+
+class _Serial:
+    """The pool's face for one game at a time, in this process."""
+
+    def __enter__(self) -> _Serial:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def imap_unordered(self, func, items):  # type: ignore[no-untyped-def]
+        return map(func, items)
 
 
 def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -287,6 +343,12 @@ def main() -> None:
         metavar="N",
         help="number the deals from N (default 1), to play other deals than a run before",
     )
+    parser.add_argument(
+        "--results",
+        type=Path,
+        metavar="FILE",
+        help="append each game's result to FILE and play only the games not in it yet",
+    )
     args = parser.parse_args()
 
     think_time: float | None = args.think_time
@@ -329,11 +391,17 @@ def main() -> None:
     times: dict[str, list[float]] = defaultdict(list)
     lengths: list[int] = []
     all_tasks = list(tasks(deals, think_time, simulations, args.first_deal))
-    if args.jobs > 1:
-        with multiprocessing.Pool(args.jobs) as pool:
-            results = list(pool.imap_unordered(play, all_tasks))
-    else:
-        results = [play(task) for task in all_tasks]
+    code = code_identity()
+    done = stored_results(args.results, code) if args.results else {}
+    results = [done[task] for task in all_tasks if task in done]
+    to_play = [task for task in all_tasks if task not in done]
+    if results:
+        print(f"{len(results)} games from {args.results}, {len(to_play)} to play")
+    with multiprocessing.Pool(args.jobs) if args.jobs > 1 else _Serial() as pool:
+        for result in pool.imap_unordered(play, to_play):
+            results.append(result)
+            if args.results:
+                store_result(args.results, code, result)
     seconds: dict[tuple[str, str, str], list[float]] = defaultdict(list)
     for task, score, game_times, length, took in results:
         first, second, key = task[:3]

@@ -25,7 +25,13 @@ one compared against): `level` hard (default), hard-v1 or medium, `sims`
 worlds a decision (default 75: what hard fits in 0.3 s here; hard-v1 fits
 about 100), `keep` the reading's KEEP_SCALE, `margin` its LIKELY_MARGIN,
 `random` 1 to deal the hidden cards at random, `cand` the candidates searched
-(default 6), `noise` the play-outs' softmax temperature (default 0: greedy).
+(default 6), `noise` the play-outs' softmax temperature (default 0: greedy),
+`conf` the standard errors a candidate must beat the favourite by (default 1),
+`rounds` each seat's turns in a play-out (default 4), `squash` the leaf's
+scale (default 300), `sighted` 1 to deal every world with the other seats'
+real hands (a ceiling for any reading, never a player), `jacks` 1 to deal
+the other seats their real jacks and no others, the rest at random (what
+knowing the jacks alone would be worth).
 `--no-choices` measures the reading only; `--quick` checks it runs.
 
 The last line is one JSON object of the figures.
@@ -36,6 +42,8 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
+import pickle
 import random
 import statistics
 from collections.abc import Callable, Iterator
@@ -44,12 +52,13 @@ from contextlib import contextmanager
 from hard_v1 import FilteredWorlds, HardV1
 from hard_v1 import read as read_v1
 
-from sarja.server.bots import inference
+from sarja.server.bots import inference, search
 from sarja.server.bots.judge import Judgement
 from sarja.server.bots.levels import Medium
-from sarja.server.bots.search import CANDIDATES, INFER_TRIES, Hard, play_out
+from sarja.server.bots.search import CANDIDATES, INFER_TRIES, ROUNDS, Hard, play_out
 from sarja.server.bots.worlds import WorldMaker
 from sarja.server.engine import Action, Arrangement, Game, SeatView, seat_view
+from sarja.server.engine.cards import JACKS
 
 Position = tuple[int, SeatView, list[list[int]]]
 DEFAULT_SETTINGS = ("hard:", "hard-v1:level=hard-v1,sims=100", "medium:level=medium")
@@ -69,28 +78,86 @@ def parse(spec: str) -> tuple[str, dict[str, float]]:
 @contextmanager
 def reading(options: dict[str, float]) -> Iterator[None]:
     """The reading's constants as the setting has them, for its decisions."""
-    saved = inference.KEEP_SCALE, inference.LIKELY_MARGIN
+    saved = inference.KEEP_SCALE, inference.LIKELY_MARGIN, search.SQUASH
     inference.KEEP_SCALE = options.get("keep", saved[0])
     inference.LIKELY_MARGIN = options.get("margin", saved[1])
+    search.SQUASH = options.get("squash", saved[2])
     try:
         yield
     finally:
-        inference.KEEP_SCALE, inference.LIKELY_MARGIN = saved
+        inference.KEEP_SCALE, inference.LIKELY_MARGIN, search.SQUASH = saved
 
 
-def chooser(options: dict[str, float], seed: int) -> Callable[[SeatView], Action]:
+class SightedWorlds(WorldMaker):
+    """Worlds dealt with the other seats' real hands, the draw pile shuffled."""
+
+    def __init__(self, view: SeatView, hands: list[list[int]]) -> None:
+        super().__init__(view)
+        self.hands = hands
+
+    def deal(self, rng: random.Random, likely: object = None, tries: int = 1) -> Game:
+        return sighted_world(self.view, self.hands, rng)
+
+
+class JackSightedWorlds(WorldMaker):
+    """Worlds where each other seat holds its real jacks and no other jack;
+    the rest of every hidden hand and the draw pile dealt at random."""
+
+    def __init__(self, view: SeatView, hands: list[list[int]]) -> None:
+        super().__init__(view)
+        self.hands = hands
+
+    def deal(self, rng: random.Random, likely: object = None, tries: int = 1) -> Game:
+        cards = self.unseen[:]
+        held = []
+        for seat, hand in enumerate(self.hands):
+            if seat == self.seat:
+                continue
+            jacks = [c for c in hand if c in JACKS]
+            for card in jacks:
+                cards.remove(card)
+            held.append((seat, jacks, len(hand)))
+        rng.shuffle(cards)
+        plain = [c for c in cards if c not in JACKS]
+        spare = [c for c in cards if c in JACKS]
+        dealt: list[list[int]] = []
+        for seat in range(len(self.hands)):
+            if seat == self.seat:
+                dealt.append(list(self.view.hand))
+                continue
+            _, jacks, size = next(h for h in held if h[0] == seat)
+            fill = size - len(jacks)
+            dealt.append(jacks + plain[:fill])
+            del plain[:fill]
+        pile = plain + spare
+        rng.shuffle(pile)
+        return self.world(dealt, pile, rng)
+
+
+def chooser(
+    options: dict[str, float], seed: int, hands: list[list[int]]
+) -> Callable[[SeatView], Action]:
     sims = int(options.get("sims", 75))
     if options.get("medium"):
         return Medium(seed).choose
     if options.get("v1"):
         return HardV1(seed, None, sims).choose
+    sighted = bool(options.get("sighted"))
+    jacks = bool(options.get("jacks"))
     hard = Hard(
         seed,
         None,
         sims,
         candidates=int(options.get("cand", CANDIDATES)),
-        infer=not options.get("random"),
+        rounds=int(options.get("rounds", ROUNDS)),
+        confidence=options.get("conf", 1.0),
+        infer=not options.get("random") and not sighted and not jacks,
         noise=options.get("noise", 0.0),
+        worlds=(lambda view: SightedWorlds(view, hands))
+        if sighted
+        else (lambda view: JackSightedWorlds(view, hands))
+        if jacks
+        else WorldMaker,
     )
 
     def choose(view: SeatView) -> Action:
@@ -122,6 +189,20 @@ def positions(games: int, first_deal: int, sims: int) -> list[Position]:
     return found
 
 
+def cached_positions(path: str | None, games: int, first_deal: int, sims: int) -> list[Position]:
+    key = (games, first_deal, sims)
+    if path and os.path.exists(path):
+        with open(path, "rb") as f:
+            stored_key, stored = pickle.load(f)
+        if stored_key == key:
+            return stored  # type: ignore[no-any-return]
+    found = positions(games, first_deal, sims)
+    if path:
+        with open(path, "wb") as f:
+            pickle.dump((key, found), f)
+    return found
+
+
 def sighted_world(view: SeatView, hands: list[list[int]], rng: random.Random) -> Game:
     """The position with the true hands and the draw pile shuffled."""
     maker = WorldMaker(view)
@@ -150,7 +231,7 @@ def value(
 
 def overlap(options: dict[str, float], found: list[Position], worlds: int) -> float | None:
     """The share of the other seat's true cards among those dealt to it."""
-    if options.get("medium"):
+    if options.get("medium") or options.get("sighted") or options.get("jacks"):
         return None
     shares = []
     for index, (_, view, hands) in enumerate(found):
@@ -186,6 +267,12 @@ def main() -> None:
     parser.add_argument("--worlds", type=int, default=60, help="worlds dealt per reading")
     parser.add_argument("--setting", action="append", default=[], metavar="NAME:k=v,...")
     parser.add_argument("--no-choices", action="store_true", help="the reading only")
+    parser.add_argument(
+        "--positions",
+        metavar="FILE",
+        help="keep the games' positions in FILE (pickle) and read them from it"
+        " next time with the same --games, --first-deal and --simulations",
+    )
     parser.add_argument("--quick", action="store_true", help="a tiny run: checks it runs")
     args = parser.parse_args()
     if args.quick:
@@ -194,7 +281,7 @@ def main() -> None:
     if args.quick:
         settings = [(name, options | {"sims": 2.0}) for name, options in settings]
 
-    found = positions(args.games, args.first_deal, args.simulations)
+    found = cached_positions(args.positions, args.games, args.first_deal, args.simulations)
     per_game = len(found) / args.games
     found = found[:: args.stride]
     print(f"{len(found)} positions of {args.games} games ({per_game:.1f} decisions a game)")
@@ -211,7 +298,7 @@ def main() -> None:
     for index, (deal, view, hands) in enumerate(found):
         assert view.seat is not None
         seed = deal * 100 + view.seat
-        choices = {name: chooser(options, seed)(view) for name, options in settings}
+        choices = {name: chooser(options, seed, hands)(view) for name, options in settings}
         values = {
             action: value(view, hands, action, args.play_outs, index)
             for action in set(choices.values())

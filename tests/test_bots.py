@@ -293,14 +293,33 @@ def test_the_bench_quick_mode_ends_with_its_figures():
     assert len(figures["hard_vs_hard_v1_interval"]) == 2
 
 
-def test_the_benchs_sighted_worlds_hold_the_real_hands(monkeypatch):
-    # The measurement of what seeing the hidden cards is worth must really see
-    # them, and leave only the draw pile's order to chance.
+def bench_bots(monkeypatch):
     monkeypatch.syspath_prepend(str(BENCH_BOTS.parent))  # bench/bots.py's own imports
     spec = importlib.util.spec_from_file_location("bench_bots", BENCH_BOTS)
     assert spec is not None and spec.loader is not None
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
+    return bench
+
+
+def test_the_benchs_stored_results_are_read_back_only_for_the_same_code(monkeypatch, tmp_path):
+    # The issue's long match is played in parts: a part's games must come back
+    # as they were, and games of other players' code must never be mixed in.
+    bench = bench_bots(monkeypatch)
+    path = tmp_path / "results.jsonl"
+    task = ("hard", "hard-v1", "2p", 7, True, 0.3, None)
+    result = (task, 0.5, {"hard": [301.5], "hard-v1": [299.0]}, 97, 41.0)
+    bench.store_result(path, "code-a", result)
+    bench.store_result(path, "code-b", (task, 1.0, {}, 50, 1.0))
+    assert bench.stored_results(path, "code-a") == {task: result}
+    assert bench.stored_results(path, "code-c") == {}
+    assert len(bench.code_identity()) == 16
+
+
+def test_the_benchs_sighted_worlds_hold_the_real_hands(monkeypatch):
+    # The measurement of what seeing the hidden cards is worth must really see
+    # them, and leave only the draw pile's order to chance.
+    bench = bench_bots(monkeypatch)
     game = Game.new(Arrangement.of(4), random.Random(7))
     for _ in range(9):
         game.apply(game.turn, make_player("medium", seed=1).choose(seat_view(game, game.turn)))
