@@ -268,6 +268,9 @@ def main() -> None:
     parser.add_argument("--setting", action="append", default=[], metavar="NAME:k=v,...")
     parser.add_argument("--no-choices", action="store_true", help="the reading only")
     parser.add_argument(
+        "--dump", metavar="FILE", help="write each judged position's choices and values to FILE"
+    )
+    parser.add_argument(
         "--positions",
         metavar="FILE",
         help="keep the games' positions in FILE (pickle) and read them from it"
@@ -295,6 +298,7 @@ def main() -> None:
     diffs: dict[str, list[float]] = {name: [] for name, _ in settings[1:]}
     if args.no_choices:
         found = []
+    dump = open(args.dump, "w") if args.dump else None  # noqa: SIM115 (closed below)
     for index, (deal, view, hands) in enumerate(found):
         assert view.seat is not None
         seed = deal * 100 + view.seat
@@ -304,8 +308,16 @@ def main() -> None:
             for action in set(choices.values())
         } if len(set(choices.values())) > 1 else {}  # fmt: skip
         base = choices[settings[0][0]]
+        if dump is not None:
+            row = {"deal": deal, "version": view.version, "hand": list(view.hand)}
+            row["hands"] = hands
+            row["choices"] = {name: list(choice) for name, choice in choices.items()}
+            row["values"] = {name: values.get(choice) for name, choice in choices.items()}
+            dump.write(json.dumps(row) + "\n")
         for name in diffs:
             diffs[name].append(values[choices[name]] - values[base] if values else 0.0)
+    if dump is not None:
+        dump.close()
     for name, found_diffs in diffs.items():
         if not found_diffs:
             continue
