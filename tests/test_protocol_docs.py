@@ -73,7 +73,6 @@ from sarja.protocol.messages import (
     Join,
     Last,
     Leave,
-    ListTables,
     MatchScore,
     Pair,
     Player,
@@ -209,7 +208,7 @@ def limits() -> list[tuple[str, str]]:
         ("frame body a client sends", f"1 to {MAX_CLIENT_FRAME} bytes ({client_kib} KiB)"),
         ("frame body the server sends", f"1 to {MAX_SERVER_FRAME} bytes ({server_kib} KiB)"),
         ("ids, versions, ping numbers", f"0 to {MAX_ID} (2^31 − 1)"),
-        ("player name", f"1 to {MAX_NAME} characters, after surrounding spaces are removed"),
+        ("player name", f"1 to {MAX_NAME} characters, after surrounding white space is removed"),
         ("table name", f"1 to {MAX_TABLE_NAME} characters, likewise"),
         ("server name", f"1 to {MAX_SERVER_NAME} characters, likewise"),
         ("chat line, error sentence", f"1 to {MAX_TEXT} characters"),
@@ -228,8 +227,7 @@ def limits() -> list[tuple[str, str]]:
         ("chat", f"{config.chat_burst} lines in any {config.chat_window:g} seconds per player"),
         ("requests on one connection",
          f"{config.request_rate:g} units a second, saved up to {config.request_burst:g}"
-         f" (a `sync` costs {COSTS[Sync]:g}, a `list_tables` {COSTS[ListTables]:g}, any"
-         " other request 1); over it `slow_down`"),
+         f" ({priced()}, any other request 1); over it `slow_down`"),
         ("bytes queued for a peer that does not read", f"{queued_kib} KiB, then it is dropped"),
         ("time a peer may take to accept bytes", f"{config.send_timeout:g} s, then it is dropped"),
         ("time a frame may take to arrive whole",
@@ -243,6 +241,16 @@ def limits() -> list[tuple[str, str]]:
         ("open tables where computers play, made from one address",
          f"{config.computer_tables_per_address} (more are refused `too_many_computer_tables`)"),
     ]  # fmt: skip
+
+
+def priced() -> str:
+    """Every request that costs more than 1 unit, with its cost: all of COSTS, so a
+    request given a price of its own is named in the limits."""
+    named = []
+    for cls, cost in sorted(COSTS.items(), key=lambda item: item[1]):
+        article = "an" if cls.TYPE[0] in "aeiou" else "a"
+        named.append(f"{article} `{cls.TYPE}` {'costs ' if not named else ''}{cost:g}")
+    return ", ".join(named)
 
 
 def block_limits() -> str:
@@ -736,6 +744,10 @@ def test_the_examples_the_doc_quotes_are_the_code_s() -> None:
         f"plays within {c.computer_budget:g} seconds",
     ):
         assert said in prose, said
+    # What each request costs of the budget, in the words of section 11 too.
+    requests = " ".join(section("11.").split())
+    for cls, cost in COSTS.items():
+        assert f"`{cls.TYPE}` {cost:g}" in requests, cls.TYPE
 
 
 def test_docs_name_no_machine_paths() -> None:
