@@ -642,6 +642,35 @@ def test_every_part_is_documented_with_every_field() -> None:
     assert first_column(subsection(text, "#### The *change* part")) == list(CHANGE_KEYS)
 
 
+def wire_default(value: Any) -> str:
+    """A field's default as the tables write it."""
+    if isinstance(value, str):
+        return f'"{value}"'
+    return "[]" if value == () else show(value)
+
+
+def test_a_field_is_optional_exactly_when_it_has_a_default_and_says_which() -> None:
+    # The encoder leaves out every field equal to its default (section 2): a client
+    # must know each default to read what is left out.
+    from sarja.protocol.base import _MISSING
+
+    tables = [
+        (section(t), f"### `{n}`", cls)
+        for t, ms in (("6.", CLIENT_MESSAGES), ("7.", SERVER_MESSAGES))
+        for n, cls in ms.items()
+    ]
+    tables += [(section("7."), f"#### The *{n}* part", cls) for n, cls in PARTS.items()]
+    for text, heading, cls in tables:
+        defaults = {key: default for key, _, default in cls._SPEC}
+        for key, *_, rules in table_rows(subsection(text, heading)):
+            said = re.search(r"\*optional\*, default (\S+?)[\s:;,(]", rules + " ")
+            if defaults[key] is _MISSING:
+                assert "*optional*" not in rules, (heading, key)
+            else:
+                assert said is not None, (heading, key, "optional, with its default")
+                assert said.group(1) == wire_default(defaults[key]), (heading, key)
+
+
 def test_every_change_kind_is_documented_with_its_fields() -> None:
     rows = table_rows(subsection(section("8."), "### Applying an update"))
     assert [r[0].strip("`") for r in rows] == list(CHANGE_FIELDS)
