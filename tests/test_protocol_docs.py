@@ -679,6 +679,13 @@ def test_every_change_kind_is_documented_with_its_fields() -> None:
         assert named == set(CHANGE_FIELDS[kind.strip("`")]), kind
 
 
+def test_every_hint_reason_is_documented() -> None:
+    from sarja.protocol.server_messages import HINT_REASONS
+
+    rows = {r[0]: r[-1] for r in table_rows(subsection(section("7."), "### `hint`"))}
+    assert re.findall(r"`(\w+)`", rows["reason"]) == list(HINT_REASONS)
+
+
 def test_every_notice_kind_is_documented() -> None:
     rows = table_rows(subsection(section("7."), "#### Notice kinds"))
     assert [r[0].strip("`") for r in rows] == list(NOTICE_KINDS)
