@@ -21,6 +21,7 @@ from sarja.client import bot as bot_cli
 from sarja.client import cli as client_cli
 from sarja.client.practice import PACE
 from sarja.server import cli as server_cli
+from sarja.server.bots.search import DEFAULT_THINK_TIME
 from sarja.server.config import default_search_workers
 from sarja.server.export import export_main
 from sarja.server.standings_cli import forget_main, standings_main
@@ -35,6 +36,7 @@ BOTS = (ROOT / "docs" / "bots.md").read_text("utf-8")
 WORKED_OUT: dict[str, dict[str, Any]] = {
     "sarja-server": {"--search-workers": default_search_workers()},
     "sarja-client": {"--pace": PACE},
+    "sarja-bot": {"--think-time": DEFAULT_THINK_TIME},
 }
 # Options of other programs the docs name (a firewall's, the type checker's).
 FOREIGN = {"--add-port", "--add-service", "--permanent", "--strict"}

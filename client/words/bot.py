@@ -21,7 +21,7 @@ HELP = {
     "games": N_("games to play before leaving (default 1)"),
     "players": N_("seats, if it creates the table (default 2)"),
     "teams": N_("sides, if it creates the table (default: one per player up to 3, else 2)"),
-    "think-time": N_("hard's thinking per move, in seconds"),
+    "think-time": N_("hard's thinking per move, in seconds (default: {seconds:g})"),
     "seed": N_("fix its choices (for testing)"),
     "lang": N_(
         "the language of its lines: fi (suomi) or en (English) (default: the one"
