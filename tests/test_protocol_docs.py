@@ -26,7 +26,7 @@ import trio
 
 from sarja.protocol.change_wire import CHANGE_KEYS
 from sarja.protocol.codec import ClientCodec, ServerCodec
-from sarja.protocol.errors import CODES, FATAL_CODES
+from sarja.protocol.errors import CODES, FATAL_CODES, ProtocolError
 from sarja.protocol.examples import (
     CLIENT_EXAMPLES,
     CLOCK_TABLE,
@@ -669,6 +669,40 @@ def test_a_field_is_optional_exactly_when_it_has_a_default_and_says_which() -> N
             else:
                 assert said is not None, (heading, key, "optional, with its default")
                 assert said.group(1) == wire_default(defaults[key]), (heading, key)
+
+
+def test_a_documented_range_is_the_one_the_codec_enforces() -> None:
+    # Each int field whose rules give a range "lo–hi": one below and one above it,
+    # in the example of its message, are refused (`out_of_range`, or the code the same
+    # rules name instead); the two ends are not refused for that field.
+    checked = 0
+    for title, messages, examples in (
+        ("6.", CLIENT_MESSAGES, CLIENT_EXAMPLES),
+        ("7.", SERVER_MESSAGES, SERVER_EXAMPLES),
+    ):
+        text = section(title)
+        example = {msg.TYPE: dict(wire(msg)) for msg in examples}
+        for t, cls in messages.items():
+            for key, kind, *_, rules in table_rows(subsection(text, f"### `{t}`")):
+                bounds = re.search(r"(\d[\d ]*)–(\d[\d ]*)", rules)
+                if not kind.startswith("int") or bounds is None:
+                    continue
+                low, high = (int(b.replace(" ", "")) for b in bounds.groups())
+                named = set(re.findall(r"`([a-z]+_[a-z_]+)`", rules)) & set(CODES)
+                for value in (low - 1, high + 1):
+                    try:
+                        cls.from_wire({**example[t], key: value})
+                    except ProtocolError as refused:
+                        assert refused.code in {"out_of_range", *named}, (t, key, value)
+                    else:
+                        raise AssertionError(f"{t}.{key} = {value} was accepted")
+                for value in (low, high):  # refused, if at all, for another field
+                    try:
+                        cls.from_wire({**example[t], key: value})
+                    except ProtocolError as refused:
+                        assert f"'{key}'" not in refused.message, (t, key, value)
+                checked += 1
+    assert checked >= 20
 
 
 def test_every_change_kind_is_documented_with_its_fields() -> None:
