@@ -9,8 +9,9 @@ them with
     python tests/test_protocol_docs.py --write
 
 and read the difference before committing it. The hand-written parts are checked too:
-every message, field, part, code, change kind and notice kind is documented, and only
-those.
+every message, field, part, code, change kind, notice kind and hint reason is
+documented, and only those; each optional field with its default, and each range given
+for an int field is the codec's.
 """
 
 from __future__ import annotations
