@@ -25,7 +25,7 @@ HELP = {
     "seed": N_("fix its choices (for testing)"),
     "lang": N_(
         "the language of its lines: fi (suomi) or en (English) (default: the one"
-        " sarja-client speaks, else as LANGUAGE or LANG says)"
+        " sarja-client speaks, else the environment's: LANGUAGE, LC_ALL, LC_MESSAGES or LANG)"
     ),
 }
 GAMES_AT_LEAST = N_("--games must be at least 1")
