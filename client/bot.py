@@ -63,6 +63,7 @@ from sarja.protocol.messages import (
 from sarja.protocol.mirror import GameMirror, ServerProtocolError
 from sarja.server.bots import make_player
 from sarja.server.bots.inference import LOOK_BACK
+from sarja.server.bots.search import DEFAULT_THINK_TIME
 from sarja.server.engine import Action, EngineError
 from sarja.server.engine.actions import EXCHANGE, PLACE, REMOVE
 from sarja.server.engine.cards import parse_card
@@ -371,7 +372,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--games", type=int, default=1, help=words.HELP["games"])
     parser.add_argument("--players", type=int, default=2, help=words.HELP["players"])
     parser.add_argument("--teams", type=int, default=None, help=words.HELP["teams"])
-    parser.add_argument("--think-time", type=float, default=None, help=words.HELP["think-time"])
+    parser.add_argument(
+        "--think-time", type=float, default=None,
+        help=words.HELP["think-time"].format(seconds=DEFAULT_THINK_TIME),
+    )  # fmt: skip
     parser.add_argument("--seed", type=int, default=None, help=words.HELP["seed"])
     parser.add_argument("--lang", choices=lang.LANGUAGES, default=None, help=words.HELP["lang"])
     args = parser.parse_args(argv)

@@ -50,7 +50,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--lang", choices=lang.LANGUAGES, default=None,
         help=_("the language: fi (suomi) or en (English); remembered for next time"
-               " (default: the last one chosen, else as LANGUAGE or LANG says)"),
+               " (default: the last one chosen, else the environment's: LANGUAGE, LC_ALL,"
+               " LC_MESSAGES or LANG)"),
     )  # fmt: skip
     practice = parser.add_argument_group(
         _("playing alone"), _("--practice starts a game against the computer: no server needed")

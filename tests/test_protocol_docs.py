@@ -9,8 +9,9 @@ them with
     python tests/test_protocol_docs.py --write
 
 and read the difference before committing it. The hand-written parts are checked too:
-every message, field, part, code, change kind and notice kind is documented, and only
-those.
+every message, field, part, code, change kind, notice kind and hint reason is
+documented, and only those; each optional field with its default, and each range given
+for an int field is the codec's.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import trio
 
 from sarja.protocol.change_wire import CHANGE_KEYS
 from sarja.protocol.codec import ClientCodec, ServerCodec
-from sarja.protocol.errors import CODES, FATAL_CODES
+from sarja.protocol.errors import CODES, FATAL_CODES, ProtocolError
 from sarja.protocol.examples import (
     CLIENT_EXAMPLES,
     CLOCK_TABLE,
@@ -73,7 +74,6 @@ from sarja.protocol.messages import (
     Join,
     Last,
     Leave,
-    ListTables,
     MatchScore,
     Pair,
     Player,
@@ -209,7 +209,7 @@ def limits() -> list[tuple[str, str]]:
         ("frame body a client sends", f"1 to {MAX_CLIENT_FRAME} bytes ({client_kib} KiB)"),
         ("frame body the server sends", f"1 to {MAX_SERVER_FRAME} bytes ({server_kib} KiB)"),
         ("ids, versions, ping numbers", f"0 to {MAX_ID} (2^31 − 1)"),
-        ("player name", f"1 to {MAX_NAME} characters, after surrounding spaces are removed"),
+        ("player name", f"1 to {MAX_NAME} characters, after surrounding white space is removed"),
         ("table name", f"1 to {MAX_TABLE_NAME} characters, likewise"),
         ("server name", f"1 to {MAX_SERVER_NAME} characters, likewise"),
         ("chat line, error sentence", f"1 to {MAX_TEXT} characters"),
@@ -228,8 +228,7 @@ def limits() -> list[tuple[str, str]]:
         ("chat", f"{config.chat_burst} lines in any {config.chat_window:g} seconds per player"),
         ("requests on one connection",
          f"{config.request_rate:g} units a second, saved up to {config.request_burst:g}"
-         f" (a `sync` costs {COSTS[Sync]:g}, a `list_tables` {COSTS[ListTables]:g}, any"
-         " other request 1); over it `slow_down`"),
+         f" ({priced()}, any other request 1); over it `slow_down`"),
         ("bytes queued for a peer that does not read", f"{queued_kib} KiB, then it is dropped"),
         ("time a peer may take to accept bytes", f"{config.send_timeout:g} s, then it is dropped"),
         ("time a frame may take to arrive whole",
@@ -243,6 +242,16 @@ def limits() -> list[tuple[str, str]]:
         ("open tables where computers play, made from one address",
          f"{config.computer_tables_per_address} (more are refused `too_many_computer_tables`)"),
     ]  # fmt: skip
+
+
+def priced() -> str:
+    """Every request that costs more than 1 unit, with its cost: all of COSTS, so a
+    request given a price of its own is named in the limits."""
+    named = []
+    for cls, cost in sorted(COSTS.items(), key=lambda item: item[1]):
+        article = "an" if cls.TYPE[0] in "aeiou" else "a"
+        named.append(f"{article} `{cls.TYPE}` {'costs ' if not named else ''}{cost:g}")
+    return ", ".join(named)
 
 
 def block_limits() -> str:
@@ -634,12 +643,82 @@ def test_every_part_is_documented_with_every_field() -> None:
     assert first_column(subsection(text, "#### The *change* part")) == list(CHANGE_KEYS)
 
 
+def wire_default(value: Any) -> str:
+    """A field's default as the tables write it."""
+    if isinstance(value, str):
+        return f'"{value}"'
+    return "[]" if value == () else show(value)
+
+
+def test_a_field_is_optional_exactly_when_it_has_a_default_and_says_which() -> None:
+    # The encoder leaves out every field equal to its default (section 2): a client
+    # must know each default to read what is left out.
+    from sarja.protocol.base import _MISSING
+
+    tables = [
+        (section(t), f"### `{n}`", cls)
+        for t, ms in (("6.", CLIENT_MESSAGES), ("7.", SERVER_MESSAGES))
+        for n, cls in ms.items()
+    ]
+    tables += [(section("7."), f"#### The *{n}* part", cls) for n, cls in PARTS.items()]
+    for text, heading, cls in tables:
+        defaults = {key: default for key, _, default in cls._SPEC}
+        for key, *_, rules in table_rows(subsection(text, heading)):
+            said = re.search(r"\*optional\*, default (\S+?)[\s:;,(]", rules + " ")
+            if defaults[key] is _MISSING:
+                assert "*optional*" not in rules, (heading, key)
+            else:
+                assert said is not None, (heading, key, "optional, with its default")
+                assert said.group(1) == wire_default(defaults[key]), (heading, key)
+
+
+def test_a_documented_range_is_the_one_the_codec_enforces() -> None:
+    # Each int field whose rules give a range "lo–hi": one below and one above it,
+    # in the example of its message, are refused (`out_of_range`, or the code the same
+    # rules name instead); the two ends are not refused for that field.
+    checked = 0
+    for title, messages, examples in (
+        ("6.", CLIENT_MESSAGES, CLIENT_EXAMPLES),
+        ("7.", SERVER_MESSAGES, SERVER_EXAMPLES),
+    ):
+        text = section(title)
+        example = {msg.TYPE: dict(wire(msg)) for msg in examples}
+        for t, cls in messages.items():
+            for key, kind, *_, rules in table_rows(subsection(text, f"### `{t}`")):
+                bounds = re.search(r"(\d[\d ]*)–(\d[\d ]*)", rules)
+                if not kind.startswith("int") or bounds is None:
+                    continue
+                low, high = (int(b.replace(" ", "")) for b in bounds.groups())
+                named = set(re.findall(r"`([a-z]+_[a-z_]+)`", rules)) & set(CODES)
+                for value in (low - 1, high + 1):
+                    try:
+                        cls.from_wire({**example[t], key: value})
+                    except ProtocolError as refused:
+                        assert refused.code in {"out_of_range", *named}, (t, key, value)
+                    else:
+                        raise AssertionError(f"{t}.{key} = {value} was accepted")
+                for value in (low, high):  # refused, if at all, for another field
+                    try:
+                        cls.from_wire({**example[t], key: value})
+                    except ProtocolError as refused:
+                        assert f"'{key}'" not in refused.message, (t, key, value)
+                checked += 1
+    assert checked >= 20
+
+
 def test_every_change_kind_is_documented_with_its_fields() -> None:
     rows = table_rows(subsection(section("8."), "### Applying an update"))
     assert [r[0].strip("`") for r in rows] == list(CHANGE_FIELDS)
     for kind, fields, *_ in rows:
         named = set(re.findall(r"`(\w+)`", fields))
         assert named == set(CHANGE_FIELDS[kind.strip("`")]), kind
+
+
+def test_every_hint_reason_is_documented() -> None:
+    from sarja.protocol.server_messages import HINT_REASONS
+
+    rows = {r[0]: r[-1] for r in table_rows(subsection(section("7."), "### `hint`"))}
+    assert re.findall(r"`(\w+)`", rows["reason"]) == list(HINT_REASONS)
 
 
 def test_every_notice_kind_is_documented() -> None:
@@ -657,6 +736,9 @@ SOURCE_CODE_RES = [
     re.compile(r"(?:Refusal|IllegalAction|ArrangementError|MalformedAction)\(\s*\"(\w+)\""),
     re.compile(r"\bcode=\"(\w+)\""),
     re.compile(r"\.close\(\s*\"(\w+)\""),
+    # A `bye` before any hello, and the connections the lobby's steps close.
+    re.compile(r"_refuse\(\s*\w+,\s*\"(\w+)\""),
+    re.compile(r"closes\.append\(\s*\(\s*[\w.]+,\s*\"(\w+)\""),
 ]
 
 
@@ -668,6 +750,14 @@ def server_codes() -> set[str]:
         for pattern in SOURCE_CODE_RES:
             found.update(pattern.findall(text))
     return found
+
+
+def test_each_way_the_source_names_a_code_is_still_found() -> None:
+    # A pattern that matches nothing any more (the code was reshaped) would let a new
+    # code through undocumented.
+    source = "".join(p.read_text("utf-8") for p in (ROOT / "server").rglob("*.py"))
+    for pattern in SOURCE_CODE_RES:
+        assert pattern.search(source), pattern.pattern
 
 
 def code_rows() -> dict[str, list[str]]:
@@ -736,6 +826,10 @@ def test_the_examples_the_doc_quotes_are_the_code_s() -> None:
         f"plays within {c.computer_budget:g} seconds",
     ):
         assert said in prose, said
+    # What each request costs of the budget, in the words of section 11 too.
+    requests = " ".join(section("11.").split())
+    for cls, cost in COSTS.items():
+        assert f"`{cls.TYPE}` {cost:g}" in requests, cls.TYPE
 
 
 def test_docs_name_no_machine_paths() -> None:

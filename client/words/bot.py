@@ -15,17 +15,17 @@ EPILOG = N_(
 HELP = {
     "address": N_("the server, as HOST:PORT (default: the one server found on this LAN)"),
     "server-name": N_("without an address: join the server of this name found on the LAN"),
-    "level": N_("how well it plays"),
+    "level": N_("how well it plays (default: medium)"),
     "table": N_("the table to sit at (made if missing)"),
     "name": N_("its name (default: '<Level> bot')"),
     "games": N_("games to play before leaving (default 1)"),
     "players": N_("seats, if it creates the table (default 2)"),
-    "teams": N_("sides, if it creates the table"),
-    "think-time": N_("hard's thinking per move, in seconds"),
+    "teams": N_("sides, if it creates the table (default: one per player up to 3, else 2)"),
+    "think-time": N_("hard's thinking per move, in seconds (default: {seconds:g})"),
     "seed": N_("fix its choices (for testing)"),
     "lang": N_(
         "the language of its lines: fi (suomi) or en (English) (default: the one"
-        " sarja-client speaks, else as LANGUAGE or LANG says)"
+        " sarja-client speaks, else the environment's: LANGUAGE, LC_ALL, LC_MESSAGES or LANG)"
     ),
 }
 GAMES_AT_LEAST = N_("--games must be at least 1")
