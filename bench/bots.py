@@ -7,7 +7,7 @@ is the long part).
 Every pair of levels meets in two-player games and in two teams of two. Each
 deal (a seeded cut and shuffle) is played twice with the sides swapped, so
 neither level gets the luckier cards. ``baseline`` is the logic of the first
-stand-in player (server/bot.py); ``random`` (easy's sparring partner only)
+stand-in player (server/bots/baseline.py); ``random`` (easy's sparring partner only)
 picks uniformly among the legal actions. With ``--sighted`` it also plays
 ``sighted``, hard searching worlds dealt with the other seats' real hands
 (the draw pile still shuffled), against medium and baseline in two-player
