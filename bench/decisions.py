@@ -26,7 +26,7 @@ worlds a decision (default 75: what hard fits in 0.3 s here; hard-v1 fits
 about 100), `keep` the reading's KEEP_SCALE, `margin` its LIKELY_MARGIN,
 `random` 1 to deal the hidden cards at random, `cand` the candidates searched
 (default 6), `noise` the play-outs' softmax temperature (default 0: greedy),
-`conf` the standard errors a candidate must beat the favourite by (default 1),
+`conf` the standard errors a candidate must beat the favourite by (default 0),
 `rounds` each seat's turns in a play-out (default 4), `squash` the leaf's
 scale (default 300), `sighted` 1 to deal every world with the other seats'
 real hands (a ceiling for any reading, never a player), `jacks` 1 to deal
@@ -55,7 +55,7 @@ from hard_v1 import read as read_v1
 from sarja.server.bots import inference, search
 from sarja.server.bots.judge import Judgement
 from sarja.server.bots.levels import Medium
-from sarja.server.bots.search import CANDIDATES, INFER_TRIES, ROUNDS, Hard, play_out
+from sarja.server.bots.search import CANDIDATES, CONFIDENCE, INFER_TRIES, ROUNDS, Hard, play_out
 from sarja.server.bots.worlds import WorldMaker
 from sarja.server.engine import Action, Arrangement, Game, SeatView, seat_view
 from sarja.server.engine.cards import JACKS
@@ -150,7 +150,7 @@ def chooser(
         sims,
         candidates=int(options.get("cand", CANDIDATES)),
         rounds=int(options.get("rounds", ROUNDS)),
-        confidence=options.get("conf", 1.0),
+        confidence=options.get("conf", CONFIDENCE),
         infer=not options.get("random") and not sighted and not jacks,
         noise=options.get("noise", 0.0),
         worlds=(lambda view: SightedWorlds(view, hands))

@@ -64,7 +64,10 @@ class HardV1(Hard):
         self, seed: int | None = None, think_time: float | None = None,
         simulations: int | None = None,
     ) -> None:  # fmt: skip
-        super().__init__(seed, think_time, simulations, worlds=FilteredWorlds, style=V1, read=read)
+        super().__init__(
+            seed, think_time, simulations, worlds=FilteredWorlds, style=V1, read=read,
+            confidence=1.0,  # hard's default then, pinned here as it changed since
+        )  # fmt: skip
 
 
 class MediumV1(Medium):
