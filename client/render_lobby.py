@@ -65,6 +65,7 @@ def lobby_list(model: Model, width: int, height: int, click: Click = None) -> li
         while get_cwidth(rules) > rules_w and len(rules_items) > 1:
             rules_items.pop()
             rules = ", ".join([*rules_items, words.MORE])
+        rules = shorten(rules, rules_w)  # one item may be wider than the column alone
         text = (
             f" {'▶' if chosen else ' '} {shorten(info.name, name_w):<{name_w}} "
             f"{arrangement_label(info.players, info.teams):<{shape_w}} "
