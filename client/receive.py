@@ -20,7 +20,7 @@ from sarja.protocol.mirror import ServerProtocolError
 from sarja.protocol.session import SessionState
 
 from .facts import final_board
-from .hints import take_hint
+from .hints import hint_line, take_hint
 from .history import take_history
 from .model import CENTRE, Model, note
 from .styles import side_style
@@ -324,6 +324,11 @@ def _settle(model: Model) -> None:
         model.picked = None
     if model.overlay == "fives" and not model.my_turn:
         model.overlay = model.fives_cell = None
+    hint = model.hint
+    if hint is not None and hint.version != game.version:
+        model.hint = None  # the game moved on (our clock ran out, say): its line is stale
+        if model.status == hint_line(hint):
+            model.status = ""
     if game.result is not None:
         model.picked = None
         if model.overlay in ("quit", "leave"):
