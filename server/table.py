@@ -41,7 +41,7 @@ from .play import Play
 from .refusal import Refusal
 from .seating import Seating
 from .table_computer import ComputerTurns
-from .turns import Computer
+from .turns import Computer, free_computer_name
 
 
 class Table(ComputerTurns):
@@ -126,11 +126,27 @@ class Table(ComputerTurns):
             free = [seat]
         if not free:
             raise Refusal("table_full", "Every seat at this table is taken.")
+        self._rename_computer_called(guest)
         self.seating.check_name(self, guest)
         self._set_seat(free[0], guest)
         self.seating.place(guest, self, free[0])
         self.send_table()
         self._notice("joined", guest, free[0])
+
+    def _rename_computer_called(self, guest: Guest) -> None:
+        """A computer named, before this person came, as they are takes another name:
+        its name was only the server's choice (Aino's table called its computer Bertil,
+        and Bertil could not join). Once a game has begun the log has used it: it stays."""
+        name = guest.name.casefold()
+        if self.started or name in (n.casefold() for n in self.people_names(guest)):
+            return
+        for seat, computer in enumerate(self.computers):
+            if computer is not None and computer.name.casefold() == name:
+                new = free_computer_name([*self.names_here(guest), guest.name])
+                if new is None:
+                    return  # every name taken: the newcomer is refused as before
+                self.computers[seat] = Computer(computer.level, new)
+                self.fx.write(rows.seat(self.id, seat, None, computer.level, new))
 
     def _set_seat(self, seat: int, guest: Guest | None) -> None:
         self.seats[seat] = guest
@@ -144,6 +160,7 @@ class Table(ComputerTurns):
             raise Refusal(
                 "too_many_spectators", f"This table already has {MAX_SPECTATORS} spectators."
             )
+        self._rename_computer_called(guest)
         self.seating.check_name(self, guest)
         self.spectators.append(guest)
         self.seating.place(guest, self)

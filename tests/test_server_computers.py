@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import trio
 
-from sarja.protocol.messages import CreateTable, HandOver, ListTables, Ready, Rematch
+from sarja.protocol.messages import CreateTable, HandOver, Join, ListTables, Ready, Rematch
 from sarja.server.app import serve
 from sarja.server.config import ServerConfig
 from sarja.server.journal import FILE_NAME, SCHEMA_VERSION, Journal
@@ -78,6 +78,25 @@ async def test_one_person_and_three_computers_play_a_game_to_the_end(nursery):
     assert aino.table.rematch == (1, 2, 3)
     await aino.send(Rematch())
     assert (await aino.expect("snapshot")).version == 0
+
+
+async def test_a_computer_gives_up_its_name_to_a_person_who_comes_with_it(nursery, tmp_path):
+    # Aino's table named its computer Bertil, and Bertil could not join ("Someone at
+    # this table is already called Bertil"); "aino" could not even make a table with one.
+    server = await nursery.start(serve, fast(data_dir=tmp_path))
+    aino = await NetClient.connect(server.port, "aino")
+    await aino.send(CreateTable(name="Friday", players=4, teams=2, computers=(None, "easy")))
+    made = await aino.expect("table")
+    assert [s.name for s in made.seats[:2]] == ["aino", "Bertil"]  # not "Aino"
+    bertil = await NetClient.connect(server.port, "Bertil")
+    await bertil.send(Join(table=made.id))
+    table = await bertil.expect("table")
+    names = [s.name for s in table.seats]
+    assert table.seat == 2 and names[2] == "Bertil" and names[1] not in ("aino", "Bertil")
+    assert table.seats[1].computer == "easy"
+    with sqlite3.connect(tmp_path / FILE_NAME) as db:  # as it comes back after a restart
+        kept = db.execute("SELECT name FROM seats WHERE seat = 1").fetchone()
+    assert kept == (names[1],)
 
 
 async def test_a_search_that_runs_late_is_cut_short(nursery):
