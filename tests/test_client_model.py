@@ -448,6 +448,8 @@ def test_a_spectator_sees_no_hand_and_no_players_keys():
 def test_too_small_a_terminal_says_how_big_it_must_be():
     screen = text(model_at(STARTED, SNAPSHOT), 60, 20)
     assert "at least 80×24" in screen and "60×20" in screen
+    narrow = text(model_at(STARTED, SNAPSHOT), 30, 12)  # each sentence wrapped, not cut
+    assert "80×24" in narrow and "30×12" in narrow and "Ctrl-C" in narrow, narrow
 
 
 class Colourful(DummyOutput):
