@@ -11,7 +11,7 @@ from sarja.protocol.cards import ONE_EYED, TWO_EYED, card_label, cell_name
 
 from . import intents as ask
 from .facts import choice_options, computer_level, final_board, hand_over_seat, is_dead
-from .fit import Line, first_fitting, shorten, width_of, wrap
+from .fit import Line, column, first_fitting, shorten, width_of, wrap
 from .model import Model
 from .render import Click, banner_style, clickable, keys_line
 from .render_match import current_match, outcome_lines
@@ -52,7 +52,7 @@ def _player_entry(model: Model, seat: int, width: int, compact: bool) -> Line:
         cards = str(p.held)  # the name and what it is matter more than "cards"
         room = width - 2 - len(cards) - 1
     name = shorten(p.name, max(1, room - len(tags))) + tags
-    return [(style, f"{mark} {name:<{room}} {cards}")]
+    return [(style, f"{mark} {column(name, room)} {cards}")]
 
 
 def _side_header(model: Model, side: int, width: int) -> Line:
