@@ -187,7 +187,7 @@ def main(argv: list[str] | None = None) -> None:
     finally:
         if server is not None:
             server.stop()
-    failed = failure(model)
+    failed = failure(model, client.link.unreachable)
     if failed:
         print(f"sarja-client: {failed}", file=sys.stderr)
     if model.goodbye:
@@ -196,13 +196,15 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(1)
 
 
-def failure(model: m.Model) -> str:
+def failure(model: m.Model, unreachable: str = "") -> str:
     """Why the client ended without having played, for the shell (and a non-zero exit
     status): no server reached, something else there, or a session the server ended
     with an error. Quitting on purpose, or from a window another one replaced, is not
     a failure; nor is the server going away after a welcome (the seat is kept)."""
     if model.link == "closed" and model.bye != "replaced":
         return model.link_text
+    if model.welcome is None and model.link == "unreachable" and unreachable:
+        return unreachable  # the reason alone: "Trying again in 2 s" is over on quitting
     if model.welcome is None and model.link in ("unreachable", "stopped"):
         return model.link_text
     return ""
