@@ -52,3 +52,11 @@ def test_a_hint_goes_when_the_turn_does():
     played = Played(seat=0, card=card, cell=cell)
     h.feed(Update(version=13, changes=(played,), turn=1, draw_size=83, stand_in=True))
     assert h.model.hint is None and "Hint" not in h.screen()
+
+
+def test_the_help_does_not_keep_hints_to_practice():
+    # The keys page said "a  a hint (practice)" at a LAN table that allows hints too.
+    h = headless(dataclasses.replace(STARTED, hints=True), SNAPSHOT)
+    h.press("?", "tab")
+    line = next(r for r in h.screen().splitlines() if r.lstrip().startswith("a "))
+    assert "hint" in line and "practice" not in line, line
