@@ -14,7 +14,7 @@ NAME_W = 18  # the table fits 80 columns
 
 
 def _row(s: Standing, rank: str) -> str:
-    name = s.name + (words.COMPUTER_TAG if s.computer else "")
+    name = words.computer(s.computer) if s.computer else s.name
     name_w = NAME_W - max(0, len(rank) - 3)  # a longer "You" ("Sinä") takes from the name
     return (
         f" {rank:>3} {column(name, name_w)} {s.games:>5} {s.wins:>4} {s.losses:>4}"

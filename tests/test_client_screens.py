@@ -443,7 +443,8 @@ def test_a_match_its_clocks_the_coach_and_the_standings_fit_80_by_24():
     fits(h, "the match's next game")
     row = Standing(name=NAMES[0], games=120, wins=61, losses=50, draws=9, sequences=140,
                    removed=75, exchanged=12, move_ms=8_400, rating=215)  # fmt: skip
-    computer = dataclasses.replace(row, name="Hard bot", computer="hard")
+    # The server names a computer's line in English ("Computer (hard)"), as here.
+    computer = dataclasses.replace(row, name="Computer (hard)", computer="hard")
     h = Headless(m.Model(address="192.168.100.200:7474", name=NAMES[0], named=True,
                          link="online"))  # fmt: skip
     h.feed(welcome(), TableList(tables=()))
@@ -454,6 +455,7 @@ def test_a_match_its_clocks_the_coach_and_the_standings_fit_80_by_24():
                      pairs=(pair,), you=row))  # fmt: skip
     screen = fits(h, "the standings")
     assert f"1. {NAMES[0][:12]}" in screen and standing_words.ASKING not in screen
+    assert standing_words.computer("hard") in screen  # whole, in the screen's language
     h.feed(Standings(hours=6, evening=(), all_time=()))
     fits(h, "no standings yet")
 
