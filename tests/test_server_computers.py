@@ -153,6 +153,20 @@ async def test_an_away_seat_is_handed_to_the_computer_and_taken_back(nursery):
     assert aino.state.result == back.state.result
 
 
+async def test_the_seats_show_the_computer_standing_in_for_an_away_player(nursery):
+    # At a table whose computer stands in, the seats went on saying no computer played
+    # the away seat once it did: the client offered `o`, and the server said "already".
+    server = await nursery.start(serve, fast(hand_over_after=0.2))  # after Bertil's going
+    aino, bertil = await seat_table(server, 2, computer_takeover="easy")
+    await bertil.aclose()
+    await play_until(aino, random.Random(6), lambda c: bool(notices(c, "takeover")) or over(c))
+    assert not over(aino)
+    with trio.fail_after(PATIENCE):
+        while aino.table.seats[1].computer is None:
+            await aino.receive()
+    assert aino.table.seats[1].computer == "easy" and aino.table.seats[1].away
+
+
 async def test_a_seat_is_handed_over_only_after_its_player_has_been_away_a_while(nursery):
     server = await nursery.start(serve, fast())  # the default: after 60 s
     aino, bertil = await seat_table(server, 2)
