@@ -238,10 +238,14 @@ class Table(ComputerTurns):
         self.send_table()
 
     def went_away(self, guest: Guest, now: float) -> None:
-        """The guest's connection is gone. A seat in a game is held for them."""
+        """The guest's connection is gone. A seat in a game is held for them, and one
+        between the games of a match: a dropped link must not end it for everyone."""
         self.now = now
         if guest.seat is not None and self.in_play:
             self._gone(guest.seat)
+        elif guest.seat is not None and self.between_games:
+            self.graces.gone(guest.seat, now)
+            self.send_table()  # the seat shows away; the next game waits for them
         else:
             self.leave(guest, now)
 
