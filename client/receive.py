@@ -369,7 +369,7 @@ def _notice(model: Model, msg: msgs.Notice) -> None:
         model.thinking = msg.seat  # shown until the move comes, not logged
         return
     kind = msg.kind
-    parts = notice_parts(msg, model.table)
+    parts = notice_parts(msg, model.table, model.name)
     if kind == "takeover" and any(
         e.kind == kind and e.parts == tuple(parts) for e in list(model.log)[-20:]
     ):

@@ -552,3 +552,10 @@ def test_two_names_on_one_machine_never_share_a_seat():
                         seats={"srv1": {"Aino": "old" * 11}}))  # fmt: skip
     assert wire.feed(WELCOME) == [ListTables()]
     assert wire.model.seats["srv1"] == {"Aino": "old" * 11, "Bertil": RESUME}
+
+
+def test_our_move_to_another_seat_is_told_as_ours():
+    # The notice comes before the table showing the new seat: it read "Aino moved to …".
+    wire = fed(TABLE)
+    wire.feed(Notice(kind="seated", name="Aino", seat=1))
+    assert wire.model.log[-1].text == "You moved to seat 2 (Green)."
