@@ -90,6 +90,10 @@ class Table(ComputerTurns):
                     self.seating.place(guest, self, seat)
                 # Gone since the restart: the server cannot know since when before it.
                 self.graces.gone(seat, now)
+        if self.play is not None and not self.in_play and not self.full:
+            # A seat was freed after the game ended, which made the table a waiting
+            # room again (`leave`): the journal keeps the game, not that; so again.
+            self.play = None
         if self.play is not None and self.in_play:
             self.handed = dict(saved.handed)
             people = [s for s, held in enumerate(saved.seats) if held is not None]
