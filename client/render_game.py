@@ -263,10 +263,10 @@ def game_keys(model: Model) -> list[tuple[str, str]]:
         return [*replay_keys[:3], *coach_words.ANALYSE_KEYS, *replay_keys[3:]]
     if model.overlay == "fives":
         return words.FIVES_KEYS
+    if final_board(model):  # a spectator's too: Enter shows the waiting room
+        return words.FINAL_KEYS
     if g.seat is None:
         return words.WATCHING_KEYS
-    if final_board(model):
-        return words.FINAL_KEYS
     if g.result is not None:
         match = current_match(model)
         if match is not None:  # `r`: ready for the match's next game, or a new match

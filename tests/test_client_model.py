@@ -33,6 +33,7 @@ from sarja.protocol.messages import (
     Last,
     Legal,
     ListTables,
+    MatchScore,
     Notice,
     Ping,
     Player,
@@ -559,3 +560,16 @@ def test_our_move_to_another_seat_is_told_as_ours():
     wire = fed(TABLE)
     wire.feed(Notice(kind="seated", name="Aino", seat=1))
     assert wire.model.log[-1].text == "You moved to seat 2 (Green)."
+
+
+def test_a_spectator_at_a_match_is_not_asked_to_be_ready_and_can_go_to_the_waiting_room():
+    # "press r when you are ready" was said to a spectator; and once the table was a
+    # waiting room again, the footer did not say Enter shows it.
+    watching = dataclasses.replace(SNAPSHOT, seat=None, hand=(), targets=(), legal=(), choices=())
+    over = dataclasses.replace(watching, result=RESULT)
+    table = dataclasses.replace(STARTED, seat=None, match=MatchScore(to=3, games=(0,)))
+    screen = text(model_at(table, over))
+    assert "Game 2 of the match is next." in screen and "press r" not in screen
+    waiting = fed(table, over)
+    waiting.feed(dataclasses.replace(table, started=False))  # a seat was freed after it
+    assert "Enter to the waiting room" in text(waiting.model)
