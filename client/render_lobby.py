@@ -173,6 +173,7 @@ def table_lines(model: Model, width: int, height: int, click: Click = None) -> l
     lines: list[Line] = [*wrap([("", about)], width, indent=1), *score_lines(model, width)]
     lines.append([("class:label", table_words.SEATS_HEAD)])
     name_w = max(10, min(30, width - 40))
+    side_w = max(10, *(get_cwidth(side_label(s)) for s in range(table.teams)))  # "Sininen (B)"
     for i, seat in enumerate(table.seats):
         chosen = i == model.seat_row
         side = i % table.teams
@@ -189,7 +190,7 @@ def table_lines(model: Model, width: int, height: int, click: Click = None) -> l
         intent = ask.Sit(i)
         lines.append([
             clickable(click, intent, row_style, f" {'▶' if chosen else ' '} {i + 1:>2}  "),
-            clickable(click, intent, side_style(side), f"{side_label(side):<10}"),
+            clickable(click, intent, side_style(side), column(side_label(side), side_w)),
             clickable(click, intent, row_style, f"  {column(who, name_w)} {state}"),
         ])  # fmt: skip
     if table.seat is None:

@@ -43,3 +43,22 @@ def test_a_wide_name_keeps_the_waiting_rooms_and_the_lobbys_columns():
     lines = h.screen().splitlines()
     head, rows = lines[2], lines[3:5]
     assert {_column_of(r, "2 players") for r in rows} == {_column_of(head, "Players")}, lines
+
+
+def test_the_waiting_rooms_names_line_up_in_finnish():
+    # "Sininen (B)" is 11 columns: the Blue seats' names stood one column right.
+    from sarja import lang
+
+    lang.use("fi")
+    try:
+        seats = (
+            Seat(name="Aino", ready=False, away=False),
+            Seat(name="Bertil", ready=False, away=False),
+        )
+        screen = headless(dataclasses.replace(TABLE, seats=seats)).screen()
+    finally:
+        lang.use("en")
+    rows = [line for line in screen.splitlines() if "Aino" in line or "Bertil" in line][-2:]
+    assert len({_column_of(r, n) for r, n in zip(rows, ("Aino", "Bertil"), strict=True)}) == 1, (
+        screen
+    )
