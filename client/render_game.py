@@ -280,7 +280,8 @@ def game_keys(model: Model) -> list[tuple[str, str]]:
         keys.append(words.DEAD_KEY)
     if g.legal == ("pass",):
         keys.append(words.PASS_KEY)
-    if hand_over_seat(model) is not None:
+    stands_in = model.table is not None and model.table.computer_takeover
+    if hand_over_seat(model) is not None and not stands_in:  # it would take the seat itself
         keys.append(words.HAND_OVER_KEY)
     hints = model.practice is not None or (model.table is not None and model.table.hints)
     if hints and model.my_turn:
