@@ -148,8 +148,8 @@ def main(argv: list[str] | None = None) -> None:
     lang.use(choose_language(sys.argv[1:] if argv is None else argv, settings))
     args = parse_args(argv)
     if args.replay is not None:
-        path = Path(args.replay) if args.replay else choose_record()
-        sys.exit(1 if path is None else replay(path))
+        sys.exit(replay_given(args.replay))
+    need_terminal()
     server = None
     if args.practice:
         from .kept import practice_records
@@ -193,6 +193,21 @@ def main(argv: list[str] | None = None) -> None:
     if model.goodbye:
         print(model.goodbye)
     if failed:
+        sys.exit(1)
+
+
+def replay_given(given: str) -> int:
+    """`--replay FILE`, or `--replay` alone: one of the games kept here, chosen."""
+    if not given:
+        need_terminal()  # the list of kept games is a screen too
+    path = Path(given) if given else choose_record()
+    return 1 if path is None else replay(path)
+
+
+def need_terminal() -> None:
+    """Every screen reads keys: without a terminal prompt_toolkit ends in a traceback."""
+    if not sys.stdin.isatty():
+        print(_("sarja-client: run it in a terminal; its input is not one."), file=sys.stderr)
         sys.exit(1)
 
 
@@ -246,6 +261,7 @@ def replay(path: Path) -> int:
         print(_("sarja-client: {path} is not a game record Sarja can replay: {why}").format(
               path=path, why=err.message), file=sys.stderr)  # fmt: skip
         return 1
+    need_terminal()
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(run_offline(model))
     return 0
