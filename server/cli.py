@@ -165,7 +165,10 @@ async def run(config: ServerConfig, discovery: bool = True) -> None:
                 print(_("Players on this LAN join with:"))
             for line in join_lines(config.host, server.port):
                 print(f"    {line}")
-            if discovery and not alone:
+            if discovery and alone:  # announced on that address alone
+                print(_("or just run {client} --discover-on {host}: it finds this server.").format(
+                    client=client_command(), host=config.host))  # fmt: skip
+            elif discovery:
                 print(_("or just run {client}: it finds this server on the LAN.").format(
                     client=client_command()))  # fmt: skip
             if config.data_dir is not None:
