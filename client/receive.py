@@ -26,7 +26,7 @@ from .model import CENTRE, Model, note
 from .styles import side_style
 from .words import coach, connect, lobby, refusals
 from .words import standings as standing_words
-from .words.log import arrival, drew, log_changes
+from .words.log import arrival, away_or_back, drew, log_changes
 from .words.table import notice_parts
 
 # The `ping` sent after a resumed welcome: its `pong` comes after the table and the
@@ -251,6 +251,7 @@ def _table(model: Model, msg: msgs.TableView) -> None:
         if model.overlay == "create":
             model.overlay = None
     _handed_over(model, msg)
+    _away_between_games(model, msg)
     model.table = msg
     if not msg.started and not final_board(model):
         model.game = None
@@ -266,6 +267,20 @@ def _handed_over(model: Model, msg: msgs.TableView) -> None:
     for seat, (was, now) in enumerate(zip(old.seats, msg.seats, strict=True)):
         if now.away and now.computer is not None and was.computer is None and now.name:
             _notice(model, msgs.Notice(kind="takeover", name=now.name, seat=seat, _trusted=True))
+
+
+def _away_between_games(model: Model, msg: msgs.TableView) -> None:
+    """Between two games of a match no game's change says who dropped or came back,
+    and the next game waits for them: the log says it from the table."""
+    old, g = model.table, model.game
+    if old is None or old.id != msg.id or g is None or g.result is None or not msg.started:
+        return
+    if len(old.seats) != len(msg.seats):
+        return
+    for seat, (was, now) in enumerate(zip(old.seats, msg.seats, strict=True)):
+        changed = was.name == now.name and was.away != now.away
+        if now.name and changed and seat != msg.seat and now.computer is None:
+            note(model, "info", away_or_back(now.name, seat % msg.teams, not now.away))
 
 
 def _practice_ready(model: Model, msg: msgs.TableView) -> list[msgs.ClientMessage]:

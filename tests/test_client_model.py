@@ -573,3 +573,20 @@ def test_a_spectator_at_a_match_is_not_asked_to_be_ready_and_can_go_to_the_waiti
     waiting = fed(table, over)
     waiting.feed(dataclasses.replace(table, started=False))  # a seat was freed after it
     assert "Enter to the waiting room" in text(waiting.model)
+
+
+def test_someone_gone_or_back_between_the_games_of_a_match_is_told():
+    # The server keeps the seat of who dropped between games, and the next game waits
+    # for them; no game's change says so then, so the log did not either.
+    match = MatchScore(to=3, games=(0,))
+    table = dataclasses.replace(STARTED, match=match)
+    over = dataclasses.replace(SNAPSHOT, result=RESULT, legal=(), choices=())
+    wire = fed(table, over)
+    bertil = table.seats[1]
+    gone = dataclasses.replace(
+        table, seats=(table.seats[0], dataclasses.replace(bertil, away=True))
+    )
+    wire.feed(gone)
+    assert wire.model.log[-1].text == "Bertil is away; the seat is kept."
+    wire.feed(table)
+    assert wire.model.log[-1].text == "Bertil is back."
