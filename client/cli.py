@@ -149,8 +149,8 @@ def main(argv: list[str] | None = None) -> None:
     lang.use(choose_language(sys.argv[1:] if argv is None else argv, settings))
     args = parse_args(argv)
     if args.replay is not None:
-        path = Path(args.replay) if args.replay else choose_record()
-        sys.exit(1 if path is None else replay(path))
+        sys.exit(replay_given(args.replay))
+    need_terminal()
     server = None
     if args.practice:
         from .kept import practice_records
@@ -188,7 +188,7 @@ def main(argv: list[str] | None = None) -> None:
     finally:
         if server is not None:
             server.stop()
-    failed = failure(model)
+    failed = failure(model, client.link.unreachable)
     if failed:
         print(f"sarja-client: {failed}", file=sys.stderr)
     if model.goodbye:
@@ -197,13 +197,30 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(1)
 
 
-def failure(model: m.Model) -> str:
+def replay_given(given: str) -> int:
+    """`--replay FILE`, or `--replay` alone: one of the games kept here, chosen."""
+    if not given:
+        need_terminal()  # the list of kept games is a screen too
+    path = Path(given) if given else choose_record()
+    return 1 if path is None else replay(path)
+
+
+def need_terminal() -> None:
+    """Every screen reads keys: without a terminal prompt_toolkit ends in a traceback."""
+    if not sys.stdin.isatty():
+        print(_("sarja-client: run it in a terminal; its input is not one."), file=sys.stderr)
+        sys.exit(1)
+
+
+def failure(model: m.Model, unreachable: str = "") -> str:
     """Why the client ended without having played, for the shell (and a non-zero exit
     status): no server reached, something else there, or a session the server ended
     with an error. Quitting on purpose, or from a window another one replaced, is not
     a failure; nor is the server going away after a welcome (the seat is kept)."""
     if model.link == "closed" and model.bye != "replaced":
         return model.link_text
+    if model.welcome is None and model.link == "unreachable" and unreachable:
+        return unreachable  # the reason alone: "Trying again in 2 s" is over on quitting
     if model.welcome is None and model.link in ("unreachable", "stopped"):
         return model.link_text
     return ""
@@ -245,6 +262,7 @@ def replay(path: Path) -> int:
         print(_("sarja-client: {path} is not a game record Sarja can replay: {why}").format(
               path=path, why=err.message), file=sys.stderr)  # fmt: skip
         return 1
+    need_terminal()
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(run_offline(model))
     return 0

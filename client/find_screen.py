@@ -22,6 +22,7 @@ from sarja.protocol.discovery import Found
 
 from .command import client_command
 from .find import Finder
+from .fit import column
 from .net import address_text
 from .styles import color_depth, no_color, style
 from .words import find as say
@@ -64,13 +65,13 @@ class FindScreen:
         return out
 
     def _line(self, server: Found, chosen: bool) -> StyleAndTextTuples:
-        name = server.name if len(server.name) <= NAME_WIDTH else server.name[:23] + "…"
+        name = column(server.name, NAME_WIDTH)
         notes = [say.waiting(server.waiting)]
         if server.server_id in self.seats:
             notes.append(say.YOUR_SEAT)
         if not server.compatible:
             notes.append(say.OTHER_VERSION)
-        text = f"{name:<{NAME_WIDTH}}  {address_text(server.host, server.port):<21}  "
+        text = f"{name}  {address_text(server.host, server.port):<21}  "
         text += ", ".join(n for n in notes if n)
         mark = "› " if chosen else "  "
         return [("class:cursor" if chosen else "", f"{mark}{text}"), ("", "\n")]

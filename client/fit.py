@@ -42,6 +42,13 @@ def shorten(text: str, width: int) -> str:
     return out.rstrip() + "…"
 
 
+def column(text: str, width: int) -> str:
+    """`text` shortened to `width` columns and padded to them: a column of names lines
+    up even when a name has wide characters (f"{name:<20}" counts 漢 as one column)."""
+    text = shorten(text, width)
+    return text + " " * max(0, width - get_cwidth(text))
+
+
 def wrap(parts: Sequence[Any], width: int, indent: int = 0, split: bool = False) -> list[Line]:
     """Fragments wrapped at spaces to lines of at most `width` columns. Spaces at the
     very start are kept; later lines start with `indent` spaces instead. A word longer

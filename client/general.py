@@ -75,11 +75,21 @@ def quit_(model: Model) -> list[Effect]:
     return quitting(model)
 
 
+def _between_match_games(model: Model) -> bool:
+    """Seated at a finished game of a match that goes on: the seat waits for us."""
+    g, table = model.game, model.table
+    return (
+        model.seated and g is not None and g.result is not None and table is not None
+        and table.match is not None and table.match.winner is None
+    )  # fmt: skip
+
+
 def quitting(model: Model) -> list[Effect]:
-    if _playing(model) and model.practice is None and model.bye != "replaced":
+    between = _between_match_games(model)
+    if (_playing(model) or between) and model.practice is None and model.bye != "replaced":
         assert model.game is not None
         command = f"{client_command()} {model.address} --name {shlex.quote(model.name)}"
-        model.goodbye = game.seat_kept(command)
+        model.goodbye = game.seat_kept(command, match=between)
     return [Command.QUIT]
 
 

@@ -37,7 +37,13 @@ def take_hint(model: Model, msg: Hint) -> None:
         model.picked = said.card
     if said.cell is not None:
         model.cursor = said.cell
-    model.status = words.hint(words.move_words(said.kind, said.card, said.cell), msg.reason)
+    model.status = hint_line(model.hint)
+
+
+def hint_line(hint: Hinted) -> str:
+    """The status line that shows `hint`."""
+    said = parse(hint.action)
+    return words.hint(words.move_words(said.kind, said.card, said.cell), hint.reason)
 
 
 def hint_cells(model: Model) -> frozenset[int]:

@@ -32,6 +32,7 @@ from prompt_toolkit.layout import (
 )
 from prompt_toolkit.layout.containers import AnyContainer
 from prompt_toolkit.layout.controls import BufferControl
+from prompt_toolkit.utils import get_cwidth
 from prompt_toolkit.widgets import TextArea
 
 from sarja.protocol.limits import MAX_NAME, MAX_TABLE_NAME, MAX_TEXT
@@ -161,17 +162,18 @@ class ScreenLayout:
         built = self._windows[made] = Rest(made, least, taken)
         return built
 
-    def _text(self, style: str, text: str) -> Window:
-        """A fixed label on one row, as wide as its text."""
-        line: Line = [(style, text)]
-        return self._window(lambda w, h: [line], 1, width_of(line))
+    def _text(self, style: str, text: Callable[[], str]) -> Window:
+        """A label on one row, as wide as its text, read as it is drawn: F in the lobby
+        switches the language after the layout is built."""
+        made = self._region(lambda w, h: [[(style, text())]], width=lambda _: get_cwidth(text()))
+        return self._window(made, 1)
 
     def _status(self) -> HSplit:
         """The status line above the keys, or the chat box in its place."""
         m = self.model
         chatting = Condition(lambda: m.overlay == "chat")
         say = VSplit([
-            self._text("class:prompt", connect_words.SAY_PROMPT),
+            self._text("class:prompt", lambda: connect_words.SAY_PROMPT),
             self.chat_box,
             self._window(self._chat_count, 1, 10),
         ], height=1)  # fmt: skip
@@ -216,7 +218,7 @@ class ScreenLayout:
         """The question and the name's box, in the middle of what the status leaves."""
         m = self.model
         box = VSplit(
-            [self._text("class:prompt", connect_words.NAME_PROMPT), self.name_box],
+            [self._text("class:prompt", lambda: connect_words.NAME_PROMPT), self.name_box],
             height=1,
             align=HorizontalAlign.CENTER,
         )
@@ -237,7 +239,7 @@ class ScreenLayout:
                              width=lambda _: len(rl.form_label(m)))  # fmt: skip
         form = HSplit([
             Window(height=1),
-            self._text("class:label", lobby_words.NEW_TABLE),
+            self._text("class:label", lambda: lobby_words.NEW_TABLE),
             VSplit([self._window(label, 1), self.form_box, Window()], height=1),
             self._part(lambda w, h: rl.form_lines(m, w)),
         ])  # fmt: skip

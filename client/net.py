@@ -132,6 +132,7 @@ class Link:
         self._stopped: str | None = None  # why it waits for the player before trying again
         self._stopped_gist = ""  # ... in a few words, for the line that says we try again
         self._last_error = ""
+        self.unreachable = ""  # why the last try failed, without "trying again"
         self._server_said = ""  # why the server closed on us (bye), until it greets again
         self._unusable = 0  # connections in a row ended by a message we could not use
         self._firm = False  # the stop holds even after a welcome (see `run`)
@@ -230,6 +231,7 @@ class Link:
         await trio.sleep_forever()  # the app may still call in: keep the run alive
 
     def _wait_text(self, pause: float, greeted: bool) -> str:
+        self.unreachable = connect.unreachable(self.where, self._last_error, self._server_said)
         return connect.waiting(
             self.where, self._last_error, self._server_said, greeted, math.ceil(pause)
         )

@@ -20,13 +20,13 @@ from sarja.protocol.mirror import ServerProtocolError
 from sarja.protocol.session import SessionState
 
 from .facts import final_board
-from .hints import take_hint
+from .hints import hint_line, take_hint
 from .history import take_history
 from .model import CENTRE, Model, note
 from .styles import side_style
 from .words import coach, connect, lobby, refusals
 from .words import standings as standing_words
-from .words.log import arrival, drew, log_changes
+from .words.log import arrival, away_or_back, drew, log_changes
 from .words.table import notice_parts
 
 # The `ping` sent after a resumed welcome: its `pong` comes after the table and the
@@ -251,6 +251,7 @@ def _table(model: Model, msg: msgs.TableView) -> None:
         if model.overlay == "create":
             model.overlay = None
     _handed_over(model, msg)
+    _away_between_games(model, msg)
     model.table = msg
     if not msg.started and not final_board(model):
         model.game = None
@@ -266,6 +267,20 @@ def _handed_over(model: Model, msg: msgs.TableView) -> None:
     for seat, (was, now) in enumerate(zip(old.seats, msg.seats, strict=True)):
         if now.away and now.computer is not None and was.computer is None and now.name:
             _notice(model, msgs.Notice(kind="takeover", name=now.name, seat=seat, _trusted=True))
+
+
+def _away_between_games(model: Model, msg: msgs.TableView) -> None:
+    """Between two games of a match no game's change says who dropped or came back,
+    and the next game waits for them: the log says it from the table."""
+    old, g = model.table, model.game
+    if old is None or old.id != msg.id or g is None or g.result is None or not msg.started:
+        return
+    if len(old.seats) != len(msg.seats):
+        return
+    for seat, (was, now) in enumerate(zip(old.seats, msg.seats, strict=True)):
+        changed = was.name == now.name and was.away != now.away
+        if now.name and changed and seat != msg.seat and now.computer is None:
+            note(model, "info", away_or_back(now.name, seat % msg.teams, not now.away))
 
 
 def _practice_ready(model: Model, msg: msgs.TableView) -> list[msgs.ClientMessage]:
@@ -324,6 +339,11 @@ def _settle(model: Model) -> None:
         model.picked = None
     if model.overlay == "fives" and not model.my_turn:
         model.overlay = model.fives_cell = None
+    hint = model.hint
+    if hint is not None and hint.version != game.version:
+        model.hint = None  # the game moved on (our clock ran out, say): its line is stale
+        if model.status == hint_line(hint):
+            model.status = ""
     if game.result is not None:
         model.picked = None
         if model.overlay in ("quit", "leave"):
@@ -364,7 +384,7 @@ def _notice(model: Model, msg: msgs.Notice) -> None:
         model.thinking = msg.seat  # shown until the move comes, not logged
         return
     kind = msg.kind
-    parts = notice_parts(msg, model.table)
+    parts = notice_parts(msg, model.table, model.name)
     if kind == "takeover" and any(
         e.kind == kind and e.parts == tuple(parts) for e in list(model.log)[-20:]
     ):

@@ -16,7 +16,7 @@ from sarja.protocol.cards import CARD_CODES, LAYOUT_CODES
 from sarja.protocol.changes import Change
 from sarja.protocol.limits import MAX_NAME
 from sarja.protocol.messages import Welcome
-from sarja.server.engine import Action, Game, RecordError, dead_cards
+from sarja.server.engine import Action, EngineError, Game, RecordError, dead_cards
 from sarja.server.engine.record import initial_game
 from sarja.server.present import snapshot
 
@@ -28,10 +28,10 @@ from .words.game import seat_name
 def load(path: Path) -> Model:
     """A model showing the game recorded in `path`, at its start; RecordError or
     OSError if the file cannot be read as a record."""
-    text = path.read_text(encoding="utf-8")
+    text = path.read_bytes()
     try:
-        data = json.loads(text)
-    except ValueError as err:
+        data = json.loads(text.decode("utf-8"))
+    except ValueError as err:  # not UTF-8 (UnicodeDecodeError is one), or not JSON
         raise RecordError("bad_record", f"A game record is JSON: {err}") from err
     steps = record_steps(data)
     model = Model(address=str(path.name), name="", named=True, link="replay")
@@ -56,7 +56,7 @@ def record_steps(data: dict[str, object]) -> list[Step]:
         for seat, notation in actions:
             events = game.apply(int(seat), Action.parse(str(notation)))
             steps.append(_step(game, names, tuple(events)))
-    except (ValueError, TypeError) as err:
+    except (ValueError, TypeError, EngineError) as err:  # a move the rules refuse, too
         raise RecordError("bad_record", f"The record does not replay: {err}") from err
     return steps
 

@@ -258,7 +258,8 @@ def name_bottom(model: Model, width: int, height: int) -> list[Line]:
 
 def too_small(width: int, height: int) -> list[Line]:
     text = connect.too_small((MIN_WIDTH, MIN_HEIGHT), (width, height))
-    return [wrap([("class:link", t)], width)[0] for t in text][:height]
+    # Each sentence whole, wrapped: a narrow terminal lost the size it asks for.
+    return [line for t in text for line in wrap([("class:link", t)], width)][:height]
 
 
 # ----- help -----------------------------------------------------------------------

@@ -11,7 +11,7 @@ from sarja.protocol.cards import ONE_EYED, TWO_EYED, card_label, cell_name
 
 from . import intents as ask
 from .facts import choice_options, computer_level, final_board, hand_over_seat, is_dead
-from .fit import Line, first_fitting, shorten, width_of, wrap
+from .fit import Line, column, first_fitting, shorten, width_of, wrap
 from .model import Model
 from .render import Click, banner_style, clickable, keys_line
 from .render_match import current_match, outcome_lines
@@ -52,7 +52,7 @@ def _player_entry(model: Model, seat: int, width: int, compact: bool) -> Line:
         cards = str(p.held)  # the name and what it is matter more than "cards"
         room = width - 2 - len(cards) - 1
     name = shorten(p.name, max(1, room - len(tags))) + tags
-    return [(style, f"{mark} {name:<{room}} {cards}")]
+    return [(style, f"{mark} {column(name, room)} {cards}")]
 
 
 def _side_header(model: Model, side: int, width: int) -> Line:
@@ -263,10 +263,10 @@ def game_keys(model: Model) -> list[tuple[str, str]]:
         return [*replay_keys[:3], *coach_words.ANALYSE_KEYS, *replay_keys[3:]]
     if model.overlay == "fives":
         return words.FIVES_KEYS
+    if final_board(model):  # a spectator's too: Enter shows the waiting room
+        return words.FINAL_KEYS
     if g.seat is None:
         return words.WATCHING_KEYS
-    if final_board(model):
-        return words.FINAL_KEYS
     if g.result is not None:
         match = current_match(model)
         if match is not None:  # `r`: ready for the match's next game, or a new match
@@ -280,7 +280,8 @@ def game_keys(model: Model) -> list[tuple[str, str]]:
         keys.append(words.DEAD_KEY)
     if g.legal == ("pass",):
         keys.append(words.PASS_KEY)
-    if hand_over_seat(model) is not None:
+    stands_in = model.table is not None and model.table.computer_takeover
+    if hand_over_seat(model) is not None and not stands_in:  # it would take the seat itself
         keys.append(words.HAND_OVER_KEY)
     hints = model.practice is not None or (model.table is not None and model.table.hints)
     if hints and model.my_turn:

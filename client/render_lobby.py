@@ -12,7 +12,7 @@ from sarja.protocol.limits import MAX_NAME
 from sarja.protocol.messages import TableSummary
 
 from . import intents as ask
-from .fit import Line, shorten, wrap
+from .fit import Line, column, shorten, wrap
 from .fit import cut as _cut
 from .form import CreateForm, team_choices, usual_hand
 from .model import Model
@@ -65,8 +65,9 @@ def lobby_list(model: Model, width: int, height: int, click: Click = None) -> li
         while get_cwidth(rules) > rules_w and len(rules_items) > 1:
             rules_items.pop()
             rules = ", ".join([*rules_items, words.MORE])
+        rules = shorten(rules, rules_w)  # one item may be wider than the column alone
         text = (
-            f" {'▶' if chosen else ' '} {shorten(info.name, name_w):<{name_w}} "
+            f" {'▶' if chosen else ' '} {column(info.name, name_w)} "
             f"{arrangement_label(info.players, info.teams):<{shape_w}} "
             f"{seats:<{seats_w}} {rules}"
         )
@@ -172,6 +173,7 @@ def table_lines(model: Model, width: int, height: int, click: Click = None) -> l
     lines: list[Line] = [*wrap([("", about)], width, indent=1), *score_lines(model, width)]
     lines.append([("class:label", table_words.SEATS_HEAD)])
     name_w = max(10, min(30, width - 40))
+    side_w = max(10, *(get_cwidth(side_label(s)) for s in range(table.teams)))  # "Sininen (B)"
     for i, seat in enumerate(table.seats):
         chosen = i == model.seat_row
         side = i % table.teams
@@ -188,8 +190,8 @@ def table_lines(model: Model, width: int, height: int, click: Click = None) -> l
         intent = ask.Sit(i)
         lines.append([
             clickable(click, intent, row_style, f" {'▶' if chosen else ' '} {i + 1:>2}  "),
-            clickable(click, intent, side_style(side), f"{side_label(side):<10}"),
-            clickable(click, intent, row_style, f"  {shorten(who, name_w):<{name_w}} {state}"),
+            clickable(click, intent, side_style(side), column(side_label(side), side_w)),
+            clickable(click, intent, row_style, f"  {column(who, name_w)} {state}"),
         ])  # fmt: skip
     if table.seat is None:
         hint = table_words.WATCHING_HINT

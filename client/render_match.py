@@ -51,6 +51,6 @@ def outcome_lines(model: Model, width: int) -> list[Line]:
         return []
     winner = match.winner
     names = [s.name or "" for i, s in enumerate(table.seats) if winner == i % table.teams]
-    line = words.outcome_line(match, table.teams, [n for n in names if n])
+    line = words.outcome_line(match, table.teams, [n for n in names if n], table.seat is not None)
     style = banner_style(winner) if winner is not None else "class:label"
     return [*score_lines(model, width), *wrap([("", " "), (style, line)], width, indent=1)]

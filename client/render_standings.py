@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from sarja.protocol.messages import Standing, Standings
 
-from .fit import Line, shorten
+from .fit import Line, column, shorten
 from .model import Model
 from .words import standings as words
 
@@ -14,10 +14,10 @@ NAME_W = 18  # the table fits 80 columns
 
 
 def _row(s: Standing, rank: str) -> str:
-    name = s.name + (words.COMPUTER_TAG if s.computer else "")
+    name = words.computer(s.computer) if s.computer else s.name
     name_w = NAME_W - max(0, len(rank) - 3)  # a longer "You" ("Sinä") takes from the name
     return (
-        f" {rank:>3} {shorten(name, name_w):<{name_w}} {s.games:>5} {s.wins:>4} {s.losses:>4}"
+        f" {rank:>3} {column(name, name_w)} {s.games:>5} {s.wins:>4} {s.losses:>4}"
         f" {s.draws:>5} {s.sequences:>4} {s.removed:>7} {s.exchanged:>4}"
         f" {s.move_ms / 1000:>6.1f} {s.rating / 10:>6.1f}"
     )

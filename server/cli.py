@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gc
+import ipaddress
 import logging
 import signal
 import sys
@@ -117,6 +118,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
+def _loopback(host: str | None) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return host is not None and ipaddress.ip_address(host).is_loopback
+    except ValueError:  # a host name
+        return False
+
+
 def join_lines(host: str | None, port: int) -> list[str]:
     """The exact commands players type to join: `sarja-client` as this install runs it
     (a venv's `.venv/bin/sarja-client`), since a fresh shell may have none on its PATH."""
@@ -147,10 +157,18 @@ async def run(config: ServerConfig, discovery: bool = True) -> None:
             gc.set_threshold(50_000, 10, 10)
             print(_("Sarja server {name!r} is listening on port {port}.").format(
                 name=config.server_name, port=server.port))  # fmt: skip
-            print(_("Players on this LAN join with:"))
+            alone = _loopback(config.host)
+            if alone:  # no one else can reach it: "on this LAN" would send them looking
+                print(_("Only this machine can join (the server listens on {host}):").format(
+                    host=config.host))  # fmt: skip
+            else:
+                print(_("Players on this LAN join with:"))
             for line in join_lines(config.host, server.port):
                 print(f"    {line}")
-            if discovery:
+            if discovery and alone:  # announced on that address alone
+                print(_("or just run {client} --discover-on {host}: it finds this server.").format(
+                    client=client_command(), host=config.host))  # fmt: skip
+            elif discovery:
                 print(_("or just run {client}: it finds this server on the LAN.").format(
                     client=client_command()))  # fmt: skip
             if config.data_dir is not None:

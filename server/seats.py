@@ -163,6 +163,11 @@ class Seated:
         ]
         return seated + [g.name for g in self.spectators if g is not but]
 
+    def people_names(self, but: Guest) -> list[str]:
+        """The names of the people seated (away too) and watching, but `but`'s."""
+        seated = [g.name for g in self.seats if g is not None and g is not but]
+        return seated + [g.name for g in self.spectators if g is not but]
+
     def away(self) -> list[bool]:
         """Per seat, whether it is a person's seat with the person not here."""
         return [

@@ -34,9 +34,8 @@ def format_lines(lines: list[Line]) -> list[str]:
     out = [_HEAD]
     for i, line in enumerate(lines, start=1):
         s = line.standing
-        name = s.name if s.computer is None else f"{s.name} (computer)"
-        out.append(
-            f"{i:>3}  {name:<24} {s.games:>5} {s.wins:>4} {s.losses:>4} {s.draws:>5}"
+        out.append(  # a computer's name says so: "Computer (hard)"
+            f"{i:>3}  {s.name:<24} {s.games:>5} {s.wins:>4} {s.losses:>4} {s.draws:>5}"
             f" {s.sequences:>4} {s.removed:>7} {s.exchanged:>4} {s.move_ms / 1000:>6.1f}"
             f" {s.rating / 10:>6.1f}  {person_id(line.person)}"
         )

@@ -41,7 +41,7 @@ from .play import Play
 from .refusal import Refusal
 from .seating import Seating
 from .table_computer import ComputerTurns
-from .turns import Computer
+from .turns import Computer, free_computer_name
 
 
 class Table(ComputerTurns):
@@ -90,6 +90,10 @@ class Table(ComputerTurns):
                     self.seating.place(guest, self, seat)
                 # Gone since the restart: the server cannot know since when before it.
                 self.graces.gone(seat, now)
+        if self.play is not None and not self.in_play and not self.full:
+            # A seat was freed after the game ended, which made the table a waiting
+            # room again (`leave`): the journal keeps the game, not that; so again.
+            self.play = None
         if self.play is not None and self.in_play:
             self.handed = dict(saved.handed)
             people = [s for s, held in enumerate(saved.seats) if held is not None]
@@ -126,11 +130,27 @@ class Table(ComputerTurns):
             free = [seat]
         if not free:
             raise Refusal("table_full", "Every seat at this table is taken.")
+        self._rename_computer_called(guest)
         self.seating.check_name(self, guest)
         self._set_seat(free[0], guest)
         self.seating.place(guest, self, free[0])
         self.send_table()
         self._notice("joined", guest, free[0])
+
+    def _rename_computer_called(self, guest: Guest) -> None:
+        """A computer named, before this person came, as they are takes another name:
+        its name was only the server's choice (Aino's table called its computer Bertil,
+        and Bertil could not join). Once a game has begun the log has used it: it stays."""
+        name = guest.name.casefold()
+        if self.started or name in (n.casefold() for n in self.people_names(guest)):
+            return
+        for seat, computer in enumerate(self.computers):
+            if computer is not None and computer.name.casefold() == name:
+                new = free_computer_name([*self.names_here(guest), guest.name])
+                if new is None:
+                    return  # every name taken: the newcomer is refused as before
+                self.computers[seat] = Computer(computer.level, new)
+                self.fx.write(rows.seat(self.id, seat, None, computer.level, new))
 
     def _set_seat(self, seat: int, guest: Guest | None) -> None:
         self.seats[seat] = guest
@@ -144,6 +164,7 @@ class Table(ComputerTurns):
             raise Refusal(
                 "too_many_spectators", f"This table already has {MAX_SPECTATORS} spectators."
             )
+        self._rename_computer_called(guest)
         self.seating.check_name(self, guest)
         self.spectators.append(guest)
         self.seating.place(guest, self)
@@ -221,10 +242,14 @@ class Table(ComputerTurns):
         self.send_table()
 
     def went_away(self, guest: Guest, now: float) -> None:
-        """The guest's connection is gone. A seat in a game is held for them."""
+        """The guest's connection is gone. A seat in a game is held for them, and one
+        between the games of a match: a dropped link must not end it for everyone."""
         self.now = now
         if guest.seat is not None and self.in_play:
             self._gone(guest.seat)
+        elif guest.seat is not None and self.between_games:
+            self.graces.gone(guest.seat, now)
+            self.send_table()  # the seat shows away; the next game waits for them
         else:
             self.leave(guest, now)
 

@@ -91,6 +91,9 @@ class ComputerTurns(Timed):
         ):
             self.taken_over.add(seat)
             self.fx.send(members, Notice(kind="takeover", name=name, seat=seat, _trusted=True))
+            if seat not in self.handed:  # a stand-in's grace ran out: no request told them
+                for guest in members:  # the seats say who plays this one now
+                    self.fx.send(guest, self.view_for(guest))
         self.fx.send(members, Notice(kind="thinking", name=name, seat=seat, _trusted=True))
 
     def computer_move(self, turn: Turn, action: Action, now: float) -> bool:

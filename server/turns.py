@@ -42,9 +42,17 @@ class Turn:
 
 
 def computer_names(levels: list[str | None], taken: set[str]) -> list[str | None]:
-    """A name for each computer seat (a level in `levels`), none of them in `taken`."""
-    free = iter(n for n in COMPUTER_NAMES if n not in taken)
+    """A name for each computer seat (a level in `levels`), none of them in `taken`
+    whatever the case (a table refuses "aino" beside "Aino")."""
+    folded = {n.casefold() for n in taken}
+    free = iter(n for n in COMPUTER_NAMES if n.casefold() not in folded)
     return [None if lv is None else next(free) for lv in levels]
+
+
+def free_computer_name(taken: list[str]) -> str | None:
+    """A computer's name not in `taken` (whatever the case), if one is left."""
+    folded = {n.casefold() for n in taken}
+    return next((n for n in COMPUTER_NAMES if n.casefold() not in folded), None)
 
 
 class Playing(Protocol):

@@ -74,3 +74,26 @@ def test_the_quit_hint_gives_the_command_a_line_of_its_own():
     assert said == "Your seat in the game is kept. To come back, run:"
     assert run.startswith("    ") and run.endswith("host:7474 --name Aino")
     assert runnable(run, Path.cwd(), os.environ.get("PATH", FRESH))
+
+
+def test_without_a_terminal_it_says_so_in_one_line(tmp_path):
+    # Its input a pipe or /dev/null (a script, a service): it ended in a traceback.
+    script = Path(sys.executable).parent / "sarja-client"
+    run = [str(script)] if script.exists() else [sys.executable, "-m", "sarja.client"]
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path)}
+    done = subprocess.run(
+        [*run, "--name", "Dora", "127.0.0.1:1"], stdin=subprocess.DEVNULL,
+        capture_output=True, text=True, env=env, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.strip().splitlines() == [
+        "sarja-client: run it in a terminal; its input is not one."
+    ], done.stderr
+    # A replay's file is still read first: what is wrong with it is said as before.
+    record = tmp_path / "game.json"
+    record.write_text('{"format": "something else"}', encoding="utf-8")
+    done = subprocess.run(
+        [*run, "--replay", str(record)], stdin=subprocess.DEVNULL,
+        capture_output=True, text=True, env=env, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 1 and "is not a game record" in done.stderr, done.stderr

@@ -146,3 +146,13 @@ def test_a_practice_client_makes_its_table_and_is_ready_at_once():
     assert wire.feed(mine) == [Ready(ready=True)]
     assert wire.feed(dataclasses.replace(mine, seats=(
         Seat(name="Aino", ready=True, away=False), mine.seats[1]))) == []  # fmt: skip
+
+
+def test_o_is_not_offered_where_the_tables_computer_stands_in_by_itself():
+    # At a table whose computer stands in, `o` only ever drew "after 60 s" or "already".
+    away = snapshot(turn=1, players=(
+        Player(name="Aino", side=0, away=False, held=7),
+        Player(name="Bertil", side=1, away=True, held=7),
+    ))  # fmt: skip
+    h = headless(dataclasses.replace(STARTED, computer_takeover="easy"), away)
+    assert "o away seat" not in h.screen()

@@ -520,6 +520,7 @@ def test_quitting_after_cannot_reach_ends_with_a_failure_status(tmp_path):
         assert client.finish() == 1
         said = client.raw.decode("utf-8", "replace")
         assert f"sarja-client: Cannot reach 127.0.0.1:{port}" in said
+        assert "again" not in said.split("sarja-client:")[-1]  # it tries no more
         assert "Traceback" not in said
     finally:
         client.close()

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from sarja.protocol.messages import AskHint, Hint
+from sarja.protocol.changes import Played
+from sarja.protocol.messages import AskHint, Hint, Update
 
 from .client_helpers import SNAPSHOT, STARTED, headless, snapshot
 
@@ -37,3 +38,25 @@ def test_no_hint_is_asked_for_on_another_seats_turn():
     h = headless(STARTED, snapshot(turn=1))
     h.press("a")
     assert h.sent == [] and "A hint is for your turn" in h.screen()
+
+
+def test_a_hint_goes_when_the_turn_does():
+    # The clock ran out and the computer played for us: "Hint: … Marked ~ ~" stayed on
+    # screen through the others' turns, with nothing marked.
+    h = headless(dataclasses.replace(STARTED, hints=True), SNAPSHOT)
+    h.press("a")
+    move = next(a for a in SNAPSHOT.legal if "@" in a and not a.startswith("J"))
+    h.feed(Hint(version=12, action=move, reason="builds"))
+    assert "Hint: the" in h.screen()
+    card, cell = SNAPSHOT.hand[0], SNAPSHOT.targets[0][0]
+    played = Played(seat=0, card=card, cell=cell)
+    h.feed(Update(version=13, changes=(played,), turn=1, draw_size=83, stand_in=True))
+    assert h.model.hint is None and "Hint" not in h.screen()
+
+
+def test_the_help_does_not_keep_hints_to_practice():
+    # The keys page said "a  a hint (practice)" at a LAN table that allows hints too.
+    h = headless(dataclasses.replace(STARTED, hints=True), SNAPSHOT)
+    h.press("?", "tab")
+    line = next(r for r in h.screen().splitlines() if r.lstrip().startswith("a "))
+    assert "hint" in line and "practice" not in line, line

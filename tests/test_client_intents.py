@@ -18,6 +18,7 @@ from sarja.protocol.messages import (
     Draw,
     Exchange,
     Join,
+    MatchScore,
     Pass,
     Play,
     Ready,
@@ -28,6 +29,7 @@ from sarja.protocol.messages import (
 )
 
 from .client_helpers import (
+    RESULT,
     SNAPSHOT,
     STARTED,
     TABLE,
@@ -381,3 +383,15 @@ def test_every_intent_is_carried_out_and_an_unknown_one_is_refused():
             perform(h.model, intent)
     with pytest.raises(AssertionError):
         perform(game.model, "play")  # type: ignore[arg-type]
+
+
+def test_quitting_between_the_games_of_a_match_says_how_to_come_back():
+    # The seat waits between the games of a match, as in one: the shell is told so.
+    match = MatchScore(to=3, games=(0,))
+    table = dataclasses.replace(STARTED, match=match)
+    h = headless(table, dataclasses.replace(SNAPSHOT, result=RESULT, legal=(), choices=()))
+    assert perform(h.model, ask.Quit()) == [Command.QUIT]
+    assert "match is kept" in h.model.goodbye and "--name Aino" in h.model.goodbye
+    over = headless(dataclasses.replace(table, match=MatchScore(to=2, games=(0, 0))),
+                    dataclasses.replace(SNAPSHOT, result=RESULT, legal=(), choices=()))  # fmt: skip
+    assert perform(over.model, ask.Quit()) == [Command.QUIT] and not over.model.goodbye

@@ -33,6 +33,7 @@ from sarja.protocol.messages import (
     Last,
     Legal,
     ListTables,
+    MatchScore,
     Notice,
     Ping,
     Player,
@@ -448,6 +449,8 @@ def test_a_spectator_sees_no_hand_and_no_players_keys():
 def test_too_small_a_terminal_says_how_big_it_must_be():
     screen = text(model_at(STARTED, SNAPSHOT), 60, 20)
     assert "at least 80×24" in screen and "60×20" in screen
+    narrow = text(model_at(STARTED, SNAPSHOT), 30, 12)  # each sentence wrapped, not cut
+    assert "80×24" in narrow and "30×12" in narrow and "Ctrl-C" in narrow, narrow
 
 
 class Colourful(DummyOutput):
@@ -550,3 +553,40 @@ def test_two_names_on_one_machine_never_share_a_seat():
                         seats={"srv1": {"Aino": "old" * 11}}))  # fmt: skip
     assert wire.feed(WELCOME) == [ListTables()]
     assert wire.model.seats["srv1"] == {"Aino": "old" * 11, "Bertil": RESUME}
+
+
+def test_our_move_to_another_seat_is_told_as_ours():
+    # The notice comes before the table showing the new seat: it read "Aino moved to …".
+    wire = fed(TABLE)
+    wire.feed(Notice(kind="seated", name="Aino", seat=1))
+    assert wire.model.log[-1].text == "You moved to seat 2 (Green)."
+
+
+def test_a_spectator_at_a_match_is_not_asked_to_be_ready_and_can_go_to_the_waiting_room():
+    # "press r when you are ready" was said to a spectator; and once the table was a
+    # waiting room again, the footer did not say Enter shows it.
+    watching = dataclasses.replace(SNAPSHOT, seat=None, hand=(), targets=(), legal=(), choices=())
+    over = dataclasses.replace(watching, result=RESULT)
+    table = dataclasses.replace(STARTED, seat=None, match=MatchScore(to=3, games=(0,)))
+    screen = text(model_at(table, over))
+    assert "Game 2 of the match is next." in screen and "press r" not in screen
+    waiting = fed(table, over)
+    waiting.feed(dataclasses.replace(table, started=False))  # a seat was freed after it
+    assert "Enter to the waiting room" in text(waiting.model)
+
+
+def test_someone_gone_or_back_between_the_games_of_a_match_is_told():
+    # The server keeps the seat of who dropped between games, and the next game waits
+    # for them; no game's change says so then, so the log did not either.
+    match = MatchScore(to=3, games=(0,))
+    table = dataclasses.replace(STARTED, match=match)
+    over = dataclasses.replace(SNAPSHOT, result=RESULT, legal=(), choices=())
+    wire = fed(table, over)
+    bertil = table.seats[1]
+    gone = dataclasses.replace(
+        table, seats=(table.seats[0], dataclasses.replace(bertil, away=True))
+    )
+    wire.feed(gone)
+    assert wire.model.log[-1].text == "Bertil is away; the seat is kept."
+    wire.feed(table)
+    assert wire.model.log[-1].text == "Bertil is back."

@@ -407,6 +407,19 @@ def test_the_lobby_details_end_at_a_word_and_keep_their_rows():
     assert lobby.seat_about("", "medium")[2:] + ")" in details[1]
 
 
+def test_a_match_tables_rules_fit_the_lobbys_column():
+    # In Finnish the match's score alone was wider than the column, and ran off the edge.
+    table = TableSummary(
+        id="t2", name="Perjantai", players=3, teams=3, seated=("Aino", None, None),
+        spectators=0, started=False, rules=Rules(hand_size=6, manual_draw=True),
+        computer_takeover="medium", match=MatchScore(to=3, games=()), turn_clock=30,
+    )  # fmt: skip
+    h = Headless(m.Model(address="127.0.0.1:7474", name="Aino", named=True, link="online"))
+    h.feed(welcome(), TableList(tables=(table,)))
+    row = fits(h, "a match in the lobby").splitlines()[3]
+    assert row.rstrip().endswith("…"), row
+
+
 def test_a_match_its_clocks_the_coach_and_the_standings_fit_80_by_24():
     """The screens of the match, the turn clock, the coach's hint and the standings, in
     each language: they fit, and a Finnish one has no English left."""
@@ -430,7 +443,8 @@ def test_a_match_its_clocks_the_coach_and_the_standings_fit_80_by_24():
     fits(h, "the match's next game")
     row = Standing(name=NAMES[0], games=120, wins=61, losses=50, draws=9, sequences=140,
                    removed=75, exchanged=12, move_ms=8_400, rating=215)  # fmt: skip
-    computer = dataclasses.replace(row, name="Hard bot", computer="hard")
+    # The server names a computer's line in English ("Computer (hard)"), as here.
+    computer = dataclasses.replace(row, name="Computer (hard)", computer="hard")
     h = Headless(m.Model(address="192.168.100.200:7474", name=NAMES[0], named=True,
                          link="online"))  # fmt: skip
     h.feed(welcome(), TableList(tables=()))
@@ -441,6 +455,7 @@ def test_a_match_its_clocks_the_coach_and_the_standings_fit_80_by_24():
                      pairs=(pair,), you=row))  # fmt: skip
     screen = fits(h, "the standings")
     assert f"1. {NAMES[0][:12]}" in screen and standing_words.ASKING not in screen
+    assert standing_words.computer("hard") in screen  # whole, in the screen's language
     h.feed(Standings(hours=6, evening=(), all_time=()))
     fits(h, "no standings yet")
 

@@ -195,6 +195,28 @@ def test_f_in_the_lobby_switches_the_language_redraws_and_is_remembered(tmp_path
     assert lang.language() == "en" and h.model.overlay == "create"
 
 
+def test_after_f_the_forms_title_and_the_chat_prompt_are_in_the_new_language(tmp_path):
+    # " New table" and "Say: " were drawn as they were when the screen was built.
+    from sarja.protocol.messages import TableList
+
+    from .client_helpers import STARTED, WELCOME, Headless, render
+
+    h = Headless()
+    h.client.settings = Settings(tmp_path / "client.json")
+    h.feed(WELCOME, TableList(tables=()))
+    try:
+        h.press("F", "n")
+        screen = render(h.client)[0]
+        assert "New table" not in screen and "Uusi pöytä" in screen, screen
+        h.press("escape")
+        h.feed(STARTED)
+        h.press("c")
+        screen = render(h.client)[0]
+        assert "Say:" not in screen, screen
+    finally:
+        lang.use("en")
+
+
 def _bot(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """sarja-bot, the real command (a port nothing listens on: it only complains)."""
     import os

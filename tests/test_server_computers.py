@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import trio
 
-from sarja.protocol.messages import CreateTable, HandOver, ListTables, Ready, Rematch
+from sarja.protocol.messages import CreateTable, HandOver, Join, ListTables, Ready, Rematch
 from sarja.server.app import serve
 from sarja.server.config import ServerConfig
 from sarja.server.journal import FILE_NAME, SCHEMA_VERSION, Journal
@@ -80,6 +80,25 @@ async def test_one_person_and_three_computers_play_a_game_to_the_end(nursery):
     assert (await aino.expect("snapshot")).version == 0
 
 
+async def test_a_computer_gives_up_its_name_to_a_person_who_comes_with_it(nursery, tmp_path):
+    # Aino's table named its computer Bertil, and Bertil could not join ("Someone at
+    # this table is already called Bertil"); "aino" could not even make a table with one.
+    server = await nursery.start(serve, fast(data_dir=tmp_path))
+    aino = await NetClient.connect(server.port, "aino")
+    await aino.send(CreateTable(name="Friday", players=4, teams=2, computers=(None, "easy")))
+    made = await aino.expect("table")
+    assert [s.name for s in made.seats[:2]] == ["aino", "Bertil"]  # not "Aino"
+    bertil = await NetClient.connect(server.port, "Bertil")
+    await bertil.send(Join(table=made.id))
+    table = await bertil.expect("table")
+    names = [s.name for s in table.seats]
+    assert table.seat == 2 and names[2] == "Bertil" and names[1] not in ("aino", "Bertil")
+    assert table.seats[1].computer == "easy"
+    with sqlite3.connect(tmp_path / FILE_NAME) as db:  # as it comes back after a restart
+        kept = db.execute("SELECT name FROM seats WHERE seat = 1").fetchone()
+    assert kept == (names[1],)
+
+
 async def test_a_search_that_runs_late_is_cut_short(nursery):
     """A computer never keeps a table waiting past its budget: here hard may think for
     ten seconds but the budget is a twentieth of one, so medium's choice is played. The
@@ -132,6 +151,20 @@ async def test_an_away_seat_is_handed_to_the_computer_and_taken_back(nursery):
         await play_until(back, rng, over)
     assert server.computers.moves == made  # Bertil moved for himself
     assert aino.state.result == back.state.result
+
+
+async def test_the_seats_show_the_computer_standing_in_for_an_away_player(nursery):
+    # At a table whose computer stands in, the seats went on saying no computer played
+    # the away seat once it did: the client offered `o`, and the server said "already".
+    server = await nursery.start(serve, fast(hand_over_after=0.2))  # after Bertil's going
+    aino, bertil = await seat_table(server, 2, computer_takeover="easy")
+    await bertil.aclose()
+    await play_until(aino, random.Random(6), lambda c: bool(notices(c, "takeover")) or over(c))
+    assert not over(aino)
+    with trio.fail_after(PATIENCE):
+        while aino.table.seats[1].computer is None:
+            await aino.receive()
+    assert aino.table.seats[1].computer == "easy" and aino.table.seats[1].away
 
 
 async def test_a_seat_is_handed_over_only_after_its_player_has_been_away_a_while(nursery):

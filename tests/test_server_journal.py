@@ -137,6 +137,34 @@ async def test_a_waiting_table_and_its_seats_come_back(tmp_path):
         nursery.cancel_scope.cancel()
 
 
+async def test_a_table_left_after_its_game_comes_back_as_a_waiting_room(tmp_path):
+    # Bertil left after the game: his seat was free and the table a waiting room again.
+    # After a restart it came back "playing", its last game on show, the free seat not
+    # to be taken and no next game possible: stuck.
+    from sarja.protocol.messages import Join, Leave, ListTables
+
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(serve, config(tmp_path))
+        aino, bertil = await seat_table(server, 2)
+        await play_to_the_end([aino, bertil], random.Random(2), check_every=50)
+        await bertil.send(Leave())
+        await bertil.expect("tables")
+        with trio.fail_after(PATIENCE):
+            while aino.table.started:
+                await aino.receive()
+        nursery.cancel_scope.cancel()
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(serve, config(tmp_path))
+        cecilia = await NetClient.connect(server.port, "Cecilia")
+        await cecilia.send(ListTables())
+        [listed] = (await cecilia.expect("tables")).tables
+        assert not listed.started and listed.seated[1] is None
+        await cecilia.send(Join(table=listed.id))
+        table = await cecilia.expect("table")
+        assert table.seat == 1 and not table.started
+        nursery.cancel_scope.cancel()
+
+
 def make_journal(data_dir: Path) -> Path:
     journal = Journal(data_dir / FILE_NAME)
     journal.table_opened("t1", 1, "Kept", 2, 2, 7, False, False)

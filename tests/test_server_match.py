@@ -231,3 +231,25 @@ async def test_between_games_ready_or_rematch_starts_the_next_and_leaving_resets
     await bertil.send(Leave())
     await table_with(aino, 0)
     assert not aino.table.started and aino.table.match.to == 3
+
+
+async def test_a_connection_lost_between_games_keeps_the_seat_and_the_score(nursery):
+    # A dropped link between two games of a match freed the seat, as leaving does, and
+    # the score started afresh for everyone.
+    server = await nursery.start(serve, ServerConfig(host="127.0.0.1", port=0, seed=7))
+    aino, bertil = await two_at_a_match(server.port)
+    final = await play_to_the_end([aino, bertil], random.Random(5), check_every=50)
+    won = final.result.side
+    await table_with(bertil, 1)
+    token = bertil.session.welcome.resume
+    seat = bertil.state.seat
+    await bertil.aclose()
+    with trio.fail_after(PATIENCE):
+        while not aino.table.seats[seat].away:
+            await aino.receive()
+    assert aino.table.seats[seat].name == "Bertil" and aino.table.match.games == (won,)
+    back = await NetClient.connect(server.port, "Bertil", resume=token)
+    table = await back.expect("table")
+    assert table.seat == seat and table.match.games == (won,) and not table.seats[seat].away
+    await next_game([aino, back], 2)
+    assert aino.table.match.games == (won,)

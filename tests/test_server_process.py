@@ -68,6 +68,8 @@ async def test_the_real_server_process(tmp_path):
             await process.wait()
     rest = (await process.stdout.receive_some(65536)).decode()
     assert "Stopped." in "".join(seen) + rest
+    # On 127.0.0.1 no one else can join: it used to say "Players on this LAN join with".
+    assert "Only this machine can join" in seen[1] and "LAN" not in "".join(seen) + rest
     records = list((tmp_path / "records").glob("*.json"))
     assert len(records) == 1 and '"outcome"' in records[0].read_text()
 

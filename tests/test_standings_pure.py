@@ -149,3 +149,21 @@ def test_a_game_counts_for_its_people_rated_by_side():
     people = [[0, None, None, "Aino", 1], [1, None, "easy", "Kone", 0]]
     db.execute("UPDATE games SET people = ?", (json.dumps(people),))
     assert game_rows(db, saved, {}) == []
+
+
+def test_the_hosts_table_keeps_a_computers_line_in_its_columns():
+    # "Computer (medium) (computer)" ran past the name column and shifted the figures.
+    from sarja.protocol.standing import Standing
+    from sarja.server.standings_cli import format_lines
+    from sarja.server.standings_read import Line
+
+    person = Standing(name="Aino", games=2, wins=1, losses=1, draws=0, sequences=1,
+                      removed=0, exchanged=0, move_ms=900, rating=5)  # fmt: skip
+    computer = Standing(name="Computer (medium)", games=2, wins=1, losses=1, draws=0,
+                        sequences=1, removed=3, exchanged=0, move_ms=1000, rating=13,
+                        computer="medium")  # fmt: skip
+    head, *rows = format_lines(
+        [Line("ab" * 20, person, 0.5), Line("computer:medium", computer, 1.3)]
+    )
+    assert [r[29:35] for r in rows] == ["     2"] * 2, rows  # the games, in their column
+    assert "(computer)" not in rows[1]

@@ -124,6 +124,12 @@ def waiting(where: str, error: str, server_said: str, greeted: bool, seconds: in
     )
 
 
+def unreachable(where: str, error: str, server_said: str) -> str:
+    """Why no server was reached, for the shell once the player quits (nothing is
+    tried again then)."""
+    return server_said or _("Cannot reach {where} ({error}).").format(where=where, error=error)
+
+
 HUNG_UP = N_(
     "{where} closed the connection without a word: it does not seem to be a Sarja"
     " server. Check the address (the server prints the line to type)."

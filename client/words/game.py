@@ -126,9 +126,12 @@ PLAY_NOTHING = N_("{card} cannot be played now; p passes if nothing can.")
 HANDED_OVER = N_("You asked the computer to play for {name}.")
 
 
-def seat_kept(command: str) -> str:
-    """Printed in the shell on quitting a game: how to come back. The command goes on a
-    line of its own, so a terminal never wraps it mid-word."""
+def seat_kept(command: str, match: bool = False) -> str:
+    """Printed in the shell on quitting a game (or a match between its games): how to
+    come back. The command goes on a line of its own, so a terminal never wraps it
+    mid-word."""
+    if match:
+        return _("Your seat in the match is kept. To come back, run:") + f"\n    {command}"
     return _("Your seat in the game is kept. To come back, run:") + f"\n    {command}"
 
 

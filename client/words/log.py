@@ -171,6 +171,11 @@ def _follow_parts(
             assert_never(c)
 
 
+def away_or_back(name: str, side: int, back: bool) -> list[Fragment]:
+    """Another seat's person gone or back between two games (no change says it then)."""
+    return _said(_BACK if back else _AWAY, (side_style(side), name), False)
+
+
 def _cell_part(cell: int) -> Fragment:
     return ("class:cell", cell_name(cell))
 

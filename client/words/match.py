@@ -50,8 +50,9 @@ def games_line(match: MatchScore) -> str:
     return _("Games: {won}").format(won=", ".join(won))
 
 
-def outcome_line(match: MatchScore, sides: int, names: list[str]) -> str:
-    """What the end of a game means for the match."""
+def outcome_line(match: MatchScore, sides: int, names: list[str], seated: bool = True) -> str:
+    """What the end of a game means for the match (`seated`: to a player, who is ready
+    for the next game with r; a spectator only waits for it)."""
     winner = match.winner
     if winner is not None:
         best = " – ".join(str(w) for w in sorted(match.wins(sides), reverse=True))
@@ -68,6 +69,8 @@ def outcome_line(match: MatchScore, sides: int, names: list[str]) -> str:
             "The match ends after {n} games without a winner.",
             games,
         ).format(n=games)
+    if not seated:
+        return _("Game {n} of the match is next.").format(n=len(match.games) + 1)
     return _("Game {n} of the match is next: press r when you are ready.").format(
         n=len(match.games) + 1
     )

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from sarja.lang import N_, _, ngettext, translated
 
+from .lobby import level_name
+
 TITLE = N_("Standings")
 ASKING = N_("Asking the server for the standings…")
 FORGET_QUESTION = N_("Forget your standing and figures at this server for good? y: yes, n: no")
@@ -22,12 +24,16 @@ HEAD = (
     N_("Rating"),
 )
 NO_GAMES = N_("No games finished yet.")
-COMPUTER_TAG = N_(" (computer)")
 PAIRS = N_("Teammates, all time")
 NO_PAIRS = N_("No games in teams yet.")
 ALL_TIME = N_("All time")
 YOU = N_("You")  # in the rank column of the asker's own line
 NOT_YOU = N_("You: no games here yet.")
+
+
+def computer(level: str) -> str:
+    """A computer's line, by its level: the server names it in English."""
+    return _("Computer ({level})").format(level=level_name(level))
 
 
 def evening(hours: int) -> str:

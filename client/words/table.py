@@ -36,9 +36,13 @@ _NOTICES = {
 }
 
 
-def notice_parts(msg: Notice, table: TableView | None) -> list[Fragment]:
-    """A notice from the server as a line of the log ("Aino sat down at seat 2 (Green).")."""
+def notice_parts(msg: Notice, table: TableView | None, me: str = "") -> list[Fragment]:
+    """A notice from the server as a line of the log ("Aino sat down at seat 2 (Green).").
+    `me`: our name. A move to another seat is told before the table that shows it, so
+    it is ours by the name (no two at a table share one), not by the seat."""
     mine = msg.seat is not None and table is not None and msg.seat == table.seat
+    if msg.kind == "seated" and me and msg.name.casefold() == me.casefold():
+        mine = True
     style = side_style(msg.seat % table.teams) if msg.seat is not None and table else ""
     who: Fragment = (style, common.YOU if mine else msg.name)
     where = ""
