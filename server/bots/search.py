@@ -64,9 +64,9 @@ from .worlds import Likelihood, WorldMaker
 DEFAULT_THINK_TIME = 0.3
 CANDIDATES = 6
 # How many standard errors a candidate's gain over the judgement's favourite
-# must clear to be played instead. 0: the best total is played. hard-v1 kept 1;
-# decision by decision on hard-v1's games, 0 chose better (docs/bots.md).
-CONFIDENCE = 0.0
+# must clear to be played instead (0: the best total is played). Decision by
+# decision 0 looked better, but in games against hard-v1 it lost (docs/bots.md).
+CONFIDENCE = 1.0
 # Turns each player takes in a simulation after the candidate action.
 ROUNDS = 4
 # Board worth that counts as a sure win when a simulation stops early.
