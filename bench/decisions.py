@@ -31,7 +31,7 @@ about 100), `keep` the reading's KEEP_SCALE, `margin` its LIKELY_MARGIN,
 scale (default 300), `sighted` 1 to deal every world with the other seats'
 real hands (a ceiling for any reading, never a player), `jacks` 1 to deal
 the other seats their real jacks and no others, the rest at random (what
-knowing the jacks alone would be worth).
+knowing the jacks alone would be worth; with `read` 1, the rest as the plays say).
 `--no-choices` measures the reading only; `--quick` checks it runs.
 
 The last line is one JSON object of the figures.
@@ -46,7 +46,7 @@ import os
 import pickle
 import random
 import statistics
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 
 from hard_v1 import FilteredWorlds, HardV1
@@ -56,7 +56,7 @@ from sarja.server.bots import inference, search
 from sarja.server.bots.judge import Judgement
 from sarja.server.bots.levels import Medium
 from sarja.server.bots.search import CANDIDATES, CONFIDENCE, INFER_TRIES, ROUNDS, Hard, play_out
-from sarja.server.bots.worlds import WorldMaker
+from sarja.server.bots.worlds import Likelihood, WorldMaker
 from sarja.server.engine import Action, Arrangement, Game, SeatView, seat_view
 from sarja.server.engine.cards import JACKS
 
@@ -107,7 +107,12 @@ class JackSightedWorlds(WorldMaker):
         super().__init__(view)
         self.hands = hands
 
-    def deal(self, rng: random.Random, likely: object = None, tries: int = 1) -> Game:
+    def deal(
+        self,
+        rng: random.Random,
+        likely: Mapping[int, Likelihood] | None = None,
+        tries: int = 1,
+    ) -> Game:
         cards = self.unseen[:]
         held = []
         for seat, hand in enumerate(self.hands):
@@ -127,6 +132,11 @@ class JackSightedWorlds(WorldMaker):
                 continue
             _, jacks, size = next(h for h in held if h[0] == seat)
             fill = size - len(jacks)
+            test = likely.get(seat) if likely else None
+            if test is not None:  # the rest as the plays say, the jacks known
+                plain = self.dealt(
+                    rng, plain, fill, lambda h, j=jacks, t=test: t(j + list(h)), tries
+                )
             dealt.append(jacks + plain[:fill])
             del plain[:fill]
         pile = plain + spare
@@ -151,7 +161,9 @@ def chooser(
         candidates=int(options.get("cand", CANDIDATES)),
         rounds=int(options.get("rounds", ROUNDS)),
         confidence=options.get("conf", CONFIDENCE),
-        infer=not options.get("random") and not sighted and not jacks,
+        infer=not options.get("random")
+        and not sighted
+        and (not jacks or bool(options.get("read"))),
         noise=options.get("noise", 0.0),
         worlds=(lambda view: SightedWorlds(view, hands))
         if sighted
