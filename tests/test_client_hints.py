@@ -69,6 +69,6 @@ def test_a_removal_that_breaks_nothing_is_not_said_to_build_on_our_lines():
     from sarja.client.words import coach
 
     removal = hint_line(Hinted(12, "JSxE2", "builds", "JS", 14))
-    assert "(it frees the space for a chip of yours)" in removal, removal
+    assert "(it frees the space for you)" in removal, removal
     assert "builds on your lines" in hint_line(Hinted(12, "2C@E2", "builds", "2C", 14))
     assert coach.analysed(0) == "Analysed: no mistakes found."

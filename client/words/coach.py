@@ -22,7 +22,7 @@ _WHY = {
 }
 # "builds" for a one-eyed jack: the chip it takes broke up nothing worth saying, and it
 # builds nothing either; what is true is the space it leaves (the wire has no other code).
-_FREES = N_("it frees the space for a chip of yours")
+_FREES = N_("it frees the space for you")
 _KINDS = {"draw": N_("take the waiting draw"), "pass": N_("pass")}  # a move with no card
 
 
