@@ -23,7 +23,7 @@ from . import model as m
 from .app import ClientApp, run_client, run_offline
 from .find import add_discover_on
 from .find_screen import choose_server
-from .kept import Kept
+from .kept import Kept, practice_records, recent, server_records
 from .net import address_text, parse_address
 from .settings import Settings, settings_path
 from .words import connect as connect_words
@@ -203,7 +203,6 @@ def replay_given(given: str) -> int:
     if given:
         return replay(Path(given))
     need_terminal()  # the list of kept games is a screen too
-    from .kept import practice_records, recent, server_records
     from .words.records import none_kept
 
     kept = recent()
