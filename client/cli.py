@@ -23,6 +23,7 @@ from . import model as m
 from .app import ClientApp, run_client, run_offline
 from .find import add_discover_on
 from .find_screen import choose_server
+from .kept import Kept, practice_records, recent, server_records
 from .net import address_text, parse_address
 from .settings import Settings, settings_path
 from .words import connect as connect_words
@@ -199,10 +200,18 @@ def main(argv: list[str] | None = None) -> None:
 
 def replay_given(given: str) -> int:
     """`--replay FILE`, or `--replay` alone: one of the games kept here, chosen."""
-    if not given:
-        need_terminal()  # the list of kept games is a screen too
-    path = Path(given) if given else choose_record()
-    return 1 if path is None else replay(path)
+    if given:
+        return replay(Path(given))
+    need_terminal()  # the list of kept games is a screen too
+    from .words.records import none_kept
+
+    kept = recent()
+    if not kept:
+        print(f"sarja-client: {none_kept(str(practice_records()), str(server_records()))}",
+              file=sys.stderr)  # fmt: skip
+        return 1
+    path = choose_record(kept)
+    return 0 if path is None else replay(path)  # leaving the list is no failure
 
 
 def need_terminal() -> None:
@@ -226,22 +235,24 @@ def failure(model: m.Model, unreachable: str = "") -> str:
     return ""
 
 
-def choose_record() -> Path | None:
-    """Ask which of the records kept here to replay; None (said why) if none is."""
+def choose_record(kept: list[Kept]) -> Path | None:
+    """Ask which of the records kept here to replay; None if the player left the list
+    (q or Esc, as the replay itself is left, or Ctrl-C)."""
+    from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
     from prompt_toolkit.shortcuts import choice
 
-    from .kept import practice_records, recent, server_records
-    from .words.records import choose_prompt, kept_label, none_kept
+    from .words.records import choose_prompt, kept_label
 
-    kept = recent()
-    if not kept:
-        print(f"sarja-client: {none_kept(str(practice_records()), str(server_records()))}",
-              file=sys.stderr)  # fmt: skip
-        return None
+    keys = KeyBindings()
+
+    @keys.add("q")
+    @keys.add("escape")
+    def _leave(event: KeyPressEvent) -> None:
+        event.app.exit(exception=EOFError(), style="class:aborting")
+
     try:
-        chosen: Path = choice(
-            choose_prompt(), options=[(k.path, kept_label(k)) for k in kept], default=kept[0].path
-        )
+        chosen: Path = choice(choose_prompt(), options=[(k.path, kept_label(k)) for k in kept],
+                              default=kept[0].path, key_bindings=keys)  # fmt: skip
     except (KeyboardInterrupt, EOFError):
         return None
     return chosen

@@ -16,7 +16,7 @@ from . import intents as ask
 from .command import client_command
 from .effects import Command, Effect
 from .history import scroll_log
-from .model import Model
+from .model import Model, screen
 from .typed import readable
 from .words import connect, game, lobby
 
@@ -50,6 +50,9 @@ def aside(model: Model, intent: ask.AsideIntent) -> list[Effect]:
             return say(model, text)
         case ask.Name(text):
             return name(model, text)
+        case ask.NameTyped():
+            if screen(model) == "name":
+                model.status = ""  # "Type a name first." is answered by typing
         case ask.LogScroll(how):
             scroll_log(model, how)
         case ask.Alerts():

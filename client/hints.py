@@ -43,7 +43,7 @@ def take_hint(model: Model, msg: Hint) -> None:
 def hint_line(hint: Hinted) -> str:
     """The status line that shows `hint`."""
     said = parse(hint.action)
-    return words.hint(words.move_words(said.kind, said.card, said.cell), hint.reason)
+    return words.hint(words.move_words(said.kind, said.card, said.cell), hint.reason, said.kind)
 
 
 def hint_cells(model: Model) -> frozenset[int]:

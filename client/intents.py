@@ -152,6 +152,11 @@ class Name:
 
 
 @dataclass(frozen=True)
+class NameTyped:
+    """The name screen's line changed: what was said about the last one is over."""
+
+
+@dataclass(frozen=True)
 class LogScroll:
     how: Literal["up", "down", "top", "end"]  # PgUp, PgDn, Home, End
 
@@ -299,7 +304,7 @@ TurnIntent: TypeAlias = (
 )  # fmt: skip
 ExitIntent: TypeAlias = Quit | Leave | Confirm | Close
 AsideIntent: TypeAlias = (
-    Help | HelpPage | ChatOpen | Say | Name | LogScroll | Alerts | Language | Retry
+    Help | HelpPage | ChatOpen | Say | Name | NameTyped | LogScroll | Alerts | Language | Retry
 )  # fmt: skip
 LobbyIntent: TypeAlias = LobbyMove | LobbyClick | Join | Spectate | Refresh | SeatMove | Sit | Ready
 FormIntent: TypeAlias = CreateOpen | FormMove | FormChange | FormName | FormDigit | Create

@@ -134,6 +134,8 @@ def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
 
     for key in ("left", "right", "home", "end", "backspace", "c-a", "c-e", "delete"):
         kb.add(key, filter=offered & on_name)(_edit(layout, key))
+    # q is a letter of a name there: Esc quits (the server may be unreachable).
+    bind("escape", big & on_name, ask.Quit())
 
     # Connecting.
     bind("r", on("connect"), ask.Retry())

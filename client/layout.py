@@ -316,6 +316,7 @@ class ScreenLayout:
             accept_handler=self._accept(lambda text: ask.Create()),
         )  # fmt: skip
         self.form_box.buffer.on_text_changed += self._form_typed
+        self.name_box.buffer.on_text_changed += lambda _buffer: self.do(ask.NameTyped())
         self.chat_box.buffer.on_text_changed += self._chat_typed
 
     def _accept(self, intent: Callable[[str], ask.Intent]) -> Callable[[Buffer], bool]:

@@ -11,7 +11,8 @@ game next turn.
 - `reason(view, action)`: what a suggested action does, from the seat's view only:
   ``completes`` (a sequence), ``blocks`` (takes another side's threat), ``breaks``
   (removes a chip from another side's threat), ``makes_four`` (a new threat of its
-  own), ``dead_card`` (a dead card exchanged), ``draw``, ``pass``, else ``builds``.
+  own), ``dead_card`` (a dead card exchanged), ``draw``, ``pass``, else ``builds`` (for a
+  removal: it breaks nothing worth saying, so the client words it as the space it frees).
 - `analyse(record)`: every move of a finished game (the record shows every hand,
   which the rules allow once it is over) where a stronger move was there: a win
   missed, a winning four of another side left open when a play stopped it, a

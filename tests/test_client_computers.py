@@ -8,6 +8,7 @@ import dataclasses
 
 from sarja.client.model import Model
 from sarja.client.practice import practice_table
+from sarja.client.words.log import last_parts
 from sarja.protocol.changes import Passed, Played, Removed
 from sarja.protocol.messages import (
     HandOver,
@@ -21,7 +22,7 @@ from sarja.protocol.messages import (
     Update,
 )
 
-from .client_helpers import STARTED, TABLE, WELCOME, Wire, headless, snapshot
+from .client_helpers import STARTED, TABLE, WELCOME, Headless, Wire, headless, snapshot
 
 COMPUTERS = TableSummary(
     id="t2", name="Practice", players=4, teams=2, seated=("Cecilia", "Bertil", None, "David"),
@@ -156,3 +157,22 @@ def test_o_is_not_offered_where_the_tables_computer_stands_in_by_itself():
     ))  # fmt: skip
     h = headless(dataclasses.replace(STARTED, computer_takeover="easy"), away)
     assert "o away seat" not in h.screen()
+
+
+def _last(h: Headless) -> str:
+    """The side panel's "Last:" line, as the words give it."""
+    game = h.model.game
+    assert game is not None and game.last is not None
+    return "".join(text for _style, text in last_parts(h.model, game, game.last))
+
+
+def test_the_side_panel_says_the_computer_made_the_last_move_as_the_log_does():
+    h = headless(STARTED, snapshot(turn=0))
+    h.feed(Update(version=13, changes=(Played(seat=0, card="2C", cell=14),), turn=1,
+                  draw_size=83, stand_in=True))  # fmt: skip
+    assert _last(h) == "The computer, for you, played 2♣ at E2"
+    h.feed(Update(version=14, changes=(Removed(seat=1, card="JS", cell=14, side=0),), turn=0,
+                  draw_size=82, stand_in=True))  # fmt: skip
+    assert _last(h) == "The computer, for Bertil, removed a chip at E2 with the J♠"
+    h.feed(Update(version=15, changes=(Passed(seat=0),), turn=1, draw_size=82))
+    assert _last(h) == "You passed"

@@ -60,3 +60,15 @@ def test_the_help_does_not_keep_hints_to_practice():
     h.press("?", "tab")
     line = next(r for r in h.screen().splitlines() if r.lstrip().startswith("a "))
     assert "hint" in line and "practice" not in line, line
+
+
+def test_a_removal_that_breaks_nothing_is_not_said_to_build_on_our_lines():
+    # The coach's "builds" for a one-eyed jack read "it builds on your lines": untrue.
+    from sarja.client.hints import hint_line
+    from sarja.client.model import Hinted
+    from sarja.client.words import coach
+
+    removal = hint_line(Hinted(12, "JSxE2", "builds", "JS", 14))
+    assert "(it frees the space for you)" in removal, removal
+    assert "builds on your lines" in hint_line(Hinted(12, "2C@E2", "builds", "2C", 14))
+    assert coach.analysed(0) == "Analysed: no mistakes found."

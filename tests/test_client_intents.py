@@ -11,6 +11,7 @@ from sarja.client import receive
 from sarja.client.effects import Command
 from sarja.client.form import hand_sizes
 from sarja.client.perform import perform
+from sarja.client.words import connect
 from sarja.protocol.messages import (
     Ack,
     Chat,
@@ -234,6 +235,29 @@ def test_the_name_is_typed_then_the_hello_can_go():
     assert m.screen(h.model) == "name" and "Name: Ai" in h.screen()
     h.press("end", "n", "o", "backspace", "enter")  # editing the remembered name
     assert h.model.name == "Ain" and h.model.named
+
+
+def test_typing_a_name_ends_its_error_and_esc_quits_there(monkeypatch):
+    """"Type a name first." stayed while the name was typed; and with the server
+    unreachable, q (the lobby's quit) is a letter of the name: Esc quits there."""
+    from sarja.client import app
+
+    h = Headless(m.Model(address="h:1", link="unreachable", name=""))
+    quits: list[Command] = []
+
+    def performed(model: m.Model, intent: ask.Intent) -> list:
+        effects = perform(model, intent)
+        quits.extend(e for e in effects if e is Command.QUIT)
+        return effects
+
+    monkeypatch.setattr(app, "perform", performed)  # no app runs here to exit
+    h.press("enter")
+    assert h.model.status == connect.NAME_FIRST and connect.NAME_FIRST in h.screen()
+    h.press("q")
+    assert h.model.status == "" and connect.NAME_FIRST not in h.screen()
+    assert "Esc quit" in h.screen() and quits == [] and not h.model.named
+    h.press("escape")
+    assert quits == [Command.QUIT]
 
 
 def test_typing_over_the_remembered_name_replaces_it():

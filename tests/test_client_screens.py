@@ -407,6 +407,18 @@ def test_the_lobby_details_end_at_a_word_and_keep_their_rows():
     assert lobby.seat_about("", "medium")[2:] + ")" in details[1]
 
 
+def test_the_lobby_says_once_that_enter_and_s_watch_a_game_under_way():
+    table = TableSummary(
+        id="t2", name="Perjantai-ilta", players=2, teams=2, seated=("Cecilia", "Daniel"),
+        spectators=0, started=True, rules=Rules(hand_size=7, manual_draw=False),
+        computer_takeover=False,
+    )  # fmt: skip
+    h = Headless()
+    h.feed(welcome(), TableList(tables=(table,)))
+    details = " ".join(" ".join(fits(h, "the lobby").splitlines()[4:7]).split())
+    assert details.endswith(lang._(". Enter or s watches the game.")), details
+
+
 def test_a_match_tables_rules_fit_the_lobbys_column():
     # In Finnish the match's score alone was wider than the column, and ran off the edge.
     table = TableSummary(

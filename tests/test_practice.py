@@ -89,12 +89,51 @@ def choose_the_practice_game(env: dict[str, str], data: Path, record: Path) -> N
             screen = viewer.wait_for(f"Mistake 1 of {len(marked)}")
             assert f"move {marked[0].at + 1} of {moves}" in screen and "~" in board(screen)
         else:
-            assert "no move was clearly weaker" in screen
+            assert "Analysed: no mistakes found." in screen
         viewer.type("q")
         assert viewer.finish() == 0
         assert b"Traceback" not in viewer.raw
     finally:
         viewer.close()
+
+
+def test_q_leaves_the_list_of_kept_games(tmp_path):
+    """The list of kept games is left as the replay is: q (or Esc, below), no failure."""
+    from sarja.server.engine import Arrangement, Game, record_json
+
+    rng = random.Random(3)
+    game = Game.new(Arrangement.of(2), rng)
+    while game.outcome is None:
+        game.apply(game.turn, rng.choice(game.legal_actions(game.turn)))
+    (tmp_path / "data" / "sarja" / "practice").mkdir(parents=True)
+    kept = tmp_path / "data" / "sarja" / "practice" / "game.json"
+    kept.write_text(record_json(game, ["Aino", "Bertil"]), encoding="utf-8")
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config"),
+           "XDG_DATA_HOME": str(tmp_path / "data")}  # fmt: skip
+    viewer = Terminal([*command("sarja-client"), "--replay"], env)
+    try:
+        assert "q or Esc to leave" in viewer.wait_for("Which game do you want to replay?")
+        viewer.type("q")
+        assert viewer.finish() == 0
+        assert b"Traceback" not in viewer.raw and "move 0 of" not in viewer.text()
+    finally:
+        viewer.close()
+
+
+def test_the_list_of_kept_games_leaves_on_q_or_esc_and_opens_on_enter():
+    """The chooser itself, on a pipe: q and Esc leave it (no record), Enter picks."""
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from sarja.client.cli import choose_record
+    from sarja.client.kept import Kept
+
+    kept = [Kept(Path(f"{n}.json"), True, 0.0, ("Aino", "Bertil"), "Aino", 9) for n in "ab"]
+    for keys, chosen in (("q", None), ("\x1b", None), ("\x1b[B\r", Path("b.json"))):
+        with create_pipe_input() as keyboard, create_app_session(keyboard, DummyOutput()):
+            keyboard.send_text(keys)
+            assert choose_record(kept) == chosen, repr(keys)
 
 
 def test_replay_with_nothing_kept_says_so(tmp_path):

@@ -20,6 +20,9 @@ _WHY = {
     "pass": N_("nothing else can be played"),
     "builds": N_("it builds on your lines"),
 }
+# "builds" for a one-eyed jack: the chip it takes broke up nothing worth saying, and it
+# builds nothing either; what is true is the space it leaves (the wire has no other code).
+_FREES = N_("it frees the space for you")
 _KINDS = {"draw": N_("take the waiting draw"), "pass": N_("pass")}  # a move with no card
 
 
@@ -36,11 +39,10 @@ def move_words(kind: str, card: str | None, cell: int | None) -> str:
     return _("the {card} on {cell}").format(card=card_label(card), cell=cell_name(cell))
 
 
-def hint(move: str, reason: str) -> str:
-    """The hint, with the key that plays it when it is a card on a space."""
-    return _("Hint: {move} ({why}). Marked ~ ~ on the board.").format(
-        move=move, why=_WHY.get(reason, reason)
-    )
+def hint(move: str, reason: str, kind: str = "place") -> str:
+    """The hint (`kind` its action's, as notation.parse says), marked on the board."""
+    why = _FREES if kind == "remove" and reason == "builds" else _WHY.get(reason, reason)
+    return _("Hint: {move} ({why}). Marked ~ ~ on the board.").format(move=move, why=why)
 
 
 # ----- the analysis in a replay ---------------------------------------------------------
@@ -65,7 +67,7 @@ ANALYSIS_FAILED = N_("The analysis stopped: {why}")
 
 def analysed(count: int) -> str:
     if count == 0:
-        return _("Analysed: no move was clearly weaker than another there was.")
+        return _("Analysed: no mistakes found.")
     return ngettext(
         "Analysed: {n} mistake marked; m steps to the next, M to the one before.",
         "Analysed: {n} mistakes marked; m steps to the next, M to the one before.",

@@ -72,7 +72,7 @@ def connect_keys() -> list[tuple[str, str]]:
 
 
 def name_keys() -> list[tuple[str, str]]:
-    return [("Enter", _("continue")), ("Ctrl-C", _("quit"))]
+    return [("Enter", _("continue")), ("Esc", _("quit"))]  # Ctrl-C quits too
 
 
 def closed_keys() -> list[tuple[str, str]]:

@@ -79,7 +79,7 @@ def detail_hints(started: bool, mine: bool) -> tuple[str, str]:
     if started and mine:
         doing = _("Enter takes you back to your seat")
     elif started:
-        doing = _("Enter watches the game")
+        return (_(". Enter or s watches the game."), ".")  # both keys do the same there
     else:
         doing = _("Enter takes a free seat")
     return (_(". {doing}, s watches.").format(doing=doing), ".")

@@ -183,8 +183,16 @@ def _cell_part(cell: int) -> Fragment:
 def last_parts(model: Model, game: GameMirror, last: Last) -> list[Fragment]:
     """The last action in the log's words, without its full stop: "Aino played 2♥ at
     E6" (the side panel writes it this way too)."""
-    who = _who_part(model, game, last.seat)
+    who: _Who = _who_part(model, game, last.seat)
     you = last.seat is not None and last.seat == game.seat and model.replay is None
+    if model.last_stand_in and last is game.last and model.replay is None:
+        # The computer made it for an away seat: said as the log says it.
+        if you:
+            who = [("class:log.info", _("The computer, for you,"))]
+        else:
+            who = [(style or "class:log.info", text)
+                   for style, text in parts(_("The computer, for {who},"), who=who)]  # fmt: skip
+        you = False
     said = notation.parse(last.action)
     card = card_part(said.card) if said.card is not None else ("", "")
     cell = ("class:cell", cell_name(said.cell)) if said.cell is not None else ("", "")
@@ -250,6 +258,11 @@ def replay_begins(first: str) -> tuple[Fragment, ...]:
 def drew(card: str) -> list[Fragment]:
     """Our own manual draw, told with its card."""
     return parts(_("You drew {card}."), card=card_part(card))
+
+
+def moved(c: Change) -> bool:
+    """A change that becomes the game's last move (`Last`): a play, removal, exchange or pass."""
+    return isinstance(c, ch.Played | ch.Removed | ch.Exchanged | ch.Passed)
 
 
 def acted(c: Change) -> bool:

@@ -10,7 +10,7 @@ from ..kept import Kept
 
 
 def choose_prompt() -> str:
-    return _("Which game do you want to replay? (↑ ↓ then Enter; Ctrl-C to leave)")
+    return _("Which game do you want to replay? (↑ ↓ then Enter; q or Esc to leave)")
 
 
 def none_kept(practice: str, server: str) -> str:
