@@ -166,7 +166,8 @@ def test_a_hint_in_practice_is_shown_on_the_board_and_played_with_enter(tmp_path
     try:
         assert "a hint" in aino.wait_for(TURN, PATIENCE)
         aino.type("a")
-        screen = aino.wait_for("Hint: ")
+        # The whole space's name, not a screen drawn up to "D1" of "D10": its reason follows.
+        screen = aino.wait_for(re.compile(r"Hint: (?:the \S+ (?:on|off) [A-J]\d+ \(|exchange)"))
         said = re.search(r"Hint: (?:the (\S+) (?:on|off) ([A-J]\d+)|exchange)", screen)
         assert said is not None, screen
         if said[1]:  # a card on a space: marked on the board, and Enter plays it there
