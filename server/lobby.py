@@ -470,6 +470,11 @@ class Lobby:
         players are gone (they would hold their seats for ever)."""
         if self.tables.get(table.id) is not table:
             return
+        if table.between_games and table.abandoned and not table.empty:
+            # Every player of a match dropped between its games: kept for them in
+            # the journal (a resume brings it back), as a game in play would be.
+            self._park(table)
+            return
         if table.empty or table.abandoned:
             del self.tables[table.id]
             self._retire(table)

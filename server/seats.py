@@ -227,13 +227,17 @@ class Seated:
         return f"Seat {seat + 1} is taken."
 
     def squatters(self, now: float, patience: float) -> list[Guest]:
-        """The guests who hold up a full waiting table by never being ready."""
-        if self.started or not self.full:
+        """The guests who hold up a full waiting table by never being ready, and,
+        between the games of a match, those whose seat is kept while they are gone
+        (the next game waits for them)."""
+        waiting = not self.started and self.full
+        between = self.between_games
+        if not waiting and not between:
             self.unready_since.clear()
             return []
         late = []
         for seat, guest in enumerate(self.seats):
-            if guest is None or self.ready[seat]:
+            if guest is None or self.ready[seat] or between and self.seated_here(seat):
                 self.unready_since.pop(seat, None)
                 continue
             since = self.unready_since.setdefault(seat, now)

@@ -249,7 +249,8 @@ class Table(ComputerTurns):
             self._gone(guest.seat)
         elif guest.seat is not None and self.between_games:
             self.graces.gone(guest.seat, now)
-            self.send_table()  # the seat shows away; the next game waits for them
+            self.ready[guest.seat] = False  # the next game waits for them to come back
+            self.send_table()  # the seat shows away
         else:
             self.leave(guest, now)
 

@@ -253,3 +253,60 @@ async def test_a_connection_lost_between_games_keeps_the_seat_and_the_score(nurs
     assert table.seat == seat and table.match.games == (won,) and not table.seats[seat].away
     await next_game([aino, back], 2)
     assert aino.table.match.games == (won,)
+
+
+async def away_between_games(client: NetClient, seat: int) -> None:
+    with trio.fail_after(PATIENCE):
+        while client.table is None or not client.table.seats[seat].away:
+            await client.receive()
+
+
+async def test_every_player_dropping_between_games_keeps_the_match_for_them(nursery):
+    # The last connection lost between two games closed the table: the match was
+    # gone and the resume token refused (one person against computers lost it so).
+    server = await nursery.start(serve, ServerConfig(host="127.0.0.1", port=0, seed=7))
+    aino, bertil = await two_at_a_match(server.port)
+    final = await play_to_the_end([aino, bertil], random.Random(5), check_every=50)
+    await table_with(aino, 1)
+    await table_with(bertil, 1)
+    await bertil.aclose()
+    await away_between_games(aino, bertil.state.seat)
+    await aino.aclose()
+    back = await NetClient.connect(server.port, "Aino", resume=aino.session.welcome.resume)
+    table = await back.expect("table")
+    assert table.seat == aino.state.seat and table.match.games == (final.result.side,)
+
+
+async def test_a_player_who_drops_between_games_is_no_longer_ready_for_the_next(nursery):
+    # Ready, then gone: the next game was dealt to a seat no one was at.
+    server = await nursery.start(serve, ServerConfig(host="127.0.0.1", port=0, seed=7))
+    aino, bertil = await two_at_a_match(server.port)
+    await play_to_the_end([aino, bertil], random.Random(5), check_every=50)
+    await table_with(bertil, 1)
+    seat = bertil.state.seat
+    await bertil.send(Ready(ready=True))
+    with trio.fail_after(PATIENCE):
+        while not aino.table.seats[seat].ready:
+            await aino.receive()
+    await bertil.aclose()
+    await away_between_games(aino, seat)
+    assert not aino.table.seats[seat].ready
+    back = await NetClient.connect(server.port, "Bertil", resume=bertil.session.welcome.resume)
+    await back.expect("table")
+    assert aino.state.result is not None  # still between the games
+    await next_game([aino, back], 2)
+
+
+async def test_a_seat_kept_between_games_is_freed_when_its_player_stays_away(nursery):
+    # A seat kept for a dropped player held the next game up for ever.
+    config = ServerConfig(host="127.0.0.1", port=0, seed=7, ready_timeout=0.2, sweep_every=0.05)
+    server = await nursery.start(serve, config)
+    aino, bertil = await two_at_a_match(server.port)
+    await play_to_the_end([aino, bertil], random.Random(5), check_every=50)
+    await table_with(aino, 1)
+    seat = bertil.state.seat
+    await bertil.aclose()
+    with trio.fail_after(PATIENCE):  # away, then freed by the sweep: a waiting room
+        while aino.table is None or aino.table.seats[seat].name is not None:
+            await aino.receive()
+    assert not aino.table.started and aino.table.seats[aino.table.seat].name == "Aino"
