@@ -114,30 +114,30 @@ class JackSightedWorlds(WorldMaker):
         tries: int = 1,
     ) -> Game:
         cards = self.unseen[:]
-        held = []
-        for seat, hand in enumerate(self.hands):
-            if seat == self.seat:
-                continue
-            jacks = [c for c in hand if c in JACKS]
-            for card in jacks:
+        jacks = {
+            seat: [c for c in hand if c in JACKS]
+            for seat, hand in enumerate(self.hands)
+            if seat != self.seat
+        }
+        for held in jacks.values():
+            for card in held:
                 cards.remove(card)
-            held.append((seat, jacks, len(hand)))
         rng.shuffle(cards)
         plain = [c for c in cards if c not in JACKS]
         spare = [c for c in cards if c in JACKS]
         dealt: list[list[int]] = []
-        for seat in range(len(self.hands)):
+        for seat, hand in enumerate(self.hands):
             if seat == self.seat:
                 dealt.append(list(self.view.hand))
                 continue
-            _, jacks, size = next(h for h in held if h[0] == seat)
-            fill = size - len(jacks)
+            known = jacks[seat]
+            fill = len(hand) - len(known)
             test = likely.get(seat) if likely else None
             if test is not None:  # the rest as the plays say, the jacks known
                 plain = self.dealt(
-                    rng, plain, fill, lambda h, j=jacks, t=test: t(j + list(h)), tries
+                    rng, plain, fill, lambda h, j=known, t=test: t(j + list(h)), tries
                 )
-            dealt.append(jacks + plain[:fill])
+            dealt.append(known + plain[:fill])
             del plain[:fill]
         pile = plain + spare
         rng.shuffle(pile)

@@ -7,6 +7,7 @@ event loop.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -41,18 +42,22 @@ class Turn:
     pause: float | None = None  # the pause before the move, if not the usual one
 
 
-def computer_names(levels: list[str | None], taken: set[str]) -> list[str | None]:
-    """A name for each computer seat (a level in `levels`), none of them in `taken`
-    whatever the case (a table refuses "aino" beside "Aino")."""
+def _free_names(taken: Iterable[str]) -> Iterator[str]:
+    """The computers' names not in `taken` whatever the case (a table refuses
+    "aino" beside "Aino")."""
     folded = {n.casefold() for n in taken}
-    free = iter(n for n in COMPUTER_NAMES if n.casefold() not in folded)
+    return (n for n in COMPUTER_NAMES if n.casefold() not in folded)
+
+
+def computer_names(levels: list[str | None], taken: set[str]) -> list[str | None]:
+    """A name for each computer seat (a level in `levels`), none of them in `taken`."""
+    free = _free_names(taken)
     return [None if lv is None else next(free) for lv in levels]
 
 
 def free_computer_name(taken: list[str]) -> str | None:
-    """A computer's name not in `taken` (whatever the case), if one is left."""
-    folded = {n.casefold() for n in taken}
-    return next((n for n in COMPUTER_NAMES if n.casefold() not in folded), None)
+    """A computer's name not in `taken`, if one is left."""
+    return next(_free_names(taken), None)
 
 
 class Playing(Protocol):
