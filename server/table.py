@@ -90,10 +90,12 @@ class Table(ComputerTurns):
                     self.seating.place(guest, self, seat)
                 # Gone since the restart: the server cannot know since when before it.
                 self.graces.gone(seat, now)
-        if self.play is not None and not self.in_play and not self.full:
-            # A seat was freed after the game ended, which made the table a waiting
-            # room again (`leave`): the journal keeps the game, not that; so again.
-            self.play = None
+        if self.play is not None and not self.in_play:
+            # A seat freed after the game ended made the table a waiting room again
+            # (`leave`), even if someone took it since: the journal keeps the game and
+            # says so (a journal from before it did shows only the free seat).
+            if not self.full or saved.waiting_after == self.games_played:
+                self.play = None
         if self.play is not None and self.in_play:
             self.handed = dict(saved.handed)
             people = [s for s, held in enumerate(saved.seats) if held is not None]
@@ -232,6 +234,7 @@ class Table(ComputerTurns):
         if self.play is not None:
             # A seat freed after a game: no rematch with the same seats, so the
             # table becomes a waiting room again, open to a new player.
+            self.fx.write(rows.table_waiting(self.id, self.games_played))
             self.play = None
             self.ready = self._computers_ready()
             self.rematch.clear()
