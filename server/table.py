@@ -81,6 +81,9 @@ class Table(ComputerTurns):
                 self.id, self.arrangement, kept, saved.version, self._rng, self.fx
             )
             self.games_played = kept.number
+            # Which computers played it is not kept: each one here is taken to have (one
+            # seated in the waiting room since keeps its name too; none is renamed wrongly).
+            self._computers_play()
             self.graces.draws_waiting(self.play.game.pending_draw, now)
         for seat, held in enumerate(saved.seats):
             if held is not None:
@@ -142,11 +145,15 @@ class Table(ComputerTurns):
     def _rename_computer_called(self, guest: Guest) -> None:
         """A computer named, before this person came, as they are takes another name:
         its name was only the server's choice (Aino's table called its computer Bertil,
-        and Bertil could not join). Once a game has begun the log has used it: it stays."""
+        and Bertil could not join). Once it has played a game here, in the waiting room
+        after it too, the log and the standings have used it: it stays, and the person
+        is told the name is taken, as by anyone else at the table."""
         name = guest.name.casefold()
-        if self.started or name in (n.casefold() for n in self.people_names(guest)):
+        if name in (n.casefold() for n in self.people_names(guest)):
             return
         for seat, computer in enumerate(self.computers):
+            if seat in self.computers_played:
+                continue
             if computer is not None and computer.name.casefold() == name:
                 new = free_computer_name([*self.names_here(guest), guest.name])
                 if new is None:
@@ -324,7 +331,11 @@ class Table(ComputerTurns):
 
     # ----- the game -------------------------------------------------------
 
+    def _computers_play(self) -> None:
+        self.computers_played.update(i for i, c in enumerate(self.computers) if c is not None)
+
     def _start(self) -> None:
+        self._computers_play()
         self.rematch.clear()
         self.taken_over.clear()
         self.handed.clear()
