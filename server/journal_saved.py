@@ -71,6 +71,7 @@ class SavedTable:
     clock_runs: dict[int, int] = field(default_factory=dict)  # seat -> clocks out in a row
     # The game after which a seat was freed, making the table a waiting room again.
     waiting_after: int | None = None
+    creator: str | None = None  # the id of the guest that made the table
 
     def arrangement(self) -> Arrangement:
         return Arrangement.of(

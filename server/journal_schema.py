@@ -179,11 +179,13 @@ CREATE INDEX person_games_by_time ON person_games (finished_at);
 """
 
 # Version 8: a table whose latest game is over and a seat freed since (table.py's
-# `leave`) is a waiting room again; the journal keeps that game, so it says which.
+# `leave`) is a waiting room again; the journal keeps that game, so it says which. And
+# who made each table: its creator may seat computers in the waiting room.
 _WAITING = """
 -- The number of the latest game when a seat freed after it made the table a waiting
 -- room again (null: never); a table's game numbers only grow, so no reset is needed.
 ALTER TABLE tables ADD COLUMN waiting_after INTEGER;
+ALTER TABLE tables ADD COLUMN creator TEXT;  -- the id of the guest that made it
 """
 
 

@@ -70,6 +70,7 @@ class Table(ComputerTurns):
         action by action (EngineError if it does not replay), and its spectators
         (`watchers`), watching again once they resume."""
         self.now = now
+        self.creator = None if saved.creator is None else guests.get(saved.creator)
         for guest in watchers:
             self.seating.place(guest, self)
         if saved.match is not None:
@@ -93,12 +94,12 @@ class Table(ComputerTurns):
                     self.seating.place(guest, self, seat)
                 # Gone since the restart: the server cannot know since when before it.
                 self.graces.gone(seat, now)
-        if self.play is not None and not self.in_play:
-            # A seat freed after the game ended made the table a waiting room again
-            # (`leave`), even if someone took it since: the journal keeps the game and
-            # says so (a journal from before it did shows only the free seat).
-            if not self.full or saved.waiting_after == self.games_played:
-                self.play = None
+        # A seat freed after the game ended made the table a waiting room again
+        # (`leave`), even if someone took it since: the journal keeps the game and says
+        # so (a journal from before it did shows only the free seat).
+        waiting = not self.full or saved.waiting_after == self.games_played
+        if self.play is not None and not self.in_play and waiting:
+            self.play = None
         if self.play is not None and self.in_play:
             self.handed = dict(saved.handed)
             people = [s for s, held in enumerate(saved.seats) if held is not None]
@@ -160,6 +161,40 @@ class Table(ComputerTurns):
                     return  # every name taken: the newcomer is refused as before
                 self.computers[seat] = Computer(computer.level, new)
                 self.fx.write(rows.seat(self.id, seat, None, computer.level, new))
+
+    def seat_computer(self, guest: Guest, seat: int, level: str | None, now: float) -> None:
+        """The table's creator, in the waiting room, seats a computer at `level` in a
+        free seat, or (`level` None) frees a computer's seat."""
+        self.now = now
+        if guest is not self.creator:
+            raise Refusal(
+                "not_creator", "Only the table's creator can seat or take away a computer."
+            )
+        if self.started:
+            raise Refusal("game_started", "The game has started; seats can't change now.")
+        self._check_seat(seat)
+        computer = self.computers[seat]
+        if level is None:
+            if computer is None:
+                raise Refusal("not_computer", f"Seat {seat + 1} is not a computer player's.")
+            self.computers[seat] = None
+            self.computers_played.discard(seat)
+            self.ready[seat] = False
+            self.fx.write(rows.seat(self.id, seat, None))
+        else:
+            if computer is not None or self.seats[seat] is not None:
+                raise Refusal("seat_taken", self._taken(seat))
+            name = free_computer_name([*self.names_here(guest), guest.name])
+            if name is None:
+                raise Refusal(
+                    "no_computer_name", "Every name a computer can have is taken at this table."
+                )
+            self.computers[seat] = Computer(level, name)
+            self.ready[seat] = True
+            self.fx.write(rows.seat(self.id, seat, None, level, name))
+        self.send_table()
+        if all(self.ready) and self.full:  # the last free seat, and every person ready
+            self._start()
 
     def _set_seat(self, seat: int, guest: Guest | None) -> None:
         self.seats[seat] = guest
