@@ -170,6 +170,10 @@ class Table(ComputerTurns):
             raise Refusal(
                 "not_creator", "Only the table's creator can seat or take away a computer."
             )
+        if guest.seat is None:  # so that a person always plays: no game of computers only
+            raise Refusal(
+                "not_a_player", "Take a seat first: only a seated player seats a computer."
+            )
         if self.started:
             raise Refusal("game_started", "The game has started; seats can't change now.")
         self._check_seat(seat)

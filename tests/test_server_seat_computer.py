@@ -10,7 +10,7 @@ from typing import Any
 import msgpack
 import trio
 
-from sarja.protocol.messages import CreateTable, Join, Ready, SeatComputer
+from sarja.protocol.messages import CreateTable, Join, Leave, Ready, SeatComputer, Sit, Spectate
 from sarja.server.app import serve
 from sarja.server.config import ServerConfig
 
@@ -94,6 +94,15 @@ async def test_only_the_creator_only_a_free_seat_only_in_the_waiting_room(nurser
     body = msgpack.packb({"t": "seat_computer", "seat": 2, "level": "easy"})
     await lobby.stream.send_all(struct.pack(">I", len(body)) + body)
     assert await answer(lobby) == "wrong_state"
+    # Watching her table, Aino could make it a game of computers only.
+    await aino.send(Leave())
+    await aino.expect("tables")
+    await aino.send(Spectate(table=table_id))
+    await answer(aino)
+    await aino.send(SeatComputer(seat=0, level="easy"))
+    assert await answer(aino) == "not_a_player"
+    await aino.send(Sit(seat=0))
+    await answer(aino)
     for person in (aino, bertil):
         await person.send(Ready(ready=True))
     await aino.expect("snapshot")
