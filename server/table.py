@@ -7,15 +7,16 @@ rows for the journal, messages for members, a timer for the computer. The caller
 carries them out. Every step runs to completion, so a table changes in one step as
 trio sees it: no locks, and every member sees messages in the same order.
 
-A seat is a person's or a computer's, chosen when the table is made; a computer seat
-is always ready, and asks for every rematch. The computer also plays a person's seat
-while they are away, when the table lets it stand in (`takeover`, a level) or when a
-player still at the table hands the seat over; the person takes it back by coming
-back. The moves themselves are made by `Computers` (computers.py), from the seat's
-view only. The stand-in waits out a grace before it plays an away person's seat, and
-every computer waits for the previous seat's manual draw (graces.py); the table says
-until when with a "computer" timer, and the trio side sleeps until then (the table's
-side of that is table_computer.py; its turn clocks are timed.py).
+A seat is a person's or a computer's, chosen when the table is made (or, in the
+waiting room, by its creator: `seat_computer`); a computer seat is always ready, and
+asks for every rematch. The computer also plays a person's seat while they are away,
+when the table lets it stand in (`takeover`, a level) or when a player still at the
+table hands the seat over; the person takes it back by coming back. The moves
+themselves are made by `Computers` (computers.py), from the seat's view only. The
+stand-in waits out a grace before it plays an away person's seat, and every computer
+waits for the previous seat's manual draw (graces.py); the table says until when with
+a "computer" timer, and the trio side sleeps until then (the table's side of that is
+table_computer.py; its turn clocks are timed.py).
 
 Who sits where across tables, and the rules of it, are the lobby's `Seating`
 (seating.py); a table asks it to place a guest.
