@@ -252,6 +252,12 @@ class Ready:
     """Ready, or not ready any more."""
 
 
+@dataclass(frozen=True)
+class SeatComputer:
+    """The chosen seat's computer, at a table we made: a free seat gets the easiest,
+    a computer's the next level, the hardest none."""
+
+
 # ----- a replay -------------------------------------------------------------------------
 
 
@@ -306,7 +312,9 @@ ExitIntent: TypeAlias = Quit | Leave | Confirm | Close
 AsideIntent: TypeAlias = (
     Help | HelpPage | ChatOpen | Say | Name | NameTyped | LogScroll | Alerts | Language | Retry
 )  # fmt: skip
-LobbyIntent: TypeAlias = LobbyMove | LobbyClick | Join | Spectate | Refresh | SeatMove | Sit | Ready
+LobbyIntent: TypeAlias = (
+    LobbyMove | LobbyClick | Join | Spectate | Refresh | SeatMove | Sit | Ready | SeatComputer
+)  # fmt: skip
 FormIntent: TypeAlias = CreateOpen | FormMove | FormChange | FormName | FormDigit | Create
 ReplayIntent: TypeAlias = Step | StepTo | Analyse | ToMistake
 StandingsIntent: TypeAlias = StandingsOpen | ForgetAsk | ForgetConfirm

@@ -178,6 +178,7 @@ def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
         bind(str(n), table, ask.Sit(n - 1))
     bind("enter", table, lambda: ask.Sit(m.seat_row))
     bind(("r", " "), table, ask.Ready())
+    bind("a", table, ask.SeatComputer())
     bind("c", table, ask.ChatOpen())
     bind("L", table, ask.Leave())
 

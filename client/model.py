@@ -139,6 +139,10 @@ class Model:
     lobby_row: int = 0
     table: TableView | None = None
     seat_row: int = 0
+    # The table we made (the one that answered our `create_table`, while `creating`):
+    # the waiting room offers its creator the computer key.
+    created: str | None = None
+    creating: bool = False
     leaving: bool = False  # we asked to leave the table
     game: GameMirror | None = None  # the game on screen: the session's, or one kept
     log: deque[LogLine] = field(default_factory=lambda: deque(maxlen=LOG_KEPT))

@@ -189,7 +189,7 @@ def _welcome(model: Model, msg: msgs.Welcome) -> list[msgs.ClientMessage]:
         return [msgs.Resume(token=known)]
     _keep_token(model, msg.server_id, msg.resume)
     if model.practice is not None and not model.practising:
-        model.practising = True
+        model.practising = model.creating = True
         return [model.practice]  # the practice table; `_practice_ready` does the rest
     return [msgs.ListTables()]
 
@@ -204,6 +204,7 @@ def _error(model: Model, msg: msgs.Error) -> list[msgs.ClientMessage]:
         model.pending_token = None
         _gone(model)
         return [msgs.ListTables()]
+    model.creating = False  # a refused `create_table`: no table that comes is ours
     # The server's sentence is the whole explanation: show it (in our language).
     model.status = refusals.said(msg.code, msg.message)
     if msg.fatal:
@@ -246,6 +247,8 @@ def _tables(model: Model, msg: msgs.TableList) -> None:
 
 
 def _table(model: Model, msg: msgs.TableView) -> None:
+    if model.creating:
+        model.creating, model.created = False, msg.id
     if model.table is None or model.table.id != msg.id:
         model.seat_row = msg.seat if msg.seat is not None else _first_free(msg)
         if model.overlay == "create":

@@ -161,6 +161,12 @@ def form_label(model: Model) -> str:
 # ----- the waiting room ---------------------------------------------------------------
 
 
+def created_here(model: Model) -> bool:
+    """At the waiting room of the table we made: its computer key is ours to use."""
+    table = model.table
+    return table is not None and not table.started and table.id == model.created
+
+
 def table_lines(model: Model, width: int, height: int, click: Click = None) -> list[Line]:
     table = model.table
     assert table is not None

@@ -20,6 +20,7 @@ from sarja.protocol.messages import (
     Join,
     ListTables,
     Ready,
+    SeatComputer,
     Sit,
     Spectate,
     TableSummary,
@@ -52,6 +53,8 @@ def tables(model: Model, intent: ask.LobbyIntent) -> list[ClientMessage]:
             return sit(model, seat)
         case ask.Ready():
             return ready(model)
+        case ask.SeatComputer():
+            return seat_computer(model)
         case _:
             assert_never(intent)
     return []
@@ -188,6 +191,7 @@ def create(model: Model) -> list[ClientMessage]:
         model.status = lobby.clock_range()
         return []
     model.status = ""
+    model.creating = True  # the table that answers is ours (`seat_computer`)
     return [
         CreateTable(
             name=name,
@@ -228,3 +232,22 @@ def ready(model: Model) -> list[ClientMessage]:
         model.status = table_words.TAKE_A_SEAT
         return []
     return [Ready(ready=not table.seats[table.seat].ready)]
+
+
+def seat_computer(model: Model) -> list[ClientMessage]:
+    """The chosen seat's computer, for the table's creator (the server says who that
+    is, and refuses anyone else): a free seat gets an easy one, a computer's seat the
+    next level (taken away and seated again), and after hard the seat is free again."""
+    table = model.table
+    if table is None or table.started:
+        return []
+    seat = model.seat_row
+    held = table.seats[seat]
+    if held.name is None:
+        return [SeatComputer(seat=seat, level=LEVELS[0])]
+    if held.computer not in LEVELS or seat == table.seat:
+        model.status = table_words.seat_taken(seat)  # a person's
+        return []
+    at = LEVELS.index(held.computer)
+    again = [SeatComputer(seat=seat, level=LEVELS[at + 1])] if at + 1 < len(LEVELS) else []
+    return [SeatComputer(seat=seat), *again]

@@ -192,6 +192,20 @@ class HandOver(WireMap):
 
 
 @wire
+class SeatComputer(WireMap):
+    """The table's creator, in the waiting room: a computer player at `level` takes
+    the free seat `seat`, or (`level` nil) the computer's seat `seat` is free again."""
+
+    TYPE = "seat_computer"
+    seat: int
+    level: str | None = None
+
+    def validate(self) -> None:
+        integer(self.seat, "seat", 0, MAX_SEATS - 1)
+        opt_level(self.level, "level")
+
+
+@wire
 class Rematch(WireMap):
     TYPE = "rematch"
 

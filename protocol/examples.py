@@ -162,6 +162,7 @@ CLIENT_EXAMPLES = (
     m.Leave(),
     m.Rematch(),
     m.HandOver(seat=1),
+    m.SeatComputer(seat=1, level="medium"),
     m.Sync(),
     m.Chat(text="Good luck!"),
     PLAY,

@@ -30,6 +30,7 @@ from .client_messages import (
     Rematch,
     Remove,
     Resume,
+    SeatComputer,
     Sit,
     Spectate,
     Sync,
@@ -81,6 +82,7 @@ ClientMessage = (
     | Leave
     | Rematch
     | HandOver
+    | SeatComputer
     | Sync
     | Chat
     | Play
@@ -115,7 +117,8 @@ ServerMessage = (
 
 _CLIENT: tuple[type[WireMap], ...] = (
     Hello, Resume, Ping, Pong, ListTables, CreateTable, Join, Spectate, Sit, Ready, Leave, Rematch,
-    HandOver, Sync, Chat, Play, Remove, Exchange, Draw, Pass, AskHint, AskStandings, Forget,
+    HandOver, SeatComputer, Sync, Chat, Play, Remove, Exchange, Draw, Pass, AskHint,
+    AskStandings, Forget,
 )  # fmt: skip
 _SERVER: tuple[type[WireMap], ...] = (
     Welcome, Error, Bye, Ping, Pong, TableList, TableView, Notice, ChatLine, Ack, Snapshot,
@@ -174,6 +177,7 @@ __all__ = [
     "Resume",
     "Rules",
     "Seat",
+    "SeatComputer",
     "ServerMessage",
     "Sit",
     "Snapshot",

@@ -100,6 +100,15 @@ def spectator(table_id: str, guest_id: str, watching: bool) -> list[Row]:
     return [(sql, (table_id, guest_id))]
 
 
+def table_waiting(table_id: str, game: int) -> list[Row]:
+    """A seat freed after game `game` ended: the table is a waiting room again."""
+    return [("UPDATE tables SET waiting_after = ? WHERE id = ?", (game, table_id))]
+
+
+def table_creator(table_id: str, guest_id: str) -> list[Row]:
+    return [("UPDATE tables SET creator = ? WHERE id = ?", (guest_id, table_id))]
+
+
 def table_version(table_id: str, version: int) -> list[Row]:
     return [("UPDATE tables SET version = ? WHERE id = ?", (version, table_id))]
 

@@ -69,6 +69,9 @@ class SavedTable:
     match: tuple[int, int, list[int | None]] | None = None
     turn_clock: int = 0  # seconds a person has for a turn; 0: no clock
     clock_runs: dict[int, int] = field(default_factory=dict)  # seat -> clocks out in a row
+    # The game after which a seat was freed, making the table a waiting room again.
+    waiting_after: int | None = None
+    creator: str | None = None  # the id of the guest that made the table
 
     def arrangement(self) -> Arrangement:
         return Arrangement.of(

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sqlite3
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 PARKED = 2  # `tables.closed` of a table kept for its players but not loaded at start
 
 SCHEMA = """
@@ -178,6 +178,16 @@ CREATE INDEX person_games_by_game ON person_games (table_id, game, side);
 CREATE INDEX person_games_by_time ON person_games (finished_at);
 """
 
+# Version 8: a table whose latest game is over and a seat freed since (table.py's
+# `leave`) is a waiting room again; the journal keeps that game, so it says which. And
+# who made each table: its creator may seat computers in the waiting room.
+_WAITING = """
+-- The number of the latest game when a seat freed after it made the table a waiting
+-- room again (null: never); a table's game numbers only grow, so no reset is needed.
+ALTER TABLE tables ADD COLUMN waiting_after INTEGER;
+ALTER TABLE tables ADD COLUMN creator TEXT;  -- the id of the guest that made it
+"""
+
 
 # What brings a journal of an older version up to this one, by the version it leads to.
 MIGRATIONS = {
@@ -192,6 +202,7 @@ ALTER TABLE seats ADD COLUMN name TEXT;
     5: _MATCHES,
     6: _CLOCKS,
     7: _PEOPLE,
+    8: _WAITING,
 }
 
 
@@ -199,7 +210,7 @@ def set_up(db: sqlite3.Connection, version: int) -> None:
     """Create the schema in a new file, or bring one of an older `version` up to date:
     in one transaction, so a failure leaves the file as it was."""
     if version == 0:
-        script = SCHEMA + _V3 + _HINTS + _MATCHES + _CLOCKS + _PEOPLE
+        script = SCHEMA + _V3 + _HINTS + _MATCHES + _CLOCKS + _PEOPLE + _WAITING
     else:
         script = "".join(MIGRATIONS[v] for v in range(version + 1, SCHEMA_VERSION + 1))
     try:

@@ -36,6 +36,7 @@ from sarja.protocol.messages import (
     Ready,
     Rematch,
     Remove,
+    SeatComputer,
     Sit,
     Spectate,
     Sync,
@@ -272,7 +273,7 @@ class Lobby:
                 self._create_table(guest, msg, now)
             case Join() | Spectate() | Leave():
                 self._come_or_go(guest, msg, now)
-            case Sit() | Ready() | Rematch() | HandOver():
+            case Sit() | Ready() | Rematch() | HandOver() | SeatComputer():
                 self._seat_request(guest, msg, now)
             case _:  # hello, resume, ping and pong are the connection's business
                 raise AssertionError(f"the lobby does not handle {msg.TYPE}")
@@ -301,7 +302,7 @@ class Lobby:
                 assert_never(msg)
 
     def _seat_request(
-        self, guest: Guest, msg: Sit | Ready | Rematch | HandOver, now: float
+        self, guest: Guest, msg: Sit | Ready | Rematch | HandOver | SeatComputer, now: float
     ) -> None:
         table = self._at_table(guest)
         match msg:
@@ -315,8 +316,20 @@ class Lobby:
                 table.ask_rematch(guest, now)
             case HandOver():
                 table.hand_over(guest, msg.seat, now)
+            case SeatComputer():
+                self._seat_computer(table, guest, msg, now)
             case _:
                 assert_never(msg)
+
+    def _seat_computer(self, table: Table, guest: Guest, msg: SeatComputer, now: float) -> None:
+        """A computer seated where none played: the table counts among its creator's
+        address's tables with computers (guards.py), as if made with one."""
+        plays = any(table.computers) or table.takeover is not None
+        if msg.level is not None and not plays and guest is table.creator:
+            self.guards.check_computer_tables(self.tables.values(), guest.address)
+        table.seat_computer(guest, msg.seat, msg.level, now)
+        if not plays and any(table.computers):
+            self.guards.made(table, guest.address)
 
     def _create_table(self, guest: Guest, msg: CreateTable, now: float) -> None:
         if len(self.tables) >= self.config.max_tables:
@@ -356,6 +369,8 @@ class Lobby:
         if msg.match_to is not None:
             table.match = Match(msg.match_to)
             self.fx.write(table.match.row(table_id))
+        table.creator = guest
+        self.fx.write(rows.table_creator(table_id, guest.id))
         table.join(guest, None, None, now)
         log.info("table %s (%r) created by %r", table_id, msg.name, guest.name)
 

@@ -47,6 +47,10 @@ class Seated:
         players = arrangement.players
         self.seats: list[Guest | None] = [None] * players  # the people
         self.computers: list[Computer | None] = computers or [None] * players
+        # The computer seats that have played a game here: the log, the records and the
+        # standings know them by their names, which they keep (table.py).
+        self.computers_played: set[int] = set()
+        self.creator: Guest | None = None  # who made the table: it may seat computers
         self.ready = self._computers_ready()
         self.spectators: list[Guest] = []
         # When the sweep first saw each full table's seat waiting on a player who is not

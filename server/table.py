@@ -7,15 +7,16 @@ rows for the journal, messages for members, a timer for the computer. The caller
 carries them out. Every step runs to completion, so a table changes in one step as
 trio sees it: no locks, and every member sees messages in the same order.
 
-A seat is a person's or a computer's, chosen when the table is made; a computer seat
-is always ready, and asks for every rematch. The computer also plays a person's seat
-while they are away, when the table lets it stand in (`takeover`, a level) or when a
-player still at the table hands the seat over; the person takes it back by coming
-back. The moves themselves are made by `Computers` (computers.py), from the seat's
-view only. The stand-in waits out a grace before it plays an away person's seat, and
-every computer waits for the previous seat's manual draw (graces.py); the table says
-until when with a "computer" timer, and the trio side sleeps until then (the table's
-side of that is table_computer.py; its turn clocks are timed.py).
+A seat is a person's or a computer's, chosen when the table is made (or, in the
+waiting room, by its creator: `seat_computer`); a computer seat is always ready, and
+asks for every rematch. The computer also plays a person's seat while they are away,
+when the table lets it stand in (`takeover`, a level) or when a player still at the
+table hands the seat over; the person takes it back by coming back. The moves
+themselves are made by `Computers` (computers.py), from the seat's view only. The
+stand-in waits out a grace before it plays an away person's seat, and every computer
+waits for the previous seat's manual draw (graces.py); the table says until when with
+a "computer" timer, and the trio side sleeps until then (the table's side of that is
+table_computer.py; its turn clocks are timed.py).
 
 Who sits where across tables, and the rules of it, are the lobby's `Seating`
 (seating.py); a table asks it to place a guest.
@@ -70,6 +71,7 @@ class Table(ComputerTurns):
         action by action (EngineError if it does not replay), and its spectators
         (`watchers`), watching again once they resume."""
         self.now = now
+        self.creator = None if saved.creator is None else guests.get(saved.creator)
         for guest in watchers:
             self.seating.place(guest, self)
         if saved.match is not None:
@@ -81,6 +83,9 @@ class Table(ComputerTurns):
                 self.id, self.arrangement, kept, saved.version, self._rng, self.fx
             )
             self.games_played = kept.number
+            # Which computers played it is not kept: each one here is taken to have (one
+            # seated in the waiting room since keeps its name too; none is renamed wrongly).
+            self._computers_play()
             self.graces.draws_waiting(self.play.game.pending_draw, now)
         for seat, held in enumerate(saved.seats):
             if held is not None:
@@ -90,9 +95,11 @@ class Table(ComputerTurns):
                     self.seating.place(guest, self, seat)
                 # Gone since the restart: the server cannot know since when before it.
                 self.graces.gone(seat, now)
-        if self.play is not None and not self.in_play and not self.full:
-            # A seat was freed after the game ended, which made the table a waiting
-            # room again (`leave`): the journal keeps the game, not that; so again.
+        # A seat freed after the game ended made the table a waiting room again
+        # (`leave`), even if someone took it since: the journal keeps the game and says
+        # so (a journal from before it did shows only the free seat).
+        waiting = not self.full or saved.waiting_after == self.games_played
+        if self.play is not None and not self.in_play and waiting:
             self.play = None
         if self.play is not None and self.in_play:
             self.handed = dict(saved.handed)
@@ -140,17 +147,59 @@ class Table(ComputerTurns):
     def _rename_computer_called(self, guest: Guest) -> None:
         """A computer named, before this person came, as they are takes another name:
         its name was only the server's choice (Aino's table called its computer Bertil,
-        and Bertil could not join). Once a game has begun the log has used it: it stays."""
+        and Bertil could not join). Once it has played a game here, in the waiting room
+        after it too, the log and the standings have used it: it stays, and the person
+        is told the name is taken, as by anyone else at the table."""
         name = guest.name.casefold()
-        if self.started or name in (n.casefold() for n in self.people_names(guest)):
+        if name in (n.casefold() for n in self.people_names(guest)):
             return
         for seat, computer in enumerate(self.computers):
+            if seat in self.computers_played:
+                continue
             if computer is not None and computer.name.casefold() == name:
                 new = free_computer_name([*self.names_here(guest), guest.name])
                 if new is None:
                     return  # every name taken: the newcomer is refused as before
                 self.computers[seat] = Computer(computer.level, new)
                 self.fx.write(rows.seat(self.id, seat, None, computer.level, new))
+
+    def seat_computer(self, guest: Guest, seat: int, level: str | None, now: float) -> None:
+        """The table's creator, in the waiting room, seats a computer at `level` in a
+        free seat, or (`level` None) frees a computer's seat."""
+        self.now = now
+        if guest is not self.creator:
+            raise Refusal(
+                "not_creator", "Only the table's creator can seat or take away a computer."
+            )
+        if guest.seat is None:  # so that a person always plays: no game of computers only
+            raise Refusal(
+                "not_a_player", "Take a seat first: only a seated player seats a computer."
+            )
+        if self.started:
+            raise Refusal("game_started", "The game has started; seats can't change now.")
+        self._check_seat(seat)
+        computer = self.computers[seat]
+        if level is None:
+            if computer is None:
+                raise Refusal("not_computer", f"Seat {seat + 1} is not a computer player's.")
+            self.computers[seat] = None
+            self.computers_played.discard(seat)
+            self.ready[seat] = False
+            self.fx.write(rows.seat(self.id, seat, None))
+        else:
+            if computer is not None or self.seats[seat] is not None:
+                raise Refusal("seat_taken", self._taken(seat))
+            name = free_computer_name([*self.names_here(guest), guest.name])
+            if name is None:
+                raise Refusal(
+                    "no_computer_name", "Every name a computer can have is taken at this table."
+                )
+            self.computers[seat] = Computer(level, name)
+            self.ready[seat] = True
+            self.fx.write(rows.seat(self.id, seat, None, level, name))
+        self.send_table()
+        if all(self.ready) and self.full:  # the last free seat, and every person ready
+            self._start()
 
     def _set_seat(self, seat: int, guest: Guest | None) -> None:
         self.seats[seat] = guest
@@ -232,6 +281,7 @@ class Table(ComputerTurns):
         if self.play is not None:
             # A seat freed after a game: no rematch with the same seats, so the
             # table becomes a waiting room again, open to a new player.
+            self.fx.write(rows.table_waiting(self.id, self.games_played))
             self.play = None
             self.ready = self._computers_ready()
             self.rematch.clear()
@@ -321,7 +371,11 @@ class Table(ComputerTurns):
 
     # ----- the game -------------------------------------------------------
 
+    def _computers_play(self) -> None:
+        self.computers_played.update(i for i, c in enumerate(self.computers) if c is not None)
+
     def _start(self) -> None:
+        self._computers_play()
         self.rematch.clear()
         self.taken_over.clear()
         self.handed.clear()

@@ -263,6 +263,29 @@ def seat_two(aino: Terminal, bertil: Terminal) -> None:
         person.wait_for("Hand ")
 
 
+def test_the_creator_seats_a_computer_from_the_waiting_room(server, tmp_path):
+    # Computers could be chosen only in the new-table form: a seat no one came for
+    # kept the table waiting. In the waiting room, `a` seats one, and `a` again makes it
+    # harder; then the game starts once its one person is ready.
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    aino = Terminal([*command("sarja-client"), server, "--name", "Aino"], env)
+    try:
+        aino.wait_for("No tables yet")
+        aino.type("n")
+        aino.wait_for("New table")
+        aino.type("\r")
+        aino.wait_for("Aino (you)")
+        aino.type("ja")
+        aino.wait_for("Bertil (computer, easy)")
+        aino.type("a")
+        aino.wait_for("Bertil (computer, medium)")
+        aino.type("r")
+        aino.wait_for("Hand ")
+        assert b"Traceback" not in aino.raw
+    finally:
+        aino.close()
+
+
 def test_two_people_play_a_game_in_real_terminals(server, tmp_path):
     env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config")}
     env.pop("NO_COLOR", None)

@@ -13,7 +13,16 @@ from typing import Any
 import pytest
 import trio
 
-from sarja.protocol.messages import CreateTable, HandOver, Join, ListTables, Ready, Rematch
+from sarja.protocol.messages import (
+    CreateTable,
+    HandOver,
+    Join,
+    Leave,
+    ListTables,
+    Ready,
+    Rematch,
+    Spectate,
+)
 from sarja.server.app import serve
 from sarja.server.config import ServerConfig
 from sarja.server.journal import FILE_NAME, SCHEMA_VERSION, Journal
@@ -243,3 +252,46 @@ def test_a_first_version_journal_is_brought_up_to_date(tmp_path: Path, takeover:
     assert table.names() == ["Aino", "Seat 2"] and table.computers == [None, None]
     journal.close()
     assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+async def test_a_computer_that_has_played_keeps_its_name_in_the_waiting_room_after(tmp_path):
+    # Bertil the computer played a game; Cecilia left after it, which made the table a
+    # waiting room, and the computer was renamed for a person called Bertil: the log and
+    # the standings knew it as Bertil. The name is taken, as by anyone who played here.
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(serve, fast(data_dir=tmp_path))
+        aino = await NetClient.connect(server.port, "Aino")
+        await aino.send(CreateTable(name="Trio", players=3, teams=3, computers=(None, "easy")))
+        made = await aino.expect("table")
+        assert made.seats[1].name == "Bertil"
+        cecilia = await NetClient.connect(server.port, "Cecilia")
+        await cecilia.send(Join(table=made.id))
+        await cecilia.expect("table")
+        for person in (aino, cecilia):
+            await person.send(Ready(ready=True))
+        async with trio.open_nursery() as players:
+            for person in (aino, cecilia):
+                players.start_soon(play_until, person, random.Random(3), over)
+        await cecilia.send(Leave())
+        await cecilia.expect("tables")
+        with trio.fail_after(PATIENCE):
+            while aino.table.started:
+                await aino.receive()
+        bertil = await NetClient.connect(server.port, "Bertil")
+        for request in (Join(table=made.id), Spectate(table=made.id)):
+            await bertil.send(request)
+            assert await answer(bertil) == "name_taken"
+        nursery.cancel_scope.cancel()
+    async with trio.open_nursery() as nursery:  # and so after a restart
+        server = await nursery.start(serve, fast(data_dir=tmp_path))
+        bertil = await NetClient.connect(server.port, "Bertil")
+        await bertil.send(Join(table=made.id))
+        assert await answer(bertil) == "name_taken"
+        nursery.cancel_scope.cancel()
+
+
+async def answer(client: NetClient) -> str:
+    """The answer to a join or a watch: "table" if let in, else the error's code."""
+    while (reply := await client.receive()).TYPE not in ("table", "error"):
+        pass
+    return "table" if reply.TYPE == "table" else str(reply.code)

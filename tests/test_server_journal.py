@@ -21,7 +21,7 @@ import trio
 
 from sarja.protocol.codec import ClientCodec
 from sarja.protocol.limits import PROTOCOL_VERSION
-from sarja.protocol.messages import Hello
+from sarja.protocol.messages import Hello, Ready
 from sarja.server.app import serve
 from sarja.server.config import ServerConfig
 from sarja.server.engine import replay
@@ -162,6 +162,47 @@ async def test_a_table_left_after_its_game_comes_back_as_a_waiting_room(tmp_path
         await cecilia.send(Join(table=listed.id))
         table = await cecilia.expect("table")
         assert table.seat == 1 and not table.started
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_table_left_after_its_game_and_filled_again_comes_back_as_a_waiting_room(
+    tmp_path,
+):
+    # Bertil left after the game and Cecilia took his seat: a waiting room with every
+    # seat held. The restore told a waiting room by a free seat only, so the table
+    # came back showing the old game as over, its players asked for a rematch.
+    from sarja.protocol.messages import Join, Leave
+
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(serve, config(tmp_path))
+        aino, bertil = await seat_table(server, 2)
+        await play_to_the_end([aino, bertil], random.Random(2), check_every=50)
+        await bertil.send(Leave())
+        await bertil.expect("tables")
+        cecilia = await NetClient.connect(server.port, "Cecilia")
+        await cecilia.send(Join(table=aino.table.id))
+        assert (await cecilia.expect("table")).seat == 1
+        with trio.fail_after(PATIENCE):
+            while aino.table.started or aino.table.seats[1].name != "Cecilia":
+                await aino.receive()
+        tokens = [aino.welcome.resume, cecilia.welcome.resume]
+        nursery.cancel_scope.cancel()
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(serve, config(tmp_path))
+        back = [
+            await NetClient.connect(server.port, name, resume=token)
+            for name, token in zip(["P0", "Cecilia"], tokens, strict=True)
+        ]
+        for client, seat in zip(back, [0, 1], strict=True):
+            table = await client.expect("table")
+            assert table.seat == seat and not table.started
+            assert [s.name for s in table.seats] == ["P0", "Cecilia"]
+        # A waiting room indeed: once both are ready, the table's second game begins.
+        for client in back:
+            await client.send(Ready(ready=True))
+        for client in back:
+            snapshot = await client.expect("snapshot")
+            assert snapshot.result is None and snapshot.version == 0
         nursery.cancel_scope.cancel()
 
 

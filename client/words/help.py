@@ -50,7 +50,7 @@ KEYS_HELP = [
     ("Enter, s, n, r, t", N_("lobby: join, watch, new table, refresh, standings")),
     ("F", N_("lobby: suomeksi / in English (the language is remembered)")),
     ("0 … 9, Backspace", N_("new table: type the match's wins or the clock's seconds")),
-    ("Enter, r", N_("waiting room: sit in the chosen seat, ready / not ready")),
+    ("Enter, r, a", N_("waiting room: sit, ready / not ready, a computer there")),
     ("r", N_("after a game: a rematch, or the match's next game")),
     ("o", N_("hand an away player's seat to the computer (after 1 min)")),
     ("a", N_("a hint, if the table allows; replay: analyse, m M marks")),

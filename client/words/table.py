@@ -94,9 +94,11 @@ def starts_when(computers: bool) -> str:
     return _(" When every seat is taken and everyone is ready, the game starts.")
 
 
-def table_keys() -> list[tuple[str, str]]:
-    return [("↑↓ Enter", _("sit")), ("r", _("ready")), ("c", _("chat")), ("L", _("leave")),
-            ("?", _("help")), ("q", _("quit"))]  # fmt: skip
+def table_keys(creator: bool = False) -> list[tuple[str, str]]:
+    """The waiting room's keys; `creator`: at a table we made, the computer's too."""
+    ours = [("a", _("computer"))] if creator else []
+    return [("↑↓ Enter", _("sit")), ("r", _("ready")), *ours, ("c", _("chat")),
+            ("L", _("leave")), ("?", _("help")), ("q", _("quit"))]  # fmt: skip
 
 
 translated(__name__)

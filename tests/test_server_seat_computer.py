@@ -1,0 +1,129 @@
+"""`seat_computer` at a real server on 127.0.0.1: a table's creator seats a computer in
+a free seat of the waiting room and takes it away again; anyone else, any other seat,
+any other moment and any other level is refused; the seat survives a restart."""
+
+from __future__ import annotations
+
+import struct
+from typing import Any
+
+import msgpack
+import trio
+
+from sarja.protocol.messages import CreateTable, Join, Leave, Ready, SeatComputer, Sit, Spectate
+from sarja.server.app import serve
+from sarja.server.config import ServerConfig
+
+from .netclient import NetClient
+
+
+def config(**more: Any) -> ServerConfig:
+    settings: dict[str, Any] = {"takeover_delay": 0, "think_time": 0.02, "seed": 7}
+    return ServerConfig(host="127.0.0.1", port=0, **{**settings, **more})
+
+
+async def answer(client: NetClient) -> Any:
+    """The next `table`, or the error's code."""
+    while (reply := await client.receive()).TYPE not in ("table", "error"):
+        pass
+    return reply if reply.TYPE == "table" else str(reply.code)
+
+
+async def two_at_three_seats(port: int) -> tuple[NetClient, NetClient, str]:
+    aino = await NetClient.connect(port, "Aino")
+    await aino.send(CreateTable(name="Friday", players=3, teams=3))
+    table = await aino.expect("table")
+    bertil = await NetClient.connect(port, "Bertil")
+    await bertil.send(Join(table=table.id, seat=1))
+    await bertil.expect("table")
+    await answer(aino)  # the table with Bertil in it
+    return aino, bertil, table.id
+
+
+async def test_the_creator_seats_a_computer_and_takes_it_away_again(nursery):
+    server = await nursery.start(serve, config())
+    aino, bertil, _ = await two_at_three_seats(server.port)
+    await aino.send(SeatComputer(seat=2, level="hard"))
+    table = await answer(aino)
+    seat = table.seats[2]
+    assert seat.computer == "hard" and seat.ready and seat.name not in ("Aino", "Bertil")
+    seen = await answer(bertil)  # every member sees it
+    assert seen.seats[2] == seat
+    await aino.send(SeatComputer(seat=2))
+    table = await answer(aino)
+    assert table.seats[2].name is None and table.seats[2].computer is None
+    assert not table.seats[2].ready
+    # Seated again, with every person ready: the game starts, and the computer plays.
+    await aino.send(SeatComputer(seat=2, level="easy"))
+    await answer(aino)
+    for person in (aino, bertil):
+        await person.send(Ready(ready=True))
+    snapshot = await aino.expect("snapshot")
+    assert snapshot.result is None and snapshot.players[2].name == seat.name
+
+
+async def test_only_the_creator_only_a_free_seat_only_in_the_waiting_room(nursery):
+    server = await nursery.start(serve, config())
+    aino, bertil, table_id = await two_at_three_seats(server.port)
+    refusals = [
+        (bertil, SeatComputer(seat=2, level="easy"), "not_creator"),
+        (aino, SeatComputer(seat=1, level="easy"), "seat_taken"),  # Bertil's
+        (aino, SeatComputer(seat=0, level="easy"), "seat_taken"),  # her own
+        (aino, SeatComputer(seat=3, level="easy"), "no_such_seat"),
+        (aino, SeatComputer(seat=2), "not_computer"),  # free already
+        (aino, SeatComputer(seat=1), "not_computer"),  # a person's
+    ]
+    for who, request, code in refusals:
+        await who.send(request)
+        assert await answer(who) == code, request
+    await aino.send(SeatComputer(seat=2, level="medium"))
+    await answer(aino)
+    await answer(bertil)
+    await bertil.send(SeatComputer(seat=2))
+    assert await answer(bertil) == "not_creator"
+    await aino.send(SeatComputer(seat=2, level="hard"))
+    assert await answer(aino) == "seat_taken"  # a computer's: take it away first
+    # Hostile bytes the codec of a real client would not send: an unknown level, a seat
+    # out of range, and the message in the lobby and during a game.
+    hostile = [({"seat": 2, "level": "genius"}, "bad_format"), ({"seat": 99}, "out_of_range")]
+    for fields, code in hostile:
+        body = msgpack.packb({"t": "seat_computer", **fields})
+        await bertil.stream.send_all(struct.pack(">I", len(body)) + body)
+        assert await answer(bertil) == code
+    lobby = await NetClient.connect(server.port, "Cecilia")
+    body = msgpack.packb({"t": "seat_computer", "seat": 2, "level": "easy"})
+    await lobby.stream.send_all(struct.pack(">I", len(body)) + body)
+    assert await answer(lobby) == "wrong_state"
+    # Watching her table, Aino could make it a game of computers only.
+    await aino.send(Leave())
+    await aino.expect("tables")
+    await aino.send(Spectate(table=table_id))
+    await answer(aino)
+    await aino.send(SeatComputer(seat=0, level="easy"))
+    assert await answer(aino) == "not_a_player"
+    await aino.send(Sit(seat=0))
+    await answer(aino)
+    for person in (aino, bertil):
+        await person.send(Ready(ready=True))
+    await aino.expect("snapshot")
+    body = msgpack.packb({"t": "seat_computer", "seat": 2})
+    await aino.stream.send_all(struct.pack(">I", len(body)) + body)
+    assert await answer(aino) == "wrong_state"
+    assert server.lobby.tables[table_id].computers[2] is not None  # still playing
+
+
+async def test_a_seated_computer_and_the_creator_come_back_after_a_restart(tmp_path):
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(serve, config(data_dir=tmp_path))
+        aino, _, _ = await two_at_three_seats(server.port)
+        await aino.send(SeatComputer(seat=2, level="hard"))
+        name = (await answer(aino)).seats[2].name
+        nursery.cancel_scope.cancel()
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(serve, config(data_dir=tmp_path))
+        back = await NetClient.connect(server.port, "Aino", resume=aino.welcome.resume)
+        table = await answer(back)
+        assert (table.seats[2].name, table.seats[2].computer) == (name, "hard")
+        await back.send(SeatComputer(seat=2))  # still the creator
+        assert (await answer(back)).seats[2].name is None
+        nursery.cancel_scope.cancel()
