@@ -29,6 +29,7 @@ from collections.abc import Callable, Sequence
 from sarja.protocol.changes import Away, Back, Change
 from sarja.protocol.limits import MAX_SPECTATORS
 from sarja.protocol.messages import ActionMessage, Notice, ServerMessage
+from sarja.protocol.names import name_key
 
 from . import journal_rows as rows
 from .effects import Effects, Timer
@@ -111,6 +112,8 @@ class Table(ComputerTurns):
             self.welcome_back(guest, now)
             return
         if self.started:
+            # Someone of this name plays or watches here: watching is refused too, so say that.
+            self.seating.check_name(self, guest)
             raise Refusal("game_started", "The game at this table has started; you can watch it.")
         free = [i for i, g in enumerate(self.seats) if g is None and self.computers[i] is None]
         if side is not None:
@@ -141,11 +144,11 @@ class Table(ComputerTurns):
         """A computer named, before this person came, as they are takes another name:
         its name was only the server's choice (Aino's table called its computer Bertil,
         and Bertil could not join). Once a game has begun the log has used it: it stays."""
-        name = guest.name.casefold()
-        if self.started or name in (n.casefold() for n in self.people_names(guest)):
+        name = name_key(guest.name)
+        if self.started or name in (name_key(n) for n in self.people_names(guest)):
             return
         for seat, computer in enumerate(self.computers):
-            if computer is not None and computer.name.casefold() == name:
+            if computer is not None and name_key(computer.name) == name:
                 new = free_computer_name([*self.names_here(guest), guest.name])
                 if new is None:
                     return  # every name taken: the newcomer is refused as before
