@@ -4,6 +4,8 @@ which two names that look the same are the same name.
 A name is shown as it was typed; only these comparisons normalise it. Pure.
 """
 
+import functools
+import re
 import unicodedata
 
 # Characters that are drawn as a blank, not as nothing: they count as a space.
@@ -21,22 +23,29 @@ _IGNORABLE = (
 )  # fmt: skip
 
 
+# Blanks first become spaces, then what is left of those ranges goes.
+_TO_SPACE = str.maketrans(dict.fromkeys(BLANKS, " "))
+_INVISIBLE = re.compile("[" + "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in _IGNORABLE) + "]")
+
+
 def invisible(ch: str) -> bool:
     """Whether `ch` is drawn as nothing at all."""
-    n = ord(ch)
-    return any(lo <= n <= hi for lo, hi in _IGNORABLE) and ch not in BLANKS
+    return ch not in BLANKS and _INVISIBLE.match(ch) is not None
 
 
 def _fold_once(name: str) -> str:
     text = unicodedata.normalize("NFKC", name).casefold()
-    text = "".join(" " if c in BLANKS else c for c in text if not invisible(c))
+    text = _INVISIBLE.sub("", text.translate(_TO_SPACE))
     return " ".join(unicodedata.normalize("NFKC", text).split())
 
 
+@functools.lru_cache(maxsize=4096)  # a table compares each newcomer with all its names
 def name_key(name: str) -> str:
     """What two names must share to be the same name: compatibility forms made plain
     (NFKC: "Ａｉｎｏ" is "Aino"), case folded, invisible characters dropped, blanks and
     runs of spaces one space, none at the ends."""
+    if name.isascii():  # NFKC changes no ASCII, and case folds as lower() does
+        return " ".join(name.lower().split())
     key = _fold_once(name)
     # Folding can undo a normalisation (and dropping a character join two others):
     # again until it holds, which takes one more round for any name met so far.
