@@ -41,7 +41,6 @@ from .client_helpers import (
     snapshot,
 )
 
-
 BERTILS = dataclasses.replace(TABLES.tables[0], seated=("Bertil", None))
 
 
