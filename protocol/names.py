@@ -28,11 +28,6 @@ _TO_SPACE = str.maketrans(dict.fromkeys(BLANKS, " "))
 _INVISIBLE = re.compile("[" + "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in _IGNORABLE) + "]")
 
 
-def invisible(ch: str) -> bool:
-    """Whether `ch` is drawn as nothing at all."""
-    return ch not in BLANKS and _INVISIBLE.match(ch) is not None
-
-
 def _fold_once(name: str) -> str:
     text = unicodedata.normalize("NFKC", name).casefold()
     text = _INVISIBLE.sub("", text.translate(_TO_SPACE))
