@@ -61,6 +61,7 @@ from sarja.protocol.messages import (
     Welcome,
 )
 from sarja.protocol.mirror import GameMirror, ServerProtocolError
+from sarja.protocol.names import shows_something
 from sarja.server.bots import make_player
 from sarja.server.bots.inference import LOOK_BACK
 from sarja.server.bots.search import DEFAULT_THINK_TIME
@@ -388,7 +389,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
             )
         args.host, args.port = host.strip("[]"), int(port)
     args.name = " ".join((args.name or f"{args.level.capitalize()} bot").split())[:MAX_NAME]
-    if not args.name or not args.name.isprintable():
+    if not args.name or not args.name.isprintable() or not shows_something(args.name):
         parser.error(connect_words.NAME_UNREADABLE)
     if args.games < 1:
         parser.error(words.GAMES_AT_LEAST)

@@ -18,6 +18,7 @@ from sarja import lang
 from sarja.lang import _
 from sarja.protocol.cards import LEVELS
 from sarja.protocol.limits import DEFAULT_PORT, MAX_MATCH_TO, MAX_NAME, MIN_MATCH_TO
+from sarja.protocol.names import shows_something
 
 from . import model as m
 from .app import ClientApp, run_client, run_offline
@@ -116,7 +117,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
             )
     if args.name is not None:
         args.name = " ".join(args.name.split())
-        if not args.name or not args.name.isprintable():
+        if not args.name or not args.name.isprintable() or not shows_something(args.name):
             parser.error(connect_words.NAME_UNREADABLE)
         if len(args.name) > MAX_NAME:
             parser.error(
@@ -181,7 +182,7 @@ def main(argv: list[str] | None = None) -> None:
     else:
         model.name = settings.name
         # A practice game starts at once under the name last used; it asks only the first time.
-        model.named = bool(server is not None and settings.name)
+        model.named = server is not None and shows_something(settings.name)
     client = ClientApp(model, args.host, args.port, settings=settings)
     try:
         with contextlib.suppress(KeyboardInterrupt):

@@ -11,6 +11,7 @@ from typing import assert_never
 from sarja import lang
 from sarja.protocol.limits import MAX_NAME, MAX_TEXT
 from sarja.protocol.messages import Chat, Leave
+from sarja.protocol.names import shows_something
 
 from . import intents as ask
 from .command import client_command
@@ -150,6 +151,9 @@ def name(model: Model, text: str) -> list[Effect]:
     name = readable(text)
     if not name:
         model.status = connect.NAME_FIRST
+        return []
+    if not shows_something(name):  # only blank or invisible characters: the server refuses it
+        model.status = connect.NAME_UNSEEN
         return []
     if len(name) > MAX_NAME:
         model.status = connect.name_too_long(len(name))

@@ -144,6 +144,11 @@ class Model:
     created: str | None = None
     creating: bool = False
     leaving: bool = False  # we asked to leave the table
+    # A seat the server keeps for us while we are in the lobby: the table whose game we
+    # left (None: none we know of), and whether a resume may have brought back one we
+    # were not shown. The server knows us by our token, never by our name (held.py).
+    kept_at: str | None = None
+    kept_unknown: bool = False
     game: GameMirror | None = None  # the game on screen: the session's, or one kept
     log: deque[LogLine] = field(default_factory=lambda: deque(maxlen=LOG_KEPT))
     # The game's past in the log (client/history.py): the version up to which its

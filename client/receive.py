@@ -180,6 +180,7 @@ def _welcome(model: Model, msg: msgs.Welcome) -> list[msgs.ClientMessage]:
         # The answer to our `resume`: the seat's guest, with the next token.
         model.resuming, model.pending_token = False, None
         _keep_token(model, msg.server_id, msg.resume)
+        model.kept_unknown = model.kept_at is None  # a seat may be kept that we were not shown
         return [msgs.Ping(n=RESUME_PING)]
     known = token_for(model, msg.server_id)
     if known is not None and known != msg.resume:
@@ -188,6 +189,7 @@ def _welcome(model: Model, msg: msgs.Welcome) -> list[msgs.ClientMessage]:
         model.resuming, model.pending_token = True, msg.resume
         return [msgs.Resume(token=known)]
     _keep_token(model, msg.server_id, msg.resume)
+    _no_seat_kept(model)  # a guest greeted afresh
     if model.practice is not None and not model.practising:
         model.practising = model.creating = True
         return [model.practice]  # the practice table; `_practice_ready` does the rest
@@ -202,6 +204,7 @@ def _error(model: Model, msg: msgs.Error) -> list[msgs.ClientMessage]:
         if model.server_id is not None and model.pending_token is not None:
             _keep_token(model, model.server_id, model.pending_token)
         model.pending_token = None
+        _no_seat_kept(model)
         _gone(model)
         return [msgs.ListTables()]
     model.creating = False  # a refused `create_table`: no table that comes is ours
@@ -210,6 +213,10 @@ def _error(model: Model, msg: msgs.Error) -> list[msgs.ClientMessage]:
     if msg.fatal:
         note(model, "error", [("", model.status)])
     return []
+
+
+def _no_seat_kept(model: Model) -> None:
+    model.kept_at, model.kept_unknown = None, False
 
 
 def _gone(model: Model) -> None:
@@ -232,6 +239,8 @@ def _tables(model: Model, msg: msgs.TableList) -> None:
         if model.leaving:
             kept = model.game is not None and model.game.result is None and model.seated
             text = lobby.left_table(name, kept)
+            if model.table.seat is not None:  # our seat: kept, or given up
+                model.kept_at, model.kept_unknown = (model.table.id if kept else None), False
         else:
             text = lobby.NO_LONGER_AT.format(name=name)
         note(model, "info", [("", text)])
@@ -255,6 +264,8 @@ def _table(model: Model, msg: msgs.TableView) -> None:
             model.overlay = None
     _handed_over(model, msg)
     _away_between_games(model, msg)
+    if msg.seat is not None:  # one seat at a time: this one, until we leave it
+        _no_seat_kept(model)
     model.table = msg
     if not msg.started and not final_board(model):
         model.game = None

@@ -15,6 +15,7 @@ from . import intents as ask
 from .fit import Line, column, shorten, wrap
 from .fit import cut as _cut
 from .form import CreateForm, team_choices, usual_hand
+from .held import name_taken, ours
 from .model import Model
 from .render import Click, clickable
 from .render_match import score_lines
@@ -91,7 +92,8 @@ def lobby_details(model: Model, width: int) -> list[Line]:
     extra = [("class:label", words.RULES), ("", ", ".join(rules))]
     if info.spectators:
         extra.append(("", "; " + words.watching(info.spectators)))
-    hints = words.detail_hints(info.started, model.name in info.seated)
+    taken = model.name if name_taken(model, info) else ""
+    hints = words.detail_hints(info.started, ours(model, info), taken)
     lines: list[Line] = []
     for longest in (MAX_NAME, 12, 8, 5):
         seat_lines = wrap([("", " "), *_seat_parts(info, longest)], width, indent=3)

@@ -28,6 +28,7 @@ from sarja.protocol.messages import (
 
 from . import intents as ask
 from .form import CreateForm, clock_step, clock_typed, hand_sizes, player_counts, team_choices
+from .held import name_taken, ours
 from .model import Model
 from .typed import readable, typed
 from .words import lobby
@@ -96,14 +97,26 @@ def join(model: Model) -> list[ClientMessage]:
     table = _chosen_table(model)
     if table is None:
         return []
-    if table.started and model.name not in table.seated:
+    if _refused_by_name(model, table):
+        return []
+    if table.started and not ours(model, table):
         return [Spectate(table=table.id)]  # a game in progress can only be watched
     return [Join(table=table.id)]
 
 
 def spectate(model: Model) -> list[ClientMessage]:
     table = _chosen_table(model)
-    return [Spectate(table=table.id)] if table is not None else []
+    if table is None or _refused_by_name(model, table):
+        return []
+    return [Spectate(table=table.id)]
+
+
+def _refused_by_name(model: Model, table: TableSummary) -> bool:
+    """Someone at the table has our name: the server would refuse us, so say it here."""
+    if not name_taken(model, table):
+        return False
+    model.status = lobby.name_taken_here(model.name, table.name)
+    return True
 
 
 def lobby_click(model: Model, row: int) -> list[ClientMessage]:

@@ -16,6 +16,7 @@ from .fields import (
     label,
     opt_integer,
     opt_level,
+    player_name,
     seat_levels,
     takeover,
     text,
@@ -25,7 +26,6 @@ from .limits import (
     MAX_FIVES,
     MAX_HAND,
     MAX_MATCH_TO,
-    MAX_NAME,
     MAX_PLAYERS,
     MAX_SEATS,
     MAX_TABLE_NAME,
@@ -53,7 +53,7 @@ class Hello(WireMap):
 
     def validate(self) -> None:
         integer(self.version, "version")
-        _set(self, "name", label(self.name, "name", MAX_NAME))
+        _set(self, "name", player_name(self.name, "name"))
         if self.resume is not None:
             ident(self.resume, "resume", TOKEN_RE)
         opt_level(self.computer, "computer")

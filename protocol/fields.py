@@ -11,7 +11,8 @@ from typing import Any, Literal, NoReturn
 
 from .cards import CARDS, CORNER_CODE, CORNERS, FIVE_STEPS, LAYOUT_CODES, LEVELS, FiveEnds
 from .errors import LocalProtocolError
-from .limits import CELLS, MAX_ID, MAX_SEATS, MAX_TEXT, MAX_TURN_CLOCK, MIN_TURN_CLOCK
+from .limits import CELLS, MAX_ID, MAX_NAME, MAX_SEATS, MAX_TEXT, MAX_TURN_CLOCK, MIN_TURN_CLOCK
+from .names import shows_something
 from .notation import ACTION_RE
 
 _WORD_RE = re.compile(r"[a-z][a-z0-9_]{0,39}")  # error, reason and event codes
@@ -125,6 +126,20 @@ def label(v: Any, name: str, hi: int) -> str:
     s = _string(v, name).strip()
     if not (0 < len(s) <= hi and s.isprintable()):
         fail("bad_text", f"Field '{name}' must be 1 to {hi} printable characters.")
+    return s
+
+
+def player_name(v: Any, name: str) -> str:
+    """A player's name a person sends: a label that shows something. Blanks, invisible
+    characters and lone combining marks alone make an empty name, as no characters do
+    (names the server sends are only labels: it may keep older ones)."""
+    s = label(v, name, MAX_NAME)
+    if not shows_something(s):
+        fail(
+            "bad_text",
+            f"Field '{name}' shows nothing: a name needs a letter, digit or sign people"
+            " can see, not only blank or invisible characters.",
+        )
     return s
 
 

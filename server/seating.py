@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Generic, Protocol, TypeVar
 
+from sarja.protocol.names import name_key
+
 from .guest import Guest
 from .guest import Place as Whereabouts
 from .refusal import Refusal
@@ -67,8 +69,8 @@ class Seating(Generic[T]):
                 )
 
     def check_name(self, table: T, guest: Guest) -> None:
-        name = guest.name.casefold()
-        if any(name == other.casefold() for other in table.names_here(guest)):
+        name = name_key(guest.name)  # look-alikes are one name (protocol/names.py)
+        if any(name == name_key(other) for other in table.names_here(guest)):
             raise Refusal(
                 "name_taken",
                 f"Someone at this table is already called {guest.name}; connect again"

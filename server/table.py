@@ -30,6 +30,7 @@ from collections.abc import Callable, Sequence
 from sarja.protocol.changes import Away, Back, Change
 from sarja.protocol.limits import MAX_SPECTATORS
 from sarja.protocol.messages import ActionMessage, Notice, ServerMessage
+from sarja.protocol.names import name_key
 
 from . import journal_rows as rows
 from .effects import Effects, Timer
@@ -118,6 +119,8 @@ class Table(ComputerTurns):
             self.welcome_back(guest, now)
             return
         if self.started:
+            # Someone of this name plays or watches here: watching is refused too, so say that.
+            self.seating.check_name(self, guest)
             raise Refusal("game_started", "The game at this table has started; you can watch it.")
         free = [i for i, g in enumerate(self.seats) if g is None and self.computers[i] is None]
         if side is not None:
@@ -150,13 +153,13 @@ class Table(ComputerTurns):
         and Bertil could not join). Once it has played a game here, in the waiting room
         after it too, the log and the standings have used it: it stays, and the person
         is told the name is taken, as by anyone else at the table."""
-        name = guest.name.casefold()
-        if name in (n.casefold() for n in self.people_names(guest)):
+        name = name_key(guest.name)
+        if name in (name_key(n) for n in self.people_names(guest)):
             return
         for seat, computer in enumerate(self.computers):
             if seat in self.computers_played:
                 continue
-            if computer is not None and computer.name.casefold() == name:
+            if computer is not None and name_key(computer.name) == name:
                 new = free_computer_name([*self.names_here(guest), guest.name])
                 if new is None:
                     return  # every name taken: the newcomer is refused as before

@@ -11,6 +11,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
+from sarja.protocol.names import name_key
+
 from .engine import Action, Game
 from .engine.view import SeatView
 
@@ -43,10 +45,10 @@ class Turn:
 
 
 def _free_names(taken: Iterable[str]) -> Iterator[str]:
-    """The computers' names not in `taken` whatever the case (a table refuses
-    "aino" beside "Aino")."""
-    folded = {n.casefold() for n in taken}
-    return (n for n in COMPUTER_NAMES if n.casefold() not in folded)
+    """The computers' names not in `taken` by their key (a table refuses "aino", or
+    "Ａｉｎｏ", beside "Aino")."""
+    folded = {name_key(n) for n in taken}
+    return (n for n in COMPUTER_NAMES if name_key(n) not in folded)
 
 
 def computer_names(levels: list[str | None], taken: set[str]) -> list[str | None]:

@@ -9,6 +9,7 @@ import pytest
 
 from sarja.client import model as m
 from sarja.client.cli import parse_args
+from sarja.client.words import connect
 from sarja.protocol.limits import MAX_NAME
 
 from .client_helpers import TABLE, WELCOME, Headless
@@ -45,3 +46,13 @@ def test_the_waiting_rooms_title_keeps_the_address_and_the_table():
     assert "192.168.1.20:7474" in top and "table Midsummer" in top and "waiting room" in top
     assert "Bartholom" in top
     assert not h.unfit()
+
+
+def test_a_name_of_blanks_or_invisible_characters_is_refused_before_it_is_sent(capsys):
+    # The server refuses such a name (it shows nothing); the hello was built with it.
+    h = Headless(m.Model(address="host:7474", link="online"))
+    h.press("\u2800\u3164", "enter")
+    assert not h.model.named and h.model.status == connect.NAME_UNSEEN
+    with pytest.raises(SystemExit) as stop:
+        parse_args(["127.0.0.1:7474", "--name", "\u2800\u2800"])
+    assert stop.value.code != 0 and connect.NAME_UNREADABLE in capsys.readouterr().err

@@ -50,6 +50,12 @@ BAD_FIELDS = [
     ("client", "hello", "name", "x" * 25, "bad_text"),
     ("client", "hello", "name", "Ai\nno", "bad_text"),
     ("client", "hello", "name", "Ai\x00no", "bad_text"),
+    # Nothing to see once blanks and invisible characters are gone: an empty name.
+    ("client", "hello", "name", "\u2800\u2800", "bad_text"),
+    ("client", "hello", "name", "\u3164", "bad_text"),
+    ("client", "hello", "name", "\u115f\u1160\uffa0", "bad_text"),
+    ("client", "hello", "name", "\u0301\u0308", "bad_text"),
+    ("client", "hello", "name", "\u034f\ufe0f \u2800", "bad_text"),
     ("client", "hello", "resume", "too-short", "bad_format"),
     ("client", "hello", "resume", "x" * 40 + "=", "bad_format"),
     ("client", "hello", "resume", 7, "bad_type"),

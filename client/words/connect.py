@@ -14,6 +14,7 @@ DROPPED = N_("The connection dropped; reconnecting…")
 NOT_CONNECTED = N_("Not connected just now, so nothing was sent; try again once it is back.")
 CHAT_KEPT = N_("Not connected: your line will be sent when the connection is back.")
 NAME_FIRST = N_("Type a name first.")
+NAME_UNSEEN = N_("A name needs a letter, digit or sign that others can see.")
 
 # The server said something no game can be in.
 UNUSABLE = N_("The server sent something this client could not use: {what}")

@@ -74,8 +74,16 @@ def watching(spectators: int) -> str:
     return ngettext("{n} watching", "{n} watching", spectators).format(n=spectators)
 
 
-def detail_hints(started: bool, mine: bool) -> tuple[str, str]:
-    """What Enter does at the chosen table: in full, and when there is no room."""
+def detail_hints(started: bool, mine: bool, taken: str = "") -> tuple[str, ...]:
+    """What Enter does at the chosen table: in full, then shorter while there is no
+    room. `taken`: our name, when someone there has it (the server refuses us)."""
+    if taken:
+        return (
+            _(". Someone here is already called {name}: to play or watch, quit and connect"
+              " again under another name.").format(name=taken),
+            _(". The name {name} is taken here.").format(name=taken),
+            ".",
+        )  # fmt: skip
     if started and mine:
         doing = _("Enter takes you back to your seat")
     elif started:
@@ -83,6 +91,15 @@ def detail_hints(started: bool, mine: bool) -> tuple[str, str]:
     else:
         doing = _("Enter takes a free seat")
     return (_(". {doing}, s watches.").format(doing=doing), ".")
+
+
+def name_taken_here(name: str, table: str) -> str:
+    """Enter or s at a table where someone has our name: what the server would say, and
+    what to do."""
+    return _(
+        "Someone at table {table} is already called {name}. To join it, quit (q) and"
+        " connect again under another name."
+    ).format(name=name, table=table)
 
 
 def seat_about(side: str, level: str | None) -> str:

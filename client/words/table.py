@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from sarja.lang import N_, _, translated
 from sarja.protocol.messages import Notice, TableView
+from sarja.protocol.names import same_name
 
 from ..styles import side_style
 from . import common
@@ -41,7 +42,7 @@ def notice_parts(msg: Notice, table: TableView | None, me: str = "") -> list[Fra
     `me`: our name. A move to another seat is told before the table that shows it, so
     it is ours by the name (no two at a table share one), not by the seat."""
     mine = msg.seat is not None and table is not None and msg.seat == table.seat
-    if msg.kind == "seated" and me and msg.name.casefold() == me.casefold():
+    if msg.kind == "seated" and me and same_name(msg.name, me):
         mine = True
     style = side_style(msg.seat % table.teams) if msg.seat is not None and table else ""
     who: Fragment = (style, common.YOU if mine else msg.name)

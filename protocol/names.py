@@ -1,0 +1,62 @@
+"""Players' names as people see them: whether a name shows anything, and the key by
+which two names that look the same are the same name.
+
+A name is shown as it was typed; only these comparisons normalise it. Pure.
+"""
+
+import functools
+import re
+import unicodedata
+
+# Characters that are drawn as a blank, not as nothing: they count as a space.
+BLANKS = frozenset("\u2800\u115f\u1160\u3164\uffa0")  # Braille blank, the Hangul fillers
+
+# Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt): drawn as nothing
+# (zero-width spaces and joiners, variation selectors, the combining grapheme joiner,
+# tags, ...). Most are also unprintable (format characters), and refused as such.
+_IGNORABLE = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160),
+    (0x17B4, 0x17B5), (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E),
+    (0x2060, 0x206F), (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
+)  # fmt: skip
+
+
+# Blanks first become spaces, then what is left of those ranges goes.
+_TO_SPACE = str.maketrans(dict.fromkeys(BLANKS, " "))
+_INVISIBLE = re.compile("[" + "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in _IGNORABLE) + "]")
+
+
+def _fold_once(name: str) -> str:
+    text = unicodedata.normalize("NFKC", name).casefold()
+    text = _INVISIBLE.sub("", text.translate(_TO_SPACE))
+    return " ".join(unicodedata.normalize("NFKC", text).split())
+
+
+@functools.lru_cache(maxsize=4096)  # a table compares each newcomer with all its names
+def name_key(name: str) -> str:
+    """What two names must share to be the same name: compatibility forms made plain
+    (NFKC: "Ａｉｎｏ" is "Aino"), case folded, invisible characters dropped, blanks and
+    runs of spaces one space, none at the ends."""
+    if name.isascii():  # NFKC changes no ASCII, and case folds as lower() does
+        return " ".join(name.lower().split())
+    key = _fold_once(name)
+    # Folding can undo a normalisation (and dropping a character join two others):
+    # again until it holds, which takes one more round for any name met so far.
+    for _ in range(3):
+        again = _fold_once(key)
+        if again == key:
+            break
+        key = again
+    return key
+
+
+def shows_something(name: str) -> bool:
+    """Whether any of the name is left to see once its blanks and invisible characters
+    are gone: not only spaces and combining marks (a lone accent has nothing to sit on)."""
+    return any(not c.isspace() and unicodedata.category(c)[0] != "M" for c in name_key(name))
+
+
+def same_name(a: str, b: str) -> bool:
+    return name_key(a) == name_key(b)

@@ -1,0 +1,109 @@
+"""The lobby offers what the server will do with a table where someone has our name:
+back to our seat only where the server keeps one for us (it knows us by our token,
+never by the name), and otherwise says plainly that the name is taken there and how
+to join under another. Without a terminal or a network (client_helpers.Headless)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from sarja.client import model as m
+from sarja.client import receive
+from sarja.client.held import name_taken, ours
+from sarja.client.words import lobby
+from sarja.protocol.messages import (
+    Error,
+    Join,
+    ListTables,
+    Pong,
+    Rules,
+    TableList,
+    TableSummary,
+)
+
+from .client_helpers import SNAPSHOT, STARTED, WELCOME, Headless, Wire, headless
+
+PLAYING = TableSummary(
+    id="t1", name="Friday", players=2, teams=2, seated=("Aino", "Bertil"), spectators=0,
+    started=True, rules=Rules(hand_size=7, manual_draw=False), computer_takeover=False,
+)  # fmt: skip
+BACK = lobby.detail_hints(True, True)[0]
+
+
+def details(h: Headless) -> str:
+    """The lobby's lines about the chosen table, as one line."""
+    return " ".join(" ".join(h.screen(100, 24).splitlines()[4:7]).split())
+
+
+def test_a_second_aino_is_told_the_name_is_taken_not_offered_a_seat():
+    # Greeted afresh, this Aino holds no seat anywhere: the Aino at the table is someone
+    # else, and the server refuses both a seat and watching. The lobby offered "Enter
+    # takes you back to your seat" and sent the join.
+    for name in ("Aino", "ＡＩＮＯ", "aino\u3164"):  # look-alikes too: one name to the server
+        h = headless(TableList(tables=(PLAYING,)), columns=100)
+        h.model.name = name
+        shown = details(h)
+        assert "already called" in shown and BACK[2:] not in shown, shown
+        h.press("enter")
+        h.press("s")
+        assert h.sent == []
+        assert h.model.status == lobby.name_taken_here(name, "Friday")
+        assert "connect again under another name." in " ".join(h.screen(100, 24).split())
+
+
+def test_a_waiting_table_refuses_a_persons_name_but_not_a_computers():
+    waiting = dataclasses.replace(PLAYING, started=False, seated=("aino", None))
+    h = headless(TableList(tables=(waiting,)), columns=100)
+    assert "already called Aino" in details(h)
+    h.press("enter")
+    assert h.sent == [] and "Friday" in h.model.status
+    # A computer called Aino takes another name when she sits down (the server's rule).
+    computer = dataclasses.replace(waiting, seated=(None, "Aino"), computers=(None, "easy"))
+    h = headless(TableList(tables=(computer,)), columns=100)
+    assert "already called" not in details(h)
+    h.press("enter")
+    assert h.sent == [Join(table="t1")]
+
+
+def test_the_seat_we_left_is_offered_back_and_another_ainos_is_not():
+    h = headless(STARTED, SNAPSHOT, columns=100)
+    h.model.leaving = True  # as the l key does
+    elsewhere = dataclasses.replace(PLAYING, id="t2", name="Saturday")
+    h.feed(TableList(tables=(PLAYING, elsewhere)))
+    assert h.model.kept_at == "t1"
+    assert BACK[2:] in details(h)
+    h.press("enter")
+    assert h.sent == [Join(table="t1")]
+    h.sent.clear()
+    h.press("down")
+    assert "already called Aino" in details(h)
+    h.press("enter")
+    assert h.sent == [] and h.model.status == lobby.name_taken_here("Aino", "Saturday")
+
+
+def test_after_a_resume_into_the_lobby_a_kept_seat_may_be_ours():
+    # The client does not know which table kept our seat after a restart of its own:
+    # the server takes us back to it, so the lobby offers it.
+    model = m.Model(address="h:1", name="Aino", named=True, link="online",
+                    seats={"srv1": {"Aino": "old" * 11}})  # fmt: skip
+    wire = Wire(model)
+    wire.feed(WELCOME, dataclasses.replace(WELCOME, resume="new" * 11))
+    assert wire.feed(Pong(n=receive.RESUME_PING)) == [ListTables()]
+    assert ours(model, PLAYING) and not name_taken(model, PLAYING)
+    # A token the server no longer knows: we are the guest the hello made, seatless.
+    model = m.Model(address="h:1", name="Aino", named=True, link="online",
+                    seats={"srv1": {"Aino": "old" * 11}})  # fmt: skip
+    wire = Wire(model)
+    wire.feed(WELCOME, Error(code="unknown_resume", message="That resume token is not known."))
+    assert not ours(model, PLAYING) and name_taken(model, PLAYING)
+
+
+def test_a_game_we_watch_does_not_forget_the_seat_we_hold():
+    # Holding a seat in play, we may still watch another table, and leave it.
+    h = headless(STARTED, SNAPSHOT, columns=100)
+    h.model.leaving = True
+    h.feed(TableList(tables=(PLAYING,)))
+    watched = dataclasses.replace(STARTED, id="t2", name="Saturday", seat=None)
+    h.model.leaving = True
+    h.feed(watched, TableList(tables=(PLAYING,)))
+    assert h.model.kept_at == "t1" and BACK[2:] in details(h)

@@ -1,0 +1,81 @@
+"""Names people can tell apart, at a real server on 127.0.0.1: a name that only looks
+like one at the table (other case, full-width forms, invisible or blank characters)
+is that name, for a seat taken, a seat kept for one who left its game, and a computer
+that gives up its name to a person."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sarja.protocol.messages import CreateTable, Join, Leave, Ready, Spectate
+from sarja.server.app import serve
+from sarja.server.config import ServerConfig
+
+from .netclient import NetClient
+
+# Aino as she might be typed to pass for her: full width, a variation selector (drawn
+# as nothing), a Hangul filler at the end (drawn as a blank), a Braille blank.
+AINO_ALIKE = ("ＡＩＮＯ", "A\ufe0fino", "aino\u3164", "\u2800Aino")
+
+
+def config(**more: Any) -> ServerConfig:
+    return ServerConfig(host="127.0.0.1", port=0, **more)
+
+
+async def test_a_look_alike_of_a_name_at_the_table_can_neither_join_nor_watch(nursery):
+    server = await nursery.start(serve, config())
+    aino = await NetClient.connect(server.port, "Aino")
+    await aino.send(CreateTable(name="Friday", players=3, teams=3))
+    made = await aino.expect("table")
+    for name in AINO_ALIKE:
+        alike = await NetClient.connect(server.port, name)  # a name of its own: accepted
+        await alike.send(Join(table=made.id))
+        refused = await alike.expect("error")
+        assert refused.code == "name_taken" and name in refused.message
+        await alike.send(Spectate(table=made.id))
+        assert (await alike.expect("error")).code == "name_taken"
+        await alike.aclose()
+    aina = await NetClient.connect(server.port, "Aina")  # another name: a seat
+    await aina.send(Join(table=made.id))
+    assert (await aina.expect("table")).seat == 1
+
+
+async def test_a_seat_kept_for_one_who_left_is_not_taken_by_a_look_alike(nursery):
+    server = await nursery.start(serve, config())
+    aino = await NetClient.connect(server.port, "Aino")
+    await aino.send(CreateTable(name="Friday", players=2, teams=2))
+    made = await aino.expect("table")
+    bertil = await NetClient.connect(server.port, "Bertil")
+    await bertil.send(Join(table=made.id))
+    await bertil.expect("table")
+    for player in (aino, bertil):
+        await player.send(Ready(ready=True))
+    for player in (aino, bertil):
+        await player.expect("snapshot")
+    await aino.send(Leave())  # the game goes on: her seat is kept for her
+    await aino.expect("tables")
+    for name in ("aino", *AINO_ALIKE):
+        other = await NetClient.connect(server.port, name)
+        # Refused for the name, not sent to watch (which the name would be refused too).
+        await other.send(Join(table=made.id))
+        assert (await other.expect("error")).code == "name_taken"
+        await other.send(Spectate(table=made.id))
+        assert (await other.expect("error")).code == "name_taken"
+        await other.aclose()
+    await aino.send(Join(table=made.id))  # she, by her connection, is back in her seat
+    assert (await aino.expect("table")).seat == 0
+    await aino.expect("snapshot")
+
+
+async def test_a_computer_gives_up_its_name_to_a_look_alike_of_it(nursery):
+    server = await nursery.start(serve, config(think_time=0.02))
+    aino = await NetClient.connect(server.port, "Aino")
+    await aino.send(CreateTable(name="Friday", players=3, teams=3, computers=(None, "easy")))
+    made = await aino.expect("table")
+    assert made.seats[1].name == "Bertil"
+    bertil = await NetClient.connect(server.port, "ＢＥＲＴＩＬ")
+    await bertil.send(Join(table=made.id))
+    table = await bertil.expect("table")
+    names = [s.name for s in table.seats]
+    assert names[2] == "ＢＥＲＴＩＬ"  # shown as typed
+    assert table.seats[1].computer == "easy" and names[1] not in ("Bertil", "Aino")
