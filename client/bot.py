@@ -39,7 +39,13 @@ from sarja.protocol.changes import Change
 from sarja.protocol.client_session import ClientSession, Event
 from sarja.protocol.discovery import Found
 from sarja.protocol.errors import ProtocolError
-from sarja.protocol.limits import DEFAULT_PORT, MAX_NAME, MAX_SEATS, PROTOCOL_VERSION
+from sarja.protocol.limits import (
+    DEFAULT_PORT,
+    MAX_NAME,
+    MAX_SEATS,
+    MAX_TABLE_NAME,
+    PROTOCOL_VERSION,
+)
 from sarja.protocol.messages import (
     Ack,
     Bye,
@@ -391,6 +397,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     args.name = " ".join((args.name or f"{args.level.capitalize()} bot").split())[:MAX_NAME]
     if not args.name or not args.name.isprintable() or not shows_something(args.name):
         parser.error(connect_words.NAME_UNREADABLE)
+    if args.table is not None:
+        args.table = args.table.strip()  # as the server strips it, so the lobby's matches
+        table_ok = 0 < len(args.table) <= MAX_TABLE_NAME and args.table.isprintable()
+        if not table_ok or not shows_something(args.table):
+            parser.error(words.TABLE_UNREADABLE.format(most=MAX_TABLE_NAME))
     if args.games < 1:
         parser.error(words.GAMES_AT_LEAST)
     return args

@@ -25,6 +25,7 @@ from sarja.protocol.messages import (
     Spectate,
     TableSummary,
 )
+from sarja.protocol.names import shows_something
 
 from . import intents as ask
 from .form import CreateForm, clock_step, clock_typed, hand_sizes, player_counts, team_choices
@@ -199,6 +200,9 @@ def create(model: Model) -> list[ClientMessage]:
     name = readable(form.name)
     if not name:
         model.status = lobby.NAME_THE_TABLE
+        return []
+    if not shows_something(name):  # only blank or invisible characters: the server refuses it
+        model.status = lobby.TABLE_NAME_UNSEEN
         return []
     if form.turn_clock and not MIN_TURN_CLOCK <= form.turn_clock <= MAX_TURN_CLOCK:
         model.status = lobby.clock_range()

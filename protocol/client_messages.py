@@ -13,11 +13,10 @@ from .fields import (
     fives,
     ident,
     integer,
-    label,
     opt_integer,
     opt_level,
-    player_name,
     seat_levels,
+    shown_label,
     takeover,
     text,
     turn_clock,
@@ -26,6 +25,7 @@ from .limits import (
     MAX_FIVES,
     MAX_HAND,
     MAX_MATCH_TO,
+    MAX_NAME,
     MAX_PLAYERS,
     MAX_SEATS,
     MAX_TABLE_NAME,
@@ -53,7 +53,7 @@ class Hello(WireMap):
 
     def validate(self) -> None:
         integer(self.version, "version")
-        _set(self, "name", player_name(self.name, "name"))
+        _set(self, "name", shown_label(self.name, "name", MAX_NAME))
         if self.resume is not None:
             ident(self.resume, "resume", TOKEN_RE)
         opt_level(self.computer, "computer")
@@ -118,7 +118,7 @@ class CreateTable(WireMap):
     turn_clock: int = 0
 
     def validate(self) -> None:
-        _set(self, "name", label(self.name, "name", MAX_TABLE_NAME))
+        _set(self, "name", shown_label(self.name, "name", MAX_TABLE_NAME))
         integer(self.players, "players", MIN_PLAYERS, MAX_PLAYERS)
         integer(self.teams, "teams", MIN_TEAMS, MAX_TEAMS)
         opt_integer(self.hand_size, "hand_size", 1, MAX_HAND)

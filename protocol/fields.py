@@ -11,7 +11,7 @@ from typing import Any, Literal, NoReturn
 
 from .cards import CARDS, CORNER_CODE, CORNERS, FIVE_STEPS, LAYOUT_CODES, LEVELS, FiveEnds
 from .errors import LocalProtocolError
-from .limits import CELLS, MAX_ID, MAX_NAME, MAX_SEATS, MAX_TEXT, MAX_TURN_CLOCK, MIN_TURN_CLOCK
+from .limits import CELLS, MAX_ID, MAX_SEATS, MAX_TEXT, MAX_TURN_CLOCK, MIN_TURN_CLOCK
 from .names import shows_something
 from .notation import ACTION_RE
 
@@ -129,11 +129,11 @@ def label(v: Any, name: str, hi: int) -> str:
     return s
 
 
-def player_name(v: Any, name: str) -> str:
-    """A player's name a person sends: a label that shows something. Blanks, invisible
-    characters and lone combining marks alone make an empty name, as no characters do
-    (names the server sends are only labels: it may keep older ones)."""
-    s = label(v, name, MAX_NAME)
+def shown_label(v: Any, name: str, hi: int) -> str:
+    """A name a person sends (theirs, a table's): a label that shows something. Blanks,
+    invisible characters and lone combining marks alone make an empty name, as no
+    characters do (names the server sends are only labels: it may keep older ones)."""
+    s = label(v, name, hi)
     if not shows_something(s):
         fail(
             "bad_text",

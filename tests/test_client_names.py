@@ -8,11 +8,13 @@ import dataclasses
 import pytest
 
 from sarja.client import model as m
+from sarja.client.bot import parse_args as bot_args
 from sarja.client.cli import parse_args
-from sarja.client.words import connect
-from sarja.protocol.limits import MAX_NAME
+from sarja.client.words import connect, lobby
+from sarja.protocol.limits import MAX_NAME, MAX_TABLE_NAME
 
-from .client_helpers import TABLE, WELCOME, Headless
+from .client_helpers import TABLE, TABLES, WELCOME, Headless, headless
+from .test_client_intents import sent
 
 LONG = ("Bartholomew Featherstonehaugh-Cholmondeley " * 4)[:130]
 
@@ -56,3 +58,21 @@ def test_a_name_of_blanks_or_invisible_characters_is_refused_before_it_is_sent(c
     with pytest.raises(SystemExit) as stop:
         parse_args(["127.0.0.1:7474", "--name", "\u2800\u2800"])
     assert stop.value.code != 0 and connect.NAME_UNREADABLE in capsys.readouterr().err
+
+
+def test_a_table_name_of_blanks_is_refused_before_it_is_sent(capsys):
+    # The server refuses a table's name that shows nothing, as a person's; the client
+    # used to build the create_table with it.
+    h = headless(TABLES)
+    h.press("n", *["backspace"] * len("Aino's table"), "\u2800\u3164")
+    assert sent(h, "enter") == []
+    assert h.model.status == lobby.TABLE_NAME_UNSEEN
+    assert lobby.TABLE_NAME_UNSEEN in h.screen()
+
+
+@pytest.mark.parametrize("table", ["\u2800\u2800", "", "x" * (MAX_TABLE_NAME + 1), "a\tb"])
+def test_sarja_bots_table_must_be_a_name_the_server_takes(capsys, table):
+    with pytest.raises(SystemExit) as stop:
+        bot_args(["127.0.0.1:7474", "--table", table])
+    assert stop.value.code != 0 and "--table must be 1 to 32" in capsys.readouterr().err
+    assert bot_args(["127.0.0.1:7474", "--table", "  Friday "]).table == "Friday"

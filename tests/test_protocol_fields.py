@@ -66,6 +66,7 @@ BAD_FIELDS = [
     ("client", "ping", "n", None, "bad_type"),
     ("client", "pong", "n", "8", "bad_type"),
     ("client", "create_table", "name", "x" * 33, "bad_text"),
+    ("client", "create_table", "name", "\u2800\u3164", "bad_text"),
     ("client", "create_table", "players", 1, "out_of_range"),
     ("client", "create_table", "players", 13, "out_of_range"),
     ("client", "create_table", "teams", 1, "out_of_range"),

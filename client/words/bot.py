@@ -29,6 +29,9 @@ HELP = {
     ),
 }
 GAMES_AT_LEAST = N_("--games must be at least 1")
+TABLE_UNREADABLE = N_(
+    "--table must be 1 to {most} printable characters, with a letter, digit or sign people can see"
+)
 SERVER_CLOSED = N_("the server closed the connection")
 NO_MOVE = N_("no move can be chosen from the game it describes")
 UNREACHABLE = N_("cannot reach {address}: {why}")

@@ -10,6 +10,7 @@ from sarja.protocol.limits import MAX_TABLE_NAME, MAX_TURN_CLOCK, MIN_TURN_CLOCK
 
 NO_TABLES = N_("There are no tables yet: press n to create one.")
 NAME_THE_TABLE = N_("Give the table a name.")
+TABLE_NAME_UNSEEN = N_("A table's name needs a letter, digit or sign that others can see.")
 YOUR_TABLE = N_("your table")  # where we were, when the server does not say
 NOT_SENT = N_("Not sent, as you are at no table now: ")
 PRACTICE = N_("Practice")  # the name of a --practice game's server and table
