@@ -127,3 +127,27 @@ async def test_a_seated_computer_and_the_creator_come_back_after_a_restart(tmp_p
         await back.send(SeatComputer(seat=2))  # still the creator
         assert (await answer(back)).seats[2].name is None
         nursery.cancel_scope.cancel()
+
+
+async def test_at_the_limit_a_computer_can_change_level_and_one_taken_away_frees_its_place(
+    nursery,
+):
+    # An address may keep one table where computers play. The client changes a
+    # computer's level by taking it away and seating another: the guard counted the
+    # table itself, so the second half was refused and the seat left empty. And a
+    # table whose computers were all taken away kept its place.
+    server = await nursery.start(serve, config(computer_tables_per_address=1))
+    aino, bertil, _ = await two_at_three_seats(server.port)
+    await aino.send(SeatComputer(seat=2, level="easy"))
+    await answer(aino)
+    await aino.send(SeatComputer(seat=2))
+    await answer(aino)
+    await aino.send(SeatComputer(seat=2, level="medium"))
+    assert (await answer(aino)).seats[2].computer == "medium"
+    await aino.send(SeatComputer(seat=2))  # none plays at Aino's table now
+    await answer(aino)
+    cecilia = await NetClient.connect(server.port, "Cecilia")  # the same address
+    await cecilia.send(CreateTable(name="Bots", players=2, teams=2, computers=(None, "hard")))
+    assert (await answer(cecilia)).seats[1].computer == "hard"
+    await aino.send(SeatComputer(seat=2, level="easy"))  # and now the place is taken
+    assert await answer(aino) == "too_many_computer_tables"
