@@ -326,7 +326,7 @@ class Lobby:
         address's tables with computers (guards.py), as if made with one; the last one
         taken away: it no longer does (a level changed is one taken away, one seated)."""
         plays = any(table.computers) or table.takeover is not None
-        if msg.level is not None and not plays and guest is table.creator:
+        if msg.level is not None and not plays and table.made_by(guest):
             self.guards.check_computer_tables(self.tables.values(), guest.address)
         table.seat_computer(guest, msg.seat, msg.level, now)
         if not plays and any(table.computers):
