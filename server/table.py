@@ -171,9 +171,6 @@ class Table(ComputerTurns):
             raise Refusal(
                 "not_creator", "Only the table's creator can seat or take away a computer."
             )
-        if guest is not self.creator:  # the creator, back as a new guest: this one now
-            self.creator = guest
-            self.fx.write(rows.table_creator(self.id, guest.id))
         if guest.seat is None:  # so that a person always plays: no game of computers only
             raise Refusal(
                 "not_a_player", "Take a seat first: only a seated player seats a computer."
@@ -200,6 +197,9 @@ class Table(ComputerTurns):
             self.computers[seat] = Computer(level, name)
             self.ready[seat] = True
             self.fx.write(rows.seat(self.id, seat, None, level, name))
+        if guest is not self.creator:  # the creator, back as a new guest: this one now
+            self.creator = guest
+            self.fx.write(rows.table_creator(self.id, guest.id))
         self.send_table()
         if all(self.ready) and self.full:  # the last free seat, and every person ready
             self._start()
