@@ -53,6 +53,10 @@ class Guards:
         """A table where computers play was made from `address`."""
         self._made_from[table] = address
 
+    def unmade(self, table: Open) -> None:
+        """No computer plays at `table` any more: it frees its address's place."""
+        self._made_from.pop(table, None)
+
     def freed(self, table: Open, guest: Guest, now: float) -> None:
         """The sweep took `guest` off `table` for never getting ready."""
         for who in (guest.id, guest.address):

@@ -323,13 +323,16 @@ class Lobby:
 
     def _seat_computer(self, table: Table, guest: Guest, msg: SeatComputer, now: float) -> None:
         """A computer seated where none played: the table counts among its creator's
-        address's tables with computers (guards.py), as if made with one."""
+        address's tables with computers (guards.py), as if made with one; the last one
+        taken away: it no longer does (a level changed is one taken away, one seated)."""
         plays = any(table.computers) or table.takeover is not None
-        if msg.level is not None and not plays and guest is table.creator:
+        if msg.level is not None and not plays and table.made_by(guest):
             self.guards.check_computer_tables(self.tables.values(), guest.address)
         table.seat_computer(guest, msg.seat, msg.level, now)
         if not plays and any(table.computers):
             self.guards.made(table, guest.address)
+        elif plays and not any(table.computers) and table.takeover is None:
+            self.guards.unmade(table)
 
     def _create_table(self, guest: Guest, msg: CreateTable, now: float) -> None:
         if len(self.tables) >= self.config.max_tables:

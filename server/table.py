@@ -170,7 +170,7 @@ class Table(ComputerTurns):
         """The table's creator, in the waiting room, seats a computer at `level` in a
         free seat, or (`level` None) frees a computer's seat."""
         self.now = now
-        if guest is not self.creator:
+        if not self.made_by(guest):
             raise Refusal(
                 "not_creator", "Only the table's creator can seat or take away a computer."
             )
@@ -200,9 +200,21 @@ class Table(ComputerTurns):
             self.computers[seat] = Computer(level, name)
             self.ready[seat] = True
             self.fx.write(rows.seat(self.id, seat, None, level, name))
+        if guest is not self.creator:  # the creator, back as a new guest: this one now
+            self.creator = guest
+            self.fx.write(rows.table_creator(self.id, guest.id))
         self.send_table()
         if all(self.ready) and self.full:  # the last free seat, and every person ready
             self._start()
+
+    def made_by(self, guest: Guest) -> bool:
+        """Whether `guest` is the table's creator: its guest, or the same person (the
+        person key of its hello), so a creator whose link dropped in the waiting room,
+        which frees the seat and forgets the guest and its token, is it again."""
+        creator = self.creator
+        if creator is None or guest is creator:
+            return guest is creator
+        return guest.person is not None and guest.person == creator.person
 
     def _set_seat(self, seat: int, guest: Guest | None) -> None:
         self.seats[seat] = guest

@@ -240,7 +240,7 @@ def test_the_name_is_typed_then_the_hello_can_go():
 
 
 def test_typing_a_name_ends_its_error_and_esc_quits_there(monkeypatch):
-    """"Type a name first." stayed while the name was typed; and with the server
+    """ "Type a name first." stayed while the name was typed; and with the server
     unreachable, q (the lobby's quit) is a letter of the name: Esc quits there."""
     from sarja.client import app
 

@@ -127,3 +127,60 @@ async def test_a_seated_computer_and_the_creator_come_back_after_a_restart(tmp_p
         await back.send(SeatComputer(seat=2))  # still the creator
         assert (await answer(back)).seats[2].name is None
         nursery.cancel_scope.cancel()
+
+
+async def test_at_the_limit_a_computer_can_change_level_and_one_taken_away_frees_its_place(
+    nursery,
+):
+    # An address may keep one table where computers play. The client changes a
+    # computer's level by taking it away and seating another: the guard counted the
+    # table itself, so the second half was refused and the seat left empty. And a
+    # table whose computers were all taken away kept its place.
+    server = await nursery.start(serve, config(computer_tables_per_address=1))
+    aino, bertil, _ = await two_at_three_seats(server.port)
+    await aino.send(SeatComputer(seat=2, level="easy"))
+    await answer(aino)
+    await aino.send(SeatComputer(seat=2))
+    await answer(aino)
+    await aino.send(SeatComputer(seat=2, level="medium"))
+    assert (await answer(aino)).seats[2].computer == "medium"
+    await aino.send(SeatComputer(seat=2))  # none plays at Aino's table now
+    await answer(aino)
+    cecilia = await NetClient.connect(server.port, "Cecilia")  # the same address
+    await cecilia.send(CreateTable(name="Bots", players=2, teams=2, computers=(None, "hard")))
+    assert (await answer(cecilia)).seats[1].computer == "hard"
+    await aino.send(SeatComputer(seat=2, level="easy"))  # and now the place is taken
+    assert await answer(aino) == "too_many_computer_tables"
+
+
+async def test_the_creator_dropped_from_the_waiting_room_is_the_creator_again_by_person(nursery):
+    # Aino's link dropped in the waiting room: her seat was freed and her guest (and
+    # its token) forgotten, so her client came back as a new guest, no longer the
+    # creator of her own table. Her person key says it is she; another's does not.
+    server = await nursery.start(serve, config())
+    key, other = "k" * 40, "o" * 40
+    aino = await NetClient.connect(server.port, "Aino", person=key)
+    await aino.send(CreateTable(name="Friday", players=3, teams=3))
+    table_id = (await aino.expect("table")).id
+    bertil = await NetClient.connect(server.port, "Bertil", person=other)
+    await bertil.send(Join(table=table_id, seat=1))
+    await bertil.expect("table")
+    await aino.aclose()
+    while (await answer(bertil)).seats[0].name is not None:
+        pass  # Aino's seat is free
+    await bertil.send(SeatComputer(seat=2, level="easy"))
+    assert await answer(bertil) == "not_creator"
+    for name, person in (("Aino", None), ("Aino", other)):
+        impostor = await NetClient.connect(server.port, name, person=person)
+        await impostor.send(Join(table=table_id, seat=0))
+        await answer(impostor)
+        await impostor.send(SeatComputer(seat=2, level="easy"))
+        assert await answer(impostor) == "not_creator", person
+        await impostor.send(Leave())
+        await impostor.expect("tables")
+    back = await NetClient.connect(server.port, "Aino", person=key)
+    await back.send(Join(table=table_id, seat=0))
+    await answer(back)
+    await back.send(SeatComputer(seat=2, level="easy"))
+    assert (await answer(back)).seats[2].computer == "easy"
+    assert server.lobby.tables[table_id].creator is server.lobby.seating.tables[table_id].seats[0]
