@@ -276,13 +276,14 @@ def help_lines(model: Model, width: int, height: int) -> list[Line]:
         for i, paragraph in enumerate(paragraphs):
             lines += ([[]] if spaced and i else []) + paragraph
     else:
-        key_w = 18
-        for key, text in help_words.KEYS_HELP:
-            if not text:
-                lines.append([("class:label", f" {key}")])
-            else:
-                lines += wrap([("class:keyname", f"   {key:<{key_w}}"), ("", text)], width,
-                              indent=3 + key_w)  # fmt: skip
+        shown = [
+            (help_words.key_label(keys), help_words.KEYS[say]) for say, keys in model.help_keys
+        ]
+        key_w = max((get_cwidth(label) for label, _ in shown), default=0) + 2
+        for label, text in shown:
+            room = key_w - get_cwidth(label)
+            lines += wrap([("class:keyname", f"   {label}{' ' * room}"), ("", text)], width,
+                          indent=3 + key_w)  # fmt: skip
     filler: list[Line] = [[] for _ in range(height - 1 - len(lines))]
     foot = keys_line(help_words.PAGE_KEYS, width)
     return [*lines, *filler, foot]

@@ -116,12 +116,12 @@ def test_switching_puts_every_constant_into_the_language_and_back():
     assert game.PICK_FIRST.startswith("Pick a card")
     lang.use("fi")
     assert game.PICK_FIRST.startswith("Valitse ensin kortti")
-    assert help.KEYS_HELP[0][0] == "Pelaaminen"
+    assert help.KEYS["help"] == "tämä ohje" and help.KEY_NAMES[" "] == "Välilyönti"
     assert lobby.FORM_LABELS["teams"] == "Joukkueet"  # dict keys stay as they are
     assert game.holding(1) == "Sinulla on 1 kortti." and game.holding(3).endswith("korttia.")
     lang.use("en")
     assert game.PICK_FIRST.startswith("Pick a card")
-    assert help.KEYS_HELP[0][0] == "Playing"
+    assert help.KEYS["help"] == "this help" and help.KEY_NAMES[" "] == "Space"
 
 
 def test_card_and_jack_names_in_finnish():
