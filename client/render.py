@@ -108,7 +108,9 @@ def title(model: Model, width: int) -> Line:
         at = game_words.REPLAY_AT.format(at=rp.at, moves=len(rp.steps) - 1)
         return bar([("class:title", shorten(left, width - len(at) - 1))],
                    [("class:title", at)], width, "class:title")  # fmt: skip
-    where = game_words.PLACES.get(screen(model), "")
+    where = game_words.PLACES.get(
+        "standings" if model.overlay == "standings" else screen(model), ""
+    )
     server = model.welcome.server if model.welcome else connect.SARJA
     table = game_words.TABLE_TITLE.format(name=model.table.name) if model.table is not None else ""
     # Each item with what may be done to it when the bar is short, in this order: the

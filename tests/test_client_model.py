@@ -609,3 +609,18 @@ def test_it_is_not_your_turn_is_not_said_once_it_is():
     wire.feed(update(15, Played(seat=1, card="3H", cell=15), turn=0))
     wire.feed(Legal(version=15, legal=("2C@G4",)))
     assert wire.model.my_turn and wire.model.status == "Bertil: a status of its own"
+
+
+def test_the_title_says_the_standings_are_up():
+    # The standings drawn over the lobby said "lobby" at the title's end.
+    from sarja import lang
+
+    from .client_helpers import headless
+
+    h = headless(TABLES)
+    h.press("t")
+    assert h.screen().splitlines()[0].rstrip().endswith("standings")
+    lang.use("fi")
+    assert h.screen().splitlines()[0].rstrip().endswith("sijoitukset")
+    h.press("escape")
+    assert h.screen().splitlines()[0].rstrip().endswith("aula")
