@@ -55,6 +55,8 @@ def test_the_waiting_room_shows_computer_seats_ready():
     h = headless(table)
     screen = h.screen()
     assert "Bertil (computer, easy)" in screen and "David (computer, hard)" in screen
+    # Four players in two teams: a seat is not a team, it chooses one.
+    assert "a seat is a team" not in screen and "the seat you take is your side" in screen
     assert "computers always are" in " ".join(screen.split()) and not h.unfit()
 
 
