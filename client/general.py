@@ -41,8 +41,8 @@ def leaving(model: Model, intent: ask.ExitIntent) -> list[Effect]:
 def aside(model: Model, intent: ask.AsideIntent) -> list[Effect]:
     """The help, the chat box, the name, the log, the bell, connecting now."""
     match intent:
-        case ask.Help():
-            help_(model)
+        case ask.Help(keys):
+            help_(model, keys)
         case ask.HelpPage(step):
             help_page(model, step)
         case ask.ChatOpen():
@@ -120,12 +120,16 @@ def confirm(model: Model) -> list[Effect]:
 def close(model: Model) -> None:
     if model.overlay == "fives":
         model.fives_cell = None
-    model.overlay = None
+    # The help opened over the standings goes back to them, not to the lobby.
+    model.overlay = model.help_over if model.overlay == "help" else None
+    model.help_over = None
 
 
-def help_(model: Model) -> None:
+def help_(model: Model, keys: tuple[tuple[str, tuple[str, ...]], ...]) -> None:
+    model.help_over = model.overlay
     model.overlay = "help"
     model.help_page = 0
+    model.help_keys = keys
 
 
 def help_page(model: Model, step: int) -> None:

@@ -124,7 +124,10 @@ class Close:
 
 @dataclass(frozen=True)
 class Help:
-    pass
+    """The help opened: its keys page lists `keys`, each line of words.help.KEYS with
+    the keys bound to it on the screen under the help (keys.py finds them)."""
+
+    keys: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True)

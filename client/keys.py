@@ -4,6 +4,8 @@ that says when it is active (as pyvim and ptpython do).
 Nothing acts while the terminal is too small to show the screen (but Ctrl-C), nor
 while a text box has the keys (but the keys that leave it), nor behind the help page or
 a question. A binding only names an intent (intents.py); `perform` (perform.py) decides.
+A key a player presses names its line of the help (words/help.py, `say=`): "?" lists
+the lines of the keys bound where it is pressed, so the help and the keys cannot differ.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from . import intents as ask
 from .facts import final_board
 from .layout import ScreenLayout
 from .model import Model, screen
+from .words import help as help_words
 
 Do = Callable[[ask.Intent], None]
 
@@ -67,23 +70,50 @@ def _mouse(event: KeyPressEvent) -> object:
     return _MOUSE_HANDLER(event)
 
 
-def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
-    kb = KeyBindings()
-    m = model
-    kb.add(Keys.Vt100MouseEvent)(_mouse)
+class _Binder:
+    """Binds keys to intents, and keeps each key's line of the help (`say`, a key of
+    words.help.KEYS): "?" shows the lines of the keys active where it is pressed."""
 
-    def bind(
+    def __init__(self, kb: KeyBindings, do: Do) -> None:
+        self.kb, self.do = kb, do
+        self.said: list[tuple[str, Filter, str]] = []
+
+    def __call__(
+        self,
         keys: tuple[str, ...] | str,
         when: Filter,
         intent: ask.Intent | Callable[[], ask.Intent],
         eager: bool = False,
+        say: str | None = None,
     ) -> None:
+        assert say is None or say in help_words.KEYS, say
         for key in (keys,) if isinstance(keys, str) else keys:
 
             def handler(event: KeyPressEvent, intent: Any = intent) -> None:
-                do(intent() if callable(intent) else intent)
+                self.do(intent() if callable(intent) else intent)
 
-            kb.add(key, filter=when, eager=eager)(handler)
+            self.kb.add(key, filter=when, eager=eager)(handler)
+            if say is not None:
+                self.said.append((key, when, say))
+
+    def help(self) -> ask.Help:
+        """The help of the screen as it is: each line that a key active on it names,
+        with those keys, in the words' order."""
+        lines: dict[str, list[str]] = {}
+        for key, when, say in self.said:
+            if when() and key not in lines.setdefault(say, []):
+                lines[say].append(key)
+        order = list(help_words.KEYS)
+        shown = sorted((say for say in lines if lines[say]), key=order.index)
+        return ask.Help(tuple((say, tuple(lines[say])) for say in shown))
+
+
+def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
+    kb = KeyBindings()
+    m = model
+    kb.add(Keys.Vt100MouseEvent)(_mouse)
+    bind = _Binder(kb, do)
+    said = bind.said
 
     big = layout.big
     typing = layout.typing
@@ -104,9 +134,13 @@ def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
 
     replaying = Condition(lambda: m.replay is not None)
     playing = on("game") & ~replaying
+    # What a click does (the mouse binding above), screen by screen.
+    mouse = Keys.Vt100MouseEvent.value
+    said += [(mouse, on("lobby") & ~overlay["standings"], "click lobby"),
+             (mouse, on("table"), "click seat"), (mouse, playing, "click game")]  # fmt: skip
 
     # Anywhere, whatever the size.
-    bind("c-c", Condition(lambda: True), ask.Quit(), eager=True)
+    bind("c-c", Condition(lambda: True), ask.Quit(), eager=True, say="quit")
 
     # The help page, and the yes/no questions.
     bind(("escape", "?", "q", "enter"), big & overlay["help"], ask.Close())
@@ -114,9 +148,11 @@ def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
     bind(("y", "Y", "enter"), big & asking, ask.Confirm())
     bind(("n", "N", "escape", "q"), big & asking, ask.Close())
 
-    # Every screen but the name and the chat box.
-    bind("?", free & ~Condition(lambda: screen(m) == "name"), ask.Help())
-    bind("q", free & ~Condition(lambda: screen(m) == "name"), ask.Quit())
+    # Every screen but the name and the chat box (and the standings' question).
+    asked = Condition(lambda: m.forget_asked)
+    anywhere = free & ~Condition(lambda: screen(m) == "name") & ~asked
+    bind("?", anywhere, bind.help, say="help")
+    bind("q", anywhere, ask.Quit(), say="quit")
 
     # Text boxes: Esc leaves the chat box (Enter sends, as the box itself binds).
     bind("escape", big & overlay["chat"], ask.Close())
@@ -138,27 +174,26 @@ def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
     bind("escape", big & on_name, ask.Quit())
 
     # Connecting.
-    bind("r", on("connect"), ask.Retry())
+    bind("r", on("connect"), ask.Retry(), say="retry")
 
     # The lobby.
     lobby = on("lobby") & ~overlay["standings"]
-    bind(_UP, lobby, ask.LobbyMove(-1))
-    bind(_DOWN, lobby, ask.LobbyMove(1))
-    bind("enter", lobby, ask.Join())
-    bind("s", lobby, ask.Spectate())
-    bind("n", lobby, ask.CreateOpen())
-    bind("r", lobby, ask.Refresh())
-    bind("t", lobby, ask.StandingsOpen())
+    bind(_UP, lobby, ask.LobbyMove(-1), say="choose table")
+    bind(_DOWN, lobby, ask.LobbyMove(1), say="choose table")
+    bind("enter", lobby, ask.Join(), say="join")
+    bind("s", lobby, ask.Spectate(), say="watch")
+    bind("n", lobby, ask.CreateOpen(), say="new table")
+    bind("r", lobby, ask.Refresh(), say="refresh")
+    bind("t", lobby, ask.StandingsOpen(), say="standings")
 
     # The standings, over the lobby; "forget me" asks first.
-    asked = Condition(lambda: m.forget_asked)
     ranking = on("lobby") & overlay["standings"]
-    bind(("escape", "t"), ranking & ~asked, ask.Close())
-    bind("r", ranking & ~asked, ask.StandingsOpen())
-    bind("f", ranking & ~asked, ask.ForgetAsk())
+    bind(("escape", "t"), ranking & ~asked, ask.Close(), say="close standings")
+    bind("r", ranking & ~asked, ask.StandingsOpen(), say="refresh standings")
+    bind("f", ranking & ~asked, ask.ForgetAsk(), say="forget")
     bind(("y", "Y"), ranking & asked, ask.ForgetConfirm())
-    bind(("n", "N", "escape"), ranking & asked, ask.StandingsOpen())
-    bind("F", lobby, ask.Language())
+    bind(("n", "N", "escape", "q"), ranking & asked, ask.StandingsOpen())
+    bind("F", lobby, ask.Language(), say="language")
 
     # The new-table form: the name is a text box, the other fields take arrows.
     form = big & overlay["create"]
@@ -172,44 +207,45 @@ def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
 
     # The waiting room.
     table = on("table")
-    bind(_UP, table, ask.SeatMove(-1))
-    bind(_DOWN, table, ask.SeatMove(1))
+    bind(_UP, table, ask.SeatMove(-1), say="choose seat")
+    bind(_DOWN, table, ask.SeatMove(1), say="choose seat")
     for n in range(1, 10):
-        bind(str(n), table, ask.Sit(n - 1))
-    bind("enter", table, lambda: ask.Sit(m.seat_row))
-    bind(("r", " "), table, ask.Ready())
-    bind("a", table, ask.SeatComputer())
-    bind("c", table, ask.ChatOpen())
-    bind("L", table, ask.Leave())
+        bind(str(n), table, ask.Sit(n - 1), say="sit")
+    bind("enter", table, lambda: ask.Sit(m.seat_row), say="sit chosen")
+    bind(("r", " "), table, ask.Ready(), say="ready")
+    bind("a", table, ask.SeatComputer(), say="seat computer")
+    bind("c", table, ask.ChatOpen(), say="chat")
+    bind("L", table, ask.Leave(), say="leave")
 
     # The game.
-    bind(_UP, playing, ask.Move((-1, 0)))
-    bind(_DOWN, playing, ask.Move((1, 0)))
-    bind(_LEFT, playing, ask.Move((0, -1)))
-    bind(_RIGHT, playing, ask.Move((0, 1)))
-    for n in range(10):
-        bind(str(n), playing, ask.Pick((n - 1) % 10))
-    bind("tab", playing, ask.NextCard(1))
-    bind("s-tab", playing, ask.NextCard(-1))
-    bind("n", playing, ask.NextTarget())
-    bind(("enter", " "), playing, lambda: ask.ToTable() if final_board(m) else ask.Play())
-    bind("x", playing, ask.Exchange())
-    bind("p", playing, ask.Pass())
-    bind("d", playing, ask.Draw())
-    bind("o", playing, ask.HandOver())
-    bind("a", playing, ask.AskCoach())
-    bind("r", playing, ask.Rematch())
-    bind("escape", playing, ask.Cancel())
-    bind("c", playing, ask.ChatOpen())
-    bind("L", playing, ask.Leave())
+    bind(_UP, playing, ask.Move((-1, 0)), say="cursor")
+    bind(_DOWN, playing, ask.Move((1, 0)), say="cursor")
+    bind(_LEFT, playing, ask.Move((0, -1)), say="cursor")
+    bind(_RIGHT, playing, ask.Move((0, 1)), say="cursor")
+    for n in (*range(1, 10), 0):  # 0 is the tenth card
+        bind(str(n), playing, ask.Pick((n - 1) % 10), say="pick")
+    bind("tab", playing, ask.NextCard(1), say="next card")
+    bind("s-tab", playing, ask.NextCard(-1), say="next card")
+    bind("n", playing, ask.NextTarget(), say="next space")
+    bind(("enter", " "), playing, lambda: ask.ToTable() if final_board(m) else ask.Play(),
+         say="play")  # fmt: skip
+    bind("x", playing, ask.Exchange(), say="exchange")
+    bind("p", playing, ask.Pass(), say="pass")
+    bind("d", playing, ask.Draw(), say="draw")
+    bind("o", playing, ask.HandOver(), say="hand over")
+    bind("a", playing, ask.AskCoach(), say="hint")
+    bind("r", playing, ask.Rematch(), say="rematch")
+    bind("escape", playing, ask.Cancel(), say="put back")
+    bind("c", playing, ask.ChatOpen(), say="chat")
+    bind("L", playing, ask.Leave(), say="leave")
 
     # The log, in the game and the waiting room; the bell and title on our turn.
     logged = playing | table
-    bind("pageup", logged, ask.LogScroll("up"))
-    bind("pagedown", logged, ask.LogScroll("down"))
-    bind("home", logged, ask.LogScroll("top"))
-    bind("end", logged, ask.LogScroll("end"))
-    bind("b", logged, ask.Alerts())
+    bind("pageup", logged, ask.LogScroll("up"), say="log")
+    bind("pagedown", logged, ask.LogScroll("down"), say="log")
+    bind("home", logged, ask.LogScroll("top"), say="log")
+    bind("end", logged, ask.LogScroll("end"), say="log")
+    bind("b", logged, ask.Alerts(), say="alerts")
 
     # Choosing which five make a sequence.
     fives = big & overlay["fives"]
@@ -222,15 +258,15 @@ def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
 
     # A replay.
     replay = on("game") & replaying
-    bind((*_LEFT, "p", "backspace"), replay, ask.Step(-1))
-    bind((*_RIGHT, "n", " ", "enter"), replay, ask.Step(1))
-    bind("pageup", replay, ask.Step(-10))
-    bind("pagedown", replay, ask.Step(10))
-    bind(("home", "g"), replay, ask.StepTo(0))
-    bind(("end", "G"), replay, ask.StepTo(-1))
-    bind("a", replay, ask.Analyse())
-    bind("m", replay, ask.ToMistake(True))
-    bind("M", replay, ask.ToMistake(False))
+    bind((*_LEFT, "p", "backspace"), replay, ask.Step(-1), say="step back")
+    bind((*_RIGHT, "n", " ", "enter"), replay, ask.Step(1), say="step on")
+    bind("pageup", replay, ask.Step(-10), say="ten moves")
+    bind("pagedown", replay, ask.Step(10), say="ten moves")
+    bind(("home", "g"), replay, ask.StepTo(0), say="ends")
+    bind(("end", "G"), replay, ask.StepTo(-1), say="ends")
+    bind("a", replay, ask.Analyse(), say="analyse")
+    bind("m", replay, ask.ToMistake(True), say="mistakes")
+    bind("M", replay, ask.ToMistake(False), say="mistakes")
     return kb
 
 

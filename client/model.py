@@ -169,6 +169,9 @@ class Model:
     acted: tuple[int, str | None, str] | None = None
     overlay: str | None = None  # help | quit | leave | chat | create | fives | standings
     help_page: int = 0
+    help_keys: tuple[tuple[str, tuple[str, ...]], ...] = ()  # the keys page's lines
+    help_over: str | None = None  # the overlay the help was opened over (the standings)
+    refused_turn: str = ""  # the status a "not your turn" refusal left, until our turn
     chat_queue: list[str] = field(default_factory=list)
     form: CreateForm = field(default_factory=CreateForm)
     fives_cell: int | None = None

@@ -210,6 +210,8 @@ def _error(model: Model, msg: msgs.Error) -> list[msgs.ClientMessage]:
     model.creating = False  # a refused `create_table`: no table that comes is ours
     # The server's sentence is the whole explanation: show it (in our language).
     model.status = refusals.said(msg.code, msg.message)
+    if msg.code == "not_your_turn":  # a move made early: said until the turn is ours
+        model.refused_turn = model.status
     if msg.fatal:
         note(model, "error", [("", model.status)])
     return []
@@ -356,6 +358,10 @@ def _settle(model: Model) -> None:
         model.picked = None
     if model.overlay == "fives" and not model.my_turn:
         model.overlay = model.fives_cell = None
+    if model.my_turn and model.refused_turn:
+        if model.status == model.refused_turn:
+            model.status = ""  # "It is not your turn." under "YOUR TURN" in the title
+        model.refused_turn = ""
     hint = model.hint
     if hint is not None and hint.version != game.version:
         model.hint = None  # the game moved on (our clock ran out, say): its line is stale

@@ -108,7 +108,9 @@ def title(model: Model, width: int) -> Line:
         at = game_words.REPLAY_AT.format(at=rp.at, moves=len(rp.steps) - 1)
         return bar([("class:title", shorten(left, width - len(at) - 1))],
                    [("class:title", at)], width, "class:title")  # fmt: skip
-    where = game_words.PLACES.get(screen(model), "")
+    where = game_words.PLACES.get(
+        "standings" if model.overlay == "standings" else screen(model), ""
+    )
     server = model.welcome.server if model.welcome else connect.SARJA
     table = game_words.TABLE_TITLE.format(name=model.table.name) if model.table is not None else ""
     # Each item with what may be done to it when the bar is short, in this order: the
@@ -276,13 +278,14 @@ def help_lines(model: Model, width: int, height: int) -> list[Line]:
         for i, paragraph in enumerate(paragraphs):
             lines += ([[]] if spaced and i else []) + paragraph
     else:
-        key_w = 18
-        for key, text in help_words.KEYS_HELP:
-            if not text:
-                lines.append([("class:label", f" {key}")])
-            else:
-                lines += wrap([("class:keyname", f"   {key:<{key_w}}"), ("", text)], width,
-                              indent=3 + key_w)  # fmt: skip
+        shown = [
+            (help_words.key_label(keys), help_words.KEYS[say]) for say, keys in model.help_keys
+        ]
+        key_w = max((get_cwidth(label) for label, _ in shown), default=0) + 2
+        for label, text in shown:
+            room = key_w - get_cwidth(label)
+            lines += wrap([("class:keyname", f"   {label}{' ' * room}"), ("", text)], width,
+                          indent=3 + key_w)  # fmt: skip
     filler: list[Line] = [[] for _ in range(height - 1 - len(lines))]
     foot = keys_line(help_words.PAGE_KEYS, width)
     return [*lines, *filler, foot]

@@ -180,8 +180,16 @@ def table_lines(model: Model, width: int, height: int, click: Click = None) -> l
         about += " · " + words.watching(table.spectators)
     lines: list[Line] = [*wrap([("", about)], width, indent=1), *score_lines(model, width)]
     lines.append([("class:label", table_words.SEATS_HEAD)])
-    name_w = max(10, min(30, width - 40))
     side_w = max(10, *(get_cwidth(side_label(s)) for s in range(table.teams)))  # "Sininen (B)"
+    states = [
+        table_words.seat_state(
+            seat.away, seat.ready, bool(seat.name), seat.computer is not None, i in table.rematch
+        )
+        for i, seat in enumerate(table.seats)
+    ]
+    # The names take what the seat's number, its side and the longest state leave (a
+    # computer's tag is long in Finnish: "(tietokone, keskitasoinen)"), up to 60.
+    name_w = max(10, min(60, width - 10 - side_w - max(map(get_cwidth, states))))
     for i, seat in enumerate(table.seats):
         chosen = i == model.seat_row
         side = i % table.teams
@@ -190,10 +198,8 @@ def table_lines(model: Model, width: int, height: int, click: Click = None) -> l
             who = shorten(who, name_w - 6) + table_words.YOU_TAG
         elif seat.computer is not None and not seat.away:
             tag = table_words.computer_tag(seat.computer)
-            who = shorten(who, name_w - len(tag)) + tag
-        state = table_words.seat_state(
-            seat.away, seat.ready, bool(seat.name), seat.computer is not None, i in table.rematch
-        )
+            who = shorten(who, name_w - get_cwidth(tag)) + tag
+        state = states[i]
         row_style = "class:selected" if chosen else ""
         intent = ask.Sit(i)
         lines.append([

@@ -12,6 +12,8 @@ import contextlib
 import os
 from pathlib import Path
 
+from sarja.lang import _
+
 try:
     import fcntl
 except ImportError:  # not POSIX: no lock, as before
@@ -40,15 +42,19 @@ class DataDirLock:
             fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
         except OSError as err:
             raise DataDirInUse(
-                f"cannot use the data directory {data_dir}: {err.strerror or err}"
+                _("cannot use the data directory {dir}: {why}").format(
+                    dir=data_dir, why=err.strerror or err
+                )
             ) from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             os.close(fd)
             raise DataDirInUse(
-                f"the data directory {data_dir} is in use by another sarja-server: stop"
-                " that one, or give this one another --data-dir"
+                _(
+                    "the data directory {dir} is in use by another sarja-server: stop that"
+                    " one, or give this one another --data-dir"
+                ).format(dir=data_dir)
             ) from None
         # Who holds it, for a host looking into the folder; the lock itself is the flock.
         with contextlib.suppress(OSError):

@@ -14,6 +14,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from sarja.lang import _
+
 from .engine import record_json
 from .host_journal import add_data_dir, parse_with_journal
 from .journal import Journal, JournalError, Result, replay_game
@@ -22,17 +24,19 @@ from .journal import Journal, JournalError, Result, replay_game
 def export_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="sarja-server export",
-        description="Write a finished game the server keeps as a JSON game record"
-        " (docs/records.md). With no table, list the games kept.",
+        description=_(
+            "Write a finished game the server keeps as a JSON game record"
+            " (docs/records.md). With no table, list the games kept."
+        ),
     )
-    parser.add_argument("table", nargs="?", help="the table's id, e.g. t3")
-    parser.add_argument("game", nargs="?", type=int, help="the game's number (default: latest)")
+    parser.add_argument("table", nargs="?", help=_("the table's id, e.g. t3"))
+    parser.add_argument("game", nargs="?", type=int, help=_("the game's number (default: latest)"))
     add_data_dir(parser)
-    parser.add_argument("-o", "--output", type=Path, help="write here instead of to stdout")
+    parser.add_argument("-o", "--output", type=Path, help=_("write here instead of to stdout"))
     parser.add_argument(
         "--reveal-unfinished", action="store_true",
-        help="also write a game still being played: its record shows every hand and the"
-        " draw pile, which no one at that table may see",
+        help=_("also write a game still being played: its record shows every hand and the"
+               " draw pile, which no one at that table may see"),
     )  # fmt: skip
     found = parse_with_journal(parser, argv)
     if found is None:
@@ -46,10 +50,11 @@ def export_main(argv: list[str]) -> int:
             archived = [r for r in journal.results() if (r.table_id, r.game) not in kept]
             if args.table is None:
                 for r in archived:
-                    where = f"records/{r.record}" if r.record else "no record written"
-                    print(f"{r.table_id} {r.game}  {r.table_name!r}  finished ({where})")
+                    where = f"records/{r.record}" if r.record else _("no record written")
+                    state = _("finished ({where})").format(where=where)
+                    print(f"{r.table_id} {r.game}  {r.table_name!r}  {state}")
                 for table_id, number, name, finished in held:
-                    state = "finished" if finished else "in progress"
+                    state = _("finished") if finished else _("in progress")
                     print(f"{table_id} {number}  {name!r}  {state}")
                 return 0
             table = journal.table(args.table, args.game)
@@ -63,7 +68,8 @@ def export_main(argv: list[str]) -> int:
         ours = [r for r in archived if r.table_id == args.table]
         ours = [r for r in ours if args.game in (None, r.game)][-1:]
         if not ours:
-            print(f"sarja-server export: no such game in {path}", file=sys.stderr)
+            said = _("no such game in {path}").format(path=path)
+            print(f"sarja-server export: {said}", file=sys.stderr)
             return 1
         text = _from_record(data_dir, ours[0])
         if text is None:
@@ -71,20 +77,20 @@ def export_main(argv: list[str]) -> int:
     else:
         if (table.id, table.game.number) not in over:
             # The players' hands and the draw pile are secret while the game is on.
-            where = f"{table.id} game {table.game.number}"
+            game = {"table": table.id, "game": table.game.number}
             if not args.reveal_unfinished:
-                print(
-                    f"sarja-server export: {where} is still being played, and its record would"
-                    " show every hand and the draw pile; export it once it is over, or add"
-                    " --reveal-unfinished to see it now",
-                    file=sys.stderr,
-                )
+                said = _(
+                    "{table} game {game} is still being played, and its record would show"
+                    " every hand and the draw pile; export it once it is over, or add"
+                    " --reveal-unfinished to see it now"
+                ).format(**game)
+                print(f"sarja-server export: {said}", file=sys.stderr)
                 return 1
-            print(
-                f"sarja-server export: {where} is still being played: this record reveals"
-                " every hand and the draw pile; show it to no one at that table",
-                file=sys.stderr,
-            )
+            said = _(
+                "{table} game {game} is still being played: this record reveals every hand"
+                " and the draw pile; show it to no one at that table"
+            ).format(**game)
+            print(f"sarja-server export: {said}", file=sys.stderr)
         names = table.names()
         text = record_json(replay_game(table.arrangement(), table.game), names) + "\n"
     if args.output is None:
@@ -96,17 +102,17 @@ def export_main(argv: list[str]) -> int:
 
 def _from_record(data_dir: Path, result: Result) -> str | None:
     """A finished game's record file, which holds it now that the journal does not."""
-    game = f"game {result.game} of table {result.table_id}"
+    game = {"game": result.game, "table": result.table_id}
     if result.record is None:
-        print(f"sarja-server export: {game} finished, and no record was kept", file=sys.stderr)
+        said = _("game {game} of table {table} finished, and no record was kept").format(**game)
+        print(f"sarja-server export: {said}", file=sys.stderr)
         return None
     try:
         return (data_dir / "records" / result.record).read_text("utf-8")
     except OSError as err:
-        print(
-            f"sarja-server export: {game} is kept only in its record {result.record},"
-            f" which cannot be read ({err.strerror}): the records folder keeps the newest"
-            " 1,000",
-            file=sys.stderr,
-        )
+        said = _(
+            "game {game} of table {table} is kept only in its record {record}, which cannot"
+            " be read ({why}): the records folder keeps the newest 1,000"
+        ).format(**game, record=result.record, why=err.strerror)
+        print(f"sarja-server export: {said}", file=sys.stderr)
         return None

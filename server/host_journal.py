@@ -7,12 +7,16 @@ import argparse
 import sys
 from pathlib import Path
 
+from sarja.lang import _
+
 from .journal import FILE_NAME
 from .records import default_data_dir
 
 
 def add_data_dir(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--data-dir", type=Path, default=None, help="the server's data directory")
+    parser.add_argument(
+        "--data-dir", type=Path, default=None, help=_("the server's data directory")
+    )
 
 
 def parse_with_journal(
@@ -31,6 +35,6 @@ def find_journal(prog: str, data_dir: Path | None) -> tuple[Path, Path] | None:
     data_dir = data_dir or default_data_dir()
     path = data_dir / FILE_NAME
     if not path.exists():
-        print(f"{prog}: no journal at {path}", file=sys.stderr)
+        print(f"{prog}: " + _("no journal at {path}").format(path=path), file=sys.stderr)
         return None
     return data_dir, path

@@ -29,6 +29,7 @@ import trio
 
 from . import journal_rows as rows
 from .journal_error import JournalError as JournalError
+from .journal_error import cannot_open, cannot_write, damaged, too_new
 from .journal_rows import Row, token_hash
 from .journal_saved import Result, SavedAction, SavedGame, SavedTable, replay_game
 from .journal_schema import (
@@ -94,18 +95,14 @@ class Journal:
                     narrow_if_there(Path(f"{self.path}{extra}"))
             db = sqlite3.connect(where, check_same_thread=False, isolation_level=None)
         except (OSError, sqlite3.Error) as err:
-            raise JournalError(f"cannot open the journal {where}: {_why(err)}") from None
+            raise JournalError(cannot_open(where, _why(err))) from None
         try:
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
-                raise JournalError(
-                    f"the journal {where} was written by a newer sarja-server (journal"
-                    f" version {version}; this one reads version {SCHEMA_VERSION}). Run the"
-                    " newer server, or start this one with another --data-dir."
-                )
+                raise JournalError(too_new(where, version, SCHEMA_VERSION))
             check = db.execute("PRAGMA quick_check").fetchone()[0]
             if check != "ok":
-                raise JournalError(_corrupt(where, str(check)))
+                raise JournalError(damaged(where, str(check)))
             db.execute("PRAGMA journal_mode=WAL")
             if self.path is not None:
                 # Checkpoints sync the disk: journal_wal.py makes them in threads, never
@@ -124,8 +121,8 @@ class Journal:
             db.close()
             text = _why(err)
             if "readonly" in text or "unable to open" in text or "disk" in text:
-                raise JournalError(f"cannot write the journal {where}: {text}") from None
-            raise JournalError(_corrupt(where, text)) from None
+                raise JournalError(cannot_write(where, text)) from None
+            raise JournalError(damaged(where, text)) from None
         return db
 
     def compact(self) -> None:
@@ -135,7 +132,7 @@ class Journal:
         try:
             compact_all(self._db)
         except sqlite3.Error as err:
-            raise JournalError(f"cannot write the journal {self.path}: {_why(err)}") from None
+            raise JournalError(cannot_write(self.path, _why(err))) from None
 
     def close(self) -> None:
         """Commit what is left, then close the file: a clean stop keeps everything."""
@@ -266,7 +263,7 @@ class Journal:
             else:
                 self._commit(batch)
         except sqlite3.Error as err:
-            self.failed = f"cannot write the journal {self.path}: {_why(err)}"
+            self.failed = cannot_write(self.path, _why(err))
             log.critical("%s; stopping, so that no move is lost", self.failed)
             self.on_failure(self.failed)
         else:
@@ -369,7 +366,7 @@ class Journal:
         try:
             return fn()
         except (sqlite3.Error, ValueError, TypeError, KeyError) as err:
-            raise JournalError(_corrupt(str(self.path), _why(err))) from None
+            raise JournalError(damaged(str(self.path), _why(err))) from None
 
     def _table(self, row: tuple[Any, ...], game: int | None) -> SavedTable:
         table_id, number, name, players, teams, hand, manual, takeover, version, clock = row[:10]
@@ -455,11 +452,3 @@ def _seats(kept: str) -> list[tuple[str | None, str, str | None]]:
 
 def _why(err: BaseException) -> str:
     return str(err) or type(err).__name__
-
-
-def _corrupt(where: str, why: str) -> str:
-    return (
-        f"the journal {where} is damaged ({why}). The games in it cannot be read, so the"
-        " server does not start over them: move the file aside (keep it: it may be"
-        " repairable with the sqlite3 tool's .recover), or start with another --data-dir."
-    )

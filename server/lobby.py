@@ -51,7 +51,7 @@ from .effects import Effects
 from .engine import Arrangement, ArrangementError, EngineError, HouseRules
 from .guards import Guards
 from .guest import Guest, Outbox, within_limit
-from .journal_error import JournalError
+from .journal_error import JournalError, does_not_replay
 from .journal_rows import token_hash
 from .journal_saved import SavedTable
 from .listing import Listing
@@ -121,10 +121,8 @@ class Lobby:
                 table.hints = kept.hints
                 table.restore(kept, guests, watchers.get(kept.id, []), self.clock())
             except EngineError as err:
-                raise JournalError(
-                    f"table {kept.id} in the journal {self.journal.path} does not replay:"
-                    f" {err.message}"
-                ) from None
+                why = does_not_replay(kept.id, self.journal.path, err.message)
+                raise JournalError(why) from None
             self._table_numbers = max(self._table_numbers, kept.number)
         if saved:
             log.info("brought back %d tables from the journal", len(saved))

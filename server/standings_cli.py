@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+from sarja.lang import _, ngettext
 from sarja.protocol.limits import MAX_EVENING_HOURS
 
 from .datalock import DataDirInUse, DataDirLock
@@ -23,22 +24,36 @@ from .standings_read import EVENING_HOURS, Line, games_of, pairs, top
 
 ID_SHOWN = 12  # hex digits of a person's key hash the host sees, to name them in `forget`
 
-_HEAD = f"{'':>3}  {'name':<24} {'games':>5} {'won':>4} {'lost':>4} {'drawn':>5} {'seq':>4}"
-_HEAD += f" {'removed':>7} {'dead':>4} {'s/move':>6} {'rating':>6}  id"
+NAME_WIDTH = 24
+FIGURE_WIDTHS = (5, 4, 4, 5, 4, 7, 4, 6, 6)  # the least, as wide as the English heads
+
+
+def _heads() -> tuple[str, list[str], str]:
+    """The columns' heads in the language of the moment: the name's, the figures'
+    (games to rating) and the id's."""
+    figures = [_("games"), _("won"), _("lost"), _("drawn"), _("seq"), _("removed"),
+               _("dead"), _("s/move"), _("rating")]  # fmt: skip
+    return _("name"), figures, _("id")
 
 
 def format_lines(lines: list[Line]) -> list[str]:
-    """The standings as a table, one person a line, with the id `forget` takes."""
+    """The standings as a table, one person a line, with the id `forget` takes; each
+    figure's column as wide as its head (a Finnish head may be wider)."""
     if not lines:
-        return ["    (no games)"]
-    out = [_HEAD]
+        return ["    " + _("(no games)")]
+    name, figures, id_head = _heads()
+    widths = [max(w, len(head)) for w, head in zip(FIGURE_WIDTHS, figures, strict=True)]
+
+    def columns(values: list[str]) -> str:
+        return " ".join(f"{v:>{w}}" for v, w in zip(values, widths, strict=True))
+
+    out = [f"{'':>3}  {name:<{NAME_WIDTH}} {columns(figures)}  {id_head}"]
     for i, line in enumerate(lines, start=1):
         s = line.standing
-        out.append(  # a computer's name says so: "Computer (hard)"
-            f"{i:>3}  {s.name:<24} {s.games:>5} {s.wins:>4} {s.losses:>4} {s.draws:>5}"
-            f" {s.sequences:>4} {s.removed:>7} {s.exchanged:>4} {s.move_ms / 1000:>6.1f}"
-            f" {s.rating / 10:>6.1f}  {person_id(line.person)}"
-        )
+        counts = (s.games, s.wins, s.losses, s.draws, s.sequences, s.removed, s.exchanged)
+        values = [*map(str, counts), f"{s.move_ms / 1000:.1f}", f"{s.rating / 10:.1f}"]
+        # a computer's name says so: "Computer (hard)"
+        out.append(f"{i:>3}  {s.name:<{NAME_WIDTH}} {columns(values)}  {person_id(line.person)}")
     return out
 
 
@@ -50,29 +65,48 @@ def standings_text(journal: Journal, now: float, hours: int, n: int) -> str:
     evening = journal.read(lambda db: top(db, now - hours * 3600, n))
     ever = journal.read(lambda db: top(db, None, n))
     teammates = journal.read(lambda db: pairs(db, n))
-    out = [f"The evening (games finished in the last {hours} hours)", *format_lines(evening)]
-    out += ["", "All time", *format_lines(ever), "", "Teammates (all time)"]
-    out += [f"    {p.first} & {p.second}: {p.games} games, {p.wins} won" for p in teammates]
+    head = ngettext(
+        "The evening (games finished in the last {n} hour)",
+        "The evening (games finished in the last {n} hours)",
+        hours,
+    ).format(n=hours)
+    out = [head, *format_lines(evening)]
+    out += ["", _("All time"), *format_lines(ever), "", _("Teammates (all time)")]
+    for p in teammates:
+        line = ngettext(
+            "{first} & {second}: {n} game, {wins} won",
+            "{first} & {second}: {n} games, {wins} won",
+            p.games,
+        ).format(first=p.first, second=p.second, n=p.games, wins=p.wins)
+        out.append("    " + line)
     if not teammates:
-        out.append("    (no games in teams)")
+        out.append("    " + _("(no games in teams)"))
     return "\n".join(out) + "\n"
 
 
 def standings_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="sarja-server standings",
-        description="Print the standings kept in the server's journal: the evening's"
-        " and all time's, and the teammates who won most together.",
+        description=_(
+            "Print the standings kept in the server's journal: the evening's and all"
+            " time's, and the teammates who won most together."
+        ),
     )
     add_data_dir(parser)
     parser.add_argument(
         "--hours", type=int, default=EVENING_HOURS,
-        help="the evening: games finished in the last N hours (default: %(default)s)",
+        help=_("the evening: games finished in the last N hours (default: %(default)s)"),
     )  # fmt: skip
-    parser.add_argument("--top", type=int, default=20, help="lines in each table (default: 20)")
+    parser.add_argument(
+        "--top", type=int, default=20, help=_("lines in each table (default: %(default)s)")
+    )
     args = parser.parse_args(argv)
     if not 1 <= args.hours <= MAX_EVENING_HOURS or args.top < 1:
-        parser.error(f"--hours must be from 1 to {MAX_EVENING_HOURS}, and --top at least 1")
+        parser.error(
+            _("--hours must be from 1 to {most}, and --top at least 1").format(
+                most=MAX_EVENING_HOURS
+            )
+        )
     found = find_journal("sarja-server standings", args.data_dir)
     if found is None:
         return 1
@@ -92,11 +126,13 @@ def standings_main(argv: list[str]) -> int:
 def forget_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="sarja-server forget",
-        description="Remove a person's standing, rating and figures from the journal."
-        " The server must be stopped (with it running, the person forgets themselves"
-        " from their client's standings screen).",
+        description=_(
+            "Remove a person's standing, rating and figures from the journal. The server"
+            " must be stopped (with it running, the person forgets themselves from their"
+            " client's standings screen)."
+        ),
     )
-    parser.add_argument("id", help="the person's id, as `sarja-server standings` shows it")
+    parser.add_argument("id", help=_("the person's id, as `sarja-server standings` shows it"))
     add_data_dir(parser)
     found = parse_with_journal(parser, argv)
     if found is None:
@@ -105,12 +141,11 @@ def forget_main(argv: list[str]) -> int:
     try:
         lock = DataDirLock.take(data_dir)
     except DataDirInUse:
-        print(
-            "sarja-server forget: the server is running on this data directory; stop it"
-            " first, or let the person forget themselves from their client's standings"
-            " screen",
-            file=sys.stderr,
+        said = _(
+            "the server is running on this data directory; stop it first, or let the"
+            " person forget themselves from their client's standings screen"
         )
+        print(f"sarja-server forget: {said}", file=sys.stderr)
         return 1
     try:
         return _forget(path, args.id)
@@ -132,15 +167,17 @@ def _forget(path: Path, wanted: str) -> int:
                 ]
             )
             if len(wanted) < ID_SHOWN and not wanted.startswith("computer:"):
-                print(
-                    f"sarja-server forget: give the whole id ({ID_SHOWN} characters), as"
-                    " `sarja-server standings` shows it",
-                    file=sys.stderr,
-                )
+                said = _(
+                    "give the whole id ({n} characters), as `sarja-server standings` shows it"
+                ).format(n=ID_SHOWN)
+                print(f"sarja-server forget: {said}", file=sys.stderr)
                 return 1
             if len(found) != 1:
-                what = "no one has" if not found else "more than one person has"
-                print(f"sarja-server forget: {what} the id {wanted!r}", file=sys.stderr)
+                if found:
+                    said = _("more than one person has the id {id!r}").format(id=wanted)
+                else:
+                    said = _("no one has the id {id!r}").format(id=wanted)
+                print(f"sarja-server forget: {said}", file=sys.stderr)
                 return 1
             person = found[0]
             games = journal.read(lambda db: games_of(db, person))
@@ -150,5 +187,10 @@ def _forget(path: Path, wanted: str) -> int:
     except JournalError as err:
         print(f"sarja-server forget: {err}", file=sys.stderr)
         return 1
-    print(f"Forgot {person_id(person)}: their standing and figures in {games} games.")
+    said = ngettext(
+        "Forgot {id}: their standing and figures in {n} game.",
+        "Forgot {id}: their standing and figures in {n} games.",
+        games,
+    )
+    print(said.format(id=person_id(person), n=games))
     return 0

@@ -55,6 +55,8 @@ def test_the_waiting_room_shows_computer_seats_ready():
     h = headless(table)
     screen = h.screen()
     assert "Bertil (computer, easy)" in screen and "David (computer, hard)" in screen
+    # Four players in two teams: a seat is not a team, it chooses one.
+    assert "a seat is a team" not in screen and "the seat you take is your side" in screen
     assert "computers always are" in " ".join(screen.split()) and not h.unfit()
 
 
@@ -176,3 +178,20 @@ def test_the_side_panel_says_the_computer_made_the_last_move_as_the_log_does():
     assert _last(h) == "The computer, for Bertil, removed a chip at E2 with the J♠"
     h.feed(Update(version=15, changes=(Passed(seat=0),), turn=1, draw_size=82))
     assert _last(h) == "You passed"
+
+
+def test_the_waiting_room_keeps_a_computers_name_whole_in_finnish():
+    # "(tietokone, keskitasoinen)" left its name two letters at 80 columns: "Ai…".
+    from sarja import lang
+
+    table = dataclasses.replace(
+        TABLE,
+        seats=(Seat(name="Aino", ready=False, away=False),
+               Seat(name="Bertil Bengtsson", ready=True, away=False, computer="medium")),
+    )  # fmt: skip
+    lang.use("fi")
+    h = headless(table)
+    for columns in (80, 132):
+        screen = h.screen(columns, 24)
+        assert "Bertil Bengtsson (tietokone, keskitasoinen)" in screen, screen
+        assert not h.unfit(columns, 24)

@@ -590,3 +590,37 @@ def test_someone_gone_or_back_between_the_games_of_a_match_is_told():
     assert wire.model.log[-1].text == "Bertil is away; the seat is kept."
     wire.feed(table)
     assert wire.model.log[-1].text == "Bertil is back."
+
+
+def test_it_is_not_your_turn_is_not_said_once_it_is():
+    # A card played while the computer was still thinking: the server's refusal stayed
+    # on the status line after the turn came, under "YOUR TURN" in the title.
+    wire = fed(STARTED, snapshot(turn=1))
+    wire.feed(Error(code="not_your_turn", message="It is not your turn.", id=3))
+    assert wire.model.status == "It is not your turn."
+    wire.feed(update(13, Played(seat=1, card="2H", cell=14), turn=0))
+    wire.feed(Legal(version=13, legal=("2C@G4",)))
+    assert wire.model.my_turn and wire.model.status == ""
+    assert "It is not your turn." not in text(wire.model)
+    # Another sentence on the status line when the turn comes stays.
+    wire.feed(update(14, Played(seat=0, card="5H", cell=44), turn=1))
+    wire.feed(Error(code="not_your_turn", message="It is not your turn.", id=4))
+    wire.model.status = "Bertil: a status of its own"
+    wire.feed(update(15, Played(seat=1, card="3H", cell=15), turn=0))
+    wire.feed(Legal(version=15, legal=("2C@G4",)))
+    assert wire.model.my_turn and wire.model.status == "Bertil: a status of its own"
+
+
+def test_the_title_says_the_standings_are_up():
+    # The standings drawn over the lobby said "lobby" at the title's end.
+    from sarja import lang
+
+    from .client_helpers import headless
+
+    h = headless(TABLES)
+    h.press("t")
+    assert h.screen().splitlines()[0].rstrip().endswith("standings")
+    lang.use("fi")
+    assert h.screen().splitlines()[0].rstrip().endswith("sijoitukset")
+    h.press("escape")
+    assert h.screen().splitlines()[0].rstrip().endswith("aula")

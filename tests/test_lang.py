@@ -116,12 +116,12 @@ def test_switching_puts_every_constant_into_the_language_and_back():
     assert game.PICK_FIRST.startswith("Pick a card")
     lang.use("fi")
     assert game.PICK_FIRST.startswith("Valitse ensin kortti")
-    assert help.KEYS_HELP[0][0] == "Pelaaminen"
+    assert help.KEYS["help"] == "tämä ohje" and help.KEY_NAMES[" "] == "Välilyönti"
     assert lobby.FORM_LABELS["teams"] == "Joukkueet"  # dict keys stay as they are
     assert game.holding(1) == "Sinulla on 1 kortti." and game.holding(3).endswith("korttia.")
     lang.use("en")
     assert game.PICK_FIRST.startswith("Pick a card")
-    assert help.KEYS_HELP[0][0] == "Playing"
+    assert help.KEYS["help"] == "this help" and help.KEY_NAMES[" "] == "Space"
 
 
 def test_card_and_jack_names_in_finnish():
@@ -263,3 +263,34 @@ def test_a_command_line_asks_for_its_language_before_it_is_parsed():
     assert lang.asked(["--lang=en", "--lang", "fi"]) == "fi"  # the last one given
     assert lang.asked(["--lang", "sv"]) is None
     assert lang.asked(["--lang"]) is None
+
+
+def test_each_finnish_word_of_the_glossary_is_the_catalogs():
+    """docs/translating.md's Finnish words are the catalog's: each word in bold there is
+    in a translation (inflected, as Finnish does: its stem), each example is said (a
+    name standing for the place a name fills, a card as card_name says it), and the
+    catalog says no other word for a glossary's."""
+    text = (ROOT / "docs" / "translating.md").read_text(encoding="utf-8")
+    section = text.split("## Finnish words", 1)[1].split("\n## ", 1)[0]
+    finnish = " ".join(
+        " ".join(m.string) if isinstance(m.string, tuple) else m.string for m in _read(PO) if m.id
+    ).lower()
+    words = re.findall(r"\*\*([^*]+)\*\*", " ".join(section.split()))
+    assert len(words) > 40, words
+    # A word of the glossary is written in its base form; the catalog may inflect it
+    # ("nappulaa", "jätkiä"), so its stem, all but its last letter or two, must be there.
+    missing = [w for w in words if not all(part[: max(3, len(part) - 2)] in finnish
+                                           for part in w.lower().split())]  # fmt: skip
+    assert not missing, f"words of the glossary not in the catalog: {missing}"
+    examples = re.findall(r'"([^"]+)"', " ".join(section.split()))
+    from sarja.client.words.common import card_name
+    from sarja.protocol.cards import CARD_CODES
+
+    lang.use("fi")
+    said = re.sub(r"\{\w+\}", "aino", finnish) + " ".join(map(card_name, CARD_CODES))
+    strays = [e for e in examples if e.lower() not in said]
+    assert not strays, f"examples of the glossary the catalog does not say: {strays}"
+    # Nor does the catalog say another word for one of the glossary's: a side was once
+    # "puoli" in one sentence, where every other says "joukkue" (a team too, never "tiimi").
+    for other in ("puoli", "tiimi"):
+        assert not re.search(rf"\b{other}", finnish), other

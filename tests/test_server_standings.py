@@ -227,7 +227,7 @@ async def test_an_evening_of_six_games_is_counted_as_by_hand(tmp_path):
         [SERVER, "forget", impostor_line.split()[-1], "--data-dir", str(tmp_path)],
         capture_stdout=True,
     )
-    assert "1 games" in done.stdout.decode()
+    assert "in 1 game." in done.stdout.decode()
 
     # After a restart, the same figures.
     async with trio.open_nursery() as nursery:

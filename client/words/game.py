@@ -137,7 +137,9 @@ def seat_kept(command: str, match: bool = False) -> str:
 
 # ----- the title bar and the status line -------------------------------------------------
 
-PLACES = {"lobby": N_("lobby"), "table": N_("waiting room"), "game": N_("game")}  # by screen
+# by screen, and the standings over the lobby
+PLACES = {"lobby": N_("lobby"), "table": N_("waiting room"), "game": N_("game"),
+          "standings": N_("standings")}  # fmt: skip
 WINDOW_CLOSED = N_(" this window is closed ")
 WATCHING = N_("watching")
 LEAVE_QUESTION = N_(" Leave the table? Your seat is kept: join the table again to go on. y / n ")

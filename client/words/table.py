@@ -65,7 +65,7 @@ def notice_parts(msg: Notice, table: TableView | None, me: str = "") -> list[Fra
 
 # ----- the waiting room -------------------------------------------------------------
 
-SEATS_HEAD = N_(" Seats (each plays for the side shown: a seat is a team)")
+SEATS_HEAD = N_(" Seats (each plays for the side shown: the seat you take is your side)")
 FREE_SEAT = N_("— free —")
 YOU_TAG = N_(" (you)")
 WATCHING_HINT = N_(" You are watching. Choose a free seat and press Enter to play.")

@@ -1,0 +1,114 @@
+"""The help's keys page lists, on each screen "?" opens it on, every key bound there and
+nothing else: each key a player can press on the screen under the help (the real key
+bindings' filters, asked as prompt_toolkit asks them), each line drawn whole at 80×24
+and at a big window, in English and in Finnish."""
+
+from __future__ import annotations
+
+import pytest
+from prompt_toolkit.key_binding.key_bindings import _parse_key
+from prompt_toolkit.keys import Keys
+
+from sarja import lang
+from sarja.client import model as m
+from sarja.client.record import load
+from sarja.client.words import help as help_words
+from sarja.server.engine import record_json
+
+from .client_helpers import SNAPSHOT, STARTED, TABLE, TABLES, Headless, headless
+from .test_client_screens import NAMES, play_game
+
+MOUSE = Keys.Vt100MouseEvent.value
+
+
+def _name(key: object) -> str:
+    return key.value if isinstance(key, Keys) else str(key)
+
+
+def active(h: Headless) -> set[str]:
+    """The keys whose bindings are active now (the mouse's always is)."""
+    kb = h.client.app.key_bindings
+    assert kb is not None
+    keys = {_name(k) for b in kb.bindings if b.filter() for k in b.keys}
+    return keys - {MOUSE}
+
+
+def listed(h: Headless) -> list[str]:
+    """The keys the open help lists, as prompt_toolkit names them."""
+    return [_name(_parse_key(k)) for _, keys in h.model.help_keys for k in keys]
+
+
+def replay(tmp_path) -> Headless:
+    game, _ = play_game(2, 2, 7)
+    path = tmp_path / "sarja-1.json"
+    path.write_text(record_json(game, NAMES[:2]), encoding="utf-8")
+    return Headless(load(path))
+
+
+def screens(tmp_path) -> dict[str, Headless]:
+    standings = headless(TABLES)
+    standings.press("t")
+    connect = Headless(m.Model(address="host:7474", name="Aino", named=True,
+                               link="unreachable", link_text="No answer."))  # fmt: skip
+    return {
+        "connect": connect, "lobby": headless(TABLES), "standings": standings,
+        "waiting room": headless(TABLE), "game": headless(STARTED, SNAPSHOT),
+        "replay": replay(tmp_path),
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize("language", ["en", "fi"])
+def test_each_screen_s_help_lists_exactly_the_keys_bound_on_it(tmp_path, language):
+    lang.use(language)
+    for where, h in screens(tmp_path).items():
+        bound = active(h)
+        h.press("?")
+        assert h.model.overlay == "help", where
+        keys = listed(h)
+        assert len(keys) == len(set(keys)), f"{where}: a key on two lines: {keys}"
+        shown = set(keys) - {MOUSE}
+        assert shown == bound, f"{where}: bound not listed {bound - shown}, " \
+            f"listed not bound {shown - bound}"  # fmt: skip
+        # What a click does, where one does something (tables, seats, cards, spaces).
+        assert (MOUSE in keys) == (where in ("lobby", "waiting room", "game")), where
+        h.press("tab")
+        for size in ((80, 24), (132, 43)):
+            page = " ".join(h.screen(*size).split())
+            assert not h.unfit(*size), (where, size)
+            for say, line_keys in h.model.help_keys:
+                label = " ".join(help_words.key_label(line_keys).split())
+                assert f"{label} {help_words.KEYS[say]}" in page, (where, size, say, page)
+        h.press("escape")
+
+
+def test_the_game_s_help_says_what_the_mouse_does_and_the_replay_s_its_keys(tmp_path):
+    h = headless(STARTED, SNAPSHOT)
+    h.press("?", "tab")
+    page = h.screen()
+    assert "mouse" in page and "click a card to pick it" in page
+    assert "1…9 0" in page and "↑↓←→ k j h l" in page and "q Ctrl-C" in page
+    h = replay(tmp_path)
+    h.press("?", "tab")
+    page = h.screen()
+    for words in ("PgUp PgDn", "ten moves back / on", "g G Home End", "m M", "analyse"):
+        assert words in page, (words, page)
+
+
+def test_the_help_opened_on_the_standings_closes_back_to_them():
+    h = headless(TABLES)
+    h.press("t", "?")
+    assert h.model.overlay == "help"
+    h.press("escape")
+    assert h.model.overlay == "standings"
+    h.press("escape")
+    assert h.model.overlay is None
+
+
+def test_q_answers_no_to_forget_me_as_to_the_other_questions():
+    h = headless(TABLES)
+    h.press("t", "f")
+    assert h.model.forget_asked
+    h.sent.clear()
+    h.press("q")
+    assert not h.model.forget_asked and h.model.overlay == "standings"
+    assert not h.client.app.is_done and h.model.goodbye == ""

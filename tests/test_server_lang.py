@@ -1,0 +1,62 @@
+"""The host's offline commands (`sarja-server export`, `standings`, `forget`) and the
+journal's and the data directory's errors speak the host's language, as the server's
+other lines do: the real `sarja-server`, its environment asking for Finnish. The
+commands run at once (each process spends most of its time importing)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from sarja.server.datalock import DataDirLock
+from sarja.server.journal import FILE_NAME, Journal
+
+SERVER = str(Path(sys.executable).parent / "sarja-server")
+FINNISH = {**os.environ, "LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "fi_FI.UTF-8"}
+
+
+def run_all(*commands: tuple[str, ...]) -> list[tuple[int, str, str]]:
+    """Each command's exit status, stdout and stderr, the commands run side by side."""
+    running = [
+        subprocess.Popen([SERVER, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, env=FINNISH)  # fmt: skip
+        for args in commands
+    ]
+    done = []
+    for process in running:
+        # The timeout only ends a server that failed to exit; nothing is timed.
+        out, err = process.communicate(timeout=120)
+        done.append((process.returncode, out, err))
+    return done
+
+
+def test_the_hosts_commands_and_the_journals_errors_speak_finnish(tmp_path):
+    kept, damaged, held = tmp_path / "kept", tmp_path / "damaged", tmp_path / "held"
+    kept.mkdir()
+    Journal(kept / FILE_NAME).close()  # an empty journal: no games yet
+    damaged.mkdir()
+    (damaged / FILE_NAME).write_bytes(b"this is not a database" * 100)
+    lock = DataDirLock.take(held)  # as a server running on it holds it
+    try:
+        standings, forget, broken, second = run_all(
+            ("standings", "--data-dir", str(kept)),
+            ("forget", "ab12", "--data-dir", str(kept)),
+            ("export", "--data-dir", str(damaged)),
+            ("--host", "127.0.0.1", "--port", "0", "--no-discovery", "--data-dir", str(held)),
+        )
+    finally:
+        lock.release()
+    status, out, err = standings
+    assert status == 0, err
+    assert "Ilta (viimeisten 12 tunnin aikana päättyneet pelit)" in out, out
+    assert "Kaikkien aikojen" in out and "(ei pelejä)" in out and "(ei joukkuepelejä)" in out
+    assert "games" not in out and "All time" not in out
+    status, _, err = forget
+    assert status == 1 and "sarja-server forget: anna koko tunnus (12 merkkiä)" in err, err
+    status, _, err = broken
+    assert status == 1, err
+    assert f"sarja-server export: päiväkirja {damaged / FILE_NAME} on vioittunut" in err, err
+    status, _, err = second
+    assert status == 1 and f"hakemisto {held} on toisen sarja-serverin käytössä" in err, err
