@@ -264,7 +264,11 @@ class Lobby:
                 self.fx.send(guest, people.ask(self.journal, guest))
                 return
             case Forget():
+                person = guest.person
                 people.forget(self.journal, self.fx, guest, set(self.guests.values()))
+                for table in self.tables.values():  # nor the tables it made keep the hash
+                    if person is not None and table.creator_person == person:
+                        table.creator_person = None
                 return
             case Play() | Remove() | Exchange() | Draw() | Pass():
                 self._at_table(guest).act(guest, msg, now)
@@ -372,8 +376,7 @@ class Lobby:
         if msg.match_to is not None:
             table.match = Match(msg.match_to)
             self.fx.write(table.match.row(table_id))
-        table.creator = guest
-        self.fx.write(rows.table_creator(table_id, guest.id))
+        table.made(guest)
         table.join(guest, None, None, now)
         log.info("table %s (%r) created by %r", table_id, msg.name, guest.name)
 
