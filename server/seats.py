@@ -325,6 +325,7 @@ def view(table: Seated, seat: int | None) -> TableView:
                 ready=ready[i],
                 away=g is not None and away[i],
                 computer=table.level_for(i, due) or (g.computer if g else None),
+                remote=g is not None and g.computer is not None,
                 _trusted=True,
             )
             for i, g in enumerate(table.seats)

@@ -287,3 +287,22 @@ def test_a_version_8_journal_keeps_the_hash_of_a_creator_it_still_keeps(tmp_path
     kept = {table.id: table.creator_person for table in journal.load()}
     journal.close()
     assert kept == {"t1": token_hash("k" * 40), "t2": None, "t3": None}
+
+
+async def test_a_program_s_seat_says_it_is_remote_and_is_not_the_creator_s_to_take(nursery):
+    # sarja-bot joined as a guest that says it is a computer: its seat showed a level,
+    # as one of the server's computers did, and the creator's client offered to take it
+    # away, which the server refuses. The seat says which it is.
+    server = await nursery.start(serve, config())
+    aino = await NetClient.connect(server.port, "Aino")
+    await aino.send(CreateTable(name="Friday", players=3, teams=3, computers=(None, "hard")))
+    table_id = (await aino.expect("table")).id
+    bot = await NetClient.connect(server.port, "Botti", computer="easy")
+    await bot.send(Join(table=table_id, seat=2))
+    await bot.expect("table")
+    seats = (await answer(aino)).seats
+    assert (seats[1].computer, seats[1].remote) == ("hard", False)
+    assert (seats[2].computer, seats[2].remote) == ("easy", True)
+    assert not seats[0].remote
+    await aino.send(SeatComputer(seat=2))
+    assert await answer(aino) == "not_computer"
