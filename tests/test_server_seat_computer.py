@@ -13,7 +13,9 @@ from typing import Any
 import msgpack
 import trio
 
-from sarja.protocol.messages import CreateTable, Join, Leave, Ready, SeatComputer, Sit, Spectate
+from sarja.protocol.messages import (
+    CreateTable, Forget, Join, Leave, Ready, SeatComputer, Sit, Spectate,
+)  # fmt: skip
 from sarja.server.app import serve
 from sarja.server.config import ServerConfig
 from sarja.server.journal import FILE_NAME, Journal, token_hash
@@ -306,3 +308,25 @@ async def test_a_program_s_seat_says_it_is_remote_and_is_not_the_creator_s_to_ta
     assert not seats[0].remote
     await aino.send(SeatComputer(seat=2))
     assert await answer(aino) == "not_computer"
+
+
+async def test_a_creator_who_forgets_themselves_leaves_no_hash_with_their_table(tmp_path):
+    # `forget` drops the person key's hash from the journal: the tables' copy too.
+    key = "k" * 40
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(serve, config(data_dir=tmp_path))
+        aino = await NetClient.connect(server.port, "Aino", person=key)
+        await aino.send(CreateTable(name="Friday", players=3, teams=3))
+        table_id = (await aino.expect("table")).id
+        bertil = await NetClient.connect(server.port, "Bertil")
+        await bertil.send(Join(table=table_id, seat=1))
+        await bertil.expect("table")
+        await aino.send(Leave())
+        await aino.expect("tables")
+        await aino.send(Forget())
+        await aino.expect("forgotten")
+        with contextlib.closing(sqlite3.connect(tmp_path / FILE_NAME)) as db:
+            kept = db.execute("SELECT creator_person FROM tables").fetchall()
+        assert kept == [(None,)]
+        assert server.lobby.tables[table_id].creator_person is None
+        nursery.cancel_scope.cancel()
