@@ -14,8 +14,15 @@ import msgpack
 import trio
 
 from sarja.protocol.messages import (
-    CreateTable, Forget, Join, Leave, Ready, SeatComputer, Sit, Spectate,
-)  # fmt: skip
+    CreateTable,
+    Forget,
+    Join,
+    Leave,
+    Ready,
+    SeatComputer,
+    Sit,
+    Spectate,
+)
 from sarja.server.app import serve
 from sarja.server.config import ServerConfig
 from sarja.server.journal import FILE_NAME, Journal, token_hash
