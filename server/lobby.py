@@ -264,11 +264,7 @@ class Lobby:
                 self.fx.send(guest, people.ask(self.journal, guest))
                 return
             case Forget():
-                person = guest.person
-                people.forget(self.journal, self.fx, guest, set(self.guests.values()))
-                for table in self.tables.values():  # nor the tables it made keep the hash
-                    if person is not None and table.creator_person == person:
-                        table.creator_person = None
+                self._forget_person(guest)
                 return
             case Play() | Remove() | Exchange() | Draw() | Pass():
                 self._at_table(guest).act(guest, msg, now)
@@ -324,6 +320,17 @@ class Lobby:
                 self._seat_computer(table, guest, msg, now)
             case _:
                 assert_never(msg)
+
+    def _forget_person(self, guest: Guest) -> None:
+        """`forget`: nor do the tables the person made keep the key's hash, in memory."""
+        person = guest.person
+        people.forget(self.journal, self.fx, guest, set(self.guests.values()))
+        for table in self.tables.values():
+            creator = table.creator  # a guest the lobby has forgotten since, it may be
+            if table.creator_person == person:
+                table.creator_person = None
+            if creator is not None and creator.person == person:
+                creator.person = None
 
     def _seat_computer(self, table: Table, guest: Guest, msg: SeatComputer, now: float) -> None:
         """A computer seated where none played: the table counts among its creator's

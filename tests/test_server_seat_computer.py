@@ -337,3 +337,27 @@ async def test_a_creator_who_forgets_themselves_leaves_no_hash_with_their_table(
         assert kept == [(None,)]
         assert server.lobby.tables[table_id].creator_person is None
         nursery.cancel_scope.cancel()
+
+
+async def test_a_creator_who_forgets_themselves_is_not_known_by_the_key_after(nursery):
+    # Aino's link dropped in the waiting room; back in the lobby she forgot herself. Her
+    # dropped guest, which the table still knew as its creator, kept the key's hash.
+    key = "k" * 40
+    server = await nursery.start(serve, config())
+    aino = await NetClient.connect(server.port, "Aino", person=key)
+    await aino.send(CreateTable(name="Friday", players=3, teams=3))
+    table_id = (await aino.expect("table")).id
+    bertil = await NetClient.connect(server.port, "Bertil")
+    await bertil.send(Join(table=table_id, seat=1))
+    await bertil.expect("table")
+    await aino.aclose()
+    while (await answer(bertil)).seats[0].name is not None:
+        pass
+    back = await NetClient.connect(server.port, "Aino", person=key)
+    await back.send(Forget())
+    await back.expect("forgotten")
+    again = await NetClient.connect(server.port, "Aino", person=key)  # the same key still
+    await again.send(Join(table=table_id, seat=0))
+    await answer(again)
+    await again.send(SeatComputer(seat=2, level="easy"))
+    assert await answer(again) == "not_creator"
