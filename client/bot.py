@@ -8,7 +8,8 @@ snapshot and the updates, sync on a gap, action ids, pongs), builds the engine's
 message it is. So a bot can sit at any Sarja server on the LAN, on another machine,
 and what it knows is exactly what a person in its seat would.
 
-Where it sits: with `--table NAME`, at the table of that name (it creates the table,
+Where it sits: with `--table NAME`, at the table of that name, as names are compared
+(protocol/names.py: `friday` is `Friday`; it creates the table,
 for `--players` and `--teams`, if there is none; it waits if that table has no free
 seat); without, at the first table that has a free seat and no game yet, waiting
 until one has. It readies at once. After each game it asks for a rematch while it has
@@ -67,7 +68,7 @@ from sarja.protocol.messages import (
     Welcome,
 )
 from sarja.protocol.mirror import GameMirror, ServerProtocolError
-from sarja.protocol.names import shows_something
+from sarja.protocol.names import same_name, shows_something
 from sarja.server.bots import make_player
 from sarja.server.bots.inference import LOOK_BACK
 from sarja.server.bots.search import DEFAULT_THINK_TIME
@@ -299,19 +300,19 @@ class RemoteBot:
         if self.table is not None or self.asking:
             return
         open_ = [t for t in tables.tables if not t.started and None in t.seated]
-        named = [t for t in open_ if self.table_name in (None, t.name)]
+        # The table's name as the server compares names: `--table friday` is Friday.
+        wanted = self.table_name
+        named = [t for t in open_ if wanted is None or same_name(t.name, wanted)]
         if named:
             self.asking = True
             await self.send(Join(table=named[0].id))
         elif (
-            self.table_name is not None
+            wanted is not None
             and not self.created
-            and all(t.name != self.table_name for t in tables.tables)
+            and not any(same_name(t.name, wanted) for t in tables.tables)
         ):
             self.created = self.asking = True
-            await self.send(
-                CreateTable(name=self.table_name, players=self.players, teams=self.teams)
-            )
+            await self.send(CreateTable(name=wanted, players=self.players, teams=self.teams))
 
     async def after_change(self) -> None:
         """Move if it is ours to; after a game, ask for another or leave."""

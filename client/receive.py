@@ -19,6 +19,7 @@ from sarja.protocol.client_session import Event, Past
 from sarja.protocol.mirror import ServerProtocolError
 from sarja.protocol.session import SessionState
 
+from .computer_seats import computers_seated
 from .facts import final_board
 from .hints import hint_line, take_hint
 from .history import take_history
@@ -266,6 +267,7 @@ def _table(model: Model, msg: msgs.TableView) -> None:
             model.overlay = None
     _handed_over(model, msg)
     _away_between_games(model, msg)
+    computers_seated(model, msg)
     if msg.seat is not None:  # one seat at a time: this one, until we leave it
         _no_seat_kept(model)
     model.table = msg

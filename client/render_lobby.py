@@ -8,6 +8,7 @@ from typing import Any
 
 from prompt_toolkit.utils import get_cwidth
 
+from sarja.protocol.cards import LEVELS
 from sarja.protocol.limits import MAX_NAME
 from sarja.protocol.messages import TableSummary
 
@@ -169,6 +170,19 @@ def created_here(model: Model) -> bool:
     return table is not None and not table.started and table.id == model.created
 
 
+def computer_key(model: Model) -> str | None:
+    """What `a` does at the chosen seat of the table we made (None: nothing there)."""
+    table = model.table
+    if table is None or not created_here(model) or not 0 <= model.seat_row < table.players:
+        return None
+    seat = table.seats[model.seat_row]
+    if seat.name is None:
+        return table_words.KEY_COMPUTER
+    if seat.remote or seat.computer not in LEVELS or model.seat_row == table.seat:
+        return None  # a person's, ours, or a bot's
+    return table_words.KEY_HARDER if seat.computer != LEVELS[-1] else table_words.KEY_FREE
+
+
 def table_lines(model: Model, width: int, height: int, click: Click = None) -> list[Line]:
     table = model.table
     assert table is not None
@@ -197,7 +211,7 @@ def table_lines(model: Model, width: int, height: int, click: Click = None) -> l
         if i == table.seat:
             who = shorten(who, name_w - 6) + table_words.YOU_TAG
         elif seat.computer is not None and not seat.away:
-            tag = table_words.computer_tag(seat.computer)
+            tag = table_words.computer_tag(seat.computer, seat.remote)
             who = shorten(who, name_w - get_cwidth(tag)) + tag
         state = states[i]
         row_style = "class:selected" if chosen else ""
@@ -212,6 +226,7 @@ def table_lines(model: Model, width: int, height: int, click: Click = None) -> l
     elif table.started:
         hint = table_words.GAME_ON
     else:
-        hint = table_words.starts_when(any(s.computer for s in table.seats))
+        # The server's computers are always ready; a bot says it is, as a person does.
+        hint = table_words.starts_when(any(s.computer and not s.remote for s in table.seats))
     lines += wrap([("class:dim", hint)], width, indent=1)
     return lines

@@ -262,6 +262,9 @@ def seat_computer(model: Model) -> list[ClientMessage]:
     held = table.seats[seat]
     if held.name is None:
         return [SeatComputer(seat=seat, level=LEVELS[0])]
+    if held.remote:  # a program on its own connection: the server's refusal, said first
+        model.status = table_words.bot_seat(seat)
+        return []
     if held.computer not in LEVELS or seat == table.seat:
         model.status = table_words.seat_taken(seat)  # a person's
         return []

@@ -181,13 +181,15 @@ class TableSummary(WireMap):
 
 @wire
 class Seat(WireMap):
-    """A seat in the waiting room: who sits there (nil when empty), ready, away, and the
-    level of the computer that plays it, if one does."""
+    """A seat in the waiting room: who sits there (nil when empty), ready, away, the
+    level of the computer that plays it, if one does, and whether its holder is a
+    program on a connection of its own (`remote`: sarja-bot), not the server's."""
 
     name: str | None
     ready: bool
     away: bool
     computer: str | None = None
+    remote: bool = False
 
     def validate(self) -> None:
         if self.name is not None:
@@ -195,6 +197,7 @@ class Seat(WireMap):
         boolean(self.ready, "ready")
         boolean(self.away, "away")
         opt_level(self.computer, "computer")
+        boolean(self.remote, "remote")
 
 
 @wire

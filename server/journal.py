@@ -370,7 +370,7 @@ class Journal:
 
     def _table(self, row: tuple[Any, ...], game: int | None) -> SavedTable:
         table_id, number, name, players, teams, hand, manual, takeover, version, clock = row[:10]
-        waiting, creator = row[10:]
+        waiting, creator, creator_person = row[10:]
         seats: list[tuple[str, str, tuple[str, ...]] | None] = [None] * players
         computers: list[tuple[str, str] | None] = [None] * players
         handed: dict[int, str] = {}
@@ -410,7 +410,7 @@ class Journal:
             table_id, number, name, players, teams, hand, bool(manual), takeover,
             version, seats, self._game(table_id, game), computers, handed, spectators,
             hints=bool(hints), match=match, turn_clock=int(clock), clock_runs=runs,
-            waiting_after=waiting, creator=creator,
+            waiting_after=waiting, creator=creator, creator_person=creator_person,
         )  # fmt: skip
 
     def _game(self, table_id: str, number: int | None) -> SavedGame | None:
@@ -441,7 +441,7 @@ class Journal:
 
 _TABLES = (
     "SELECT id, number, name, players, teams, hand_size, manual_draw, takeover, version,"
-    " turn_clock, waiting_after, creator FROM tables"
+    " turn_clock, waiting_after, creator, creator_person FROM tables"
 )
 
 

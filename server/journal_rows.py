@@ -105,8 +105,10 @@ def table_waiting(table_id: str, game: int) -> list[Row]:
     return [("UPDATE tables SET waiting_after = ? WHERE id = ?", (game, table_id))]
 
 
-def table_creator(table_id: str, guest_id: str) -> list[Row]:
-    return [("UPDATE tables SET creator = ? WHERE id = ?", (guest_id, table_id))]
+def table_creator(table_id: str, guest_id: str, person: str | None) -> list[Row]:
+    """Who made the table: its guest, and the hash of their person key (None: none)."""
+    sql = "UPDATE tables SET creator = ?, creator_person = ? WHERE id = ?"
+    return [(sql, (guest_id, person, table_id))]
 
 
 def table_version(table_id: str, version: int) -> list[Row]:

@@ -72,6 +72,7 @@ class SavedTable:
     # The game after which a seat was freed, making the table a waiting room again.
     waiting_after: int | None = None
     creator: str | None = None  # the id of the guest that made the table
+    creator_person: str | None = None  # the hash of their person key
 
     def arrangement(self) -> Arrangement:
         return Arrangement.of(

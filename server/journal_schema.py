@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sqlite3
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 PARKED = 2  # `tables.closed` of a table kept for its players but not loaded at start
 
 SCHEMA = """
@@ -188,6 +188,18 @@ ALTER TABLE tables ADD COLUMN waiting_after INTEGER;
 ALTER TABLE tables ADD COLUMN creator TEXT;  -- the id of the guest that made it
 """
 
+# Version 9: the creator by the hash of their person key too (never the key), so that a
+# creator whose guest the journal no longer keeps (back in the lobby, or back as a new
+# guest after a dropped link) is still the creator after a restart.
+_CREATOR_PERSON = """
+ALTER TABLE tables ADD COLUMN creator_person TEXT;  -- the hash of the creator's person key
+"""
+# A version 8 file knows it only while the creator's guest is still kept.
+_CREATOR_PERSON_KEPT = """
+UPDATE tables SET creator_person = (SELECT person FROM guests WHERE guests.id = tables.creator)
+    WHERE creator IS NOT NULL;
+"""
+
 
 # What brings a journal of an older version up to this one, by the version it leads to.
 MIGRATIONS = {
@@ -203,6 +215,7 @@ ALTER TABLE seats ADD COLUMN name TEXT;
     6: _CLOCKS,
     7: _PEOPLE,
     8: _WAITING,
+    9: _CREATOR_PERSON + _CREATOR_PERSON_KEPT,
 }
 
 
@@ -210,7 +223,7 @@ def set_up(db: sqlite3.Connection, version: int) -> None:
     """Create the schema in a new file, or bring one of an older `version` up to date:
     in one transaction, so a failure leaves the file as it was."""
     if version == 0:
-        script = SCHEMA + _V3 + _HINTS + _MATCHES + _CLOCKS + _PEOPLE + _WAITING
+        script = SCHEMA + _V3 + _HINTS + _MATCHES + _CLOCKS + _PEOPLE + _WAITING + _CREATOR_PERSON
     else:
         script = "".join(MIGRATIONS[v] for v in range(version + 1, SCHEMA_VERSION + 1))
     try:

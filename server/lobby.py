@@ -262,7 +262,7 @@ class Lobby:
                 self.fx.send(guest, people.ask(self.journal, guest))
                 return
             case Forget():
-                people.forget(self.journal, self.fx, guest, set(self.guests.values()))
+                self._forget_person(guest)
                 return
             case Play() | Remove() | Exchange() | Draw() | Pass():
                 self._at_table(guest).act(guest, msg, now)
@@ -319,6 +319,17 @@ class Lobby:
             case _:
                 assert_never(msg)
 
+    def _forget_person(self, guest: Guest) -> None:
+        """`forget`: nor do the tables the person made keep the key's hash, in memory."""
+        person = guest.person
+        people.forget(self.journal, self.fx, guest, set(self.guests.values()))
+        for table in self.tables.values():
+            creator = table.creator  # a guest the lobby has forgotten since, it may be
+            if table.creator_person == person:
+                table.creator_person = None
+            if creator is not None and creator.person == person:
+                creator.person = None
+
     def _seat_computer(self, table: Table, guest: Guest, msg: SeatComputer, now: float) -> None:
         """A computer seated where none played: the table counts among its creator's
         address's tables with computers (guards.py), as if made with one; the last one
@@ -370,8 +381,7 @@ class Lobby:
         if msg.match_to is not None:
             table.match = Match(msg.match_to)
             self.fx.write(table.match.row(table_id))
-        table.creator = guest
-        self.fx.write(rows.table_creator(table_id, guest.id))
+        table.made(guest)
         table.join(guest, None, None, now)
         log.info("table %s (%r) created by %r", table_id, msg.name, guest.name)
 

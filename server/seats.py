@@ -51,6 +51,8 @@ class Seated:
         # standings know them by their names, which they keep (table.py).
         self.computers_played: set[int] = set()
         self.creator: Guest | None = None  # who made the table: it may seat computers
+        # The hash of the creator's person key, kept when the guest is not (table.py).
+        self.creator_person: str | None = None
         self.ready = self._computers_ready()
         self.spectators: list[Guest] = []
         # When the sweep first saw each full table's seat waiting on a player who is not
@@ -323,6 +325,7 @@ def view(table: Seated, seat: int | None) -> TableView:
                 ready=ready[i],
                 away=g is not None and away[i],
                 computer=table.level_for(i, due) or (g.computer if g else None),
+                remote=g is not None and g.computer is not None,
                 _trusted=True,
             )
             for i, g in enumerate(table.seats)

@@ -184,9 +184,10 @@ _PERSON_GAME = (
 
 def forget_rows(key: str) -> list[Row]:
     """Everything kept about the person with key hash `key`: their standing, their
-    rating, their figures, and the key's hash on their guests."""
+    rating, their figures, and the key's hash on their guests and the tables they made."""
     return [
         ("DELETE FROM person_games WHERE person = ?", (key,)),
         ("DELETE FROM people WHERE person = ?", (key,)),
         ("UPDATE guests SET person = NULL WHERE person = ?", (key,)),
+        ("UPDATE tables SET creator_person = NULL WHERE creator_person = ?", (key,)),
     ]

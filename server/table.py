@@ -73,6 +73,7 @@ class Table(ComputerTurns):
         (`watchers`), watching again once they resume."""
         self.now = now
         self.creator = None if saved.creator is None else guests.get(saved.creator)
+        self.creator_person = saved.creator_person
         for guest in watchers:
             self.seating.place(guest, self)
         if saved.match is not None:
@@ -201,20 +202,28 @@ class Table(ComputerTurns):
             self.ready[seat] = True
             self.fx.write(rows.seat(self.id, seat, None, level, name))
         if guest is not self.creator:  # the creator, back as a new guest: this one now
-            self.creator = guest
-            self.fx.write(rows.table_creator(self.id, guest.id))
+            self.made(guest)
         self.send_table()
         if all(self.ready) and self.full:  # the last free seat, and every person ready
             self._start()
 
+    def made(self, guest: Guest) -> None:
+        """`guest` is the table's creator from now on."""
+        self.creator = guest
+        self.creator_person = guest.person or self.creator_person
+        self.fx.write(rows.table_creator(self.id, guest.id, self.creator_person))
+
     def made_by(self, guest: Guest) -> bool:
         """Whether `guest` is the table's creator: its guest, or the same person (the
         person key of its hello), so a creator whose link dropped in the waiting room,
-        which frees the seat and forgets the guest and its token, is it again."""
+        which frees the seat and forgets the guest and its token, is it again; and
+        after a restart, when the journal no longer keeps the creator's guest (it went
+        back to the lobby, or came back as a new guest), by the key's hash it keeps."""
         creator = self.creator
-        if creator is None or guest is creator:
-            return guest is creator
-        return guest.person is not None and guest.person == creator.person
+        if guest is creator:
+            return creator is not None
+        known = {self.creator_person, None if creator is None else creator.person}
+        return guest.person is not None and guest.person in known
 
     def _set_seat(self, seat: int, guest: Guest | None) -> None:
         self.seats[seat] = guest

@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 
 from sarja import lang
-from sarja.protocol.messages import CreateTable, Error, Seat, SeatComputer
+from sarja.protocol.messages import CreateTable, Error, Seat, SeatComputer, TableView
 
 from .client_helpers import TABLE, headless
 
@@ -24,19 +24,23 @@ def test_at_our_table_a_cycles_the_chosen_seat_s_computer():
     h.press("n", "enter")  # the new-table form, made as it is
     assert [type(m) for m in h.sent] == [CreateTable]
     h.feed(TABLE)
-    assert "a computer" in h.screen().splitlines()[-1]
+    assert "a computer" not in h.screen().splitlines()[-1]  # at our own seat: nothing
     h.sent.clear()
     h.press("a")  # our own seat is chosen: a person's
     assert h.sent == [] and "Seat 1 is taken" in h.screen()
-    h.press("down", "a")
+    h.press("down")
+    assert "a computer" in h.screen().splitlines()[-1]
+    h.press("a")
     assert h.sent == [SeatComputer(seat=1, level="easy")]
     for level, then in (("easy", "medium"), ("medium", "hard")):
         h.feed(with_seat_1(Seat(name="Bertil", ready=True, away=False, computer=level)))
         assert f"Bertil (computer, {level})" in h.screen()
+        assert "a harder" in h.screen().splitlines()[-1]
         h.sent.clear()
         h.press("a")
         assert h.sent == [SeatComputer(seat=1), SeatComputer(seat=1, level=then)]
     h.feed(with_seat_1(Seat(name="Bertil", ready=True, away=False, computer="hard")))
+    assert "a free the seat" in h.screen().splitlines()[-1]
     h.sent.clear()
     h.press("a")
     assert h.sent == [SeatComputer(seat=1)]  # after hard, the seat is free again
@@ -53,3 +57,58 @@ def test_at_another_s_table_the_key_is_not_offered_and_a_refusal_is_translated()
     lang.use("fi")
     h.feed(Error(code="not_creator", message="Only the table's creator can seat a computer."))
     assert "Vain pöydän tehnyt pelaaja" in h.screen()
+
+
+def test_a_bot_s_seat_is_not_shown_nor_offered_as_the_server_s_computer():
+    # sarja-bot, joined as a guest, showed "(computer, easy)" like the server's own, and
+    # `a` there sent what the server refuses ("That seat is not a computer player's.").
+    h = headless()
+    h.press("n", "enter")
+    h.feed(with_seat_1(Seat(name="Botti", ready=True, away=False, computer="easy", remote=True)))
+    h.sent.clear()
+    h.press("down")
+    screen = h.screen()
+    assert "Botti (bot, easy)" in screen and "(computer" not in screen  # nor always ready
+    assert " a " not in screen.splitlines()[-1]  # the key does nothing here
+    h.press("a")
+    assert h.sent == [] and "Seat 2 is a bot's" in h.screen()
+    lang.use("fi")
+    h.feed(Error(code="not_computer", message="Seat 2 is not a computer player's."))
+    assert "itse liittynyt botti" in h.screen()  # from a server that cannot say which
+
+
+THREE = TableView(
+    id="t1", name="Friday", players=3, teams=3, spectators=0, started=False,
+    rules=TABLE.rules, computer_takeover=False, seat=1,
+    seats=(Seat(name="Aino", ready=True, away=False), Seat(name="Bertil", ready=False, away=False),
+           FREE),
+)  # fmt: skip
+
+
+def log_lines(h: object) -> list[str]:
+    return [line.text for line in h.model.log]  # type: ignore[attr-defined]
+
+
+def at_seat_3(seat: Seat) -> TableView:
+    return dataclasses.replace(THREE, seats=(*THREE.seats[:2], seat))
+
+
+def test_the_others_are_told_of_a_computer_that_sat_down_left_or_changed_level():
+    # Bertil at Aino's table: no notice says what her `a` did, only the seats changed.
+    for language, words in (
+        ("en", ["Cecilia (computer, easy) sat down at seat 3 (Red).",
+                "Cecilia (computer) at seat 3 (Red) now plays medium.",
+                "Cecilia (computer) left seat 3 (Red)."]),
+        ("fi", ["Cecilia (tietokone, helppo) istui pöytään: paikka 3 (Punainen).",
+                "Cecilia (tietokone) on nyt keskitasoinen: paikka 3 (Punainen).",
+                "Cecilia (tietokone) poistui: paikka 3 (Punainen)."]),
+    ):  # fmt: skip
+        lang.use(language)
+        h = headless(THREE)
+        before = len(h.model.log)
+        easy = Seat(name="Cecilia", ready=True, away=False, computer="easy")
+        h.feed(at_seat_3(easy), at_seat_3(FREE))  # taken away and seated again, at medium
+        h.feed(at_seat_3(dataclasses.replace(easy, computer="medium")), at_seat_3(FREE))
+        h.feed(at_seat_3(Seat(name="Botti", ready=True, away=False, computer="easy", remote=True)))
+        assert log_lines(h)[before:] == words, language  # a bot's joined notice says it
+        assert words[1] in h.screen(), language

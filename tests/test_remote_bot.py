@@ -3,6 +3,7 @@ processes playing whole games against a real `sarja-server` process."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 import subprocess
@@ -12,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from sarja.client.bot import parse_args, plays_in, seat_view_of
-from sarja.protocol.messages import CreateTable, Join, ListTables
+from sarja.client.bot import RemoteBot, parse_args, plays_in, seat_view_of
+from sarja.protocol import examples
+from sarja.protocol.messages import ClientMessage, CreateTable, Join, ListTables, TableList
 from sarja.protocol.mirror import GameMirror
 from sarja.server.app import serve
 from sarja.server.bots import make_player
@@ -177,3 +179,30 @@ async def test_a_sarja_bot_seat_reads_as_a_computers(nursery):
     await passer_by.send(ListTables())
     listed = (await passer_by.expect("tables")).tables[0]
     assert listed.computers == (None, "hard")
+
+
+async def test_table_finds_its_table_by_the_same_name_key_as_the_server_s():
+    # `--table friday` looked for a table called exactly "friday": it made a second
+    # table beside Friday, which the people meant.
+    found = []
+    for wanted, listed in (
+        ("friday", examples.FRIDAY),
+        ("ＦＲＩＤＡＹ", examples.FRIDAY),
+        ("friday", dataclasses.replace(examples.FRIDAY, seated=("Aino", "Bertil"))),  # full
+        ("Saturday", examples.FRIDAY),
+    ):
+        bot = RemoteBot("127.0.0.1", 0, "easy", "Botti", table=wanted)
+        sent: list[ClientMessage] = []
+
+        async def send(msg: ClientMessage, sent: list[ClientMessage] = sent) -> None:
+            sent.append(msg)
+
+        bot.send = send  # type: ignore[method-assign]
+        await bot.find_seat(TableList(tables=(listed,)))
+        found.append(sent)
+    assert found == [
+        [Join(table="t1")],
+        [Join(table="t1")],
+        [],  # Friday's, full: it waits for a seat there, as for the exact name
+        [CreateTable(name="Saturday", players=2, teams=2)],
+    ]

@@ -4,15 +4,28 @@ any other moment and any other level is refused; the seat survives a restart."""
 
 from __future__ import annotations
 
+import contextlib
+import sqlite3
 import struct
+from pathlib import Path
 from typing import Any
 
 import msgpack
 import trio
 
-from sarja.protocol.messages import CreateTable, Join, Leave, Ready, SeatComputer, Sit, Spectate
+from sarja.protocol.messages import (
+    CreateTable,
+    Forget,
+    Join,
+    Leave,
+    Ready,
+    SeatComputer,
+    Sit,
+    Spectate,
+)
 from sarja.server.app import serve
 from sarja.server.config import ServerConfig
+from sarja.server.journal import FILE_NAME, Journal, token_hash
 
 from .netclient import NetClient
 
@@ -184,3 +197,167 @@ async def test_the_creator_dropped_from_the_waiting_room_is_the_creator_again_by
     await back.send(SeatComputer(seat=2, level="easy"))
     assert (await answer(back)).seats[2].computer == "easy"
     assert server.lobby.tables[table_id].creator is server.lobby.seating.tables[table_id].seats[0]
+
+
+async def restarted(tmp_path: Any, before: Any, after: Any) -> None:
+    """Run `before(port)` at a server on `tmp_path`, stop it, and `after(server)` at a
+    new one on the same journal."""
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(serve, config(data_dir=tmp_path))
+        await before(server.port)
+        nursery.cancel_scope.cancel()
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(serve, config(data_dir=tmp_path))
+        await after(server)
+        nursery.cancel_scope.cancel()
+
+
+async def test_the_creator_in_the_lobby_at_a_restart_is_the_creator_after_it(tmp_path):
+    # Aino made the table and went back to the lobby, which freed her seat and took her
+    # guest out of the journal: after a restart the table had no creator she could be.
+    key = "k" * 40
+    kept: dict[str, Any] = {}
+
+    async def before(port: int) -> None:
+        aino = await NetClient.connect(port, "Aino", person=key)
+        await aino.send(CreateTable(name="Friday", players=3, teams=3))
+        kept["table"] = (await aino.expect("table")).id
+        bertil = await NetClient.connect(port, "Bertil", person="b" * 40)
+        await bertil.send(Join(table=kept["table"], seat=1))
+        await bertil.expect("table")
+        kept["bertil"] = bertil.welcome.resume
+        await aino.send(Leave())
+        await aino.expect("tables")
+        while (await answer(bertil)).seats[0].name is not None:
+            pass
+
+    async def after(server: Any) -> None:
+        bertil = await NetClient.connect(server.port, "Bertil", resume=kept["bertil"])
+        await answer(bertil)  # the table is back, with Bertil at it
+        await bertil.send(SeatComputer(seat=2, level="easy"))
+        assert await answer(bertil) == "not_creator"
+        aino = await NetClient.connect(server.port, "Aino", person=key)
+        await aino.send(Join(table=kept["table"], seat=0))
+        await answer(aino)
+        await aino.send(SeatComputer(seat=2, level="easy"))
+        assert (await answer(aino)).seats[2].computer == "easy"
+
+    await restarted(tmp_path, before, after)
+
+
+async def test_the_creator_back_as_a_new_guest_is_the_creator_after_a_restart(tmp_path):
+    # Aino's link dropped in the waiting room and she came back as a new guest: the
+    # server knew her by her person key's hash, in memory only.
+    key = "k" * 40
+    kept: dict[str, Any] = {}
+
+    async def before(port: int) -> None:
+        aino = await NetClient.connect(port, "Aino", person=key)
+        await aino.send(CreateTable(name="Friday", players=3, teams=3))
+        kept["table"] = (await aino.expect("table")).id
+        bertil = await NetClient.connect(port, "Bertil")
+        await bertil.send(Join(table=kept["table"], seat=1))
+        await bertil.expect("table")
+        await aino.aclose()
+        while (await answer(bertil)).seats[0].name is not None:
+            pass
+        back = await NetClient.connect(port, "Aino", person=key)
+        await back.send(Join(table=kept["table"], seat=0))
+        await answer(back)
+        kept["aino"] = back.welcome.resume
+
+    async def after(server: Any) -> None:
+        aino = await NetClient.connect(server.port, "Aino", resume=kept["aino"], person=key)
+        await answer(aino)
+        await aino.send(SeatComputer(seat=2, level="easy"))
+        assert (await answer(aino)).seats[2].computer == "easy"
+
+    await restarted(tmp_path, before, after)
+
+
+def test_a_version_8_journal_keeps_the_hash_of_a_creator_it_still_keeps(tmp_path: Path) -> None:
+    # Version 8 kept the creator by their guest only; the guest's row had the key's
+    # hash while the creator held a seat. (A file of version 8, as the code before
+    # version 9 made it, has the tables below less the new column.)
+    path = tmp_path / FILE_NAME
+    Journal(path).close()
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        db.executescript(
+            "ALTER TABLE tables DROP COLUMN creator_person; PRAGMA user_version = 8;"
+            "INSERT INTO tables (id, number, name, players, teams, hand_size, manual_draw,"
+            " computer_takeover, creator) VALUES"
+            " ('t1', 1, 'Seated', 2, 2, 7, 0, 0, 'g1'), ('t2', 2, 'Gone', 3, 3, 7, 0, 0, 'g2'),"
+            " ('t3', 3, 'Old', 2, 2, 7, 0, 0, NULL);"
+            f"INSERT INTO guests (id, name, token_hash, person) VALUES"
+            f" ('g1', 'Aino', 'aaa', '{token_hash('k' * 40)}'), ('g3', 'Dan', 'ddd', NULL);"
+            "INSERT INTO seats (table_id, seat, guest_id) VALUES ('t1', 0, 'g1'), ('t2', 1, 'g3');"
+        )
+    journal = Journal(path)
+    kept = {table.id: table.creator_person for table in journal.load()}
+    journal.close()
+    assert kept == {"t1": token_hash("k" * 40), "t2": None, "t3": None}
+
+
+async def test_a_program_s_seat_says_it_is_remote_and_is_not_the_creator_s_to_take(nursery):
+    # sarja-bot joined as a guest that says it is a computer: its seat showed a level,
+    # as one of the server's computers did, and the creator's client offered to take it
+    # away, which the server refuses. The seat says which it is.
+    server = await nursery.start(serve, config())
+    aino = await NetClient.connect(server.port, "Aino")
+    await aino.send(CreateTable(name="Friday", players=3, teams=3, computers=(None, "hard")))
+    table_id = (await aino.expect("table")).id
+    bot = await NetClient.connect(server.port, "Botti", computer="easy")
+    await bot.send(Join(table=table_id, seat=2))
+    await bot.expect("table")
+    seats = (await answer(aino)).seats
+    assert (seats[1].computer, seats[1].remote) == ("hard", False)
+    assert (seats[2].computer, seats[2].remote) == ("easy", True)
+    assert not seats[0].remote
+    await aino.send(SeatComputer(seat=2))
+    assert await answer(aino) == "not_computer"
+
+
+async def test_a_creator_who_forgets_themselves_leaves_no_hash_with_their_table(tmp_path):
+    # `forget` drops the person key's hash from the journal: the tables' copy too.
+    key = "k" * 40
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(serve, config(data_dir=tmp_path))
+        aino = await NetClient.connect(server.port, "Aino", person=key)
+        await aino.send(CreateTable(name="Friday", players=3, teams=3))
+        table_id = (await aino.expect("table")).id
+        bertil = await NetClient.connect(server.port, "Bertil")
+        await bertil.send(Join(table=table_id, seat=1))
+        await bertil.expect("table")
+        await aino.send(Leave())
+        await aino.expect("tables")
+        await aino.send(Forget())
+        await aino.expect("forgotten")
+        with contextlib.closing(sqlite3.connect(tmp_path / FILE_NAME)) as db:
+            kept = db.execute("SELECT creator_person FROM tables").fetchall()
+        assert kept == [(None,)]
+        assert server.lobby.tables[table_id].creator_person is None
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_creator_who_forgets_themselves_is_not_known_by_the_key_after(nursery):
+    # Aino's link dropped in the waiting room; back in the lobby she forgot herself. Her
+    # dropped guest, which the table still knew as its creator, kept the key's hash.
+    key = "k" * 40
+    server = await nursery.start(serve, config())
+    aino = await NetClient.connect(server.port, "Aino", person=key)
+    await aino.send(CreateTable(name="Friday", players=3, teams=3))
+    table_id = (await aino.expect("table")).id
+    bertil = await NetClient.connect(server.port, "Bertil")
+    await bertil.send(Join(table=table_id, seat=1))
+    await bertil.expect("table")
+    await aino.aclose()
+    while (await answer(bertil)).seats[0].name is not None:
+        pass
+    back = await NetClient.connect(server.port, "Aino", person=key)
+    await back.send(Forget())
+    await back.expect("forgotten")
+    again = await NetClient.connect(server.port, "Aino", person=key)  # the same key still
+    await again.send(Join(table=table_id, seat=0))
+    await answer(again)
+    await again.send(SeatComputer(seat=2, level="easy"))
+    assert await answer(again) == "not_creator"

@@ -16,7 +16,7 @@ HELP = {
     "address": N_("the server, as HOST:PORT (default: the one server found on this LAN)"),
     "server-name": N_("without an address: join the server of this name found on the LAN"),
     "level": N_("how well it plays (default: medium)"),
-    "table": N_("the table to sit at (made if missing)"),
+    "table": N_("the table to sit at, its name in any case (made if missing)"),
     "name": N_("its name (default: '<Level> bot')"),
     "games": N_("games to play before leaving (default 1)"),
     "players": N_("seats, if it creates the table (default 2)"),

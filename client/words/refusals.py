@@ -32,7 +32,11 @@ BY_CODE = {
     "too_soon": N_("A seat can be handed to the computer once its player has been away a while."),
     "already_computer": N_("The computer already plays that seat."),
     "not_creator": N_("Only the table's creator can seat or take away a computer."),
-    "not_computer": N_("That seat is not a computer player's."),
+    # Also a bot's seat (a program that joined by itself) at a server too old to say so.
+    "not_computer": N_(
+        "That seat has no computer of the server's: a bot that joined by itself leaves"
+        " only by itself."
+    ),
     "no_computer_name": N_("Every name a computer can have is taken at the table."),
     "server_full": N_("The server has as many connections as it allows."),
     "name_taken": N_("Someone at the table already has that name."),

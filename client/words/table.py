@@ -72,8 +72,40 @@ WATCHING_HINT = N_(" You are watching. Choose a free seat and press Enter to pla
 GAME_ON = N_(" The game is on.")
 
 
-def computer_tag(level: str) -> str:
+def computer_tag(level: str, remote: bool = False) -> str:
+    """A computer's seat: the server's, or (`remote`) a program that joined by itself."""
+    if remote:
+        return _(" (bot, {level})").format(level=level_name(level))
     return _(" (computer, {level})").format(level=level_name(level))
+
+
+def bot_seat(seat: int) -> str:
+    return _(
+        "Seat {n} is a bot's: a program that joined by itself, not the server's computer;"
+        " it leaves only by itself."
+    ).format(n=seat + 1)
+
+
+# What `a` does at the chosen seat of a table we made: a computer in a free seat, the
+# next level for the server's computer, and after hard the seat free again.
+KEY_COMPUTER = N_("computer")
+KEY_HARDER = N_("harder")
+KEY_FREE = N_("free the seat")
+
+
+def computer_line(change: str, name: str, level: str, seat: int, teams: int) -> list[Fragment]:
+    """A line of the log about one of the server's computers in the waiting room (no
+    notice says it: the client sees it between two tables): `change` is "sat", "left",
+    "level" or "renamed"."""
+    where = _("seat {n} ({side})").format(n=seat + 1, side=common.SIDE_NAMES[seat % teams])
+    template = {
+        "sat": _("{who} (computer, {level}) sat down at {where}."),
+        "left": _("{who} (computer) left {where}."),
+        "level": _("{who} (computer) at {where} now plays {level}."),
+        "renamed": _("The computer at {where} is called {who} now."),
+    }[change]
+    who = (side_style(seat % teams), name)
+    return parts(template, who=who, where=where, level=level_name(level))
 
 
 def seat_state(away: bool, ready: bool, taken: bool, computer: bool, rematch: bool) -> str:
@@ -95,9 +127,10 @@ def starts_when(computers: bool) -> str:
     return _(" When every seat is taken and everyone is ready, the game starts.")
 
 
-def table_keys(creator: bool = False) -> list[tuple[str, str]]:
-    """The waiting room's keys; `creator`: at a table we made, the computer's too."""
-    ours = [("a", _("computer"))] if creator else []
+def table_keys(computer: str | None = None) -> list[tuple[str, str]]:
+    """The waiting room's keys; `computer`: at a table we made, what `a` does at the
+    chosen seat (a KEY_ word, translated), if anything."""
+    ours = [("a", computer)] if computer else []
     return [("↑↓ Enter", _("sit")), ("r", _("ready")), *ours, ("c", _("chat")),
             ("L", _("leave")), ("?", _("help")), ("q", _("quit"))]  # fmt: skip
 
