@@ -112,3 +112,24 @@ def test_the_others_are_told_of_a_computer_that_sat_down_left_or_changed_level()
         h.feed(at_seat_3(Seat(name="Botti", ready=True, away=False, computer="easy", remote=True)))
         assert log_lines(h)[before:] == words, language  # a bot's joined notice says it
         assert words[1] in h.screen(), language
+
+
+def test_a_computer_seated_after_another_left_is_a_change_of_level_only_if_it_is_one():
+    # A computer that left and one seated in its place at once were logged as one line,
+    # "… now plays …", even when the new one was another computer, or at the same level.
+    lang.use("en")
+    h = headless(THREE)
+    before = len(h.model.log)
+    easy = Seat(name="Cecilia", ready=True, away=False, computer="easy")
+    h.feed(at_seat_3(easy), at_seat_3(FREE), at_seat_3(easy))
+    h.feed(at_seat_3(FREE), at_seat_3(dataclasses.replace(easy, name="Daniel", computer="hard")))
+    h.feed(at_seat_3(easy))  # in one table's place: Daniel at hard
+    assert log_lines(h)[before:] == [
+        "Cecilia (computer, easy) sat down at seat 3 (Red).",
+        "Cecilia (computer) left seat 3 (Red).",
+        "Cecilia (computer, easy) sat down at seat 3 (Red).",
+        "Cecilia (computer) left seat 3 (Red).",
+        "Daniel (computer, hard) sat down at seat 3 (Red).",
+        "Daniel (computer) left seat 3 (Red).",
+        "Cecilia (computer, easy) sat down at seat 3 (Red).",
+    ]
