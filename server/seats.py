@@ -324,7 +324,9 @@ def view(table: Seated, seat: int | None) -> TableView:
                 name=shown[i],
                 ready=ready[i],
                 away=g is not None and away[i],
-                computer=table.level_for(i, due) or (g.computer if g else None),
+                # A program's own level while it is there: away, the seat is played
+                # by the server's stand-in or by no one, as a person's is.
+                computer=table.level_for(i, due) or (g.computer if g and not away[i] else None),
                 remote=g is not None and g.computer is not None,
                 _trusted=True,
             )

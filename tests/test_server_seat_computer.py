@@ -361,3 +361,24 @@ async def test_a_creator_who_forgets_themselves_is_not_known_by_the_key_after(nu
     await answer(again)
     await again.send(SeatComputer(seat=2, level="easy"))
     assert await answer(again) == "not_creator"
+
+
+async def test_a_program_away_from_its_seat_is_not_said_to_be_played_by_a_computer(nursery):
+    # sarja-bot's link dropped in the game at a table with no computer to stand in: its
+    # seat still said a computer played it at the bot's level ("away; the computer
+    # plays"), though no one did until the bot came back.
+    server = await nursery.start(serve, config())
+    aino = await NetClient.connect(server.port, "Aino")
+    await aino.send(CreateTable(name="Friday", players=2, teams=2))
+    table_id = (await aino.expect("table")).id
+    bot = await NetClient.connect(server.port, "Botti", computer="easy")
+    await bot.send(Join(table=table_id, seat=1))
+    await bot.expect("table")
+    await bot.send(Ready(ready=True))
+    await aino.send(Ready(ready=True))
+    while not (await answer(aino)).started:
+        pass
+    await bot.aclose()
+    while not (seat := (await answer(aino)).seats[1]).away:
+        pass
+    assert (seat.name, seat.computer, seat.remote) == ("Botti", None, True)
