@@ -100,7 +100,7 @@ def test_the_others_are_told_of_a_computer_that_sat_down_left_or_changed_level()
                 "Cecilia (computer) at seat 3 (Red) now plays medium.",
                 "Cecilia (computer) left seat 3 (Red)."]),
         ("fi", ["Cecilia (tietokone, helppo) istui pöytään: paikka 3 (Punainen).",
-                "Cecilia (tietokone) on nyt keskitasoinen: paikka 3 (Punainen).",
+                "Cecilia (tietokone) on nyt tasoltaan keskitasoinen: paikka 3 (Punainen).",
                 "Cecilia (tietokone) poistui: paikka 3 (Punainen)."]),
     ):  # fmt: skip
         lang.use(language)

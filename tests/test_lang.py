@@ -294,3 +294,21 @@ def test_each_finnish_word_of_the_glossary_is_the_catalogs():
     # "puoli" in one sentence, where every other says "joukkue" (a team too, never "tiimi").
     for other in ("puoli", "tiimi"):
         assert not re.search(rf"\b{other}", finnish), other
+
+
+@pytest.mark.parametrize(
+    ("english", "not_said", "said"),
+    [
+        # "uudelleen liittyäksesi" is "to join again", not "again, to join it"
+        ("click a table to choose it, again to join it", "uudelleen", "toisen kerran"),
+        # a usage error states what must be, as the catalog's others do ("on oltava")
+        ("--hours must be from 1 to {most}, and --top at least 1", "on 1", "on oltava 1"),
+        # --help's description speaks to the host in the imperative, both sentences
+        ("Write a finished game the server keeps as a JSON game record (docs/records.md)."
+         " With no table, list the games kept.", "luettelee", "luettele"),
+    ],
+)  # fmt: skip
+def test_finnish_says_what_the_english_does(english, not_said, said):
+    catalog = read_po(PO.open(encoding="utf-8"))
+    finnish = catalog[english].string
+    assert not_said not in finnish and said in finnish, finnish
