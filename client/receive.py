@@ -23,7 +23,7 @@ from .computer_seats import computers_seated
 from .facts import final_board
 from .hints import hint_line, take_hint
 from .history import take_history
-from .model import CENTRE, Model, note
+from .model import CENTRE, Model, note, screen
 from .styles import side_style
 from .words import coach, connect, lobby, refusals
 from .words import standings as standing_words
@@ -60,16 +60,30 @@ def apply(model: Model, msg: msgs.ServerMessage, phase: SessionState) -> list[ms
     if phase != model.phase:
         model.status = ""  # a line about the last screen means nothing on the next
     model.phase = phase
+    shown = screen(model)
     try:
         event = model.session.take(msg)
         replies = model.session.replies() + _take(model, event, phase)
     except ServerProtocolError as err:
         _unusable(model, err)
         raise
+    finally:
+        _overlays_of(model, shown)
     if model.online and model.chat_queue and phase in _AT_TABLE:
         replies += [msgs.Chat(text=text) for text in model.chat_queue]
         model.chat_queue.clear()
     return replies
+
+
+def _overlays_of(model: Model, shown: str) -> None:
+    """What the screen `shown` had in front of it goes with it: the help (its keys page
+    lists that screen's keys: the waiting room's over a game that started is wrong) and
+    the standings (drawn over the lobby only)."""
+    if screen(model) == shown:
+        return
+    if model.overlay in ("help", "standings"):
+        model.overlay = None
+    model.help_over, model.forget_asked = None, False  # (its question: ? and q wait on it)
 
 
 def _unusable(model: Model, err: ServerProtocolError) -> None:

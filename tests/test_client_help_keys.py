@@ -112,3 +112,26 @@ def test_q_answers_no_to_forget_me_as_to_the_other_questions():
     h.press("q")
     assert not h.model.forget_asked and h.model.overlay == "standings"
     assert not h.client.app.is_done and h.model.goodbye == ""
+
+
+def test_the_help_closes_when_the_screen_under_it_changes():
+    # The help opened in the waiting room stayed up over the game that started under it,
+    # its keys page still the waiting room's: "1…9 sit in that seat", "r ready", "a a
+    # computer", where 1…9 now picked cards, r asked for a rematch and a for a hint.
+    h = headless(TABLE)
+    h.press("?")
+    h.feed(STARTED, SNAPSHOT)
+    assert h.model.overlay is None and "Keys" not in h.screen()
+    h.press("?")  # the game's own, now
+    assert set(listed(h)) - {MOUSE} >= {"x", "p", "0"}
+    # Nor do the standings, over the lobby, stay up over a table's screen.
+    h = headless(TABLES)
+    h.press("t", "?")
+    h.feed(TABLE)
+    assert h.model.overlay is None
+    h = headless(TABLES)
+    h.press("t", "f")  # "forget me?" asked, and not answered
+    h.feed(TABLE)
+    assert h.model.overlay is None and not h.screen().splitlines()[0].endswith("standings")
+    h.press("?")
+    assert h.model.overlay == "help"
