@@ -66,3 +66,21 @@ class DataDirLock:
         if self._fd is not None:
             os.close(self._fd)  # closing the file drops the flock
             self._fd = None
+
+
+def in_use(data_dir: Path) -> bool:
+    """Whether a server holds the lock on `data_dir` now (without taking it, nor
+    writing in the lock file: a command that only reads asks this)."""
+    if fcntl is None:
+        return False
+    try:
+        fd = os.open(Path(data_dir) / FILE_NAME, os.O_RDONLY)
+    except OSError:
+        return False  # no lock file: no server has run there
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)  # (closing it drops a shared lock taken)
+    return False

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from sarja.lang import _
 
+from .datalock import in_use
 from .engine import record_json
 from .host_journal import add_data_dir, parse_with_journal
 from .journal import Journal, JournalError, Result, replay_game
@@ -43,7 +44,9 @@ def export_main(argv: list[str]) -> int:
         return 1
     args, data_dir, path = found
     try:
-        journal = Journal(path)
+        # Beside a running server, read only: an older one could not start on its
+        # journal brought up to date under it.
+        journal = Journal(path, upgrade=not in_use(data_dir))
         try:
             held = journal.games()
             kept = {(table_id, number) for table_id, number, _, _ in held}

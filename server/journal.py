@@ -29,7 +29,7 @@ import trio
 
 from . import journal_rows as rows
 from .journal_error import JournalError as JournalError
-from .journal_error import cannot_open, cannot_write, damaged, too_new
+from .journal_error import cannot_open, cannot_write, damaged, older_running, too_new
 from .journal_rows import Row, token_hash
 from .journal_saved import Result, SavedAction, SavedGame, SavedTable, replay_game
 from .journal_schema import (
@@ -59,10 +59,12 @@ class Journal:
 
     def __init__(
         self, path: Path | None, durability: str = "normal", wal_limit: int = WAL_LIMIT,
-        checkpoint_every: float = CHECKPOINT_EVERY,
+        checkpoint_every: float = CHECKPOINT_EVERY, upgrade: bool = True,
     ) -> None:  # fmt: skip
         """A journal in the file `path`; None keeps it in memory (a server without a
-        data directory), so the same code runs, with nothing kept."""
+        data directory), so the same code runs, with nothing kept. `upgrade` False: a
+        file of an older version is refused, not brought up to date (an older server
+        runs on it)."""
         if durability not in DURABILITY:
             raise ValueError(f"durability must be one of {DURABILITY}")
         self.path = path
@@ -75,6 +77,7 @@ class Journal:
         self._work = trio.Event()
         self._done: trio.Event | None = None  # made by the first `durable` waiting for a commit
         self._wal_limit = wal_limit
+        self._upgrade = upgrade
         self._db = self._open()
         # The log kept small (journal_wal.py); nothing to keep small in memory.
         self.wal = None if path is None else WalKeeper(path, wal_limit, checkpoint_every)
@@ -113,6 +116,8 @@ class Journal:
                 db.execute(f"PRAGMA journal_size_limit={self._wal_limit // 2}")
             db.execute(f"PRAGMA synchronous={'FULL' if self.full else 'NORMAL'}")
             if version < SCHEMA_VERSION:
+                if not self._upgrade:
+                    raise JournalError(older_running(where, version, SCHEMA_VERSION))
                 set_up(db, version)
         except JournalError:
             db.close()

@@ -27,6 +27,15 @@ def too_new(where: object, version: int, reads: int) -> str:
     ).format(where=where, version=version, reads=reads)
 
 
+def older_running(where: object, version: int, reads: int) -> str:
+    return _(
+        "the journal {where} is of an older sarja-server (journal version {version}) that"
+        " is running on it: this one would bring it up to version {reads} under it, and"
+        " that server could not start on it again. Stop it and start this version (which"
+        " brings the journal up to date), then ask again."
+    ).format(where=where, version=version, reads=reads)
+
+
 def damaged(where: object, why: str) -> str:
     return _(
         "the journal {where} is damaged ({why}). The games in it cannot be read, so the"

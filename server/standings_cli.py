@@ -16,7 +16,7 @@ from pathlib import Path
 from sarja.lang import _, ngettext
 from sarja.protocol.limits import MAX_EVENING_HOURS
 
-from .datalock import DataDirInUse, DataDirLock
+from .datalock import DataDirInUse, DataDirLock, in_use
 from .host_journal import add_data_dir, find_journal, parse_with_journal
 from .journal import Journal, JournalError
 from .standings import forget_rows
@@ -110,9 +110,11 @@ def standings_main(argv: list[str]) -> int:
     found = find_journal("sarja-server standings", args.data_dir)
     if found is None:
         return 1
-    path = found[1]
+    data_dir, path = found
     try:
-        journal = Journal(path)
+        # Beside a running server, read only: an older one could not start on its
+        # journal brought up to date under it.
+        journal = Journal(path, upgrade=not in_use(data_dir))
         try:
             sys.stdout.write(standings_text(journal, time.time(), args.hours, args.top))
         finally:
