@@ -182,12 +182,24 @@ _PERSON_GAME = (
 )
 
 
+# A game's who-sat-where (journal_rows.py) with the person `?1` left out: their seat's
+# entry keeps its place and name, and counts for no one, as a seat with no key does.
+_FORGET_SITTER = (
+    "UPDATE games SET people = (SELECT json_group_array(json(CASE"
+    " WHEN json_extract(e.value, '$[1]') = ?1 THEN json_set(e.value, '$[1]', NULL)"
+    " ELSE e.value END)) FROM json_each(games.people) AS e)"
+    " WHERE people IS NOT NULL AND instr(people, ?1) > 0"
+)
+
+
 def forget_rows(key: str) -> list[Row]:
     """Everything kept about the person with key hash `key`: their standing, their
-    rating, their figures, and the key's hash on their guests and the tables they made."""
+    rating, their figures, and the key's hash on their guests, the tables they made and
+    the games they sat in (the latest game of a table keeps who sat where)."""
     return [
         ("DELETE FROM person_games WHERE person = ?", (key,)),
         ("DELETE FROM people WHERE person = ?", (key,)),
         ("UPDATE guests SET person = NULL WHERE person = ?", (key,)),
         ("UPDATE tables SET creator_person = NULL WHERE creator_person = ?", (key,)),
+        (_FORGET_SITTER, (key,)),
     ]
