@@ -71,12 +71,13 @@ class DataDirLock:
 def in_use(data_dir: Path) -> bool:
     """Whether a server holds the lock on `data_dir` now (without taking it, nor
     writing in the lock file: a command that only reads asks this)."""
-    if fcntl is None:
-        return False
+    path = Path(data_dir) / FILE_NAME
+    if fcntl is None or not path.exists():
+        return False  # no locks here, or no server has run there
     try:
-        fd = os.open(Path(data_dir) / FILE_NAME, os.O_RDONLY)
+        fd = os.open(path, os.O_RDONLY)
     except OSError:
-        return False  # no lock file: no server has run there
+        return False
     try:
         fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
     except OSError:
