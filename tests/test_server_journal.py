@@ -22,7 +22,7 @@ import trio
 from sarja.protocol.codec import ClientCodec
 from sarja.protocol.limits import PROTOCOL_VERSION
 from sarja.protocol.messages import Hello, Ready
-from sarja.server.app import serve
+from sarja.server.app import Server, serve
 from sarja.server.config import ServerConfig
 from sarja.server.engine import replay
 from sarja.server.journal import FILE_NAME, Journal, JournalError
@@ -137,18 +137,26 @@ async def test_a_waiting_table_and_its_seats_come_back(tmp_path):
         nursery.cancel_scope.cancel()
 
 
+async def played_and_left(server: Server) -> NetClient:
+    """Two play a game to the end, then Bertil (seat 1) leaves: Aino is left."""
+    from sarja.protocol.messages import Leave
+
+    aino, bertil = await seat_table(server, 2)
+    await play_to_the_end([aino, bertil], random.Random(2), check_every=50)
+    await bertil.send(Leave())
+    await bertil.expect("tables")
+    return aino
+
+
 async def test_a_table_left_after_its_game_comes_back_as_a_waiting_room(tmp_path):
     # Bertil left after the game: his seat was free and the table a waiting room again.
     # After a restart it came back "playing", its last game on show, the free seat not
     # to be taken and no next game possible: stuck.
-    from sarja.protocol.messages import Join, Leave, ListTables
+    from sarja.protocol.messages import Join, ListTables
 
     async with trio.open_nursery() as nursery:
         server = await nursery.start(serve, config(tmp_path))
-        aino, bertil = await seat_table(server, 2)
-        await play_to_the_end([aino, bertil], random.Random(2), check_every=50)
-        await bertil.send(Leave())
-        await bertil.expect("tables")
+        aino = await played_and_left(server)
         with trio.fail_after(PATIENCE):
             while aino.table.started:
                 await aino.receive()
@@ -171,14 +179,11 @@ async def test_a_table_left_after_its_game_and_filled_again_comes_back_as_a_wait
     # Bertil left after the game and Cecilia took his seat: a waiting room with every
     # seat held. The restore told a waiting room by a free seat only, so the table
     # came back showing the old game as over, its players asked for a rematch.
-    from sarja.protocol.messages import Join, Leave
+    from sarja.protocol.messages import Join
 
     async with trio.open_nursery() as nursery:
         server = await nursery.start(serve, config(tmp_path))
-        aino, bertil = await seat_table(server, 2)
-        await play_to_the_end([aino, bertil], random.Random(2), check_every=50)
-        await bertil.send(Leave())
-        await bertil.expect("tables")
+        aino = await played_and_left(server)
         cecilia = await NetClient.connect(server.port, "Cecilia")
         await cecilia.send(Join(table=aino.table.id))
         assert (await cecilia.expect("table")).seat == 1
