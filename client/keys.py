@@ -139,8 +139,10 @@ def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
     said += [(mouse, on("lobby") & ~overlay["standings"], "click lobby"),
              (mouse, on("table"), "click seat"), (mouse, playing, "click game")]  # fmt: skip
 
-    # Anywhere, whatever the size.
-    bind("c-c", Condition(lambda: True), ask.Quit(), eager=True, say="quit")
+    # Anywhere, whatever the size; its help line says the seat is kept only where one is.
+    kept = Condition(lambda: m.seated)
+    bind("c-c", kept, ask.Quit(), eager=True, say="quit seated")
+    bind("c-c", ~kept, ask.Quit(), eager=True, say="quit")
 
     # The help page, and the yes/no questions.
     bind(("escape", "?", "q", "enter"), big & overlay["help"], ask.Close())
@@ -152,7 +154,8 @@ def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
     asked = Condition(lambda: m.forget_asked)
     anywhere = free & ~Condition(lambda: screen(m) == "name") & ~asked
     bind("?", anywhere, bind.help, say="help")
-    bind("q", anywhere, ask.Quit(), say="quit")
+    bind("q", anywhere & kept, ask.Quit(), say="quit seated")
+    bind("q", anywhere & ~kept, ask.Quit(), say="quit")
 
     # Text boxes: Esc leaves the chat box (Enter sends, as the box itself binds).
     bind("escape", big & overlay["chat"], ask.Close())

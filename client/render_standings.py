@@ -36,7 +36,11 @@ def _table(title: str, lines: tuple[Standing, ...], room: int) -> list[Line]:
     if not lines:
         return [*out, [("class:dim", "     " + words.NO_GAMES)]]
     out.append([("class:dim", _head())])
-    out += [[("", _row(s, f"{i}."))] for i, s in enumerate(lines[: max(1, room)], start=1)]
+    # A computer's line in its own style: a person named "Computer (hard)" cannot copy it.
+    out += [
+        [("class:computer" if s.computer else "", _row(s, f"{i}."))]
+        for i, s in enumerate(lines[: max(1, room)], start=1)
+    ]
     return out
 
 

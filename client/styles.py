@@ -55,6 +55,7 @@ STYLE = {
     "keyname": "bold",
     "dim": "fg:ansibrightblack",
     "info": "italic",
+    "computer": "italic",  # a computer's line in the standings (no name can be italic)
     "rule": "fg:ansibrightblack",
     "cell": "bold",
     "log.chat": "fg:ansicyan",

@@ -4,7 +4,7 @@
 Only what a person reads is translated: the protocol's codes and its English sentences
 stay as they are on the wire (docs/translating.md says how to mark a new sentence).
 
-`_` and `ngettext` translate at call time, into the language chosen last (`use`).
+`_`, `ngettext` and `pgettext` translate at call time, into the language chosen last (`use`).
 A constant at a module's top is marked with `N_` and the module registered with
 `translated(__name__)`: its constants are put into the chosen language now and again
 on every `use`, so code reading `words.X` gets today's language for the cost of an
@@ -37,6 +37,12 @@ def _(message: str) -> str:
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     return _current.ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """`_` for a message that reads differently where it is said (the same English,
+    another Finnish): `context` tells the two apart in the catalog."""
+    return _current.pgettext(context, message)
 
 
 def N_(message: str) -> str:

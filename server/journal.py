@@ -29,7 +29,7 @@ import trio
 
 from . import journal_rows as rows
 from .journal_error import JournalError as JournalError
-from .journal_error import cannot_open, cannot_write, damaged, older_running, too_new
+from .journal_error import cannot_open, cannot_write, damaged, older_running, stopping, too_new
 from .journal_rows import Row, token_hash
 from .journal_saved import Result, SavedAction, SavedGame, SavedTable, replay_game
 from .journal_schema import (
@@ -269,7 +269,7 @@ class Journal:
                 self._commit(batch)
         except sqlite3.Error as err:
             self.failed = cannot_write(self.path, _why(err))
-            log.critical("%s; stopping, so that no move is lost", self.failed)
+            log.critical("%s", stopping(self.failed))
             self.on_failure(self.failed)
         else:
             self.committed = epoch

@@ -19,6 +19,11 @@ def cannot_write(where: object, why: str) -> str:
     return _("cannot write the journal {where}: {why}").format(where=where, why=why)
 
 
+def stopping(failure: str) -> str:
+    """The critical log line when a commit fails mid-game: the whole line translated."""
+    return _("{failure}; stopping, so that no move is lost").format(failure=failure)
+
+
 def too_new(where: object, version: int, reads: int) -> str:
     return _(
         "the journal {where} was written by a newer sarja-server (journal version"

@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from sarja.lang import _, ngettext
+from sarja.lang import _, ngettext, pgettext
 from sarja.protocol.limits import MAX_EVENING_HOURS
 
 from .datalock import DataDirInUse, DataDirLock, in_use
@@ -32,7 +32,8 @@ def _heads() -> tuple[str, list[str], str]:
     """The columns' heads in the language of the moment: the name's, the figures'
     (games to rating) and the id's."""
     figures = [_("games"), _("won"), _("lost"), _("drawn"), _("seq"), _("removed"),
-               _("dead"), _("s/move"), _("rating")]  # fmt: skip
+               _("dead"), pgettext("sarja-server standings", "s/move"),
+               _("rating")]  # fmt: skip
     return _("name"), figures, _("id")
 
 

@@ -135,3 +135,17 @@ def test_the_help_closes_when_the_screen_under_it_changes():
     assert h.model.overlay is None and not h.screen().splitlines()[0].endswith("standings")
     h.press("?")
     assert h.model.overlay == "help"
+
+
+def test_the_quit_line_says_the_seat_is_kept_only_where_there_is_one(tmp_path):
+    """It said "asks first during a game; the seat is kept" on every screen, the lobby
+    and a replay too, where there is no seat to keep."""
+    for where, h in screens(tmp_path).items():
+        h.press("?")
+        lines = {say: keys for say, keys in h.model.help_keys}
+        seated = where == "game"
+        assert ("quit seated" in lines) == seated and ("quit" in lines) != seated, where
+        assert set(lines["quit seated" if seated else "quit"]) == {"q", "c-c"}, where
+        h.press("tab")
+        page = " ".join(h.screen().split())
+        assert ("the seat is kept" in page) == seated, (where, page)

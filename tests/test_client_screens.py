@@ -27,6 +27,7 @@ import pytest
 from sarja import lang
 from sarja.client import model as m
 from sarja.client import receive
+from sarja.client.fit import text_of
 from sarja.client.form import CreateForm
 from sarja.client.record import load
 from sarja.client.words import connect, lobby, refusals
@@ -470,6 +471,31 @@ def test_a_match_its_clocks_the_coach_and_the_standings_fit_80_by_24():
     assert standing_words.computer("hard") in screen  # whole, in the screen's language
     h.feed(Standings(hours=6, evening=(), all_time=()))
     fits(h, "no standings yet")
+
+
+@pytest.mark.parametrize("language", ["en", "fi"])
+def test_a_person_named_like_a_computers_line_is_told_apart_from_it(language):
+    """A person who calls themselves "Computer (hard)" (or "Tietokone (vaikea)") had a
+    line just like the computer's: the computer's is drawn in a style no name has."""
+    from sarja.client.render_standings import standings_lines
+
+    lang.use(language)
+    try:
+        row = Standing(name="x", games=3, wins=1, losses=2, draws=0, sequences=1,
+                       removed=0, exchanged=0, move_ms=900, rating=5)  # fmt: skip
+        computer = dataclasses.replace(row, name="Computer (hard)", computer="hard")
+        person = dataclasses.replace(row, name=standing_words.computer("hard"))
+        model = m.Model(address="host:7474", name="Aino", named=True, link="online")
+        model.standings = Standings(hours=6, evening=(computer, person), all_time=())
+        lines = standings_lines(model, 80, 24)
+        rows = [line for line in lines if standing_words.computer("hard") in text_of(line)]
+        assert len(rows) == 2, lines
+        (mine, theirs) = [[style for style, _ in line] for line in rows]
+        assert mine == ["class:computer"] and theirs == [""], rows
+        # the same words otherwise: only the style tells them apart
+        assert text_of(rows[0])[4:] == text_of(rows[1])[4:]
+    finally:
+        lang.use("en")
 
 
 def test_every_key_of_the_lobby_footer_shows_at_80_columns():

@@ -56,8 +56,8 @@ def test_the_template_holds_every_marked_sentence(tmp_path):
     fresh = tmp_path / "sarja.pot"
     subprocess.run(
         [str(Path(sys.executable).parent / "pybabel"), "extract", "-F", "lang/babel.cfg",
-         "-k", "N_", "-k", "ngettext:1,2", "--no-location", "--sort-output", "--omit-header",
-         "-o", str(fresh), "."],
+         "-k", "N_", "-k", "ngettext:1,2", "-k", "pgettext:1c,2", "--no-location",
+         "--sort-output", "--omit-header", "-o", str(fresh), "."],
         cwd=ROOT, check=True, capture_output=True,
     )  # fmt: skip
     assert _ids(_read(fresh)) == _ids(_read(POT))
@@ -69,7 +69,7 @@ def test_every_sentence_has_a_finnish_translation_with_its_places():
     for message in pot:
         if not message.id:
             continue
-        fi = po.get(message.id)
+        fi = po.get(message.id, message.context)
         assert fi is not None, f"not in the Finnish catalog: {message.id!r}"
         assert not fi.fuzzy, f"fuzzy: {message.id!r}"
         ids = message.id if isinstance(message.id, tuple) else (message.id,)
@@ -294,6 +294,9 @@ def test_each_finnish_word_of_the_glossary_is_the_catalogs():
     # "puoli" in one sentence, where every other says "joukkue" (a team too, never "tiimi").
     for other in ("puoli", "tiimi"):
         assert not re.search(rf"\b{other}", finnish), other
+    # The rules for players say it as the client does (they once said "tiimi" throughout).
+    rules = (ROOT / "docs" / "rules.fi.md").read_text(encoding="utf-8").lower()
+    assert "tiimi" not in rules
 
 
 @pytest.mark.parametrize(
@@ -312,3 +315,28 @@ def test_finnish_says_what_the_english_does(english, not_said, said):
     catalog = read_po(PO.open(encoding="utf-8"))
     finnish = catalog[english].string
     assert not_said not in finnish and said in finnish, finnish
+
+
+def test_the_standings_heads_and_teammates_read_right_in_finnish():
+    """The host's table's heads are lowercase, the client's capitalised: the one head
+    they share ("s/move") was "Aika" in both. And a count of wins was "{wins} voitettu"
+    (no partitive after 0 or 2…): "voittoja {wins}" reads right for every count."""
+    from sarja.client.words import standings as standing_words
+    from sarja.protocol.standing import Standing
+    from sarja.server.standings_cli import format_lines
+    from sarja.server.standings_read import Line
+
+    lang.use("fi")
+    s = Standing(name="Aino", games=2, wins=1, losses=1, draws=0, sequences=1,
+                 removed=0, exchanged=0, move_ms=900, rating=5)  # fmt: skip
+    head = format_lines([Line("ab" * 20, s, 0.5)])[0]
+    assert head == head.lower() and " aika " in head, head
+    assert all(h[0].isupper() for h in standing_words.HEAD), standing_words.HEAD
+    assert "Aika" in standing_words.HEAD
+    host = lang.ngettext("{first} & {second}: {n} game, {wins} won",
+                         "{first} & {second}: {n} games, {wins} won", 1)  # fmt: skip
+    for wins in (0, 1, 2):
+        line = standing_words.pair("Aino", "Bertil", 3, wins)
+        assert line == f"Aino & Bertil: 3 peliä yhdessä, voittoja {wins}", line
+        line = host.format(first="A", second="B", n=1, wins=wins)
+        assert line == f"A & B: 1 peli, voittoja {wins}", line

@@ -5,11 +5,14 @@ commands run at once (each process spends most of its time importing)."""
 
 from __future__ import annotations
 
+import logging
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
+from sarja import lang
 from sarja.server.datalock import DataDirLock
 from sarja.server.journal import FILE_NAME, Journal
 
@@ -60,3 +63,28 @@ def test_the_hosts_commands_and_the_journals_errors_speak_finnish(tmp_path):
     assert f"sarja-server export: päiväkirja {damaged / FILE_NAME} on vioittunut" in err, err
     status, _, err = second
     assert status == 1 and f"hakemisto {held} on toisen sarja-serverin käytössä" in err, err
+
+
+async def test_the_journals_failure_in_a_game_is_one_finnish_line(tmp_path, caplog):
+    """The critical line when a commit fails was a Finnish sentence followed by English
+    ("; stopping, so that no move is lost"): the whole line comes from the catalog."""
+    journal = Journal(tmp_path / FILE_NAME)
+    # Another program makes the journal refuse the next table: its commit fails.
+    db = sqlite3.connect(tmp_path / FILE_NAME)
+    db.execute(
+        "CREATE TRIGGER refuse BEFORE INSERT ON tables"
+        " BEGIN SELECT RAISE(ABORT, 'no more tables'); END"
+    )
+    db.commit()
+    db.close()
+    journal.table_opened("t1", 1, "Doomed", 2, 2, 7, False, None)
+    lang.use("fi")
+    try:
+        with caplog.at_level(logging.CRITICAL):
+            assert not await journal.commit()
+    finally:
+        lang.use("en")
+        journal.close()
+    (line,) = [r.getMessage() for r in caplog.records if r.levelno == logging.CRITICAL]
+    assert line.startswith(f"päiväkirjaan {tmp_path / FILE_NAME} ei voi kirjoittaa"), line
+    assert "stopping" not in line and "lost" not in line, line

@@ -94,7 +94,8 @@ KEYS = {
     "alerts": N_("a bell and the window's title on your turn: on / off"),
     # anywhere
     "help": N_("this help"),
-    "quit": N_("quit (asks first during a game; the seat is kept)"),
+    "quit seated": N_("quit (asks first during a game; the seat is kept)"),
+    "quit": N_("quit"),  # no seat here (the lobby, a replay, watching): nothing to keep
 }
 
 # How the help page writes a key (prompt_toolkit's name for it): letters and digits as
