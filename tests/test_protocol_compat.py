@@ -38,8 +38,12 @@ assert {"remote", "computers", "stand_in", "fives"} <= KNOWN
 
 new_keys = st.text(min_size=1, max_size=12).filter(lambda k: k not in KNOWN)
 # What a newer field may hold, shallow enough for the nesting limit.
-new_values = st.none() | st.booleans() | st.integers(-5, 2**40) | st.text(max_size=20) | st.lists(
-    st.integers(0, 99) | st.text(max_size=5), max_size=4
+new_values = (
+    st.none()
+    | st.booleans()
+    | st.integers(-5, 2**40)
+    | st.text(max_size=20)
+    | st.lists(st.integers(0, 99) | st.text(max_size=5), max_size=4)
 )
 extras = st.dictionaries(new_keys, new_values, min_size=1, max_size=3)
 
