@@ -64,19 +64,30 @@ class WireMap:
         return d
 
     @classmethod
-    def from_wire(cls, d: Any) -> Self:
-        """Check a decoded map's keys and build (and so validate) the message."""
-        return cls(**cls.wire_fields(d))
+    def from_wire(cls, d: Any, *, open: bool = False) -> Self:
+        """Check a decoded map's keys and build (and so validate) the message.
+
+        `open`: the map came from a server, so a string key the class does not know is
+        a field a newer server added and is left out (docs/protocol.md, "Versions and
+        new fields"); a client's map is refused for it (`unknown_field`).
+        """
+        return cls(**cls.wire_fields(d, open=open))
 
     @classmethod
-    def wire_fields(cls, d: Any) -> dict[str, Any]:
+    def wire_fields(cls, d: Any, *, open: bool = False) -> dict[str, Any]:
         """The constructor arguments of a decoded map, after checking its keys."""
         if type(d) is not dict:
             fail("bad_type", f"{cls._what().capitalize()} must be a map.")
         keys = d.keys()
         if not keys <= cls._ALLOWED:
-            extra = sorted(shown(k) for k in keys - cls._ALLOWED)
-            fail("unknown_field", f"Unknown field {extra[0]} in {cls._what()}.")
+            unknown = keys - cls._ALLOWED
+            # A key that is not a string is no field anyone could have added.
+            refused = {k for k in unknown if type(k) is not str} if open else unknown
+            if refused:
+                extra = sorted(shown(k) for k in refused)
+                fail("unknown_field", f"Unknown field {extra[0]} in {cls._what()}.")
+            d = {k: v for k, v in d.items() if k not in unknown}
+            keys = d.keys()
         if not keys >= cls._REQUIRED:
             missing = sorted(cls._REQUIRED - keys)
             fail("missing_field", f"Field '{missing[0]}' is missing from {cls._what()}.")

@@ -62,10 +62,14 @@ def _class_of(d: Any) -> type[Change]:
     """The class of change a map names, once its keys are ones a change may have."""
     if type(d) is not dict:
         fail("bad_type", "A change must be a map.")
+    # Changes travel only in server messages: a string key a change may not have is a
+    # field a newer server added, left out (docs/protocol.md, "Versions and new fields").
     keys = d.keys()
     if not keys <= _ALLOWED:
-        extra = sorted(shown(k) for k in keys - _ALLOWED)
-        fail("unknown_field", f"Unknown field {extra[0]} in a change.")
+        refused = [k for k in keys - _ALLOWED if type(k) is not str]
+        if refused:
+            extra = sorted(shown(k) for k in refused)
+            fail("unknown_field", f"Unknown field {extra[0]} in a change.")
     if "kind" not in keys:
         fail("missing_field", "Field 'kind' is missing from a change.")
     kind = d["kind"]
@@ -104,4 +108,14 @@ def change_of(v: Any, name: str) -> Change:
 
 
 def changes_of(v: Any, name: str, lo: int, hi: int) -> tuple[Change, ...]:
-    return tuple(change_of(x, name) for x in sequence(v, name, lo, hi))
+    """lo..hi changes, less those of a kind this end does not know: a newer server's,
+    which a client ignores (docs/protocol.md), so the result may hold fewer than lo."""
+    return tuple(change_of(x, name) for x in sequence(v, name, lo, hi) if not _newer(x))
+
+
+def _newer(v: Any) -> bool:
+    """True for a change map whose kind is a string this end does not know."""
+    if type(v) is not dict:
+        return False
+    kind = v.get("kind")
+    return type(kind) is str and kind not in CHANGE_BY_KIND

@@ -47,6 +47,11 @@ class _Codec(Generic[In, Out]):
     _max_in = 0  # the largest frame the peer may send
     _max_out = 0
     _decode: dict[str, int] = {}  # the peer's bounds for msgpack (limits.py)
+    # Forward compatibility, for a client only (docs/protocol.md, "Versions and new
+    # fields"): `_open` leaves out the fields it does not know; a type outside
+    # `_other_way` is ignored. A server refuses both: its peer may be hostile.
+    _open = False
+    _other_way: frozenset[str] | None = None  # unknown_type; None: every unknown type
 
     def __init__(self) -> None:
         self._frames = FrameDecoder(self._max_in)
@@ -79,22 +84,26 @@ class _Codec(Generic[In, Out]):
         Raises RemoteProtocolError for anything the peer got wrong. Unless the error is
         `fatal`, only that frame is dropped and the next call reads on.
         """
-        body = self._frames.next_frame()
-        if body is None:
-            return None
-        # In this order: the frame, msgpack, the shape, the type, the version of a
-        # greeting, every field, and last the session state (docs/protocol.md, §4).
-        obj = check_shape(loads(body, self._options), self._max_depth)
-        t = obj["t"]
-        cls = self._incoming.get(t)
-        if cls is None:
+        while True:
+            body = self._frames.next_frame()
+            if body is None:
+                return None
+            # In this order: the frame, msgpack, the shape, the type, the version of a
+            # greeting, every field, and last the session state (docs/protocol.md, §4).
+            obj = check_shape(loads(body, self._options), self._max_depth)
+            t = obj["t"]
+            cls = self._incoming.get(t)
+            if cls is not None:
+                break
+            if self._other_way is not None and t not in self._other_way:
+                continue  # a newer server's message type: ignored, the next is read
             raise RemoteProtocolError(
                 "unknown_type", f"{shown(t)} is not a message a {self._role} accepts."
             )
         if t == "hello" or t == "welcome":
             self._check_version(obj.get("version"))
         try:
-            msg: In = cls.from_wire(obj)
+            msg: In = cls.from_wire(obj, open=self._open)
         except LocalProtocolError as exc:
             raise RemoteProtocolError(exc.code, exc.message, id=_action_id(obj)) from None
         self._received(msg)
@@ -188,6 +197,8 @@ class ClientCodec(_Codec[ServerMessage, ClientMessage]):
     _role, _peer = "client", "server"
     _incoming, _outgoing = SERVER_MESSAGES, CLIENT_MESSAGES
     _max_in, _max_out, _decode = MAX_SERVER_FRAME, MAX_CLIENT_FRAME, SERVER_DECODE
+    # A client's message type coming from a server is a broken server, not a newer one.
+    _open, _other_way = True, frozenset(CLIENT_MESSAGES)
 
     def _received(self, msg: ServerMessage) -> None:
         self.session.on_server(msg)

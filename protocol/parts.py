@@ -63,7 +63,9 @@ def one(cls: type[P], v: Any, name: str) -> P:
 def _from_map(cls: type[P], v: Any, name: str) -> P:
     if type(v) is not dict:
         fail("bad_type", f"Field '{name}' must hold {cls.__name__.lower()} maps.")
-    return cls.from_wire(v)
+    # Parts travel only in server messages, so only a client decodes one: a field of it
+    # the client does not know is a newer server's, left out (docs/protocol.md).
+    return cls.from_wire(v, open=True)
 
 
 @wire

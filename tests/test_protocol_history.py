@@ -63,8 +63,8 @@ PLAYED = Played(seat=0, card="5H", cell=44)
          "bad_format"),  # a drawn card named: no change may carry one
         ({"entries": ({"version": 1, "changes": [change_to_wire(PLAYED)], "stand_in": 1},)},
          "bad_type"),
-        ({"entries": ({"version": 1, "changes": [change_to_wire(PLAYED)], "seat": 0},)},
-         "unknown_field"),
+        ({"entries": ({"version": 1, "changes": [change_to_wire(PLAYED)], 0: 0},)},
+         "unknown_field"),  # a key that is not a string (a new one is ignored)
         ({"entries": (Entry(version=1, changes=(PLAYED,)),) * (MAX_HISTORY_PAGE + 1)},
          "out_of_range"),
         ({"more": "yes"}, "bad_type"),
