@@ -212,6 +212,20 @@ async def restarted(tmp_path: Any, before: Any, after: Any) -> None:
         nursery.cancel_scope.cancel()
 
 
+async def made_and_joined(
+    port: int, key: str, kept: dict[str, Any], bertil_person: str | None = None
+) -> tuple[NetClient, NetClient]:
+    """Aino (person `key`) makes a table of three, Bertil takes seat 2: the table's id
+    goes in `kept`."""
+    aino = await NetClient.connect(port, "Aino", person=key)
+    await aino.send(CreateTable(name="Friday", players=3, teams=3))
+    kept["table"] = (await aino.expect("table")).id
+    bertil = await NetClient.connect(port, "Bertil", person=bertil_person)
+    await bertil.send(Join(table=kept["table"], seat=1))
+    await bertil.expect("table")
+    return aino, bertil
+
+
 async def test_the_creator_in_the_lobby_at_a_restart_is_the_creator_after_it(tmp_path):
     # Aino made the table and went back to the lobby, which freed her seat and took her
     # guest out of the journal: after a restart the table had no creator she could be.
@@ -219,12 +233,7 @@ async def test_the_creator_in_the_lobby_at_a_restart_is_the_creator_after_it(tmp
     kept: dict[str, Any] = {}
 
     async def before(port: int) -> None:
-        aino = await NetClient.connect(port, "Aino", person=key)
-        await aino.send(CreateTable(name="Friday", players=3, teams=3))
-        kept["table"] = (await aino.expect("table")).id
-        bertil = await NetClient.connect(port, "Bertil", person="b" * 40)
-        await bertil.send(Join(table=kept["table"], seat=1))
-        await bertil.expect("table")
+        aino, bertil = await made_and_joined(port, key, kept, bertil_person="b" * 40)
         kept["bertil"] = bertil.welcome.resume
         await aino.send(Leave())
         await aino.expect("tables")
@@ -252,12 +261,7 @@ async def test_the_creator_back_as_a_new_guest_is_the_creator_after_a_restart(tm
     kept: dict[str, Any] = {}
 
     async def before(port: int) -> None:
-        aino = await NetClient.connect(port, "Aino", person=key)
-        await aino.send(CreateTable(name="Friday", players=3, teams=3))
-        kept["table"] = (await aino.expect("table")).id
-        bertil = await NetClient.connect(port, "Bertil")
-        await bertil.send(Join(table=kept["table"], seat=1))
-        await bertil.expect("table")
+        aino, bertil = await made_and_joined(port, key, kept)
         await aino.aclose()
         while (await answer(bertil)).seats[0].name is not None:
             pass
