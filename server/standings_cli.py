@@ -53,9 +53,16 @@ def format_lines(lines: list[Line]) -> list[str]:
         s = line.standing
         counts = (s.games, s.wins, s.losses, s.draws, s.sequences, s.removed, s.exchanged)
         values = [*map(str, counts), f"{s.move_ms / 1000:.1f}", f"{s.rating / 10:.1f}"]
-        # a computer's name says so: "Computer (hard)"
-        out.append(f"{i:>3}  {s.name:<{NAME_WIDTH}} {columns(values)}  {person_id(line.person)}")
+        shown = s.name if s.computer is None else computer_name(s.computer)
+        out.append(f"{i:>3}  {shown:<{NAME_WIDTH}} {columns(values)}  {person_id(line.person)}")
     return out
+
+
+def computer_name(level: str) -> str:
+    """A computer level's line in the language of the moment (the journal keeps the
+    English "Computer (hard)"), as the client's standings screen names it."""
+    words = {"easy": _("easy"), "medium": _("medium"), "hard": _("hard")}
+    return _("Computer ({level})").format(level=words.get(level, level))
 
 
 def person_id(person: str) -> str:

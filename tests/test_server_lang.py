@@ -88,3 +88,25 @@ async def test_the_journals_failure_in_a_game_is_one_finnish_line(tmp_path, capl
     (line,) = [r.getMessage() for r in caplog.records if r.levelno == logging.CRITICAL]
     assert line.startswith(f"päiväkirjaan {tmp_path / FILE_NAME} ei voi kirjoittaa"), line
     assert "stopping" not in line and "lost" not in line, line
+
+
+def test_the_hosts_standings_name_a_computer_in_finnish():
+    # The journal keeps a level's line as "Computer (hard)": printed as it was, in
+    # English among the Finnish heads.
+    from sarja import lang
+    from sarja.protocol.standing import Standing
+    from sarja.server.standings_cli import format_lines
+    from sarja.server.standings_read import Line
+
+    figures = dict(games=1, wins=1, losses=0, draws=0, sequences=2, removed=0, exchanged=0)
+    hard = Standing(name="Computer (hard)", computer="hard", move_ms=300, rating=10, **figures)
+    aino = Standing(name="Aino", move_ms=900, rating=5, **figures)
+    lines = [Line("computer:hard", hard, 1.0), Line("ab" * 32, aino, 0.5)]
+    try:
+        lang.use("fi")
+        printed = format_lines(lines)
+    finally:
+        lang.use("en")
+    assert "Tietokone (vaikea)" in printed[1] and "computer:hard" in printed[1]
+    assert "Aino" in printed[2]
+    assert "Computer (hard)" in format_lines(lines)[1]
