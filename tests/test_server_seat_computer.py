@@ -326,12 +326,9 @@ async def test_a_creator_who_forgets_themselves_leaves_no_hash_with_their_table(
     key = "k" * 40
     async with trio.open_nursery() as nursery:
         server = await nursery.start(serve, config(data_dir=tmp_path))
-        aino = await NetClient.connect(server.port, "Aino", person=key)
-        await aino.send(CreateTable(name="Friday", players=3, teams=3))
-        table_id = (await aino.expect("table")).id
-        bertil = await NetClient.connect(server.port, "Bertil")
-        await bertil.send(Join(table=table_id, seat=1))
-        await bertil.expect("table")
+        kept: dict[str, Any] = {}
+        aino, _ = await made_and_joined(server.port, key, kept)
+        table_id = kept["table"]
         await aino.send(Leave())
         await aino.expect("tables")
         await aino.send(Forget())
@@ -348,12 +345,9 @@ async def test_a_creator_who_forgets_themselves_is_not_known_by_the_key_after(nu
     # dropped guest, which the table still knew as its creator, kept the key's hash.
     key = "k" * 40
     server = await nursery.start(serve, config())
-    aino = await NetClient.connect(server.port, "Aino", person=key)
-    await aino.send(CreateTable(name="Friday", players=3, teams=3))
-    table_id = (await aino.expect("table")).id
-    bertil = await NetClient.connect(server.port, "Bertil")
-    await bertil.send(Join(table=table_id, seat=1))
-    await bertil.expect("table")
+    kept: dict[str, Any] = {}
+    aino, bertil = await made_and_joined(server.port, key, kept)
+    table_id = kept["table"]
     await aino.aclose()
     while (await answer(bertil)).seats[0].name is not None:
         pass
