@@ -23,8 +23,9 @@ FINNISH = {**os.environ, "LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG"
 def run_all(*commands: tuple[str, ...]) -> list[tuple[int, str, str]]:
     """Each command's exit status, stdout and stderr, the commands run side by side."""
     running = [
-        subprocess.Popen([SERVER, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True, env=FINNISH)  # fmt: skip
+        subprocess.Popen(
+            [SERVER, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=FINNISH
+        )  # fmt: skip
         for args in commands
     ]
     done = []
