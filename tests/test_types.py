@@ -2,7 +2,7 @@
 
 Both as the README tells a newcomer to run them by hand, from the clone: `mypy` with
 no arguments (pyproject.toml names the packages under their import name, `sarja.*`,
-and typecheck/sarja/ links to their folders) and `ruff check .`.
+and typecheck/sarja/ links to their folders), `ruff check .` and `ruff format --check .`.
 """
 
 from __future__ import annotations
@@ -47,5 +47,14 @@ def test_ruff_is_clean() -> None:
     done = subprocess.run(
         [_tool("ruff"), "check", "--no-cache", "."], cwd=ROOT, text=True, capture_output=True,
         check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_ruff_format_is_clean() -> None:
+    # The house style is ruff's format: a file left unformatted shows up in the next diff.
+    done = subprocess.run(
+        [_tool("ruff"), "format", "--check", "--no-cache", "."], cwd=ROOT, text=True,
+        capture_output=True, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
