@@ -39,7 +39,7 @@ WORKED_OUT: dict[str, dict[str, Any]] = {
     "sarja-bot": {"--think-time": DEFAULT_THINK_TIME},
 }
 # Options of other programs the docs name (a firewall's, the type checker's).
-FOREIGN = {"--add-port", "--add-service", "--permanent", "--strict"}
+FOREIGN = {"--add-port", "--add-service", "--permanent", "--strict", "--check"}
 
 
 class _Parser(Exception):
