@@ -38,7 +38,7 @@ WORKED_OUT: dict[str, dict[str, Any]] = {
     "sarja-client": {"--pace": PACE},
     "sarja-bot": {"--think-time": DEFAULT_THINK_TIME},
 }
-# Options of other programs the docs name (a firewall's, the type checker's).
+# Options of other programs the docs name (a firewall's, the type checker's, the formatter's).
 FOREIGN = {"--add-port", "--add-service", "--permanent", "--strict", "--check"}
 
 
