@@ -80,6 +80,7 @@ from sarja.server.engine.view import SeatView
 from .find import add_discover_on, find_servers
 from .net import address_text
 from .settings import Settings, settings_path
+from .typed import readable
 from .words import bot as words
 from .words import connect as connect_words
 from .words import find as say_find
@@ -395,7 +396,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                 connect_words.NOT_AN_ADDRESS.format(address=args.address, port=DEFAULT_PORT)
             )
         args.host, args.port = host.strip("[]"), int(port)
-    args.name = " ".join((args.name or f"{args.level.capitalize()} bot").split())[:MAX_NAME]
+    args.name = readable(args.name or f"{args.level.capitalize()} bot")[:MAX_NAME]
     if not args.name or not args.name.isprintable() or not shows_something(args.name):
         parser.error(connect_words.NAME_UNREADABLE)
     if args.table is not None:

@@ -27,6 +27,7 @@ from .find_screen import choose_server
 from .kept import Kept, practice_records, recent, server_records
 from .net import address_text, parse_address
 from .settings import Settings, settings_path
+from .typed import readable
 from .words import connect as connect_words
 
 
@@ -116,7 +117,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                 connect_words.NOT_AN_ADDRESS.format(address=args.address, port=DEFAULT_PORT)
             )
     if args.name is not None:
-        args.name = " ".join(args.name.split())
+        args.name = readable(args.name)  # as the name prompt takes it
         if not args.name or not args.name.isprintable() or not shows_something(args.name):
             parser.error(connect_words.NAME_UNREADABLE)
         if len(args.name) > MAX_NAME:

@@ -76,3 +76,14 @@ def test_sarja_bots_table_must_be_a_name_the_server_takes(capsys, table):
         bot_args(["127.0.0.1:7474", "--table", table])
     assert stop.value.code != 0 and "--table must be 1 to 32" in capsys.readouterr().err
     assert bot_args(["127.0.0.1:7474", "--table", "  Friday "]).table == "Friday"
+
+
+def test_an_invisible_character_in_a_name_is_dropped_on_the_prompt_and_the_command_line():
+    # A zero-width space typed at the prompt became a space ("Ai no", another name than
+    # Aino), and `--name` refused it as unreadable.
+    h = Headless(m.Model(address="host:7474", link="online"))
+    h.press("Ai\u200bno\u00ad", "enter")
+    assert h.model.named and h.model.name == "Aino"
+    assert parse_args(["127.0.0.1:7474", "--name", "Ai\u200bno"]).name == "Aino"
+    assert bot_args(["127.0.0.1:7474", "--name", "Ai\u200bno"]).name == "Aino"
+    assert parse_args(["127.0.0.1:7474", "--name", "Ai\tno"]).name == "Ai no"
