@@ -16,10 +16,9 @@ from pathlib import Path
 
 from sarja.lang import _
 
-from .datalock import in_use
 from .engine import record_json
-from .host_journal import add_data_dir, parse_with_journal
-from .journal import Journal, JournalError, Result, replay_game
+from .host_journal import add_data_dir, journal_to_read, parse_with_journal
+from .journal import JournalError, Result, replay_game
 
 
 def export_main(argv: list[str]) -> int:
@@ -44,9 +43,7 @@ def export_main(argv: list[str]) -> int:
         return 1
     args, data_dir, path = found
     try:
-        # Beside a running server, read only: an older one could not start on its
-        # journal brought up to date under it.
-        journal = Journal(path, upgrade=not in_use(data_dir))
+        journal = journal_to_read(data_dir, path)
         try:
             held = journal.games()
             kept = {(table_id, number) for table_id, number, _, _ in held}

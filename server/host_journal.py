@@ -1,5 +1,5 @@
 """What the host's offline commands share (`export`, `standings`, `forget`): the
-`--data-dir` option and finding the journal in that directory."""
+`--data-dir` option, finding the journal in that directory, and opening it to read."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from pathlib import Path
 
 from sarja.lang import _
 
-from .journal import FILE_NAME
+from .datalock import in_use
+from .journal import FILE_NAME, Journal
 from .records import default_data_dir
 
 
@@ -38,3 +39,10 @@ def find_journal(prog: str, data_dir: Path | None) -> tuple[Path, Path] | None:
         print(f"{prog}: " + _("no journal at {path}").format(path=path), file=sys.stderr)
         return None
     return data_dir, path
+
+
+def journal_to_read(data_dir: Path, path: Path) -> Journal:
+    """The journal for a command that only reads it. Beside a running server, it is
+    left at its version: an older server could not start on a journal brought up to
+    date under it (JournalError, with a sentence, if this one cannot read it as it is)."""
+    return Journal(path, upgrade=not in_use(data_dir))

@@ -16,8 +16,8 @@ from pathlib import Path
 from sarja.lang import _, ngettext, pgettext
 from sarja.protocol.limits import MAX_EVENING_HOURS
 
-from .datalock import DataDirInUse, DataDirLock, in_use
-from .host_journal import add_data_dir, find_journal, parse_with_journal
+from .datalock import DataDirInUse, DataDirLock
+from .host_journal import add_data_dir, find_journal, journal_to_read, parse_with_journal
 from .journal import Journal, JournalError
 from .standings import forget_rows
 from .standings_read import EVENING_HOURS, Line, games_of, pairs, top
@@ -120,9 +120,7 @@ def standings_main(argv: list[str]) -> int:
         return 1
     data_dir, path = found
     try:
-        # Beside a running server, read only: an older one could not start on its
-        # journal brought up to date under it.
-        journal = Journal(path, upgrade=not in_use(data_dir))
+        journal = journal_to_read(data_dir, path)
         try:
             sys.stdout.write(standings_text(journal, time.time(), args.hours, args.top))
         finally:
