@@ -11,9 +11,10 @@ stand-in player (server/bots/baseline.py); ``random`` (easy's sparring partner o
 picks uniformly among the legal actions. With ``--sighted`` it also plays
 ``sighted``, hard searching worlds dealt with the other seats' real hands
 (the draw pile still shuffled), against medium and baseline in two-player
-games: what hard would score if it could see the hidden cards. It is a
-measurement, never a player. ``hard-v1`` is hard as it was before threats were judged as threats and
-hands read by a likelihood (frozen under bench/hard_v1/, never a level); with
+games and against hard-v1 in both seatings: what hard would score if it could
+see the hidden cards. It is a measurement, never a player. ``hard-v1`` is
+hard as it was before threats were judged as threats and hands read by a
+likelihood (frozen under bench/hard_v1/, never a level); with
 ``--v1`` medium also meets ``medium-v1``, medium as it was, on ten times as
 many deals. After the games, medium and hard are checked on the block suite
 (tests/blocks.json, bench/blocks.py): ``blocks_missed_medium`` and
@@ -73,8 +74,10 @@ PAIRINGS = (
 # With --v1, medium against medium as it was before threats (a fast proxy of
 # the judgement's worth), ten times --games deals in two-player games.
 V1_PAIRINGS = (("medium", "medium-v1"),)
-# With --sighted, in two-player games, each on --games deals.
-SIGHTED_PAIRINGS = (("sighted", "medium"), ("sighted", "baseline"))
+# With --sighted: against medium and baseline in two-player games, each on
+# --games deals; against hard-v1 in both seatings, on hard's share of them (the
+# ceiling of the issue's match: what this search scores seeing every hand).
+SIGHTED_PAIRINGS = (("sighted", "medium"), ("sighted", "baseline"), ("sighted", "hard-v1"))
 # Hard's games take most of the time: the deals each pairing with hard gets,
 # as a share of --games (hard against medium in two-player games).
 HARD_SHARE = {
@@ -323,7 +326,8 @@ def main() -> None:
         "--sighted",
         action="store_true",
         help="also play sighted (hard seeing the hidden hands) against medium and"
-        " baseline, two players, --games deals each",
+        " baseline, two players, --games deals each, and against hard-v1 as hard"
+        " meets it",
     )
     parser.add_argument(
         "--v1",
@@ -365,15 +369,16 @@ def main() -> None:
         for key in ARRANGEMENTS:
             if args.seating and key not in args.seating:
                 continue
-            if first == "sighted" and key != "2p" or second == "medium-v1" and key != "2p":
+            two_player_only = first == "sighted" and second != "hard-v1" or second == "medium-v1"
+            if two_player_only and key != "2p":
                 continue
             if args.quick:
                 n = 1
-            elif first == "sighted":
+            elif first == "sighted" and second != "hard-v1":
                 n = args.games
             elif second == "medium-v1":
                 n = args.games * 10
-            elif "hard" in (first, second):
+            elif "hard" in (first, second) or second == "hard-v1":
                 n = max(1, round(args.games * HARD_SHARE[(second, key)]))
             else:
                 n = args.games * (10 if key == "2p" else 5)
@@ -508,6 +513,12 @@ def main() -> None:
         figures |= {
             "sighted_vs_medium": rate("sighted", "medium"),
             "sighted_vs_baseline": rate("sighted", "baseline"),
+            "sighted_vs_hard_v1": rate("sighted", "hard-v1"),
+            "sighted_vs_hard_v1_interval": interval("sighted", "hard-v1"),
+            "sighted_vs_hard_v1_games": games("sighted", "hard-v1"),
+            "sighted_vs_hard_v1_teams": rate("sighted", "hard-v1", "2x2"),
+            "sighted_vs_hard_v1_teams_interval": interval("sighted", "hard-v1", "2x2"),
+            "sighted_vs_hard_v1_teams_games": games("sighted", "hard-v1", "2x2"),
         }
     print(json.dumps(figures))
 
