@@ -227,6 +227,7 @@ def table_lines(model: Model, width: int, height: int, click: Click = None) -> l
         hint = table_words.GAME_ON
     else:
         # The server's computers are always ready; a bot says it is, as a person does.
-        hint = table_words.starts_when(any(s.computer and not s.remote for s in table.seats))
+        computers = any(s.computer and not s.remote for s in table.seats)
+        hint = table_words.starts_when(computers, created_here(model))
     lines += wrap([("class:dim", hint)], width, indent=1)
     return lines
