@@ -93,7 +93,7 @@ def lobby_details(model: Model, width: int) -> list[Line]:
     extra = [("class:label", words.RULES), ("", ", ".join(rules))]
     if info.spectators:
         extra.append(("", "; " + words.watching(info.spectators)))
-    taken = model.name if name_taken(model, info) else ""
+    taken = name_taken(model, info) or ""
     hints = words.detail_hints(info.started, ours(model, info), taken)
     lines: list[Line] = []
     for longest in (MAX_NAME, 12, 8, 5):

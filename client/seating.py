@@ -114,9 +114,10 @@ def spectate(model: Model) -> list[ClientMessage]:
 
 def _refused_by_name(model: Model, table: TableSummary) -> bool:
     """Someone at the table has our name: the server would refuse us, so say it here."""
-    if not name_taken(model, table):
+    taken = name_taken(model, table)
+    if taken is None:
         return False
-    model.status = lobby.name_taken_here(model.name, table.name)
+    model.status = lobby.name_taken_here(taken, table.name)
     return True
 
 
