@@ -24,14 +24,14 @@ def ours(model: Model, table: TableSummary) -> bool:
     return model.kept_unknown
 
 
-def name_taken(model: Model, table: TableSummary) -> bool:
-    """Whether the server will refuse us at `table` for our name: someone seated there
-    is called as we are (a computer only once the game is on: before, it takes another
-    name for us), and the seat is not ours."""
+def name_taken(model: Model, table: TableSummary) -> str | None:
+    """The name, as its holder spells it, the server will refuse us at `table` for:
+    someone seated there is called as we are (a computer only once the game is on:
+    before, it takes another name for us), and the seat is not ours. None: no one."""
     for seat, who in enumerate(table.seated):
         if who is None or not same_name(model.name, who):
             continue
         computer = table.computers[seat] if table.computers else None
         if computer is None or table.started:
-            return not ours(model, table)
-    return False
+            return None if ours(model, table) else who
+    return None

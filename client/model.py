@@ -143,10 +143,6 @@ class Model:
     # the waiting room offers its creator the computer key.
     created: str | None = None
     creating: bool = False
-    # The log's line that one of the server's computers left a seat (the seat, and its
-    # name and level), while it is the newest: the next table may seat it there again
-    # at another level, a level changed (computer_seats.py).
-    computer_left: tuple[int, tuple[str, str], LogLine] | None = None
     leaving: bool = False  # we asked to leave the table
     # A seat the server keeps for us while we are in the lobby: the table whose game we
     # left (None: none we know of), and whether a resume may have brought back one we

@@ -93,7 +93,7 @@ def lobby_details(model: Model, width: int) -> list[Line]:
     extra = [("class:label", words.RULES), ("", ", ".join(rules))]
     if info.spectators:
         extra.append(("", "; " + words.watching(info.spectators)))
-    taken = model.name if name_taken(model, info) else ""
+    taken = name_taken(model, info) or ""
     hints = words.detail_hints(info.started, ours(model, info), taken)
     lines: list[Line] = []
     for longest in (MAX_NAME, 12, 8, 5):
@@ -227,6 +227,7 @@ def table_lines(model: Model, width: int, height: int, click: Click = None) -> l
         hint = table_words.GAME_ON
     else:
         # The server's computers are always ready; a bot says it is, as a person does.
-        hint = table_words.starts_when(any(s.computer and not s.remote for s in table.seats))
+        computers = any(s.computer and not s.remote for s in table.seats)
+        hint = table_words.starts_when(computers, created_here(model))
     lines += wrap([("class:dim", hint)], width, indent=1)
     return lines

@@ -114,9 +114,10 @@ def spectate(model: Model) -> list[ClientMessage]:
 
 def _refused_by_name(model: Model, table: TableSummary) -> bool:
     """Someone at the table has our name: the server would refuse us, so say it here."""
-    if not name_taken(model, table):
+    taken = name_taken(model, table)
+    if taken is None:
         return False
-    model.status = lobby.name_taken_here(model.name, table.name)
+    model.status = lobby.name_taken_here(taken, table.name)
     return True
 
 
@@ -254,20 +255,23 @@ def ready(model: Model) -> list[ClientMessage]:
 def seat_computer(model: Model) -> list[ClientMessage]:
     """The chosen seat's computer, for the table's creator (the server says who that
     is, and refuses anyone else): a free seat gets an easy one, a computer's seat the
-    next level (taken away and seated again), and after hard the seat is free again."""
+    next level (in place: one message), and after hard the seat is free again."""
     table = model.table
     if table is None or table.started:
         return []
     seat = model.seat_row
     held = table.seats[seat]
+    if seat == table.seat:
+        model.status = table_words.own_seat(seat)
+        return []
+    model.status = ""  # a refusal said before is no longer the answer
     if held.name is None:
         return [SeatComputer(seat=seat, level=LEVELS[0])]
     if held.remote:  # a program on its own connection: the server's refusal, said first
         model.status = table_words.bot_seat(seat)
         return []
-    if held.computer not in LEVELS or seat == table.seat:
+    if held.computer not in LEVELS:
         model.status = table_words.seat_taken(seat)  # a person's
         return []
     at = LEVELS.index(held.computer)
-    again = [SeatComputer(seat=seat, level=LEVELS[at + 1])] if at + 1 < len(LEVELS) else []
-    return [SeatComputer(seat=seat), *again]
+    return [SeatComputer(seat=seat, level=LEVELS[at + 1] if at + 1 < len(LEVELS) else None)]

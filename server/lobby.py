@@ -333,7 +333,7 @@ class Lobby:
     def _seat_computer(self, table: Table, guest: Guest, msg: SeatComputer, now: float) -> None:
         """A computer seated where none played: the table counts among its creator's
         address's tables with computers (guards.py), as if made with one; the last one
-        taken away: it no longer does (a level changed is one taken away, one seated)."""
+        taken away: it no longer does (a level changed in place is neither)."""
         plays = any(table.computers) or table.takeover is not None
         if msg.level is not None and not plays and table.made_by(guest):
             self.guards.check_computer_tables(self.tables.values(), guest.address)

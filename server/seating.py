@@ -70,9 +70,10 @@ class Seating(Generic[T]):
 
     def check_name(self, table: T, guest: Guest) -> None:
         name = name_key(guest.name)  # look-alikes are one name (protocol/names.py)
-        if any(name == name_key(other) for other in table.names_here(guest)):
-            raise Refusal(
-                "name_taken",
-                f"Someone at this table is already called {guest.name}; connect again"
-                " under another name to join.",
-            )
+        for other in table.names_here(guest):
+            if name_key(other) == name:  # named as they are, not as the newcomer typed it
+                raise Refusal(
+                    "name_taken",
+                    f"Someone at this table is already called {other}; connect again"
+                    " under another name to join.",
+                )

@@ -169,7 +169,12 @@ class Table(ComputerTurns):
 
     def seat_computer(self, guest: Guest, seat: int, level: str | None, now: float) -> None:
         """The table's creator, in the waiting room, seats a computer at `level` in a
-        free seat, or (`level` None) frees a computer's seat."""
+        free seat, changes the level of the computer in it (in place: the seat is never
+        free between), or (`level` None) frees a computer's seat.
+
+        The creator is then not ready (other people and bots keep theirs, as a bot
+        says ready only once): the game never starts here, at a level the creator has
+        not had a chance to change, but when they say ready again."""
         self.now = now
         if not self.made_by(guest):
             raise Refusal(
@@ -190,22 +195,31 @@ class Table(ComputerTurns):
             self.computers_played.discard(seat)
             self.ready[seat] = False
             self.fx.write(rows.seat(self.id, seat, None))
-        else:
-            if computer is not None or self.seats[seat] is not None:
-                raise Refusal("seat_taken", self._taken(seat))
-            name = free_computer_name([*self.names_here(guest), guest.name])
-            if name is None:
-                raise Refusal(
-                    "no_computer_name", "Every name a computer can have is taken at this table."
-                )
-            self.computers[seat] = Computer(level, name)
-            self.ready[seat] = True
-            self.fx.write(rows.seat(self.id, seat, None, level, name))
+        elif computer is None:
+            self._computer_seated(guest, seat, level)
+        elif computer.level != level:  # the same computer, by its name, at another level
+            self.computers[seat] = Computer(level, computer.name)
+            self.fx.write(rows.seat(self.id, seat, None, level, computer.name))
         if guest is not self.creator:  # the creator, back as a new guest: this one now
             self.made(guest)
+        if computer is None or computer.level != level:  # anything but the level it had
+            self.ready[guest.seat] = False
         self.send_table()
-        if all(self.ready) and self.full:  # the last free seat, and every person ready
-            self._start()
+
+    def _computer_seated(self, guest: Guest, seat: int, level: str) -> None:
+        """A computer at `level` in the free `seat`, named as no one here is."""
+        if seat == guest.seat:
+            raise Refusal("seat_taken", f"Seat {seat + 1} is yours; a computer takes a free seat.")
+        if self.seats[seat] is not None:
+            raise Refusal("seat_taken", self._taken(seat))
+        name = free_computer_name([*self.names_here(guest), guest.name])
+        if name is None:
+            raise Refusal(
+                "no_computer_name", "Every name a computer can have is taken at this table."
+            )
+        self.computers[seat] = Computer(level, name)
+        self.ready[seat] = True
+        self.fx.write(rows.seat(self.id, seat, None, level, name))
 
     def made(self, guest: Guest) -> None:
         """`guest` is the table's creator from now on."""

@@ -1,7 +1,8 @@
 """The waiting room's computer key, headless at 80×24: at a table we made, `a` seats an
-easy computer in the chosen free seat, then makes it medium, hard, and frees the seat;
-a person's seat is not offered; at another's table the key is not shown, and the
-server's refusal is said in the player's language."""
+easy computer in the chosen free seat, then makes it medium, hard (one message each,
+in place), and frees the seat; a person's seat is not offered; at another's table the
+key is not shown, and the server's refusal is said in the player's language. The log
+says what each table changed of the computers, and the creator why they are not ready."""
 
 from __future__ import annotations
 
@@ -26,19 +27,20 @@ def test_at_our_table_a_cycles_the_chosen_seat_s_computer():
     h.feed(TABLE)
     assert "a computer" not in h.screen().splitlines()[-1]  # at our own seat: nothing
     h.sent.clear()
-    h.press("a")  # our own seat is chosen: a person's
-    assert h.sent == [] and "Seat 1 is taken" in h.screen()
+    h.press("a")  # our own seat is chosen: it was "Seat 1 is taken", as if another's
+    assert h.sent == [] and "Seat 1 is yours; choose a free seat" in h.screen()
     h.press("down")
     assert "a computer" in h.screen().splitlines()[-1]
     h.press("a")
     assert h.sent == [SeatComputer(seat=1, level="easy")]
+    assert "Seat 1 is yours" not in h.screen()  # no longer the answer
     for level, then in (("easy", "medium"), ("medium", "hard")):
         h.feed(with_seat_1(Seat(name="Bertil", ready=True, away=False, computer=level)))
         assert f"Bertil (computer, {level})" in h.screen()
         assert "a harder" in h.screen().splitlines()[-1]
         h.sent.clear()
         h.press("a")
-        assert h.sent == [SeatComputer(seat=1), SeatComputer(seat=1, level=then)]
+        assert h.sent == [SeatComputer(seat=1, level=then)]  # in place, one step
     h.feed(with_seat_1(Seat(name="Bertil", ready=True, away=False, computer="hard")))
     assert "a free the seat" in h.screen().splitlines()[-1]
     h.sent.clear()
@@ -107,8 +109,8 @@ def test_the_others_are_told_of_a_computer_that_sat_down_left_or_changed_level()
         h = headless(THREE)
         before = len(h.model.log)
         easy = Seat(name="Cecilia", ready=True, away=False, computer="easy")
-        h.feed(at_seat_3(easy), at_seat_3(FREE))  # taken away and seated again, at medium
-        h.feed(at_seat_3(dataclasses.replace(easy, computer="medium")), at_seat_3(FREE))
+        h.feed(at_seat_3(easy), at_seat_3(dataclasses.replace(easy, computer="medium")))
+        h.feed(at_seat_3(FREE))
         h.feed(at_seat_3(Seat(name="Botti", ready=True, away=False, computer="easy", remote=True)))
         assert log_lines(h)[before:] == words, language  # a bot's joined notice says it
         assert words[1] in h.screen(), language
@@ -133,3 +135,39 @@ def test_a_computer_seated_after_another_left_is_a_change_of_level_only_if_it_is
         "Daniel (computer) left seat 3 (Red).",
         "Cecilia (computer, easy) sat down at seat 3 (Red).",
     ]
+
+
+def test_a_computer_taken_away_and_another_seated_is_not_told_as_a_change_of_level():
+    # Hard, then free, then easy: the log read "Cecilia (computer) at seat 3 now plays
+    # easy", as if hard had become easy, and the line that she left was gone.
+    lang.use("en")
+    h = headless(THREE)
+    before = len(h.model.log)
+    hard = Seat(name="Cecilia", ready=True, away=False, computer="hard")
+    h.feed(at_seat_3(hard), at_seat_3(FREE), at_seat_3(dataclasses.replace(hard, computer="easy")))
+    assert log_lines(h)[before:] == [
+        "Cecilia (computer, hard) sat down at seat 3 (Red).",
+        "Cecilia (computer) left seat 3 (Red).",
+        "Cecilia (computer, easy) sat down at seat 3 (Red).",
+    ]
+
+
+def test_the_creator_is_told_a_computer_made_them_not_ready_and_the_room_says_why():
+    # The server no longer starts the game when a computer takes the last free seat:
+    # it takes back the ready of the creator, who asked, so they choose the level first.
+    for language, said, rule in (
+        ("en", "You are not ready now: press r when the computers are as you want.",
+         "changing its level makes you not ready"),
+        ("fi", "Et ole nyt valmis: paina r, kun tietokoneet ovat mieleisesi.",
+         "et ole enää valmis"),
+    ):  # fmt: skip
+        lang.use(language)
+        h = headless()
+        h.press("n", "enter")
+        h.feed(TABLE)  # ours, and we are ready
+        assert rule in " ".join(h.screen().split()), language
+        seated = Seat(name="Bertil", ready=True, away=False, computer="easy")
+        unready = dataclasses.replace(TABLE.seats[0], ready=False)
+        h.feed(dataclasses.replace(TABLE, seats=(unready, seated)))
+        assert log_lines(h)[-1] == said, language
+        assert not h.unfit()

@@ -1,15 +1,25 @@
 """Names people can tell apart, at a real server on 127.0.0.1: a name that only looks
 like one at the table (other case, full-width forms, invisible or blank characters)
 is that name, for a seat taken, a seat kept for one who left its game, and a computer
-that gives up its name to a person."""
+that gives up its name to a person; the refusal names the one at the table as they
+spell it (the table's own step too, without sockets)."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
+
+import pytest
 
 from sarja.protocol.messages import CreateTable, Join, Leave, Ready, Spectate
 from sarja.server.app import serve
 from sarja.server.config import ServerConfig
+from sarja.server.effects import Effects
+from sarja.server.engine import Arrangement
+from sarja.server.guest import Guest
+from sarja.server.refusal import Refusal
+from sarja.server.seating import Seating
+from sarja.server.table import Table
 
 from .netclient import NetClient
 
@@ -31,7 +41,8 @@ async def test_a_look_alike_of_a_name_at_the_table_can_neither_join_nor_watch(nu
         alike = await NetClient.connect(server.port, name)  # a name of its own: accepted
         await alike.send(Join(table=made.id))
         refused = await alike.expect("error")
-        assert refused.code == "name_taken" and name in refused.message
+        # Named as the one at the table spells it, not as the newcomer typed it.
+        assert refused.code == "name_taken" and "already called Aino;" in refused.message
         await alike.send(Spectate(table=made.id))
         assert (await alike.expect("error")).code == "name_taken"
         await alike.aclose()
@@ -79,3 +90,17 @@ async def test_a_computer_gives_up_its_name_to_a_look_alike_of_it(nursery):
     names = [s.name for s in table.seats]
     assert names[2] == "ＢＥＲＴＩＬ"  # shown as typed
     assert table.seats[1].computer == "easy" and names[1] not in ("Bertil", "Aino")
+
+
+def test_the_same_name_refusal_names_the_one_at_the_table_as_they_spell_it():
+    # "Someone at this table is already called ＡＩＮＯ": the newcomer's spelling, not
+    # the name of the one already there.
+    seating = Seating[Table]()
+    table = Table("t1", "Friday", Arrangement.of(2, 2), None, random.Random(1), seating, Effects())
+    seating.tables["t1"] = table
+    table.join(Guest("Aino"), None, None, 0.0)
+    for name in AINO_ALIKE:
+        with pytest.raises(Refusal) as refused:
+            table.join(Guest(name), None, None, 1.0)
+        assert refused.value.code == "name_taken"
+        assert "already called Aino;" in refused.value.message, name

@@ -1,16 +1,20 @@
 """`seat_computer` at a real server on 127.0.0.1: a table's creator seats a computer in
-a free seat of the waiting room and takes it away again; anyone else, any other seat,
-any other moment and any other level is refused; the seat survives a restart."""
+a free seat of the waiting room, changes its level in place and takes it away again;
+anyone else, any other seat, any other moment and any other level is refused; the seat
+survives a restart. And the table's own steps, without trio: a level changes in one
+step, and seating a computer never starts the game (its creator is not ready after)."""
 
 from __future__ import annotations
 
 import contextlib
+import random
 import sqlite3
 import struct
 from pathlib import Path
 from typing import Any
 
 import msgpack
+import pytest
 import trio
 
 from sarja.protocol.messages import (
@@ -22,10 +26,17 @@ from sarja.protocol.messages import (
     SeatComputer,
     Sit,
     Spectate,
+    TableView,
 )
 from sarja.server.app import serve
 from sarja.server.config import ServerConfig
+from sarja.server.effects import Effects
+from sarja.server.engine import Arrangement
+from sarja.server.guest import Guest
 from sarja.server.journal import FILE_NAME, Journal, token_hash
+from sarja.server.refusal import Refusal
+from sarja.server.seating import Seating
+from sarja.server.table import Table
 
 from .netclient import NetClient
 
@@ -95,7 +106,8 @@ async def test_only_the_creator_only_a_free_seat_only_in_the_waiting_room(nurser
     await bertil.send(SeatComputer(seat=2))
     assert await answer(bertil) == "not_creator"
     await aino.send(SeatComputer(seat=2, level="hard"))
-    assert await answer(aino) == "seat_taken"  # a computer's: take it away first
+    assert (await answer(aino)).seats[2].computer == "hard"  # a computer's: its level changes
+    await answer(bertil)
     # Hostile bytes the codec of a real client would not send: an unknown level, a seat
     # out of range, and the message in the lobby and during a game.
     hostile = [({"seat": 2, "level": "genius"}, "bad_format"), ({"seat": 99}, "out_of_range")]
@@ -380,3 +392,112 @@ async def test_a_program_away_from_its_seat_is_not_said_to_be_played_by_a_comput
     while not (seat := (await answer(aino)).seats[1]).away:
         pass
     assert (seat.name, seat.computer, seat.remote) == ("Botti", None, True)
+
+
+# ----- the table's steps, without sockets ---------------------------------------------
+
+
+class Here:
+    """Stands for a connection: a guest with one is here."""
+
+    def close(self, code: str, message: str) -> None: ...
+
+
+def waiting_room(players: int = 4) -> tuple[Table, Effects, list[Guest]]:
+    """Aino's table (she made it, seat 1), Bertil in seat 2 and a bot (a program that
+    said it is a computer) in seat 3, all three ready; the other seats free."""
+    fx, seating = Effects(), Seating[Table]()
+    table = Table("t1", "Friday", Arrangement.of(players, 2), None, random.Random(1), seating, fx)
+    seating.tables["t1"] = table
+    people = [Guest("Aino"), Guest("Bertil"), Guest("Botti")]
+    people[2].computer = "easy"
+    for seat, guest in enumerate(people):
+        guest.outbox = Here()  # type: ignore[assignment]
+        table.join(guest, seat, None, 0.0)
+        table.set_ready(guest, True, 0.0)
+    table.made(people[0])
+    fx.take()
+    return table, fx, people
+
+
+def tables_to(fx: Effects, guest: Guest) -> list[TableView]:
+    return [m for g, m in fx.take().messages() if g is guest and isinstance(m, TableView)]
+
+
+def test_a_computer_s_level_changes_in_one_step_and_its_seat_is_never_free():
+    # The client changed a level by taking the computer away and seating another: two
+    # tables, the seat free between them (a person could take it), and a log that read
+    # "now plays easy" after hard, free, easy.
+    table, fx, (aino, bertil, _) = waiting_room()
+    table.seat_computer(aino, 3, "easy", 1.0)
+    name = tables_to(fx, bertil)[-1].seats[3].name
+    for level in ("medium", "hard"):
+        table.seat_computer(aino, 3, level, 2.0)
+        [seen] = tables_to(fx, bertil)  # one table, with the computer at its new level
+        assert (seen.seats[3].name, seen.seats[3].computer, seen.seats[3].ready) == (
+            name,
+            level,
+            True,
+        )
+    table.seat_computer(aino, 3, "hard", 3.0)  # the level it has: nothing changes
+    assert table.computers[3] is not None and table.computers[3].level == "hard"
+    table.seat_computer(aino, 3, None, 4.0)
+    assert table.computers[3] is None and not table.ready[3]
+
+
+def test_seating_a_computer_in_the_last_free_seat_leaves_the_creator_to_start_the_game():
+    # With everyone else ready, an easy computer in the last free seat started the game
+    # at once: the creator never got to choose medium or hard.
+    table, fx, (aino, bertil, botti) = waiting_room()
+    table.seat_computer(aino, 3, "easy", 1.0)
+    assert not table.started
+    [seen] = tables_to(fx, bertil)
+    assert [seat.ready for seat in seen.seats] == [False, True, True, True]  # only Aino's
+    table.seat_computer(aino, 3, "hard", 2.0)
+    assert not table.started
+    table.set_ready(aino, True, 3.0)
+    assert table.started and table.computers[3] is not None
+    assert table.computers[3].level == "hard"
+
+
+def test_a_level_changed_or_a_computer_taken_away_takes_back_the_creator_s_ready_only():
+    table, fx, (aino, bertil, botti) = waiting_room(players=6)
+    table.seat_computer(aino, 3, "easy", 1.0)
+    for change in ("medium", None):
+        table.set_ready(aino, True, 2.0)  # a seat is free: no game yet
+        table.seat_computer(aino, 3, change, 3.0)
+        assert table.ready[:3] == [False, True, True], change
+    table.set_ready(aino, True, 4.0)
+    with pytest.raises(Refusal):
+        table.seat_computer(aino, 3, None, 5.0)  # nothing there: refused, nothing changes
+    assert table.ready[0]
+
+
+def test_a_on_one_s_own_seat_says_it_is_one_s_own():
+    table, _, (aino, _, _) = waiting_room()
+    for seat, said in ((0, "Seat 1 is yours"), (1, "Seat 2 is taken")):
+        with pytest.raises(Refusal) as refused:
+            table.seat_computer(aino, seat, "easy", 1.0)
+        assert refused.value.code == "seat_taken" and said in refused.value.message
+
+
+async def test_a_level_changed_is_one_table_on_the_wire_and_kept_across_a_restart(tmp_path):
+    kept: dict[str, Any] = {}
+
+    async def before(port: int) -> None:
+        aino, bertil, _ = await two_at_three_seats(port)
+        await aino.send(SeatComputer(seat=2, level="easy"))
+        kept["name"] = (await answer(aino)).seats[2].name
+        await answer(bertil)
+        await aino.send(SeatComputer(seat=2, level="hard"))
+        for person in (aino, bertil):
+            seat = (await answer(person)).seats[2]  # the next table: no free seat between
+            assert (seat.name, seat.computer) == (kept["name"], "hard")
+        kept["aino"] = aino.welcome.resume
+
+    async def after(server: Any) -> None:
+        aino = await NetClient.connect(server.port, "Aino", resume=kept["aino"])
+        seat = (await answer(aino)).seats[2]
+        assert (seat.name, seat.computer) == (kept["name"], "hard")
+
+    await restarted(tmp_path, before, after)

@@ -77,7 +77,8 @@ def watching(spectators: int) -> str:
 
 def detail_hints(started: bool, mine: bool, taken: str = "") -> tuple[str, ...]:
     """What Enter does at the chosen table: in full, then shorter while there is no
-    room. `taken`: our name, when someone there has it (the server refuses us)."""
+    room. `taken`: the name of someone there called as we are (the server refuses us),
+    as they spell it."""
     if taken:
         return (
             _(". Someone here is already called {name}: to play or watch, quit and connect"
@@ -95,8 +96,8 @@ def detail_hints(started: bool, mine: bool, taken: str = "") -> tuple[str, ...]:
 
 
 def name_taken_here(name: str, table: str) -> str:
-    """Enter or s at a table where someone has our name: what the server would say, and
-    what to do."""
+    """Enter or s at a table where someone has our name (`name`, as they spell it): what
+    the server would say, and what to do."""
     return _(
         "Someone at table {table} is already called {name}. To join it, quit (q) and"
         " connect again under another name."

@@ -19,6 +19,11 @@ def seat_taken(seat: int) -> str:
     return _("Seat {n} is taken; choose a free one.").format(n=seat + 1)
 
 
+def own_seat(seat: int) -> str:
+    """`a` at our own seat: a computer goes in a free one."""
+    return _("Seat {n} is yours; choose a free seat for a computer.").format(n=seat + 1)
+
+
 # A notice's kind -> its sentence with another's name and with ours ("You"), where the
 # seat is told and where it is not.
 _NOTICES = {
@@ -118,13 +123,27 @@ def seat_state(away: bool, ready: bool, taken: bool, computer: bool, rematch: bo
     return _("ready") if ready else _("not ready") if taken else ""
 
 
-def starts_when(computers: bool) -> str:
+def starts_when(computers: bool, ours: bool = False) -> str:
+    """The waiting room's last line; `ours`: at a table we made, whose computers we
+    seat, which makes us not ready (docs/hosting.md)."""
     if computers:
-        return _(
+        said = _(
             " When every seat is taken and everyone is ready, the game starts"
             " (computers always are)."
         )
-    return _(" When every seat is taken and everyone is ready, the game starts.")
+    else:
+        said = _(" When every seat is taken and everyone is ready, the game starts.")
+    if ours:
+        said += _(
+            " Seating a computer or changing its level makes you not ready: press r when"
+            " the seats are as you want."
+        )
+    return said
+
+
+def ready_taken_back() -> str:
+    """Our `a` changed a computer's seat, and the server took back our ready."""
+    return _("You are not ready now: press r when the computers are as you want.")
 
 
 def table_keys(computer: str | None = None) -> list[tuple[str, str]]:
