@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from sarja.lang import N_, _, translated
 
+from ..keybar import KeyItem, Need
+
 RULES_TITLE = N_(" How to play Sarja")
 KEYS_TITLE = N_(" Keys")
-PAGE_KEYS = [("Tab ←→", N_("other page")), ("Esc ?", N_("close"))]
+PAGE_KEYS = [KeyItem("Tab ←→", N_("other page")), KeyItem("Esc ?", N_("close"), Need.OUT)]
 
 RULES = [
     N_(
