@@ -41,12 +41,20 @@ def _width(items: Sequence[KeyItem]) -> int:
 
 def fitted(items: Sequence[KeyItem], width: int) -> list[KeyItem]:
     """The items that fit in `width`, in their order: the least needed left out first,
-    of those needed alike the last (the keys early on a bar are its first steps)."""
-    chosen = list(items)
-    while len(chosen) > 1 and _width(chosen) > width:
-        least = min(range(len(chosen)), key=lambda i: (chosen[i].need, -i))
-        del chosen[least]
-    return chosen
+    of those needed alike the last (the keys early on a bar are its first steps); then
+    the room a long one left is given back, the most needed first, to any left out
+    that fits in it."""
+    kept = list(range(len(items)))
+
+    def width_of(shown: list[int]) -> int:
+        return _width([items[i] for i in shown])
+
+    while len(kept) > 1 and width_of(kept) > width:
+        kept.remove(min(kept, key=lambda i: (items[i].need, -i)))
+    for i in sorted(set(range(len(items))) - set(kept), key=lambda i: (-items[i].need, i)):
+        if width_of(sorted([*kept, i])) <= width:
+            kept = sorted([*kept, i])
+    return [items[i] for i in kept]
 
 
 def keys_line(items: Sequence[KeyItem], width: int) -> Line:
