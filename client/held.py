@@ -16,12 +16,20 @@ from .model import Model
 
 
 def ours(model: Model, table: TableSummary) -> bool:
-    """Whether joining `table` takes us back to a seat the server keeps for us."""
-    if not table.started or not any(w and same_name(model.name, w) for w in table.seated):
+    """Whether joining `table` takes us back to a seat the server keeps for us: one a
+    person of our name holds. A computer's seat never is, though its name may be ours
+    (the summary gives it a level; a person's seat, a stand-in playing it or not, none)."""
+    people = (who for seat, who in enumerate(table.seated) if _level(table, seat) is None)
+    if not table.started or not any(w and same_name(model.name, w) for w in people):
         return False
     if model.kept_at is not None:
         return table.id == model.kept_at
     return model.kept_unknown
+
+
+def _level(table: TableSummary, seat: int) -> str | None:
+    """The level of the computer at `seat`, if one holds it (a program's seat too)."""
+    return table.computers[seat] if table.computers else None
 
 
 def name_taken(model: Model, table: TableSummary) -> str | None:
@@ -31,7 +39,6 @@ def name_taken(model: Model, table: TableSummary) -> str | None:
     for seat, who in enumerate(table.seated):
         if who is None or not same_name(model.name, who):
             continue
-        computer = table.computers[seat] if table.computers else None
-        if computer is None or table.started:
+        if _level(table, seat) is None or table.started:
             return None if ours(model, table) else who
     return None

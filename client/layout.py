@@ -45,6 +45,7 @@ from . import render_game as rg
 from . import render_lobby as rl
 from . import render_standings as rs
 from .fit import Line, width_of
+from .keybar import KeyItem, keys_lines
 from .model import Model, screen
 from .parts import Draw, Part, Region, rows
 from .typed import typed
@@ -58,7 +59,7 @@ SHARE = 10  # the weight of what takes the room left: the log
 LIST_LEAST = 2  # the lobby's list, when short of rows: its header and the chosen table
 NAME_NOTE_ROWS = 3  # under the name's box: a blank line, whether we are connected, a gap
 
-Keys = Callable[[], list[tuple[str, str]]]
+Keys = Callable[[], list[KeyItem]]
 
 
 class Rest(Window):
@@ -189,7 +190,7 @@ class ScreenLayout:
         def draw(w: int, h: int) -> list[Line]:
             # A connection closed for good leaves one thing to do.
             shown = connect_words.closed_keys() if m.link == "closed" else keys()
-            return r.keys_lines(shown, w, most)
+            return keys_lines(shown, w, most)
 
         return self._window(draw, 1) if most == 1 else self._part(draw)
 

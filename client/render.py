@@ -9,14 +9,14 @@ fragment; it hands an intent (intents.py) to `click`. Styles are class names onl
 ("class:chip.b"); the app maps them to colours, and to bold, underline and reverse
 under NO_COLOR (styles.py). Nothing depends on colour alone. The words are words/*'s.
 
-This module draws what every screen has (the title, the status line, the log, the
-footer's keys), the connect and name screens, and the help; render_lobby.py,
-render_board.py and render_game.py draw the rest.
+This module draws what every screen has (the title, the status line, the log; the
+footer's keys are keybar.py's), the connect and name screens, and the help;
+render_lobby.py, render_board.py and render_game.py draw the rest.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
@@ -25,9 +25,10 @@ from prompt_toolkit.utils import get_cwidth
 from sarja.protocol.changes import Removed, SequenceMade, Won
 
 from . import intents as ask
-from .fit import Line, bar, centred, pad, shorten, width_of, wrap
+from .fit import Line, bar, centred, shorten, width_of, wrap
 from .fit import cut as _cut
 from .fit import fitted as _fitted
+from .keybar import keys_line
 from .model import LogLine, Model, screen
 from .styles import SIDE_LETTERS
 from .words import connect
@@ -60,36 +61,6 @@ def clickable(click: Click, intent: ask.Intent, style: str, text: str) -> Any:
     if click is None:
         return (style, text)
     return (style, text, _handler(click, intent))
-
-
-def _keys_width(items: Sequence[tuple[str, str]]) -> int:
-    return get_cwidth(" " + " · ".join(f"{k} {what}" for k, what in items))
-
-
-def keys_line(items: Sequence[tuple[str, str]], width: int) -> Line:
-    """The footer: "key what" items; those that do not fit at the end are left off,
-    but the last item (q quit) always stays."""
-    chosen = list(items)
-    while len(chosen) > 1 and _keys_width(chosen) > width:
-        chosen.pop(-2)
-    line: Line = [("class:keys", " ")]
-    for i, (key, what) in enumerate(chosen):
-        if i:
-            line.append(("class:keys", " · "))
-        line += [("class:keys class:keyname", key), ("class:keys", f" {what}")]
-    return pad(line, width, "class:keys")
-
-
-def keys_lines(items: Sequence[tuple[str, str]], width: int, most: int = 2) -> list[Line]:
-    """The footer on as many as `most` lines: the items in their order, a line ending
-    before an item that would not fit on it; on the last line, what still does not
-    fit is left off as `keys_line` leaves it."""
-    rows: list[list[tuple[str, str]]] = [[]]
-    for item in items:
-        if rows[-1] and len(rows) < most and _keys_width([*rows[-1], item]) > width:
-            rows.append([])
-        rows[-1].append(item)
-    return [keys_line(row, width) for row in rows]
 
 
 def banner_style(side: int | None) -> str:

@@ -12,8 +12,9 @@ from sarja.protocol.cards import ONE_EYED, TWO_EYED, card_label, cell_name
 from . import intents as ask
 from .facts import choice_options, computer_level, final_board, hand_over_seat, is_dead
 from .fit import Line, column, first_fitting, shorten, width_of, wrap
+from .keybar import KeyItem, keys_line
 from .model import Model
-from .render import Click, banner_style, clickable, keys_line
+from .render import Click, banner_style, clickable
 from .render_match import current_match, outcome_lines
 from .render_match import panel_lines as match_panel
 from .styles import card_style, side_style
@@ -255,7 +256,7 @@ def game_footer(model: Model, width: int) -> Line:
     return banner + keys_line(rest, max(1, width - width_of(banner)))
 
 
-def game_keys(model: Model) -> list[tuple[str, str]]:
+def game_keys(model: Model) -> list[KeyItem]:
     g = model.game
     assert g is not None
     if model.replay is not None:

@@ -165,9 +165,13 @@ def form_label(model: Model) -> str:
 
 
 def created_here(model: Model) -> bool:
-    """At the waiting room of the table we made: its computer key is ours to use."""
+    """At the waiting room of the table we made: its computer key is ours to use. The
+    server says so (after this client started again, too); an older server does not,
+    and then we know only the table our own `create_table` made."""
     table = model.table
-    return table is not None and not table.started and table.id == model.created
+    if table is None or table.started:
+        return False
+    return table.creator or table.id == model.created
 
 
 def computer_key(model: Model) -> str | None:

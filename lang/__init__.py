@@ -130,7 +130,9 @@ def _translate(value: T) -> T:
     if isinstance(value, str):
         out = _current.gettext(value) if value in _marked else value
     elif isinstance(value, tuple):
-        out = tuple(_translate(v) for v in value)
+        items = [_translate(v) for v in value]
+        # A named tuple (a key bar's item, say) stays one, its fields readable by name.
+        out = type(value)(*items) if hasattr(value, "_fields") else tuple(items)
     elif isinstance(value, list):
         out = [_translate(v) for v in value]
     elif isinstance(value, dict):

@@ -188,6 +188,7 @@ class TableView(WireMap):
     hints: bool = False  # its players may ask the coach (`ask_hint`)
     match: MatchScore | None = None  # the table plays a match: its score so far
     turn_clock: int = 0  # seconds a person has for a turn; 0: no clock
+    creator: bool = False  # this session made the table (it may seat computers); older: unsaid
 
     def validate(self) -> None:
         _set(self, "name", table_name(self.id, self.name, self.players, self.teams))
@@ -203,6 +204,7 @@ class TableView(WireMap):
         if self.match is not None:
             _set(self, "match", one(MatchScore, self.match, "match"))
         turn_clock(self.turn_clock, "turn_clock")
+        boolean(self.creator, "creator")
 
 
 # What happens at a table outside the game's own updates.

@@ -220,7 +220,18 @@ class Seated:
         return summary(self)
 
     def view_for(self, guest: Guest) -> TableView:
-        return view(self, guest.seat if guest.table is self else None)
+        return view(self, guest.seat if guest.table is self else None, self.made_by(guest))
+
+    def made_by(self, guest: Guest) -> bool:
+        """Whether `guest` is the table's creator: its guest, or the same person (the
+        person key of its hello), so a creator whose link dropped in the waiting room,
+        which frees the seat and forgets the guest and its token, is it again; and
+        after a restart, when the journal no longer keeps the creator's guest (it went
+        back to the lobby, or came back as a new guest), by the key's hash it keeps
+        (`made` keeps the creator's own, so the creator guest's need not be asked)."""
+        if self.creator is not None and guest is self.creator:
+            return True
+        return guest.person is not None and guest.person == self.creator_person
 
     def _check_seat(self, seat: int) -> None:
         if seat >= self.arrangement.players:
@@ -311,8 +322,9 @@ def summary(table: Seated) -> TableSummary:
     )
 
 
-def view(table: Seated, seat: int | None) -> TableView:
-    """The table as `seat` (None: a spectator) sees it."""
+def view(table: Seated, seat: int | None, creator: bool = False) -> TableView:
+    """The table as `seat` (None: a spectator) sees it; `creator`: the member who
+    sees it made the table (a client that started again knows it only so)."""
     away = table.away()
     due = table.stood_in() if table.in_play and table.takeover is not None else None
     shown = _shown(table)
@@ -335,5 +347,6 @@ def view(table: Seated, seat: int | None) -> TableView:
         seat=seat,
         rematch=tuple(sorted(table.rematch)),
         hints=table.hints,
+        creator=creator,
         _trusted=True,
     )

@@ -227,17 +227,6 @@ class Table(ComputerTurns):
         self.creator_person = guest.person or self.creator_person
         self.fx.write(rows.table_creator(self.id, guest.id, self.creator_person))
 
-    def made_by(self, guest: Guest) -> bool:
-        """Whether `guest` is the table's creator: its guest, or the same person (the
-        person key of its hello), so a creator whose link dropped in the waiting room,
-        which frees the seat and forgets the guest and its token, is it again; and
-        after a restart, when the journal no longer keeps the creator's guest (it went
-        back to the lobby, or came back as a new guest), by the key's hash it keeps
-        (`made` keeps the creator's own, so the creator guest's need not be asked)."""
-        if self.creator is not None and guest is self.creator:
-            return True
-        return guest.person is not None and guest.person == self.creator_person
-
     def _set_seat(self, seat: int, guest: Guest | None) -> None:
         self.seats[seat] = guest
         if guest is not None:

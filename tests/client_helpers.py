@@ -422,10 +422,24 @@ class Player:
             backoff=backoff,
         )
         self.client.app.ttimeoutlen = 0.02  # a lone Esc need not wait half a second
+        self._trio: Any = None  # the trio run the link is in, and its scope: `run_link`
+        self._link_scope = trio.CancelScope()
 
     def press(self, *keys: str) -> None:
         """Type keys: names from KEYS, or literal text."""
         self.pipe.send_text("".join(KEYS.get(k, k) for k in keys))
+
+    async def run_link(self) -> None:
+        """The client's link, in trio, until `quit` ends it."""
+        self._trio = trio.lowlevel.current_trio_token()
+        with trio.CancelScope() as self._link_scope:
+            await self.client.link.run()
+
+    def quit(self) -> None:
+        """Close the client as a person does: the app ends, and its connection with it."""
+        if self.client.app.is_running:
+            self.client.app.exit()
+        self._trio.run_sync_soon(self._link_scope.cancel)
 
     def screen(self, columns: int = 80, rows: int = 24) -> str:
         return render(self.client, columns, rows)[0]
@@ -479,7 +493,7 @@ class Harness:
         run, back `where` that run's seat is."""
         pipe = self._stack.enter_context(create_pipe_input())
         player = Player(name, self.port, pipe, columns, rows, settings=settings, host=host)
-        self.host.start_soon(player.client.link.run)
+        self.host.start_soon(player.run_link)
         self._tasks.append(asyncio.ensure_future(run_app(player.client)))
         self.players.append(player)
         await player.wait(lambda: player.model.phase.value == where, f"the {where}")

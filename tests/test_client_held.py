@@ -108,3 +108,26 @@ def test_a_game_we_watch_does_not_forget_the_seat_we_hold():
     h.model.leaving = True
     h.feed(watched, TableList(tables=(PLAYING,)))
     assert h.model.kept_at == "t1" and BACK[2:] in details(h)
+
+
+def test_after_a_resume_into_the_lobby_a_computer_called_as_we_are_holds_no_seat_of_ours():
+    # A started table whose computer took the name Aino: its seat is the computer's (the
+    # summary gives it a level), never one kept for a person, and the server refuses an
+    # Aino there. The lobby offered "Enter takes you back to your seat" at it as well.
+    model = m.Model(address="h:1", name="Aino", named=True, link="online",
+                    seats={"srv1": {"Aino": "old" * 11}})  # fmt: skip
+    h = Headless(model, columns=100)
+    h.feed(WELCOME, dataclasses.replace(WELCOME, resume="new" * 11), Pong(n=receive.RESUME_PING))
+    assert model.kept_unknown
+    computer = dataclasses.replace(
+        PLAYING, id="t2", name="Saturday", seated=("Aino", "Bertil"),
+        computers=("medium", None),
+    )  # fmt: skip
+    h.feed(TableList(tables=(PLAYING, computer)))
+    assert BACK[2:] in details(h)  # Friday: a seat kept for us, as far as we know
+    h.press("down")
+    shown = details(h)
+    assert "already called Aino" in shown and BACK[2:] not in shown, shown
+    h.sent.clear()
+    h.press("enter")
+    assert h.sent == [] and h.model.status == lobby.name_taken_here("Aino", "Saturday")

@@ -149,3 +149,23 @@ def test_the_quit_line_says_the_seat_is_kept_only_where_there_is_one(tmp_path):
         h.press("tab")
         page = " ".join(h.screen().split())
         assert ("the seat is kept" in page) == seated, (where, page)
+
+
+@pytest.mark.parametrize("language", ["en", "fi"])
+def test_the_rules_page_has_a_blank_line_between_paragraphs_at_80x24(language):
+    """The page spaces its paragraphs only when every gap fits: in Finnish, a line longer
+    than the English, the rules ran on without one."""
+    lang.use(language)
+    try:
+        h = headless(TABLES)
+        h.press("?")
+        rows = h.screen().splitlines()[1:-1]  # below the title, above the keys
+        while rows and not rows[-1].strip():
+            rows.pop()  # the room left over
+        firsts = [" " + " ".join(p.split()[:2]) for p in help_words.RULES]
+        starts = [i for i, row in enumerate(rows) if any(row.startswith(f) for f in firsts)]
+        assert len(starts) == len(help_words.RULES), rows
+        assert all(not rows[i - 1].strip() for i in starts[1:]), "\n".join(rows)
+        assert sum(not row.strip() for row in rows) == len(help_words.RULES) - 1
+    finally:
+        lang.use("en")

@@ -505,5 +505,5 @@ def test_every_key_of_the_lobby_footer_shows_at_80_columns():
     h.feed(welcome(), TableList(tables=()))
     screen = fits(h, "the lobby")
     foot = " ".join(screen.splitlines()[-2:])
-    for key, what in lobby.lobby_keys(False):
+    for key, what, _ in lobby.lobby_keys(False):
         assert f"{key} {what}" in foot, (key, what, screen)

@@ -2,16 +2,21 @@
 easy computer in the chosen free seat, then makes it medium, hard (one message each,
 in place), and frees the seat; a person's seat is not offered; at another's table the
 key is not shown, and the server's refusal is said in the player's language. The log
-says what each table changed of the computers, and the creator why they are not ready."""
+says what each table changed of the computers, and the creator why they are not ready.
+And at a real server on 127.0.0.1: the creator's client started again offers `a`, as
+the server says who made the table."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+from pathlib import Path
 
 from sarja import lang
+from sarja.client.settings import Settings
 from sarja.protocol.messages import CreateTable, Error, Seat, SeatComputer, TableView
 
-from .client_helpers import TABLE, headless
+from .client_helpers import TABLE, harness, headless
 
 FREE = Seat(name=None, ready=False, away=False)
 
@@ -171,3 +176,40 @@ def test_the_creator_is_told_a_computer_made_them_not_ready_and_the_room_says_wh
         h.feed(dataclasses.replace(TABLE, seats=(unready, seated)))
         assert log_lines(h)[-1] == said, language
         assert not h.unfit()
+
+
+def test_the_creator_s_client_started_again_offers_a(tmp_path):
+    asyncio.run(_started_again(tmp_path))
+
+
+async def _started_again(tmp_path: Path) -> None:
+    """Aino makes a table of three and quits; Bertil stays at it. Her client started
+    again (its settings, and so her person key, from the file) joins it: the server says
+    she made it, so the bar offers `a` at the free seat, and `a` seats a computer."""
+    kept = tmp_path / "aino.json"
+    async with harness(tmp_path / "server") as h:
+        a = await h.player("Aino", settings=Settings(kept))
+        a.press("n")
+        await a.wait(lambda: a.model.overlay == "create", "the new-table form")
+        a.press("down", "right", "enter")  # three players
+        await a.wait(lambda: a.model.table is not None, "the waiting room")
+        assert a.model.table.players == 3 and "a computer" not in a.screen().splitlines()[-1]
+        b = await h.player("Bertil")
+        b.press("r")
+        await b.wait(lambda: b.model.tables, "the table list")
+        b.press("enter")
+        await b.wait(lambda: b.model.table is not None, "Bertil at the table")
+        a.quit()
+        await b.wait(lambda: b.model.table.seats[0].name is None, "Aino's seat freed")
+
+        again = await h.player("Aino", settings=Settings(kept))
+        again.press("r")
+        await again.wait(lambda: again.model.tables, "the table list")
+        again.press("enter")
+        await again.wait(lambda: again.model.table is not None, "Aino back at the table")
+        assert again.model.created is None  # this run made no table
+        again.press("down", "down")  # seat 3, free
+        await again.wait(lambda: again.model.seat_row == 2, "seat 3 chosen")
+        assert "a computer" in again.screen().splitlines()[-1], again.screen()
+        again.press("a")
+        await b.wait(lambda: b.model.table.seats[2].computer == "easy", "the computer seated")

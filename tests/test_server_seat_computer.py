@@ -186,10 +186,12 @@ async def test_the_creator_dropped_from_the_waiting_room_is_the_creator_again_by
     key, other = "k" * 40, "o" * 40
     aino = await NetClient.connect(server.port, "Aino", person=key)
     await aino.send(CreateTable(name="Friday", players=3, teams=3))
-    table_id = (await aino.expect("table")).id
+    made = await aino.expect("table")
+    table_id = made.id
+    assert made.creator  # each `table` says so to the creator alone
     bertil = await NetClient.connect(server.port, "Bertil", person=other)
     await bertil.send(Join(table=table_id, seat=1))
-    await bertil.expect("table")
+    assert not (await bertil.expect("table")).creator
     await aino.aclose()
     while (await answer(bertil)).seats[0].name is not None:
         pass  # Aino's seat is free
@@ -198,14 +200,14 @@ async def test_the_creator_dropped_from_the_waiting_room_is_the_creator_again_by
     for name, person in (("Aino", None), ("Aino", other)):
         impostor = await NetClient.connect(server.port, name, person=person)
         await impostor.send(Join(table=table_id, seat=0))
-        await answer(impostor)
+        assert not (await answer(impostor)).creator
         await impostor.send(SeatComputer(seat=2, level="easy"))
         assert await answer(impostor) == "not_creator", person
         await impostor.send(Leave())
         await impostor.expect("tables")
     back = await NetClient.connect(server.port, "Aino", person=key)
     await back.send(Join(table=table_id, seat=0))
-    await answer(back)
+    assert (await answer(back)).creator  # her client, started again, knows it so
     await back.send(SeatComputer(seat=2, level="easy"))
     assert (await answer(back)).seats[2].computer == "easy"
     assert server.lobby.tables[table_id].creator is server.lobby.seating.tables[table_id].seats[0]

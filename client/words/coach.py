@@ -5,8 +5,10 @@ from __future__ import annotations
 from sarja.lang import N_, _, ngettext, translated
 from sarja.protocol.cards import card_label, cell_name
 
-HINT_KEY = ("a", N_("hint"))
-ANALYSE_KEYS = [("a", N_("analyse")), ("m M", N_("next, last mistake"))]
+from ..keybar import KeyItem
+
+HINT_KEY = KeyItem("a", N_("hint"))
+ANALYSE_KEYS = [KeyItem("a", N_("analyse")), KeyItem("m M", N_("next, last mistake"))]
 ASKING = N_("Asking the coach…")
 NOT_YOUR_TURN = N_("A hint is for your turn: wait for it.")
 

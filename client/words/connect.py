@@ -9,6 +9,8 @@ import os
 from sarja.lang import N_, _, language, translated
 from sarja.protocol.limits import MAX_NAME
 
+from ..keybar import KeyItem, Need
+
 CONNECTED_AGAIN = N_("Connected again.")
 DROPPED = N_("The connection dropped; reconnecting…")
 NOT_CONNECTED = N_("Not connected just now, so nothing was sent; try again once it is back.")
@@ -68,17 +70,17 @@ def too_small(least: tuple[int, int], size: tuple[int, int]) -> list[str]:
     ]
 
 
-def connect_keys() -> list[tuple[str, str]]:
-    return [("r", _("try again now")), ("q", _("quit"))]
+def connect_keys() -> list[KeyItem]:
+    return [KeyItem("r", _("try again now")), KeyItem("q", _("quit"), Need.OUT)]
 
 
-def name_keys() -> list[tuple[str, str]]:
-    return [("Enter", _("continue")), ("Esc", _("quit"))]  # Ctrl-C quits too
+def name_keys() -> list[KeyItem]:
+    return [KeyItem("Enter", _("continue")), KeyItem("Esc", _("quit"), Need.OUT)]  # Ctrl-C too
 
 
-def closed_keys() -> list[tuple[str, str]]:
+def closed_keys() -> list[KeyItem]:
     """A connection closed for good leaves one thing to do."""
-    return [("q", _("quit"))]
+    return [KeyItem("q", _("quit"), Need.OUT)]
 
 
 # ----- the connection's troubles (net.py) ------------------------------------------------

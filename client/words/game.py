@@ -8,6 +8,7 @@ from sarja.protocol.cards import CORNER_CODE, ONE_EYED, TWO_EYED, card_label, ce
 from sarja.protocol.mirror import GameMirror
 
 from ..facts import is_computer_seat, last_cell, targets
+from ..keybar import KeyItem, Need
 from ..model import Model
 from . import common
 
@@ -216,20 +217,28 @@ WHICH_FIVE = N_(
 
 # ----- the game's keys, in the footer ----------------------------------------------------
 
-REPLAY_KEYS = [("←→", N_("step")), ("PgUp PgDn", N_("10 moves")), ("Home End", N_("start, end")),
-               ("?", N_("help")), ("q", N_("quit"))]  # fmt: skip
-FIVES_KEYS = [("↑↓", N_("choose")), ("1-9", N_("pick")), ("Enter", N_("confirm")),
-              ("Esc", N_("cancel"))]  # fmt: skip
-WATCHING_KEYS = [(N_("arrows"), N_("look around")), ("c", N_("chat")), ("L", N_("leave")),
-                 ("?", N_("help")), ("q", N_("quit"))]  # fmt: skip
-FINAL_KEYS = [("Enter", N_("to the waiting room")), ("L", N_("leave the table")),
-              ("c", N_("chat")), ("?", N_("help")), ("q", N_("quit"))]  # fmt: skip
-ENDED_KEYS = [("r", N_("rematch")), ("L", N_("leave the table")), ("c", N_("chat")),
-              ("?", N_("help")), ("q", N_("quit"))]  # fmt: skip
-PLAY_KEYS = [("←↑↓→", N_("move")), ("1-9 Tab", N_("card")), ("Enter", N_("play"))]
-DRAW_KEY, DEAD_KEY, PASS_KEY = ("d", N_("draw")), ("x", N_("dead card")), ("p", N_("pass"))
-HAND_OVER_KEY = ("o", N_("away seat to computer"))
-LAST_KEYS = [("c", N_("chat")), ("?", N_("help")), ("q", N_("quit"))]
+# Each with its need (keybar.py): a narrow bar leaves out the least needed first.
+HELP_KEY = KeyItem("?", N_("help"), Need.HELP)
+QUIT_KEY = KeyItem("q", N_("quit"), Need.OUT)
+REPLAY_KEYS = [KeyItem("←→", N_("step")), KeyItem("PgUp PgDn", N_("10 moves")),
+               KeyItem("Home End", N_("start, end")), HELP_KEY, QUIT_KEY]  # fmt: skip
+FIVES_KEYS = [KeyItem("↑↓", N_("choose")), KeyItem("1-9", N_("pick")),
+              KeyItem("Enter", N_("confirm")), KeyItem("Esc", N_("cancel"), Need.OUT)]  # fmt: skip
+WATCHING_KEYS = [KeyItem(N_("arrows"), N_("look around")), KeyItem("c", N_("chat")),
+                 KeyItem("L", N_("leave")), HELP_KEY, QUIT_KEY]  # fmt: skip
+FINAL_KEYS = [KeyItem("Enter", N_("to the waiting room")), KeyItem("L", N_("leave the table")),
+              KeyItem("c", N_("chat")), HELP_KEY, QUIT_KEY]  # fmt: skip
+ENDED_KEYS = [KeyItem("r", N_("rematch")), KeyItem("L", N_("leave the table")),
+              KeyItem("c", N_("chat")), HELP_KEY, QUIT_KEY]  # fmt: skip
+PLAY_KEYS = [KeyItem("←↑↓→", N_("move")), KeyItem("1-9 Tab", N_("card")),
+             KeyItem("Enter", N_("play"))]  # fmt: skip
+# Keys a turn offers only now: a draw that waits, a dead card, nothing but a pass, a
+# seat whose player is away.
+DRAW_KEY = KeyItem("d", N_("draw"), Need.MOMENT)
+DEAD_KEY = KeyItem("x", N_("dead card"), Need.MOMENT)
+PASS_KEY = KeyItem("p", N_("pass"), Need.MOMENT)
+HAND_OVER_KEY = KeyItem("o", N_("away seat to computer"), Need.MOMENT)
+LAST_KEYS = [KeyItem("c", N_("chat")), HELP_KEY, QUIT_KEY]
 
 
 # ----- turn clocks -----------------------------------------------------------------------

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 from sarja.lang import N_, _, translated
 
+from ..keybar import KeyItem, Need
+
 RULES_TITLE = N_(" How to play Sarja")
 KEYS_TITLE = N_(" Keys")
-PAGE_KEYS = [("Tab ←→", N_("other page")), ("Esc ?", N_("close"))]
+PAGE_KEYS = [KeyItem("Tab ←→", N_("other page")), KeyItem("Esc ?", N_("close"), Need.OUT)]
 
+# The rules page. At 80×24 it has 22 rows: the paragraphs, wrapped at 78 columns, with a
+# blank row between each two, must fit in them in Finnish too (its lines run longer;
+# without the room the page drops every blank row), so what a turn offers is one paragraph.
 RULES = [
     N_(
         "Goal: five of your chips in a line, across, down or diagonal, make a sequence. "
@@ -17,15 +22,13 @@ RULES = [
     N_(
         "Your turn: pick a card and put a chip on one of its two spaces on the board; then "
         "you draw (the server draws for you, unless the table uses manual draw: then press "
-        "d before the next player has played and drawn, or the draw is lost)."
+        "d before the next player has played and drawn, or the draw is lost). A dead card "
+        "has both its spaces taken: once a turn you may exchange one (x) and draw another. "
+        "Pass (p) only when nothing can be played."
     ),
     N_(
         "Jacks: J♦ and J♣ are wild: a chip on any open space. J♠ and J♥ remove an "
         "opponent's chip that is not in a sequence."
-    ),
-    N_(
-        "A dead card has both its spaces taken: once a turn you may exchange one (x) and "
-        "draw another. Pass (p) only when nothing can be played."
     ),
     N_(
         "A sequence is locked: its chips stay. A side's second sequence may share one "

@@ -8,6 +8,8 @@ from typing import Literal
 from sarja.lang import N_, _, ngettext, translated
 from sarja.protocol.limits import MAX_TABLE_NAME, MAX_TURN_CLOCK, MIN_TURN_CLOCK
 
+from ..keybar import KeyItem, Need
+
 NO_TABLES = N_("There are no tables yet: press n to create one.")
 NAME_THE_TABLE = N_("Give the table a name.")
 TABLE_NAME_UNSEEN = N_("A table's name needs a letter, digit or sign that others can see.")
@@ -177,15 +179,16 @@ def computer_seats(computers: int, players: int) -> str:
     return _("seats {first}–{last}").format(first=first, last=players)
 
 
-def lobby_keys(creating: bool) -> list[tuple[str, str]]:
+def lobby_keys(creating: bool) -> list[KeyItem]:
     if creating:
-        return [("↑↓", _("field")), ("←→", _("change")), ("Enter", _("create")),
-                ("Esc", _("cancel"))]  # fmt: skip
+        return [KeyItem("↑↓", _("field")), KeyItem("←→", _("change")),
+                KeyItem("Enter", _("create")), KeyItem("Esc", _("cancel"), Need.OUT)]  # fmt: skip
     # F before t: the way back to one's language stays in view when the words are long
     # ("suomi", not "suomeksi": "t standings" fits beside it at 80 columns)
-    return [("↑↓", _("choose")), ("Enter", _("join")), ("s", _("watch")), ("n", _("new table")),
-            (LANGUAGE_KEY, _("suomi")), ("t", _("standings")), ("r", _("refresh")),
-            ("?", _("help")), ("q", _("quit"))]  # fmt: skip
+    return [KeyItem("↑↓", _("choose")), KeyItem("Enter", _("join")), KeyItem("s", _("watch")),
+            KeyItem("n", _("new table")), KeyItem(LANGUAGE_KEY, _("suomi")),
+            KeyItem("t", _("standings")), KeyItem("r", _("refresh")),
+            KeyItem("?", _("help"), Need.HELP), KeyItem("q", _("quit"), Need.OUT)]  # fmt: skip
 
 
 translated(__name__)

@@ -6,13 +6,14 @@ from __future__ import annotations
 from sarja.lang import N_, _, ngettext, translated
 from sarja.protocol.messages import MatchScore
 
+from ..keybar import KeyItem
 from . import common
 
 FORM_LABEL = N_("Match")
 FORM_HINT = N_("type 2-9")
 READY_NEXT = N_("You are ready for the next game of the match; it starts when everyone is.")
-NEXT_KEY = ("r", N_("ready for the next game"))
-MATCH_KEY = ("r", N_("new match"))
+NEXT_KEY = KeyItem("r", N_("ready for the next game"))
+MATCH_KEY = KeyItem("r", N_("new match"))
 
 
 def form_choice(match_to: int | None) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sarja.lang import N_, _, ngettext, translated
 
+from ..keybar import KeyItem, Need
 from .lobby import level_name
 
 TITLE = N_("Standings")
@@ -60,13 +61,14 @@ def forgotten(games: int) -> str:
     ).format(n=games)
 
 
-def standings_keys() -> list[tuple[str, str]]:
-    return [("r", _("refresh")), ("f", _("forget me")), ("Esc", _("back to the tables")),
-            ("q", _("quit"))]  # fmt: skip
+def standings_keys() -> list[KeyItem]:
+    return [KeyItem("r", _("refresh")), KeyItem("f", _("forget me")),
+            KeyItem("Esc", _("back to the tables")), KeyItem("q", _("quit"), Need.OUT)]  # fmt: skip
 
 
-def asked_keys() -> list[tuple[str, str]]:
-    return [("y", _("forget me")), ("n", _("keep me"))]
+def asked_keys() -> list[KeyItem]:
+    """The question's answers: n, keeping all, is the way out."""
+    return [KeyItem("y", _("forget me")), KeyItem("n", _("keep me"), Need.OUT)]
 
 
 translated(__name__)

@@ -7,6 +7,7 @@ from sarja.lang import N_, _, translated
 from sarja.protocol.messages import Notice, TableView
 from sarja.protocol.names import same_name
 
+from ..keybar import KeyItem, Need
 from ..styles import side_style
 from . import common
 from .common import Fragment, parts
@@ -146,12 +147,13 @@ def ready_taken_back() -> str:
     return _("You are not ready now: press r when the computers are as you want.")
 
 
-def table_keys(computer: str | None = None) -> list[tuple[str, str]]:
+def table_keys(computer: str | None = None) -> list[KeyItem]:
     """The waiting room's keys; `computer`: at a table we made, what `a` does at the
-    chosen seat (a KEY_ word, translated), if anything."""
-    ours = [("a", computer)] if computer else []
-    return [("↑↓ Enter", _("sit")), ("r", _("ready")), *ours, ("c", _("chat")),
-            ("L", _("leave")), ("?", _("help")), ("q", _("quit"))]  # fmt: skip
+    chosen seat (a KEY_ word, translated), if anything: this moment's key."""
+    ours = [KeyItem("a", computer, Need.MOMENT)] if computer else []
+    return [KeyItem("↑↓ Enter", _("sit")), KeyItem("r", _("ready")), *ours,
+            KeyItem("c", _("chat")), KeyItem("L", _("leave")), KeyItem("?", _("help"), Need.HELP),
+            KeyItem("q", _("quit"), Need.OUT)]  # fmt: skip
 
 
 translated(__name__)

@@ -1,0 +1,87 @@
+"""The key bar at 80 columns, headless, in English and Finnish: a bar too narrow for its
+items leaves out the least needed first (the usual keys, then `?`; what the moment
+offers and the way out stay longest) and keeps the rest in their order."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from sarja import lang
+from sarja.client.keybar import KeyItem, Need, fitted
+from sarja.protocol.messages import Player, Seat
+
+from .client_helpers import STARTED, TABLE, headless, snapshot
+
+AWAY = snapshot(turn=1, players=(
+    Player(name="Aino", side=0, away=False, held=7),
+    Player(name="Bertil", side=1, away=True, held=7),
+))  # fmt: skip
+
+
+@pytest.fixture(params=["en", "fi"])
+def language(request):
+    lang.use(request.param)
+    yield request.param
+    lang.use("en")
+
+
+def shown(footer: str) -> list[str]:
+    """The keys on a footer line, in their order."""
+    return [item.split(" ")[0] for item in footer.strip().split(" · ")]
+
+
+def test_the_fit_leaves_out_the_least_needed_first_and_keeps_the_order():
+    items = [KeyItem("1", "one"), KeyItem("m", "moment", Need.MOMENT), KeyItem("2", "two"),
+             KeyItem("?", "help", Need.HELP), KeyItem("q", "quit", Need.OUT)]  # fmt: skip
+
+    def width(*shown: str) -> int:
+        return len(" " + " · ".join(shown))
+
+    assert fitted(items, width("1 one", "m moment", "2 two", "? help", "q quit")) == items
+    # The usual keys first, the last of them first; then ?; the moment's and q stay.
+    wanted = {
+        width("1 one", "m moment", "? help", "q quit"): ["1", "m", "?", "q"],
+        width("m moment", "? help", "q quit"): ["m", "?", "q"],
+        width("m moment", "q quit"): ["m", "q"],
+        3: ["q"],
+    }
+    for room, keys in wanted.items():
+        assert [k.key for k in fitted(items, room)] == keys, room
+    # The room a long item leaves goes to one left out before it that fits there.
+    items = [KeyItem("1", "a long one"), KeyItem("2", "two"), KeyItem("q", "quit", Need.OUT)]
+    assert [k.key for k in fitted(items, width("2 two", "q quit"))] == ["2", "q"]
+
+
+def test_the_waiting_room_keeps_help_beside_the_computer_key(language):
+    """In Finnish the bar with `a` (at a table we made) left off "? ohje"."""
+    h = headless()
+    h.press("n", "enter")  # the new-table form, made as it is: the table is ours
+    h.feed(TABLE)
+    h.press("down")  # the free seat: `a` seats a computer there
+    foot = h.screen().splitlines()[-1]
+    assert shown(foot)[0] == "↑↓" and {"a", "?", "q"} <= set(shown(foot)), foot
+    help_word = "ohje" if language == "fi" else "help"
+    assert f"? {help_word}" in foot and not h.unfit()
+
+
+def test_the_game_keeps_o_and_help_when_a_player_is_away(language):
+    """The English bar with `o` left off "c chat" and "? help"; keeping ? always made it
+    leave off `o`. Now the usual keys go, the last first: `o`, ? and q stay, in order."""
+    h = headless(STARTED, AWAY)
+    foot = h.screen().splitlines()[-1]
+    keys = shown(foot)
+    whole = ["←↑↓→", "1-9", "Enter", "o", "c", "?", "q"]
+    assert {"←↑↓→", "o", "?", "q"} <= set(keys) and len(keys) < len(whole), foot
+    assert keys == [k for k in whole if k in keys] and not h.unfit()  # in their order
+
+
+def test_a_bar_that_fits_is_shown_whole(language):
+    h = headless(STARTED, snapshot())
+    assert shown(h.screen().splitlines()[-1]) == ["←↑↓→", "1-9", "Enter", "c", "?", "q"]
+    bertil = dataclasses.replace(
+        TABLE, seat=1, seats=(TABLE.seats[0], Seat(name="Bertil", ready=False, away=False))
+    )
+    h = headless(bertil)  # another's table: no `a`
+    assert shown(h.screen().splitlines()[-1]) == ["↑↓", "r", "c", "L", "?", "q"]
