@@ -8,6 +8,8 @@ import functools
 import re
 import unicodedata
 
+from .confusables import PROTOTYPES
+
 # Characters that are drawn as a blank, not as nothing: they count as a space.
 BLANKS = frozenset("\u2800\u115f\u1160\u3164\uffa0")  # Braille blank, the Hangul fillers
 
@@ -28,34 +30,43 @@ _TO_SPACE = str.maketrans(dict.fromkeys(BLANKS, " "))
 _INVISIBLE = re.compile("[" + "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in _IGNORABLE) + "]")
 
 
-def _fold_once(name: str) -> str:
+def _fold_once(name: str, look_alikes: bool) -> str:
     text = unicodedata.normalize("NFKC", name).casefold()
     text = _INVISIBLE.sub("", text.translate(_TO_SPACE))
+    if look_alikes:  # decomposed, so an accent stays apart from the letter it sits on
+        text = unicodedata.normalize("NFD", text).translate(PROTOTYPES)  # confusables.py
     return " ".join(unicodedata.normalize("NFKC", text).split())
 
 
-@functools.lru_cache(maxsize=4096)  # a table compares each newcomer with all its names
-def name_key(name: str) -> str:
-    """What two names must share to be the same name: compatibility forms made plain
-    (NFKC: "Ａｉｎｏ" is "Aino"), case folded, invisible characters dropped, blanks and
-    runs of spaces one space, none at the ends."""
-    if name.isascii():  # NFKC changes no ASCII, and case folds as lower() does
-        return " ".join(name.lower().split())
-    key = _fold_once(name)
+def _folded(name: str, look_alikes: bool) -> str:
+    key = _fold_once(name, look_alikes)
     # Folding can undo a normalisation (and dropping a character join two others):
     # again until it holds, which takes one more round for any name met so far.
     for _ in range(3):
-        again = _fold_once(key)
+        again = _fold_once(key, look_alikes)
         if again == key:
             break
         key = again
     return key
 
 
+@functools.lru_cache(maxsize=4096)  # a table compares each newcomer with all its names
+def name_key(name: str) -> str:
+    """What two names must share to be the same name: compatibility forms made plain
+    (NFKC: "Ａｉｎｏ" is "Aino"), case folded, invisible characters dropped, blanks and
+    runs of spaces one space, none at the ends; and a character that passes for another
+    written as the one it passes for (UTS #39's confusables: "\u0410ino" with a Cyrillic
+    A is Aino), though no ASCII character for another ("Alno" is not Aino)."""
+    if name.isascii():  # NFKC changes no ASCII, case folds as lower() does, no look-alike
+        return " ".join(name.lower().split())
+    return _folded(name, look_alikes=True)
+
+
 def shows_something(name: str) -> bool:
     """Whether any of the name is left to see once its blanks and invisible characters
     are gone: not only spaces and combining marks (a lone accent has nothing to sit on)."""
-    return any(not c.isspace() and unicodedata.category(c)[0] != "M" for c in name_key(name))
+    seen = _folded(name, look_alikes=False)  # as drawn, not as what it passes for
+    return any(not c.isspace() and unicodedata.category(c)[0] != "M" for c in seen)
 
 
 def same_name(a: str, b: str) -> bool:

@@ -39,7 +39,8 @@ def test_a_second_aino_is_told_the_name_is_taken_not_offered_a_seat():
     # Greeted afresh, this Aino holds no seat anywhere: the Aino at the table is someone
     # else, and the server refuses both a seat and watching. The lobby offered "Enter
     # takes you back to your seat" and sent the join.
-    for name in ("Aino", "ＡＩＮＯ", "aino\u3164"):  # look-alikes too: one name to the server
+    # Look-alikes too, of other alphabets' letters (Cyrillic A): one name to the server.
+    for name in ("Aino", "ＡＩＮＯ", "aino\u3164", "\u0410ino"):
         h = headless(TableList(tables=(PLAYING,)), columns=100)
         h.model.name = name
         shown = details(h)

@@ -188,6 +188,7 @@ async def test_table_finds_its_table_by_the_same_name_key_as_the_server_s():
     for wanted, listed in (
         ("friday", examples.FRIDAY),
         ("ＦＲＩＤＡＹ", examples.FRIDAY),
+        ("Fr\u0456d\u0430y", examples.FRIDAY),  # Cyrillic i and a
         ("friday", dataclasses.replace(examples.FRIDAY, seated=("Aino", "Bertil"))),  # full
         ("Saturday", examples.FRIDAY),
     ):
@@ -201,6 +202,7 @@ async def test_table_finds_its_table_by_the_same_name_key_as_the_server_s():
         await bot.find_seat(TableList(tables=(listed,)))
         found.append(sent)
     assert found == [
+        [Join(table="t1")],
         [Join(table="t1")],
         [Join(table="t1")],
         [],  # Friday's, full: it waits for a seat there, as for the exact name

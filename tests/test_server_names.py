@@ -1,8 +1,8 @@
 """Names people can tell apart, at a real server on 127.0.0.1: a name that only looks
-like one at the table (other case, full-width forms, invisible or blank characters)
-is that name, for a seat taken, a seat kept for one who left its game, and a computer
-that gives up its name to a person; the refusal names the one at the table as they
-spell it (the table's own step too, without sockets)."""
+like one at the table (other case, full-width forms, invisible or blank characters,
+letters of other alphabets) is that name, for a seat taken, a seat kept for one who
+left its game, and a computer that gives up its name to a person; the refusal names
+the one at the table as they spell it (the table's own step too, without sockets)."""
 
 from __future__ import annotations
 
@@ -24,8 +24,12 @@ from sarja.server.table import Table
 from .netclient import NetClient
 
 # Aino as she might be typed to pass for her: full width, a variation selector (drawn
-# as nothing), a Hangul filler at the end (drawn as a blank), a Braille blank.
-AINO_ALIKE = ("ＡＩＮＯ", "A\ufe0fino", "aino\u3164", "\u2800Aino")
+# as nothing), a Hangul filler at the end (drawn as a blank), a Braille blank, a
+# Cyrillic capital A, Greek capitals.
+AINO_ALIKE = (
+    "ＡＩＮＯ", "A\ufe0fino", "aino\u3164", "\u2800Aino", "\u0410ino",
+    "\u0391\u0399\u039d\u039f",
+)  # fmt: skip
 
 
 def config(**more: Any) -> ServerConfig:
@@ -78,17 +82,19 @@ async def test_a_seat_kept_for_one_who_left_is_not_taken_by_a_look_alike(nursery
     await aino.expect("snapshot")
 
 
-async def test_a_computer_gives_up_its_name_to_a_look_alike_of_it(nursery):
+# Full width, and Cyrillic Ve, Ie and Ghe.
+@pytest.mark.parametrize("alike", ["ＢＥＲＴＩＬ", "\u0412\u0435\u0433til"])
+async def test_a_computer_gives_up_its_name_to_a_look_alike_of_it(nursery, alike):
     server = await nursery.start(serve, config(think_time=0.02))
     aino = await NetClient.connect(server.port, "Aino")
     await aino.send(CreateTable(name="Friday", players=3, teams=3, computers=(None, "easy")))
     made = await aino.expect("table")
     assert made.seats[1].name == "Bertil"
-    bertil = await NetClient.connect(server.port, "ＢＥＲＴＩＬ")
+    bertil = await NetClient.connect(server.port, alike)
     await bertil.send(Join(table=made.id))
     table = await bertil.expect("table")
     names = [s.name for s in table.seats]
-    assert names[2] == "ＢＥＲＴＩＬ"  # shown as typed
+    assert names[2] == alike  # shown as typed
     assert table.seats[1].computer == "easy" and names[1] not in ("Bertil", "Aino")
 
 
