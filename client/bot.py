@@ -12,9 +12,10 @@ Where it sits: with `--table NAME`, at the table of that name, as names are comp
 (protocol/names.py: `friday` is `Friday`; it creates the table,
 for `--players` and `--teams`, if there is none; it waits if that table has no free
 seat); without, at the first table that has a free seat and no game yet, waiting
-until one has. It readies at once. After each game it asks for a rematch while it has
-games left to play (`--games`, default 1), else it leaves the table and exits 0. It
-exits 1 when the server refuses it for good or the connection ends.
+until one has (saying once that it waits). It readies at once. After each game it asks
+for a rematch while it has games left to play (`--games`, default 1), else it leaves
+the table and exits 0. It exits 1 when the server refuses it for good or the
+connection ends.
 
 It trusts the server no more than the server trusts it: a message that does not fit
 the game (`ServerProtocolError` from the mirror) ends it with one line on stderr and
@@ -197,6 +198,7 @@ class RemoteBot:
         self.asked_at: int | None = None  # the version we last sent an action for
         self.created = False
         self.asking = False  # a join or create is on its way: wait for its answer
+        self.waiting_said = False  # said that it waits for a seat, since it last sat
         self.played = 0  # games finished at our table
         self.results: Counter[str] = Counter()  # "won", "lost" or "draw": how many of each
         self.leaving = False
@@ -262,6 +264,8 @@ class RemoteBot:
                 await self.find_seat(msg)
             case TableView():
                 self.asking = False
+                if msg.seat is not None:
+                    self.waiting_said = False
                 if msg.seat is not None and not msg.started and not msg.seats[msg.seat].ready:
                     await self.send(Ready(ready=True))
             case Snapshot():
@@ -297,23 +301,27 @@ class RemoteBot:
             self.session.request_sync()
 
     async def find_seat(self, tables: TableList) -> None:
-        """A seat: at the named table (created if need be), or the first free one."""
+        """A seat: at the named table (created if need be), or the first free one;
+        else say, once, that it waits for one."""
         if self.table is not None or self.asking:
             return
         open_ = [t for t in tables.tables if not t.started and None in t.seated]
         # The table's name as the server compares names: `--table friday` is Friday.
         wanted = self.table_name
         named = [t for t in open_ if wanted is None or same_name(t.name, wanted)]
+        there = [t for t in tables.tables if wanted is not None and same_name(t.name, wanted)]
         if named:
             self.asking = True
             await self.send(Join(table=named[0].id))
-        elif (
-            wanted is not None
-            and not self.created
-            and not any(same_name(t.name, wanted) for t in tables.tables)
-        ):
+        elif wanted is not None and not self.created and not there:
             self.created = self.asking = True
             await self.send(CreateTable(name=wanted, players=self.players, teams=self.teams))
+        elif not self.waiting_said:
+            self.waiting_said = True
+            if wanted is None:
+                self.say(words.WAITING)
+            else:
+                self.say(words.WAITING_AT.format(table=there[0].name if there else wanted))
 
     async def after_change(self) -> None:
         """Move if it is ours to; after a game, ask for another or leave."""

@@ -1,5 +1,6 @@
 """`sarja-bot`: the engine's view rebuilt from what the server sends a seat, and bot
-processes playing whole games against a real `sarja-server` process."""
+processes playing whole games against a real `sarja-server` process, and what a bot
+says while it waits."""
 
 from __future__ import annotations
 
@@ -9,13 +10,22 @@ import random
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import trio
 
 from sarja.client.bot import RemoteBot, parse_args, plays_in, seat_view_of
 from sarja.protocol import examples
-from sarja.protocol.messages import ClientMessage, CreateTable, Join, ListTables, TableList
+from sarja.protocol.messages import (
+    ClientMessage,
+    CreateTable,
+    Join,
+    Leave,
+    ListTables,
+    TableList,
+)
 from sarja.protocol.mirror import GameMirror
 from sarja.server.app import serve
 from sarja.server.bots import make_player
@@ -23,7 +33,7 @@ from sarja.server.config import ServerConfig
 from sarja.server.engine import Arrangement, Game, seat_view
 from sarja.server.present import snapshot, update
 
-from .netclient import NetClient
+from .netclient import PATIENCE, NetClient
 
 BIN = Path(sys.executable).parent
 SAME = (
@@ -206,3 +216,65 @@ async def test_table_finds_its_table_by_the_same_name_key_as_the_server_s():
         [],  # Friday's, full: it waits for a seat there, as for the exact name
         [CreateTable(name="Saturday", players=2, teams=2)],
     ]
+
+
+class Heard:
+    """What an in-process bot said, and its exit status, to wait on (never the clock)."""
+
+    def __init__(self, bot: RemoteBot) -> None:
+        self.bot = bot
+        self.said: list[str] = []
+        self.complained: list[str] = []
+        self.status: int | None = None
+        self._changed = trio.Event()
+        bot.say, bot.complain = self._noting(self.said), self._noting(self.complained)
+
+    def _noting(self, lines: list[str]) -> Callable[[str], None]:
+        def note(line: str) -> None:
+            lines.append(line)
+            self._wake()
+
+        return note
+
+    def _wake(self) -> None:
+        self._changed.set()
+        self._changed = trio.Event()
+
+    async def run(self) -> None:
+        self.status = await self.bot.run()
+        self._wake()
+
+    async def until(self, holds: Callable[[], object]) -> None:
+        """Wait until `holds()`, looked at again after each line the bot says."""
+        with trio.fail_after(PATIENCE):  # a hang guard only
+            while not holds():
+                await self._changed.wait()
+
+
+async def test_table_at_a_full_table_says_once_that_it_waits_for_a_seat(nursery):
+    # `sarja-bot --table Friday` at a table with no free seat said nothing at all.
+    server = await nursery.start(serve, ServerConfig(host="127.0.0.1", port=0))
+    aino = await NetClient.connect(server.port, "Aino")
+    await aino.send(CreateTable(name="Friday", players=2, teams=2))
+    table = (await aino.expect("table")).id
+    bertil = await NetClient.connect(server.port, "Bertil")
+    await bertil.send(Join(table=table))
+    await bertil.expect("table")
+    heard = Heard(RemoteBot("127.0.0.1", server.port, "easy", "Botti", table="friday"))
+    nursery.start_soon(heard.run)
+    await heard.until(lambda: heard.said)
+    assert heard.said == ["waiting for a free seat at Friday"]
+    # The lobby changes (a table made elsewhere): everyone there is sent the list,
+    # and the bot says nothing more. Dora, in the lobby too, sees when it is sent.
+    dora = await NetClient.connect(server.port, "Dora")
+    await dora.send(ListTables())
+    await dora.expect("tables")
+    cecilia = await NetClient.connect(server.port, "Cecilia")
+    await cecilia.send(CreateTable(name="Saturday", players=2, teams=2))
+    while len((await dora.expect("tables")).tables) < 2:
+        pass
+    # Bertil leaves: the bot takes the seat, having taken in every list before.
+    await bertil.send(Leave())
+    while aino.table.seats[1].name != "Botti":
+        await aino.expect("table")
+    assert heard.said == ["waiting for a free seat at Friday"]

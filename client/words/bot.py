@@ -42,6 +42,10 @@ UNUSABLE = N_("stopped: the server sent something this bot cannot use ({why})")
 NOT_UNDERSTOOD = N_("the server sent something this bot does not understand: {why}")
 BROKE = N_("the connection broke: {why}")
 
+# No seat for it yet: said once, until it sits down.
+WAITING_AT = N_("waiting for a free seat at {table}")
+WAITING = N_("waiting for a table with a free seat")
+
 # A refusal for good: `sentence` is the refusal's, in the bot's language.
 REFUSED = N_("the server refused: {sentence}")
 
