@@ -6,7 +6,8 @@ session (`model.session`), and returns what to send back: the session's own `pon
 while the connection was down. Seats
 are remembered by the server's identity: `welcome.server_id`, never the address typed.
 After each `welcome` the model either asks to `resume` the seat it holds a token for at
-that server, or keeps the welcome's new token (tokens work once): resume.py.
+that server, or keeps the welcome's new token (tokens work once): resume.py, which
+sarja-bot shares.
 
 Nothing here does I/O or knows about prompt_toolkit.
 """

@@ -1,5 +1,5 @@
-"""Taking a seat back after a dropped connection or a server restart: the terminal
-client's way (receive.py), in a module of its own so that another client can share it.
+"""Taking a seat back after a dropped connection or a server restart: the one way the
+terminal client (receive.py) and sarja-bot (bot.py) both do it.
 
 Every connection says `hello` afresh; after the `welcome`, a player asks to `resume`
 with the newest token this server gave their name before, or keeps the welcome's own
@@ -24,7 +24,7 @@ RESUME_PING = 7474
 
 
 class Keeps(Protocol):
-    """Whatever keeps a player's tokens: the client's model, a `Tokens`."""
+    """Whatever keeps a player's tokens: the client's model, a bot's `Tokens`."""
 
     # server_id -> player name -> the newest resume token
     seats: dict[str, dict[str, str]]
@@ -34,7 +34,7 @@ class Keeps(Protocol):
 
 @dataclass
 class Tokens:
-    """Tokens kept for as long as the program runs, and nowhere else."""
+    """Tokens kept for as long as the program runs (a bot keeps nothing on disk)."""
 
     seats: dict[str, dict[str, str]] = field(default_factory=dict)
     resuming: bool = False

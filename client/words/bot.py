@@ -5,7 +5,7 @@ shares with sarja-client are connect.py's)."""
 
 from __future__ import annotations
 
-from sarja.lang import N_, _, translated
+from sarja.lang import N_, _, ngettext, translated
 
 DESCRIPTION = N_("A computer player for a sarja-server, speaking the public protocol.")
 EPILOG = N_(
@@ -32,15 +32,31 @@ GAMES_AT_LEAST = N_("--games must be at least 1")
 TABLE_UNREADABLE = N_(
     "--table must be 1 to {most} printable characters, with a letter, digit or sign people can see"
 )
-SERVER_CLOSED = N_("the server closed the connection")
 NO_MOVE = N_("no move can be chosen from the game it describes")
 UNREACHABLE = N_("cannot reach {address}: {why}")
 
-# The server ended the session; `message` is its own (English) sentence.
+# The server ended the session for good (`bye` `replaced`); `message` is its sentence,
+# in the bot's language.
 SERVER_BYE = N_("the server closed the connection: {message}")
 UNUSABLE = N_("stopped: the server sent something this bot cannot use ({why})")
-NOT_UNDERSTOOD = N_("the server sent something this bot does not understand: {why}")
-BROKE = N_("the connection broke: {why}")
+
+# After a dropped connection, or a server restart: it connects again by itself and
+# takes its seat back. `why` is the link's few words ("connection refused"), `message`
+# the server's own `bye` in the bot's language.
+DROPPED = N_("the connection dropped ({why}); connecting again")
+SERVER_LEFT = N_("the server closed the connection: {message} Connecting again.")
+CONNECTED_AGAIN = N_("connected again")
+SEAT_GONE = N_("the server no longer keeps its seat; it looks for another")
+
+
+def gave_up(tries: int, address: str, why: str) -> str:
+    """Its last line when the server is not back after `tries` tries."""
+    return ngettext(
+        "gave up after {n} try to connect to {address} again ({why})",
+        "gave up after {n} tries to connect to {address} again ({why})",
+        tries,
+    ).format(n=tries, address=address, why=why)
+
 
 # No seat for it yet: said once, until it sits down.
 WAITING_AT = N_("waiting for a free seat at {table}")
