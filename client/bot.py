@@ -531,7 +531,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )  # fmt: skip
     parser.add_argument("--level", default="medium", choices=LEVELS, help=words.HELP["level"])
     parser.add_argument("--table", default=None, help=words.HELP["table"])
-    parser.add_argument("--name", default=None, help=words.HELP["name"])
+    parser.add_argument(
+        "--name", default=None, help=words.HELP["name"].format(example=words.default_name("hard"))
+    )
     parser.add_argument("--games", type=int, default=1, help=words.HELP["games"])
     parser.add_argument("--players", type=int, default=2, help=words.HELP["players"])
     parser.add_argument("--teams", type=int, default=None, help=words.HELP["teams"])
@@ -550,7 +552,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                 connect_words.NOT_AN_ADDRESS.format(address=args.address, port=DEFAULT_PORT)
             )
         args.host, args.port = host.strip("[]"), int(port)
-    args.name = readable(args.name or f"{args.level.capitalize()} bot")[:MAX_NAME]
+    args.name = readable(args.name or words.default_name(args.level))[:MAX_NAME]
     if not args.name or not args.name.isprintable() or not shows_something(args.name):
         parser.error(connect_words.NAME_UNREADABLE)
     if args.table is not None:

@@ -259,7 +259,7 @@ class Link:
         send, receive = trio.open_memory_channel[ClientMessage](256)
         self._stream = stream
         ended = "failed"
-        self._last_error = "the server closed it"
+        self._last_error = connect.CLOSED_GIST
         try:
             async with stream:
                 self._on_link("online", "")

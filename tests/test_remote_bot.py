@@ -1,7 +1,7 @@
 """`sarja-bot`: the engine's view rebuilt from what the server sends a seat, bot
 processes playing whole games against a real `sarja-server` process (and taking
 their seats back when it is killed and started again), what a bot says while it waits
-or when its server is gone."""
+or when its server is gone, and in which language."""
 
 from __future__ import annotations
 
@@ -18,9 +18,11 @@ from pathlib import Path
 import pytest
 import trio
 
+from sarja import lang
 from sarja.client.bot import RemoteBot, parse_args, plays_in, seat_view_of
 from sarja.protocol import examples
 from sarja.protocol.messages import (
+    Bye,
     ClientMessage,
     CreateTable,
     Join,
@@ -30,6 +32,7 @@ from sarja.protocol.messages import (
     TableList,
 )
 from sarja.protocol.mirror import GameMirror
+from sarja.protocol.session import SessionState
 from sarja.server.app import serve
 from sarja.server.bots import make_player
 from sarja.server.config import ServerConfig
@@ -311,6 +314,29 @@ async def test_a_bot_whose_server_is_gone_for_good_gives_up_after_its_tries():
         f"gave up after 3 tries to connect to {address} again (connection refused)"
     ]
     assert heard.bot.link.connections == 1  # the three tries found no server
+
+
+async def test_a_finnish_bot_s_name_and_lines_are_finnish():
+    # `sarja-bot --lang fi` was "Hard bot", and its last line when the server stopped
+    # "palvelin sulki yhteyden: The server is shutting down.": the wire's sentence.
+    lang.use("fi")
+    assert parse_args(["127.0.0.1:7474", "--level", "hard"]).name == "Vaikea botti"
+    assert parse_args(["127.0.0.1:7474"]).name == "Keskitasoinen botti"
+    bot = RemoteBot("127.0.0.1", 7474, "easy", "Helppo botti")
+    said: list[str] = []
+    bot.say = said.append
+    bot.take(Bye(code="shutdown", message="The server is shutting down."), SessionState.LOBBY)
+    bot._on_link("reconnecting", "…")  # as the link tells of the drop
+    assert said == ["palvelin sulki yhteyden: Palvelin sammuu. Yhdistää uudelleen."]
+    heard = await gone_for_good(
+        lambda port: RemoteBot("127.0.0.1", port, "easy", "Helppo botti", backoff=(0.01,), tries=1)
+    )
+    assert heard.said + heard.complained == [
+        "odottaa pöytää, jossa on vapaa paikka",
+        "yhteys katkesi (palvelin sulki sen); yhdistää uudelleen",
+        f"luovutti 1 yrityksen jälkeen: ei yhteyttä osoitteeseen 127.0.0.1:{heard.bot.port}"
+        " (yhteys torjuttiin)",
+    ]
 
 
 class Output:

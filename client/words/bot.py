@@ -17,7 +17,7 @@ HELP = {
     "server-name": N_("without an address: join the server of this name found on the LAN"),
     "level": N_("how well it plays (default: medium)"),
     "table": N_("the table to sit at, its name in any case (made if missing)"),
-    "name": N_("its name (default: '<Level> bot')"),
+    "name": N_("its name (default: its level's, such as '{example}')"),
     "games": N_("games to play before leaving (default 1)"),
     "players": N_("seats, if it creates the table (default 2)"),
     "teams": N_("sides, if it creates the table (default: one per player up to 3, else 2)"),
@@ -67,6 +67,11 @@ REFUSED = N_("the server refused: {sentence}")
 
 # A refusal the bot gets over (it chooses again).
 TOLD = N_("the server said: {sentence}")
+
+
+def default_name(level: str) -> str:
+    """Its name when none is given: its level's, in its language."""
+    return {"easy": _("Easy bot"), "medium": _("Medium bot"), "hard": _("Hard bot")}[level]
 
 
 def game_result(number: int, outcome: str) -> str:
