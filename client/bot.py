@@ -12,9 +12,12 @@ Where it sits: with `--table NAME`, at the table of that name, as names are comp
 (protocol/names.py: `friday` is `Friday`; it creates the table,
 for `--players` and `--teams`, if there is none; it waits if that table has no free
 seat); without, at the first table that has a free seat and no game yet, waiting
-until one has. It readies at once. After each game it asks for a rematch while it has
-games left to play (`--games`, default 1), else it leaves the table and exits 0. It
-exits 1 when the server refuses it for good or the connection ends.
+until one has (saying once that it waits). It readies at once. After each game it asks
+for a rematch while it has games left to play (`--games`, default 1), else it leaves
+the table and exits 0. Its connection is the terminal client's `Link` (net.py): after a
+drop or a server restart it connects again and takes its seat back as the client does
+(resume.py). It exits 1 when the server cannot be reached at the start, is not back
+within RECONNECT_TRIES tries, or refuses it for good.
 
 It trusts the server no more than the server trusts it: a message that does not fit
 the game (`ServerProtocolError` from the mirror) ends it with one line on stderr and
@@ -39,14 +42,7 @@ from sarja.protocol.cards import LEVELS, five_cells
 from sarja.protocol.changes import Change
 from sarja.protocol.client_session import ClientSession, Event
 from sarja.protocol.discovery import Found
-from sarja.protocol.errors import ProtocolError
-from sarja.protocol.limits import (
-    DEFAULT_PORT,
-    MAX_NAME,
-    MAX_SEATS,
-    MAX_TABLE_NAME,
-    PROTOCOL_VERSION,
-)
+from sarja.protocol.limits import DEFAULT_PORT, MAX_NAME, MAX_SEATS, MAX_TABLE_NAME
 from sarja.protocol.messages import (
     Ack,
     Bye,
@@ -54,13 +50,14 @@ from sarja.protocol.messages import (
     CreateTable,
     Error,
     Hand,
-    Hello,
     Join,
     Leave,
     Legal,
     ListTables,
+    Pong,
     Ready,
     Rematch,
+    ServerMessage,
     Snapshot,
     TableList,
     TableView,
@@ -69,6 +66,7 @@ from sarja.protocol.messages import (
 )
 from sarja.protocol.mirror import GameMirror, ServerProtocolError
 from sarja.protocol.names import same_name, shows_something
+from sarja.protocol.session import SessionState
 from sarja.server.bots import make_player
 from sarja.server.bots.inference import LOOK_BACK
 from sarja.server.bots.search import DEFAULT_THINK_TIME
@@ -77,8 +75,10 @@ from sarja.server.engine.actions import EXCHANGE, PLACE, REMOVE
 from sarja.server.engine.cards import parse_card
 from sarja.server.engine.view import SeatView
 
+from . import resume
 from .find import add_discover_on, find_servers
-from .net import address_text
+from .net import BACKOFF, Link, address_text
+from .resume import Tokens
 from .settings import Settings, settings_path
 from .typed import readable
 from .words import bot as words
@@ -86,7 +86,6 @@ from .words import connect as connect_words
 from .words import find as say_find
 from .words import refusals
 
-RECEIVE_SIZE = 65536
 # Plays kept from the updates. Hard reads back LOOK_BACK plays of each other seat: in
 # LOOK_BACK rounds of at most 12 seats, each turn a play and perhaps an exchange, so
 # this many entries hold all it reads; a longer game keeps only its newest plays.
@@ -169,8 +168,20 @@ class Finished(Exception):
         self.why = why
 
 
+# Tries in a row to connect again after a drop (or a server restart) before giving up:
+# with the link's pauses, 0.5 s growing to 8 s, about two minutes.
+RECONNECT_TRIES = 20
+
+
 class RemoteBot:
-    """One bot's connection and what it does with what the server sends."""
+    """One bot's connection and what it does with what the server sends.
+
+    The connection is the terminal client's `Link` (net.py): it connects, says hello
+    (with the bot's level), and connects again by itself after a drop; after each
+    `welcome` the bot takes its seat back as the client does (resume.py), keeping its
+    tokens in memory only. It gives up (exit 1, one line on stderr) when the first
+    connection fails, when a connection dropped is not welcomed again within `tries`
+    tries, and on a refusal for good (a fatal error, `bye` `replaced`)."""
 
     def __init__(
         self, host: str, port: int, level: str, name: str, table: str | None = None,
@@ -178,6 +189,7 @@ class RemoteBot:
         think_time: float | None = None, seed: int | None = None,
         say: Callable[[str], None] = lambda line: None,
         complain: Callable[[str], None] | None = None,
+        backoff: tuple[float, ...] = BACKOFF, tries: int = RECONNECT_TRIES,
     ) -> None:  # fmt: skip
         self.host, self.port = host, port
         self.name = name
@@ -190,16 +202,34 @@ class RemoteBot:
         self.say = say
         self.complain = complain or say  # why it stopped, when it stops on a failure
         self.session = ClientSession()
-        self.stream: trio.SocketStream | None = None
+        self.tokens = Tokens()  # never written down: the settings are the player's
+        self.link = Link(
+            host, port, name=lambda: self.name, on_message=self._message,
+            on_link=self._on_link, backoff=backoff, session=self.session, computer=level,
+        )  # fmt: skip
+        self.tries = tries
+        self.failed = 0  # tries in a row since the last welcome
+        self.dropped = False  # said that the connection dropped; "connected again" is due
+        self.server_said = ""  # the `bye` that closed the connection, in our language
         # The plays seen since the last snapshot; none under the manual draw, where
         # the draws taken count too (inference.py) and are not gathered.
         self.history: deque[tuple[int, Action]] = deque(maxlen=HISTORY_KEPT)
-        self.asked_at: int | None = None  # the version we last sent an action for
+        self.asked_at: int | None = None  # the version we last chose an action for
+        self.thinking = False  # a choice is being made (in a worker thread)
         self.created = False
         self.asking = False  # a join or create is on its way: wait for its answer
+        self.waiting_said = False  # said that it waits for a seat, since it last sat
         self.played = 0  # games finished at our table
+        self.counted: tuple[str, int, object] | None = None  # the game last counted
+        # What it asked after the last game (rematch or leave), and on which connection:
+        # a seat taken back on another is asked again.
+        self.after_game: Rematch | Leave | None = None
+        self.after_game_on = 0
         self.results: Counter[str] = Counter()  # "won", "lost" or "draw": how many of each
         self.leaving = False
+        self._done: Finished | None = None
+        self._ended: trio.Event | None = None
+        self._nursery: trio.Nursery | None = None
 
     @property
     def mirror(self) -> GameMirror | None:
@@ -210,82 +240,171 @@ class RemoteBot:
     def table(self) -> TableView | None:
         return self.session.table
 
+    @property
+    def address(self) -> str:
+        return address_text(self.host, self.port)
+
     async def run(self) -> int:
         """Play until done; the exit status."""
+        self._ended = trio.Event()
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            nursery.start_soon(self.link.run)
+            await self._ended.wait()
+            nursery.cancel_scope.cancel()
+        done = self._done
+        assert done is not None
+        (self.say if done.code == 0 else self.complain)(done.why)
+        return done.code
+
+    def _finish(self, done: Finished) -> None:
+        if self._done is None:
+            self._done = done
+            if self._ended is not None:
+                self._ended.set()
+
+    def _guarded(self, act: Callable[[], None]) -> None:
+        """Do `act`; what ends the bot there ends it, with its line."""
         try:
-            self.stream = await trio.open_tcp_stream(self.host, self.port)
-        except OSError as err:
-            self.complain(
-                words.UNREACHABLE.format(
-                    address=f"{self.host}:{self.port}", why=str(err.strerror or err)
-                )
-            )
-            return 1
-        async with self.stream:
-            try:
-                hello = Hello(version=PROTOCOL_VERSION, name=self.name, computer=self.level)
-                await self.send(hello)
-                while True:
-                    data = await self.stream.receive_some(RECEIVE_SIZE)
-                    self.session.receive_data(data)
-                    while (event := self.session.next_event()) is not None:
-                        await self.take(event)
-                        await self.stream.send_all(self.session.data_to_send())
-                    if not data:
-                        raise Finished(1, words.SERVER_CLOSED)
-            except Finished as done:
-                (self.say if done.code == 0 else self.complain)(done.why)
-                return done.code
-            except ServerProtocolError as err:
-                self.complain(words.UNUSABLE.format(why=f"{err.code}: {err.message}"))
-                return 1
-            except ProtocolError as err:
-                self.complain(words.NOT_UNDERSTOOD.format(why=str(err)))
-                return 1
-            except (trio.BrokenResourceError, OSError) as err:
-                self.complain(words.BROKE.format(why=str(err)))
-                return 1
+            act()
+        except Finished as done:
+            self._finish(done)
+        except ServerProtocolError as err:
+            self._finish(_unusable(err))
 
-    async def send(self, msg: ClientMessage) -> None:
-        assert self.stream is not None
-        await self.stream.send_all(self.session.send(msg))
+    def send(self, msg: ClientMessage) -> None:
+        self.link.send(msg)
 
-    async def take(self, event: Event) -> None:
+    # ----- the link's callbacks -------------------------------------------------------
+
+    def _message(self, msg: ServerMessage, state: SessionState) -> None:
+        """A message from the server, taken into the session, then acted on."""
+        if self._done is not None:
+            return
+
+        def take() -> None:
+            self.take(self.session.take(msg), state)
+            for reply in self.session.replies():  # pongs, a sync
+                self.send(reply)
+
+        self._guarded(take)
+
+    def _on_link(self, kind: str, text: str) -> None:
+        """The link's news: connecting, online, unreachable, reconnecting, stopped or
+        closed (net.py)."""
+        if self._done is not None:
+            return
+        if kind != "online":
+            self.tokens.resuming = False  # a resume sent on the last connection is lost
+        if kind == "online" and text and text != connect_words.NOT_CONNECTED_NOW:
+            # A line worth saying (a message not understood). A move not sent while the
+            # connection was down is not: the seat taken back brings the turn again.
+            self.say(text)
+        elif kind == "unreachable":
+            # Never welcomed: a wrong address, or no server there yet.
+            why = self.server_said or self.link.last_error
+            self._finish(Finished(1, words.UNREACHABLE.format(address=self.address, why=why)))
+        elif kind == "reconnecting" and text:
+            self.failed += 1
+            # A `bye` says why the connection closed; why a try failed is the link's.
+            said, self.server_said = self.server_said, ""
+            why = said or self.link.last_error
+            if self.failed > self.tries:
+                self._finish(Finished(1, words.gave_up(self.tries, self.address, why)))
+            elif not self.dropped:
+                self.dropped = True
+                if said:
+                    self.say(words.SERVER_LEFT.format(message=said))
+                else:
+                    self.say(words.DROPPED.format(why=why))
+        elif kind in ("stopped", "closed"):
+            self._finish(Finished(1, text))
+
+    # ----- what the server says -------------------------------------------------------
+
+    def take(self, event: Event, state: SessionState) -> None:
         """Act on one message from the server, once the session took it in (a gap or
         a message set aside needs nothing: the session asked for a snapshot)."""
         match msg := event:
             case Welcome():
-                await self.send(ListTables())
+                self._welcomed(msg)
+            case Pong():
+                if resume.no_seat_back(msg, state):
+                    self._seat_gone()
             case TableList():
                 if self.leaving:
                     raise Finished(0, self.summary())
-                await self.find_seat(msg)
+                self.find_seat(msg)
             case TableView():
-                self.asking = False
-                if msg.seat is not None and not msg.started and not msg.seats[msg.seat].ready:
-                    await self.send(Ready(ready=True))
+                self._at_table(msg)
             case Snapshot():
                 self.history.clear()  # what came before it is not all known
                 self.asked_at = None
-                await self.after_change()
+                self.after_change()
             case Update() | Hand() | Legal() | Ack():
-                await self.game_moved(msg)
+                self.game_moved(msg)
             case Error():
                 self.refused(msg)
             case Bye():
-                raise Finished(1, words.SERVER_BYE.format(message=msg.message))
+                said = refusals.said(msg.code, msg.message)
+                if msg.code == "replaced":  # someone took this bot's seat with its token
+                    raise Finished(1, words.SERVER_BYE.format(message=said))
+                self.server_said = said  # the line about the drop says why
             case _:
                 pass  # notices and chat; gaps and the like: the session saw to them
 
-    async def game_moved(self, msg: Update | Hand | Legal | Ack) -> None:
+    def _welcomed(self, msg: Welcome) -> None:
+        self.failed, self.server_said = 0, ""
+        if self.dropped:
+            self.dropped = False
+            self.say(words.CONNECTED_AGAIN)
+        reply = resume.welcomed(self.tokens, self.name, msg)
+        if reply is not None:
+            self.send(reply)  # the seat back, or the ping that says whether it came
+        else:
+            self._afresh()
+
+    def _seat_gone(self) -> None:
+        """The resume brought no seat back (the game ended, or the server forgot it)."""
+        if self.table is not None and not self.leaving:
+            self.say(words.SEAT_GONE)
+        self._afresh()
+
+    def _afresh(self) -> None:
+        """A guest in the lobby with no seat kept: find one as at the start."""
+        self.asking = False
+        self.created = False  # the table we made may have gone with the guest we were
+        self.send(ListTables())
+
+    def _at_table(self, msg: TableView) -> None:
+        self.asking = False
+        if msg.seat is None:
+            return
+        self.waiting_said = False
+        if not msg.started and not msg.seats[msg.seat].ready:
+            self.send(Ready(ready=True))
+            return
+        asked = self.after_game
+        if asked is None or self.after_game_on == self.link.connections:
+            return
+        # The seat came back on a new connection after the game: ask again.
+        if isinstance(asked, Leave) or msg.seat not in msg.rematch:
+            self.after_game_on = self.link.connections
+            self.send(asked)
+
+    def game_moved(self, msg: Update | Hand | Legal | Ack) -> None:
         """The game moved on (the session's mirror took it in): choose, if it is ours."""
         if self.mirror is None:
             return
         if isinstance(msg, Update) and not self.mirror.rules.manual_draw:
             self.history.extend(plays_in(msg.changes))
-        await self.after_change()
+        self.after_change()
 
     def refused(self, msg: Error) -> None:
+        server_id = None if self.session.welcome is None else self.session.welcome.server_id
+        if msg.code == "unknown_resume" and resume.refused(self.tokens, server_id, self.name):
+            self._seat_gone()
+            return
         self.asking = False  # a refused join: the next list may offer another
         if msg.fatal:
             raise Finished(1, words.REFUSED.format(sentence=refusals.said(msg.code, msg.message)))
@@ -296,48 +415,72 @@ class RemoteBot:
             self.asked_at = None  # choose again, from a fresh picture
             self.session.request_sync()
 
-    async def find_seat(self, tables: TableList) -> None:
-        """A seat: at the named table (created if need be), or the first free one."""
+    def find_seat(self, tables: TableList) -> None:
+        """A seat: at the named table (created if need be), or the first free one;
+        else say, once, that it waits for one."""
         if self.table is not None or self.asking:
             return
         open_ = [t for t in tables.tables if not t.started and None in t.seated]
         # The table's name as the server compares names: `--table friday` is Friday.
         wanted = self.table_name
         named = [t for t in open_ if wanted is None or same_name(t.name, wanted)]
+        there = [t for t in tables.tables if wanted is not None and same_name(t.name, wanted)]
         if named:
             self.asking = True
-            await self.send(Join(table=named[0].id))
-        elif (
-            wanted is not None
-            and not self.created
-            and not any(same_name(t.name, wanted) for t in tables.tables)
-        ):
+            self.send(Join(table=named[0].id))
+        elif wanted is not None and not self.created and not there:
             self.created = self.asking = True
-            await self.send(CreateTable(name=wanted, players=self.players, teams=self.teams))
+            self.send(CreateTable(name=wanted, players=self.players, teams=self.teams))
+        elif not self.waiting_said:
+            self.waiting_said = True
+            if wanted is None:
+                self.say(words.WAITING)
+            else:
+                self.say(words.WAITING_AT.format(table=there[0].name if there else wanted))
 
-    async def after_change(self) -> None:
+    def after_change(self) -> None:
         """Move if it is ours to; after a game, ask for another or leave."""
         game = self.mirror
         if game is None:
             return
         if game.result is not None:
-            if self.asked_at != -1:
-                self.asked_at = -1
-                await self.game_over(game)
+            # Counted once, however often a resume brings the finished game back.
+            ended = (game.table, game.version, game.cut)
+            if self.counted != ended:
+                self.counted = ended
+                self.game_over(game)
             return
-        if not game.legal or self.asked_at == game.version:
+        self.after_game = None  # a game in play: what was asked after the last is done
+        if not game.legal or self.asked_at == game.version or self.thinking:
             return
         self.asked_at = game.version
         try:
             view = seat_view_of(game, tuple(self.history))
+        except (EngineError, ValueError, LookupError, AssertionError) as err:
+            raise _no_move(err) from err
+        self.thinking = True
+        assert self._nursery is not None
+        self._nursery.start_soon(self._choose, view)
+
+    async def _choose(self, view: SeatView) -> None:
+        """Let the level choose in a worker thread, then play it if the game is
+        still where it was (else choose again from where it is now)."""
+        try:
             action = await trio.to_thread.run_sync(self.player.choose, view)
         except (EngineError, ValueError, LookupError, AssertionError) as err:
             # The view is all the server's: a picture no game can be in (which the
             # mirror's checks let through) is the server's fault, not a crash of ours.
-            raise ServerProtocolError(f"{words.NO_MOVE} ({type(err).__name__}: {err})") from err
-        await self.send(self.session.action(str(action)))
+            self._finish(_unusable(_no_move(err)))
+            return
+        finally:
+            self.thinking = False
+        game = self.mirror
+        if game is not None and game.version == view.version and self.asked_at == view.version:
+            self.send(self.session.action(str(action)))
+        else:
+            self._guarded(self.after_change)
 
-    async def game_over(self, game: GameMirror) -> None:
+    def game_over(self, game: GameMirror) -> None:
         result = game.result
         assert result is not None and game.seat is not None
         if result.side is None:
@@ -348,16 +491,27 @@ class RemoteBot:
         self.played += 1
         self.say(words.game_result(self.played, outcome))
         if self.played < self.games:
-            await self.send(Rematch())
+            self.after_game = Rematch()
         else:
             self.leaving = True
-            await self.send(Leave())
+            self.after_game = Leave()
+        self.after_game_on = self.link.connections
+        self.send(self.after_game)
 
     def summary(self) -> str:
         counts = self.results
         return words.SUMMARY.format(
             n=self.played, won=counts["won"], lost=counts["lost"], drawn=counts["draw"]
         )
+
+
+def _no_move(err: Exception) -> ServerProtocolError:
+    return ServerProtocolError(f"{words.NO_MOVE} ({type(err).__name__}: {err})")
+
+
+def _unusable(err: ServerProtocolError) -> Finished:
+    """A picture that does not fit the game ends the bot: it never plays on one."""
+    return Finished(1, words.UNUSABLE.format(why=f"{err.code}: {err.message}"))
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -377,7 +531,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )  # fmt: skip
     parser.add_argument("--level", default="medium", choices=LEVELS, help=words.HELP["level"])
     parser.add_argument("--table", default=None, help=words.HELP["table"])
-    parser.add_argument("--name", default=None, help=words.HELP["name"])
+    parser.add_argument(
+        "--name", default=None, help=words.HELP["name"].format(example=words.default_name("hard"))
+    )
     parser.add_argument("--games", type=int, default=1, help=words.HELP["games"])
     parser.add_argument("--players", type=int, default=2, help=words.HELP["players"])
     parser.add_argument("--teams", type=int, default=None, help=words.HELP["teams"])
@@ -396,7 +552,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                 connect_words.NOT_AN_ADDRESS.format(address=args.address, port=DEFAULT_PORT)
             )
         args.host, args.port = host.strip("[]"), int(port)
-    args.name = readable(args.name or f"{args.level.capitalize()} bot")[:MAX_NAME]
+    args.name = readable(args.name or words.default_name(args.level))[:MAX_NAME]
     if not args.name or not args.name.isprintable() or not shows_something(args.name):
         parser.error(connect_words.NAME_UNREADABLE)
     if args.table is not None:

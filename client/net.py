@@ -6,12 +6,14 @@ back into the model directly and the screen never sees a half-applied message. C
 from the asyncio side into trio (`send`, `retry_now`, `greet`) go through the run's
 `TrioToken.run_sync_soon`, the one entry point trio allows from outside its tasks.
 
-Every connection says `hello` with the name only; what to do next (take back a seat
-with a remembered token, or look at the lobby) is the model's call, made from the
-`welcome` and the server's identity in it. A dropped connection is retried with growing
-pauses. What cannot get better by waiting stops the retries until the player asks
-(r): an unknown host, or a peer that is not a Sarja server (it answers something else,
-or nothing, to the hello). `bye` `replaced` and a fatal error end the link for good.
+Every connection says `hello` with the name (and the person key, and a bot's level)
+only; what to do next (take back a seat with a remembered token, or look at the
+lobby) is the model's call, made from the `welcome` and the server's identity in it
+(resume.py). sarja-bot runs the same link (bot.py), without a screen. A dropped
+connection is retried with growing pauses. What cannot get better by waiting stops the
+retries until the player asks (r): an unknown host, or a peer that is not a Sarja
+server (it answers something else, or nothing, to the hello). `bye` `replaced` and a
+fatal error end the link for good.
 
 A message the model cannot use (`on_message` raises `ServerProtocolError`: a seat the
 table lacks, cards that do not add up) is the server's fault, never the client's
@@ -112,9 +114,12 @@ class Link:
         welcome_timeout: float = WELCOME_TIMEOUT,
         session: ClientSession | None = None,
         person: Callable[[str], str | None] = lambda where: None,
+        computer: str | None = None,
     ) -> None:
-        """`person(where)`: the person key to say hello with at this address."""
+        """`person(where)`: the person key to say hello with at this address;
+        `computer`, the level a computer player (sarja-bot) says in its hello."""
         self.host, self.port = host, port
+        self.computer = computer
         self.session = session if session is not None else ClientSession()
         self.where = address_text(host, port)
         self._name = name
@@ -137,6 +142,11 @@ class Link:
         self._unusable = 0  # connections in a row ended by a message we could not use
         self._firm = False  # the stop holds even after a welcome (see `run`)
         self.connections = 0  # how many times a connection was made (tests look)
+
+    @property
+    def last_error(self) -> str:
+        """Why the last try failed, in a few words ("connection refused")."""
+        return self._last_error
 
     # ----- called from anywhere in the thread (the app's key handlers) -------------
 
@@ -249,7 +259,7 @@ class Link:
         send, receive = trio.open_memory_channel[ClientMessage](256)
         self._stream = stream
         ended = "failed"
-        self._last_error = "the server closed it"
+        self._last_error = connect.CLOSED_GIST
         try:
             async with stream:
                 self._on_link("online", "")
@@ -267,7 +277,10 @@ class Link:
                 name = self._name()
                 assert name is not None
                 self.person_sent = self._person(self.where)
-                hello = Hello(version=PROTOCOL_VERSION, name=name, person=self.person_sent)
+                hello = Hello(
+                    version=PROTOCOL_VERSION, name=name, person=self.person_sent,
+                    computer=self.computer,
+                )  # fmt: skip
                 await stream.send_all(session.send(hello))
                 first = await self._handshake(stream, session)
                 if first is None:

@@ -6,7 +6,8 @@ session (`model.session`), and returns what to send back: the session's own `pon
 while the connection was down. Seats
 are remembered by the server's identity: `welcome.server_id`, never the address typed.
 After each `welcome` the model either asks to `resume` the seat it holds a token for at
-that server, or keeps the welcome's new token (tokens work once).
+that server, or keeps the welcome's new token (tokens work once): resume.py, which
+sarja-bot shares.
 
 Nothing here does I/O or knows about prompt_toolkit.
 """
@@ -19,6 +20,7 @@ from sarja.protocol.client_session import Event, Past
 from sarja.protocol.mirror import ServerProtocolError
 from sarja.protocol.session import SessionState
 
+from . import resume
 from .computer_seats import computers_seated
 from .facts import final_board
 from .hints import hint_line, take_hint
@@ -29,22 +31,6 @@ from .words import coach, connect, lobby, refusals
 from .words import standings as standing_words
 from .words.log import arrival, away_or_back, drew, log_changes, moved
 from .words.table import notice_parts
-
-# The `ping` sent after a resumed welcome: its `pong` comes after the table and the
-# snapshot that a held seat brings, so if it finds us still in the lobby, no seat came.
-RESUME_PING = 7474
-
-
-# ----- remembered seats ----------------------------------------------------------------
-
-
-def token_for(model: Model, server_id: str) -> str | None:
-    return model.seats.get(server_id, {}).get(model.name)
-
-
-def _keep_token(model: Model, server_id: str, token: str) -> None:
-    model.seats.setdefault(server_id, {})[model.name] = token
-
 
 # ----- turning server messages into the model ----------------------------------------
 
@@ -161,7 +147,7 @@ def _session_news(model: Model, msg: SessionNews, phase: SessionState) -> list[m
         case msgs.Welcome():
             replies = _welcome(model, msg)
         case msgs.Pong():
-            if msg.n == RESUME_PING and phase == SessionState.LOBBY:
+            if resume.no_seat_back(msg, phase):
                 _gone(model)  # the resume brought no seat back
                 replies = [msgs.ListTables()]
         case msgs.TableList():
@@ -191,19 +177,14 @@ _AT_TABLE = (SessionState.TABLE, SessionState.GAME, SessionState.ENDED)
 def _welcome(model: Model, msg: msgs.Welcome) -> list[msgs.ClientMessage]:
     model.welcome = msg
     model.status = ""
-    if model.resuming:
-        # The answer to our `resume`: the seat's guest, with the next token.
-        model.resuming, model.pending_token = False, None
-        _keep_token(model, msg.server_id, msg.resume)
+    resuming = model.resuming
+    reply = resume.welcomed(model, model.name, msg)
+    if resuming:
         model.kept_unknown = model.kept_at is None  # a seat may be kept that we were not shown
-        return [msgs.Ping(n=RESUME_PING)]
-    known = token_for(model, msg.server_id)
-    if known is not None and known != msg.resume:
-        # This server gave us a seat before (by whatever address): take it back. The
-        # welcome's own token is kept only if that fails.
-        model.resuming, model.pending_token = True, msg.resume
-        return [msgs.Resume(token=known)]
-    _keep_token(model, msg.server_id, msg.resume)
+    if reply is not None:
+        # A seat this server gave us before (by whatever address): take it back; or,
+        # that done, ask whether it came.
+        return [reply]
     _no_seat_kept(model)  # a guest greeted afresh
     if model.practice is not None and not model.practising:
         model.practising = model.creating = True
@@ -212,13 +193,9 @@ def _welcome(model: Model, msg: msgs.Welcome) -> list[msgs.ClientMessage]:
 
 
 def _error(model: Model, msg: msgs.Error) -> list[msgs.ClientMessage]:
-    if msg.code == "unknown_resume" and model.resuming:
+    if msg.code == "unknown_resume" and resume.refused(model, model.server_id, model.name):
         # The seat is gone (the game ended, or the server forgot it): we stay the
         # guest this connection greeted as.
-        model.resuming = False
-        if model.server_id is not None and model.pending_token is not None:
-            _keep_token(model, model.server_id, model.pending_token)
-        model.pending_token = None
         _no_seat_kept(model)
         _gone(model)
         return [msgs.ListTables()]

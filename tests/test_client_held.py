@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 
 from sarja.client import model as m
-from sarja.client import receive
+from sarja.client import resume
 from sarja.client.held import name_taken, ours
 from sarja.client.words import lobby
 from sarja.protocol.messages import (
@@ -90,7 +90,7 @@ def test_after_a_resume_into_the_lobby_a_kept_seat_may_be_ours():
                     seats={"srv1": {"Aino": "old" * 11}})  # fmt: skip
     wire = Wire(model)
     wire.feed(WELCOME, dataclasses.replace(WELCOME, resume="new" * 11))
-    assert wire.feed(Pong(n=receive.RESUME_PING)) == [ListTables()]
+    assert wire.feed(Pong(n=resume.RESUME_PING)) == [ListTables()]
     assert ours(model, PLAYING) and not name_taken(model, PLAYING)
     # A token the server no longer knows: we are the guest the hello made, seatless.
     model = m.Model(address="h:1", name="Aino", named=True, link="online",
@@ -118,7 +118,7 @@ def test_after_a_resume_into_the_lobby_a_computer_called_as_we_are_holds_no_seat
     model = m.Model(address="h:1", name="Aino", named=True, link="online",
                     seats={"srv1": {"Aino": "old" * 11}})  # fmt: skip
     h = Headless(model, columns=100)
-    h.feed(WELCOME, dataclasses.replace(WELCOME, resume="new" * 11), Pong(n=receive.RESUME_PING))
+    h.feed(WELCOME, dataclasses.replace(WELCOME, resume="new" * 11), Pong(n=resume.RESUME_PING))
     assert model.kept_unknown
     computer = dataclasses.replace(
         PLAYING, id="t2", name="Saturday", seated=("Aino", "Bertil"),

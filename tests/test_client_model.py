@@ -6,7 +6,7 @@ import dataclasses
 
 from prompt_toolkit.output import ColorDepth, DummyOutput
 
-from sarja.client import facts, receive
+from sarja.client import facts, receive, resume
 from sarja.client import model as m
 from sarja.client.app import ClientApp, style
 from sarja.client.words import game as words_game
@@ -525,20 +525,20 @@ def test_a_seat_held_at_this_server_is_taken_back_whatever_the_address():
     # The welcome's own token is kept only if the resume fails.
     assert wire.model.seats["srv1"]["Aino"] == "old" * 11
     again = dataclasses.replace(WELCOME, resume="new" * 11, last_id=5)
-    assert wire.feed(again) == [Ping(n=receive.RESUME_PING)]
+    assert wire.feed(again) == [Ping(n=resume.RESUME_PING)]
     assert wire.model.seats["srv1"]["Aino"] == "new" * 11  # tokens work once
     assert wire.model.session.next_id == 6
     wire.feed(STARTED, SNAPSHOT)
     assert wire.model.phase == "game"
     # The ping's answer finds us at the table: no lobby list is asked for.
-    assert wire.feed(Pong(n=receive.RESUME_PING)) == []
+    assert wire.feed(Pong(n=resume.RESUME_PING)) == []
 
 
 def test_a_resume_without_a_seat_lands_in_the_lobby():
     wire = Wire(m.Model(address="h:1", name="Aino", named=True, link="online",
                         seats={"srv1": {"Aino": "old" * 11}}))  # fmt: skip
     wire.feed(WELCOME, dataclasses.replace(WELCOME, resume="new" * 11))
-    assert wire.feed(Pong(n=receive.RESUME_PING)) == [ListTables()]
+    assert wire.feed(Pong(n=resume.RESUME_PING)) == [ListTables()]
     # A refused token: we stay the guest the hello made, with its token.
     wire = Wire(m.Model(address="h:1", name="Aino", named=True, link="online",
                         seats={"srv1": {"Aino": "old" * 11}}))  # fmt: skip

@@ -5,7 +5,7 @@ shares with sarja-client are connect.py's)."""
 
 from __future__ import annotations
 
-from sarja.lang import N_, _, translated
+from sarja.lang import N_, _, ngettext, translated
 
 DESCRIPTION = N_("A computer player for a sarja-server, speaking the public protocol.")
 EPILOG = N_(
@@ -17,7 +17,7 @@ HELP = {
     "server-name": N_("without an address: join the server of this name found on the LAN"),
     "level": N_("how well it plays (default: medium)"),
     "table": N_("the table to sit at, its name in any case (made if missing)"),
-    "name": N_("its name (default: '<Level> bot')"),
+    "name": N_("its name (default: its level's, such as '{example}')"),
     "games": N_("games to play before leaving (default 1)"),
     "players": N_("seats, if it creates the table (default 2)"),
     "teams": N_("sides, if it creates the table (default: one per player up to 3, else 2)"),
@@ -32,21 +32,46 @@ GAMES_AT_LEAST = N_("--games must be at least 1")
 TABLE_UNREADABLE = N_(
     "--table must be 1 to {most} printable characters, with a letter, digit or sign people can see"
 )
-SERVER_CLOSED = N_("the server closed the connection")
 NO_MOVE = N_("no move can be chosen from the game it describes")
 UNREACHABLE = N_("cannot reach {address}: {why}")
 
-# The server ended the session; `message` is its own (English) sentence.
+# The server ended the session for good (`bye` `replaced`); `message` is its sentence,
+# in the bot's language.
 SERVER_BYE = N_("the server closed the connection: {message}")
 UNUSABLE = N_("stopped: the server sent something this bot cannot use ({why})")
-NOT_UNDERSTOOD = N_("the server sent something this bot does not understand: {why}")
-BROKE = N_("the connection broke: {why}")
+
+# After a dropped connection, or a server restart: it connects again by itself and
+# takes its seat back. `why` is the link's few words ("connection refused"), `message`
+# the server's own `bye` in the bot's language.
+DROPPED = N_("the connection dropped ({why}); connecting again")
+SERVER_LEFT = N_("the server closed the connection: {message} Connecting again.")
+CONNECTED_AGAIN = N_("connected again")
+SEAT_GONE = N_("the server no longer keeps its seat; it looks for another")
+
+
+def gave_up(tries: int, address: str, why: str) -> str:
+    """Its last line when the server is not back after `tries` tries."""
+    return ngettext(
+        "gave up after {n} try to connect to {address} again ({why})",
+        "gave up after {n} tries to connect to {address} again ({why})",
+        tries,
+    ).format(n=tries, address=address, why=why)
+
+
+# No seat for it yet: said once, until it sits down.
+WAITING_AT = N_("waiting for a free seat at {table}")
+WAITING = N_("waiting for a table with a free seat")
 
 # A refusal for good: `sentence` is the refusal's, in the bot's language.
 REFUSED = N_("the server refused: {sentence}")
 
 # A refusal the bot gets over (it chooses again).
 TOLD = N_("the server said: {sentence}")
+
+
+def default_name(level: str) -> str:
+    """Its name when none is given: its level's, in its language."""
+    return {"easy": _("Easy bot"), "medium": _("Medium bot"), "hard": _("Hard bot")}[level]
 
 
 def game_result(number: int, outcome: str) -> str:
