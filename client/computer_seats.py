@@ -3,8 +3,9 @@ or changed level. No notice says it (docs/protocol.md, `seat_computer`), so the 
 tells it from the change between two `table` messages, for everyone at the table.
 
 A level changes in place, in one `table`: the same computer, by its name, at another
-level. (A server from before that, or a client from before it, takes the computer away
-and seats another: two tables, and the log says what happened, one left, one sat down.)
+level. (With a server from before that, or a client from before it, the computer is
+taken away and another seated: two tables, and the log says what happened, one left,
+one sat down.)
 The creator, whose change it was, is then not ready, and is told why.
 """
 

@@ -232,6 +232,7 @@ def table_lines(model: Model, width: int, height: int, click: Click = None) -> l
     else:
         # The server's computers are always ready; a bot says it is, as a person does.
         computers = any(s.computer and not s.remote for s in table.seats)
-        hint = table_words.starts_when(computers, created_here(model))
+        # Only a server that says who made the table takes back its creator's ready.
+        hint = table_words.starts_when(computers, table.creator)
     lines += wrap([("class:dim", hint)], width, indent=1)
     return lines

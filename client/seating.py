@@ -255,7 +255,9 @@ def ready(model: Model) -> list[ClientMessage]:
 def seat_computer(model: Model) -> list[ClientMessage]:
     """The chosen seat's computer, for the table's creator (the server says who that
     is, and refuses anyone else): a free seat gets an easy one, a computer's seat the
-    next level (in place: one message), and after hard the seat is free again."""
+    next level (in place: one message), and after hard the seat is free again. A server
+    whose `table` does not say `creator` is older than the level changed in place, and
+    refuses it: there the computer is taken away and another seated, as before."""
     table = model.table
     if table is None or table.started:
         return []
@@ -274,4 +276,7 @@ def seat_computer(model: Model) -> list[ClientMessage]:
         model.status = table_words.seat_taken(seat)  # a person's
         return []
     at = LEVELS.index(held.computer)
-    return [SeatComputer(seat=seat, level=LEVELS[at + 1] if at + 1 < len(LEVELS) else None)]
+    level = LEVELS[at + 1] if at + 1 < len(LEVELS) else None
+    if level is not None and not table.creator:  # an older server (docs/protocol.md)
+        return [SeatComputer(seat=seat), SeatComputer(seat=seat, level=level)]
+    return [SeatComputer(seat=seat, level=level)]

@@ -172,9 +172,10 @@ class Table(ComputerTurns):
         free seat, changes the level of the computer in it (in place: the seat is never
         free between), or (`level` None) frees a computer's seat.
 
-        The creator is then not ready (other people and bots keep theirs, as a bot
-        says ready only once): the game never starts here, at a level the creator has
-        not had a chance to change, but when they say ready again."""
+        The creator is then not ready (other people and bots keep theirs: a program may
+        say ready only once, and sarja-bot says it again at once, which would start the
+        game all the same): the game never starts here, at a level the creator has not
+        had a chance to change, but when they say ready again."""
         self.now = now
         if not self.made_by(guest):
             raise Refusal(

@@ -1,7 +1,8 @@
 """The waiting room's computer key, headless at 80×24: at a table we made, `a` seats an
 easy computer in the chosen free seat, then makes it medium, hard (one message each,
-in place), and frees the seat; a person's seat is not offered; at another's table the
-key is not shown, and the server's refusal is said in the player's language. The log
+in place; at an older server, which does not say who made the table, two), and frees
+the seat; a person's seat is not offered; at another's table the key is not shown, and
+the server's refusal is said in the player's language. The log
 says what each table changed of the computers, and the creator why they are not ready.
 And at a real server on 127.0.0.1: the creator's client started again offers `a`, as
 the server says who made the table."""
@@ -19,17 +20,18 @@ from sarja.protocol.messages import CreateTable, Error, Seat, SeatComputer, Tabl
 from .client_helpers import TABLE, harness, headless
 
 FREE = Seat(name=None, ready=False, away=False)
+OURS = dataclasses.replace(TABLE, creator=True)  # as this server tells the one who made it
 
 
 def with_seat_1(seat: Seat) -> object:
-    return dataclasses.replace(TABLE, seats=(TABLE.seats[0], seat))
+    return dataclasses.replace(OURS, seats=(TABLE.seats[0], seat))
 
 
 def test_at_our_table_a_cycles_the_chosen_seat_s_computer():
     h = headless()
     h.press("n", "enter")  # the new-table form, made as it is
     assert [type(m) for m in h.sent] == [CreateTable]
-    h.feed(TABLE)
+    h.feed(OURS)
     assert "a computer" not in h.screen().splitlines()[-1]  # at our own seat: nothing
     h.sent.clear()
     h.press("a")  # our own seat is chosen: it was "Seat 1 is taken", as if another's
@@ -169,11 +171,11 @@ def test_the_creator_is_told_a_computer_made_them_not_ready_and_the_room_says_wh
         lang.use(language)
         h = headless()
         h.press("n", "enter")
-        h.feed(TABLE)  # ours, and we are ready
+        h.feed(OURS)  # ours, and we are ready
         assert rule in " ".join(h.screen().split()), language
         seated = Seat(name="Bertil", ready=True, away=False, computer="easy")
         unready = dataclasses.replace(TABLE.seats[0], ready=False)
-        h.feed(dataclasses.replace(TABLE, seats=(unready, seated)))
+        h.feed(dataclasses.replace(OURS, seats=(unready, seated)))
         assert log_lines(h)[-1] == said, language
         assert not h.unfit()
 
@@ -213,3 +215,36 @@ async def _started_again(tmp_path: Path) -> None:
         assert "a computer" in again.screen().splitlines()[-1], again.screen()
         again.press("a")
         await b.wait(lambda: b.model.table.seats[2].computer == "easy", "the computer seated")
+
+
+def test_at_an_older_server_a_level_changes_as_it_did_there_and_nothing_says_not_ready():
+    # A server from before a level changed in place (same protocol version) refuses a
+    # level for a computer's seat (seat_taken): `a` there, one message, was refused each
+    # time, so a computer `a` had seated could be made neither harder nor taken away.
+    # Such a server's `table` never says `creator`; a server that says it does in place.
+    for creator, harder in (
+        (False, [SeatComputer(seat=1), SeatComputer(seat=1, level="medium")]),
+        (True, [SeatComputer(seat=1, level="medium")]),
+    ):
+        lang.use("en")
+        h = headless()
+        h.press("n", "enter")  # our create_table: the table is ours, whatever it says
+        easy = Seat(name="Bertil", ready=True, away=False, computer="easy")
+        table = dataclasses.replace(TABLE, seats=(TABLE.seats[0], easy), creator=creator)
+        h.feed(table)
+        h.press("down")
+        assert "a harder" in h.screen().splitlines()[-1]
+        h.sent.clear()
+        h.press("a")
+        assert h.sent == harder, creator
+        hard = dataclasses.replace(
+            table, seats=(TABLE.seats[0], dataclasses.replace(easy, computer="hard"))
+        )
+        h.feed(hard)
+        h.sent.clear()
+        h.press("a")
+        assert h.sent == [SeatComputer(seat=1)], creator  # taken away: one message either way
+        # The older server starts the game when a computer takes the last free seat: the
+        # waiting room does not say that `a` makes us not ready there.
+        said = " ".join(h.screen().split())
+        assert ("changing its level makes you not ready" in said) == creator, said

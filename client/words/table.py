@@ -125,8 +125,8 @@ def seat_state(away: bool, ready: bool, taken: bool, computer: bool, rematch: bo
 
 
 def starts_when(computers: bool, ours: bool = False) -> str:
-    """The waiting room's last line; `ours`: at a table we made, whose computers we
-    seat, which makes us not ready (docs/hosting.md)."""
+    """The waiting room's last line; `ours`: the server says we made the table, and so
+    takes back our ready when we seat its computers (docs/hosting.md)."""
     if computers:
         said = _(
             " When every seat is taken and everyone is ready, the game starts"
