@@ -17,14 +17,16 @@ from .fit import Line, pad
 class Need(IntEnum):
     """How long an item stays on a bar that is too narrow: the way out always; then what
     this moment offers (a key there only now, which a player may not know of: `o` for
-    an away seat, `a` at a table we made, a waiting draw); then `?`, whose help lists
-    every key; then the screen's usual keys. A fixed rule ("always keep ?") once cost
-    the footer its `o`."""
+    an away seat, `a` at a table we made, a waiting draw); then the screen's main step
+    (Enter plays, `a` analyses a replay); then `?`, whose help lists every key; then
+    the screen's usual keys. A fixed rule ("always keep ?") once cost the footer its
+    `o`."""
 
     USUAL = 0
     HELP = 1
-    MOMENT = 2
-    OUT = 3
+    MAIN = 2
+    MOMENT = 3
+    OUT = 4
 
 
 class KeyItem(NamedTuple):

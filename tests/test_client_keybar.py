@@ -10,9 +10,12 @@ import pytest
 
 from sarja import lang
 from sarja.client.keybar import KeyItem, Need, fitted
+from sarja.client.record import load
 from sarja.protocol.messages import Player, Seat
+from sarja.server.engine import record_json
 
-from .client_helpers import STARTED, TABLE, headless, snapshot
+from .client_helpers import STARTED, TABLE, Headless, headless, snapshot
+from .test_client_screens import NAMES, play_game
 
 AWAY = snapshot(turn=1, players=(
     Player(name="Aino", side=0, away=False, held=7),
@@ -73,8 +76,20 @@ def test_the_game_keeps_o_and_help_when_a_player_is_away(language):
     foot = h.screen().splitlines()[-1]
     keys = shown(foot)
     whole = ["←↑↓→", "1-9", "Enter", "o", "c", "?", "q"]
-    assert {"←↑↓→", "o", "?", "q"} <= set(keys) and len(keys) < len(whole), foot
+    # Enter (play) is the screen's main step: it stayed off while "c chat" was shown.
+    assert {"Enter", "o", "?", "q"} <= set(keys) and len(keys) < len(whole), foot
     assert keys == [k for k in whole if k in keys] and not h.unfit()  # in their order
+
+
+def test_a_replay_keeps_its_analysis_key(language, tmp_path):
+    """The replay's bar kept "? help" and left off "a analyse", the coach the README
+    offers there."""
+    game, _ = play_game(2, 2, 7)
+    path = tmp_path / "sarja-1.json"
+    path.write_text(record_json(game, NAMES[:2]), encoding="utf-8")
+    h = Headless(load(path))
+    keys = shown(h.screen().splitlines()[-1])
+    assert {"←→", "a", "q"} <= set(keys) and not h.unfit(), keys
 
 
 def test_a_bar_that_fits_is_shown_whole(language):

@@ -5,10 +5,10 @@ from __future__ import annotations
 from sarja.lang import N_, _, ngettext, translated
 from sarja.protocol.cards import card_label, cell_name
 
-from ..keybar import KeyItem
+from ..keybar import KeyItem, Need
 
 HINT_KEY = KeyItem("a", N_("hint"))
-ANALYSE_KEYS = [KeyItem("a", N_("analyse")), KeyItem("m M", N_("next, last mistake"))]
+ANALYSE_KEYS = [KeyItem("a", N_("analyse"), Need.MAIN), KeyItem("m M", N_("next, last mistake"))]
 ASKING = N_("Asking the coach…")
 NOT_YOUR_TURN = N_("A hint is for your turn: wait for it.")
 

@@ -231,7 +231,7 @@ FINAL_KEYS = [KeyItem("Enter", N_("to the waiting room")), KeyItem("L", N_("leav
 ENDED_KEYS = [KeyItem("r", N_("rematch")), KeyItem("L", N_("leave the table")),
               KeyItem("c", N_("chat")), HELP_KEY, QUIT_KEY]  # fmt: skip
 PLAY_KEYS = [KeyItem("←↑↓→", N_("move")), KeyItem("1-9 Tab", N_("card")),
-             KeyItem("Enter", N_("play"))]  # fmt: skip
+             KeyItem("Enter", N_("play"), Need.MAIN)]  # fmt: skip
 # Keys a turn offers only now: a draw that waits, a dead card, nothing but a pass, a
 # seat whose player is away.
 DRAW_KEY = KeyItem("d", N_("draw"), Need.MOMENT)
