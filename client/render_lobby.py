@@ -174,10 +174,17 @@ def created_here(model: Model) -> bool:
     return table.creator or table.id == model.created
 
 
+def seats_computers(model: Model) -> bool:
+    """At the table we made, in a seat of it: there `a` seats computers. A creator who
+    only watches is refused (`not_a_player`: a person always plays at the table), so
+    neither the key bar nor the help offers the key to them."""
+    return created_here(model) and model.table is not None and model.table.seat is not None
+
+
 def computer_key(model: Model) -> str | None:
     """What `a` does at the chosen seat of the table we made (None: nothing there)."""
     table = model.table
-    if table is None or not created_here(model) or not 0 <= model.seat_row < table.players:
+    if table is None or not seats_computers(model) or not 0 <= model.seat_row < table.players:
         return None
     seat = table.seats[model.seat_row]
     if seat.name is None:
