@@ -68,6 +68,7 @@ class ClientApp:
         self.settings = settings if settings is not None else Settings(None)
         if not model.seats:
             model.seats = {k: dict(v) for k, v in self.settings.seats.items()}
+        self._seats_kept = _copy(model.seats)  # the tokens as last remembered
         model.alerts = model.alerts or self.settings.alerts
         self._alerts_kept = model.alerts  # the bell setting as last remembered
         self._language_kept = model.language
@@ -178,7 +179,11 @@ class ClientApp:
             self.model.clocks_told = time.monotonic()  # the clocks count down from now
         for reply in apply(self.model, msg, state):
             self.link.send(reply)
-        if isinstance(msg, Welcome):
+        # Tokens change on a welcome, and on a refused resume too (the welcome's own
+        # token is ours then: resume.refused), which no welcome follows: whichever
+        # message changed them, they are kept at once, or the next run would ask for
+        # its seat with a token the server never heard of.
+        if isinstance(msg, Welcome) or self.model.seats != self._seats_kept:
             self._keep()
         self._after()
 
@@ -188,6 +193,7 @@ class ClientApp:
             # A practice server is gone with the client: its seats are not worth keeping.
             seats = {} if self.model.practice is not None else self.model.seats
             self.settings.save(self.model.name, seats)
+            self._seats_kept = _copy(self.model.seats)
 
     def _on_link(self, kind: str, text: str) -> None:
         set_link(self.model, kind, text)
@@ -199,6 +205,10 @@ class ClientApp:
             await asyncio.sleep(LOBBY_REFRESH)
             if m.screen(self.model) == "lobby" and self.model.phase == SessionState.LOBBY:
                 self.link.send(ListTables())
+
+
+def _copy(seats: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:
+    return {server: dict(tokens) for server, tokens in seats.items()}
 
 
 class GuestRun:

@@ -23,6 +23,7 @@ from . import intents as ask
 from .facts import final_board
 from .layout import ScreenLayout
 from .model import Model, screen
+from .render_lobby import seats_computers
 from .words import help as help_words
 
 Do = Callable[[ask.Intent], None]
@@ -216,7 +217,9 @@ def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
         bind(str(n), table, ask.Sit(n - 1), say="sit")
     bind("enter", table, lambda: ask.Sit(m.seat_row), say="sit chosen")
     bind(("r", " "), table, ask.Ready(), say="ready")
-    bind("a", table, ask.SeatComputer(), say="seat computer")
+    # Only where it can work: at the table we made, seated (not watching) there.
+    bind("a", table & Condition(lambda: seats_computers(m)), ask.SeatComputer(),
+         say="seat computer")  # fmt: skip
     bind("c", table, ask.ChatOpen(), say="chat")
     bind("L", table, ask.Leave(), say="leave")
 

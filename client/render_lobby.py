@@ -81,7 +81,8 @@ def lobby_list(model: Model, width: int, height: int, click: Click = None) -> li
 def lobby_details(model: Model, width: int) -> list[Line]:
     """Who sits where at the chosen table, and its rules in full, wrapped at words in
     DETAIL_ROWS lines: names are shortened, and the hint on keys made brief or left
-    out, only as far as it takes to fit."""
+    out, only as far as it takes to fit. That someone there has our name is never left
+    out: it is why Enter will not work there."""
     if not model.tables:
         return []
     info = model.tables[min(model.lobby_row, len(model.tables) - 1)]
@@ -95,14 +96,30 @@ def lobby_details(model: Model, width: int) -> list[Line]:
         extra.append(("", "; " + words.watching(info.spectators)))
     taken = name_taken(model, info) or ""
     hints = words.detail_hints(info.started, ours(model, info), taken)
+    lines, fits = _details(info, extra, hints, width, DETAIL_ROWS)
+    if fits or not taken:
+        return lines
+    # Six seats or more leave the hint no room after the rules: it takes a line of its
+    # own, and the seats and rules above it are cut instead.
+    alone = wrap([("", " "), ("class:dim", words.name_taken_alone(taken))], width, indent=3)
+    rows = max(1, DETAIL_ROWS - len(alone))
+    return [*_details(info, extra, (".",), width, rows)[0], *alone[: DETAIL_ROWS - rows]]
+
+
+def _details(
+    info: TableSummary, extra: list[Any], hints: tuple[str, ...], width: int, rows: int
+) -> tuple[list[Line], bool]:
+    """The seats, then the rules and the first of `hints` with which they fit in `rows`
+    lines, names shortened as far as it takes, and True; or, fitting with none, the
+    shortest cut after its last word that fits, and False."""
     lines: list[Line] = []
     for longest in (MAX_NAME, 12, 8, 5):
         seat_lines = wrap([("", " "), *_seat_parts(info, longest)], width, indent=3)
         for hint in hints:
             lines = seat_lines + wrap([("", " "), *extra, ("class:dim", hint)], width, indent=3)
-            if len(lines) <= DETAIL_ROWS:
-                return lines
-    return [*lines[: DETAIL_ROWS - 1], _cut(lines[DETAIL_ROWS - 1], width)]
+            if len(lines) <= rows:
+                return lines, True
+    return [*lines[: rows - 1], _cut(lines[rows - 1], width)], False
 
 
 def _seat_parts(info: TableSummary, longest: int) -> list[Any]:
@@ -174,10 +191,17 @@ def created_here(model: Model) -> bool:
     return table.creator or table.id == model.created
 
 
+def seats_computers(model: Model) -> bool:
+    """At the table we made, in a seat of it: there `a` seats computers. A creator who
+    only watches is refused (`not_a_player`: a person always plays at the table), so
+    neither the key bar nor the help offers the key to them."""
+    return created_here(model) and model.table is not None and model.table.seat is not None
+
+
 def computer_key(model: Model) -> str | None:
     """What `a` does at the chosen seat of the table we made (None: nothing there)."""
     table = model.table
-    if table is None or not created_here(model) or not 0 <= model.seat_row < table.players:
+    if table is None or not seats_computers(model) or not 0 <= model.seat_row < table.players:
         return None
     seat = table.seats[model.seat_row]
     if seat.name is None:

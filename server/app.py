@@ -70,6 +70,7 @@ class Server:
         )  # fmt: skip
         self.alarms = Alarms(self.carry, trio.current_time)  # the tables' turn clocks
         self.listeners: list[trio.SocketListener] = []
+        self._port: int | None = None
         self.connections = 0
         self._per_address: Counter[str] = Counter()
         self._live: set[Connection] = set()
@@ -80,6 +81,7 @@ class Server:
         # Called when the lobby's list may say something new (the LAN announcement).
         self.list_watchers: list[Callable[[], None]] = []
         self.failure: str | None = None  # why the server stopped by itself, if it did
+        self.goodbye: str | None = None  # what `shutdown` tells everyone, once it began
         self.lobby.restore(self.journal.load())
         self.carry()
 
@@ -111,8 +113,9 @@ class Server:
 
     @property
     def port(self) -> int:
-        port: int = self.listeners[0].socket.getsockname()[1]
-        return port
+        if self._port is None:  # asked first while listening: `shutdown` closes them
+            self._port = int(self.listeners[0].socket.getsockname()[1])
+        return self._port
 
     async def accept(self, listener: trio.SocketListener) -> None:
         """Take connections as they come. Out of file descriptors (or memory for a
@@ -122,6 +125,8 @@ class Server:
         while True:
             try:
                 stream = await listener.accept()
+            except trio.ClosedResourceError:
+                return  # the server is shutting down (`shutdown`)
             except OSError as err:
                 if err.errno not in _OUT_OF_RESOURCES:
                     raise
@@ -137,6 +142,9 @@ class Server:
 
     async def handle(self, stream: trio.SocketStream) -> None:
         address = peer_address(stream)
+        if self.goodbye is not None:  # taken just before the listeners closed
+            await _refuse(stream, "shutdown", self.goodbye)
+            return
         if self.connections >= self.config.max_connections:
             await _refuse(stream, "server_full", "The server is full; try again later.")
             return
@@ -224,8 +232,20 @@ class Server:
         self._nursery.start_soon(self.shutdown, "The server cannot save games; it stops.")
 
     async def shutdown(self, message: str = "The server is shutting down.") -> None:
-        """Tell every client, give the goodbyes a moment to leave, then stop."""
+        """Stop taking connections, tell every client, give the goodbyes a moment to
+        leave, then stop. Nothing new is let in meanwhile: a client that tried again at
+        once after its goodbye was welcomed, then dropped when the server went; now it
+        finds no one listening, as when the server is down, and tries again later."""
+        if self.goodbye is not None:
+            return  # already on its way (a signal and a failing journal both ask)
+        self.goodbye = message
+        with trio.CancelScope(shield=True):
+            for listener in self.listeners:  # their `accept` ends; the port is free
+                await listener.aclose()
         self.lobby.shutdown(message)
+        for connection in list(self._live):
+            if connection.guest is None:  # connected, no hello yet: none will be answered
+                connection.close("shutdown", message)
         self.carry()
         with trio.move_on_after(self.config.shutdown_grace):
             while self.connections:

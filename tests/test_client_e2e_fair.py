@@ -8,6 +8,8 @@
   each person's first move after coming back goes through.
 - Manual draw against a computer that moves at once: the person draws 2 seconds after
   their move and keeps the draw.
+- A seat taken on the token a refused resume left the client comes back after the
+  client quits and the server restarts (that token is written down too).
 """
 
 from __future__ import annotations
@@ -256,4 +258,52 @@ def test_a_draw_taken_two_seconds_after_the_move_is_kept(tmp_path):
         assert hers.count("draw") == 3 and len(hers) == 6, hers  # every draw kept
     finally:
         aino.close()
+        host.close()
+
+
+def test_a_seat_taken_after_a_refused_resume_comes_back_after_a_restart(tmp_path):
+    """Aino's first run leaves her lobby guest's token in her settings. The next run's
+    resume of it is refused (a guest in the lobby is forgotten when it goes), so she
+    plays on the new welcome's token; she quits mid-game, the server is stopped and
+    started again, and her third run takes her seat back. That token was never written
+    down (only a welcome saved tokens, and none follows the refusal): the third run
+    asked with the first run's, was refused again, and its Aino was a stranger at her
+    own table ('already called Aino')."""
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    host = Host(tmp_path / "data")
+    runs: list[Terminal] = []
+
+    def client() -> Terminal:
+        runs.append(Terminal([*command("sarja-client"), host.address, "--name", "Aino"], env))
+        return runs[-1]
+
+    try:
+        aino = client()
+        aino.wait_for("No tables yet")
+        aino.type("q")
+        assert aino.finish() == 0
+
+        aino = client()  # its resume refused: the welcome's token is hers now
+        aino.wait_for("No tables yet")
+        aino.type("n")
+        aino.wait_for("New table")
+        aino.type("\r")
+        aino.wait_for("Aino (you)")
+        aino.type("ja")  # a computer in the free seat
+        aino.wait_for("(computer, easy)")
+        aino.type("r")
+        aino.wait_for("Hand ")
+        aino.type("q")
+        aino.wait_for("Your seat is kept")
+        aino.type("y")
+        assert aino.finish() == 0
+
+        host.end(signal.SIGTERM)
+        host.start_again()
+        aino = client()
+        screen = aino.wait_for(re.compile("You are back in the game|already called Aino"))
+        assert "You are back in the game" in screen and "Aino (you)" in screen, screen
+    finally:
+        for terminal in runs:
+            terminal.close()
         host.close()

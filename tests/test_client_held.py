@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from sarja import lang
 from sarja.client import model as m
 from sarja.client import resume
 from sarja.client.held import name_taken, ours
@@ -132,3 +133,24 @@ def test_after_a_resume_into_the_lobby_a_computer_called_as_we_are_holds_no_seat
     h.sent.clear()
     h.press("enter")
     assert h.sent == [] and h.model.status == lobby.name_taken_here("Aino", "Saturday")
+
+
+def test_a_table_of_many_seats_keeps_the_name_taken_in_its_details():
+    # Six seats or more fill the lobby's three lines about a table: the hint that our
+    # name is taken there, after the rules, was the first thing left out, and Enter then
+    # did nothing with no word of why. It keeps a line of its own, in either language.
+    names = ("Aino", "Bertil", "Cecilia", "Daniel", "Eero", "Fanny", "Gunnar", "Helmi",
+             "Iiris", "Juha", "Kalle", "Liisa")  # fmt: skip
+    for players, teams in ((6, 2), (9, 3), (12, 2)):
+        table = dataclasses.replace(
+            PLAYING, players=players, teams=teams, seated=names[:players], spectators=3,
+            rules=Rules(hand_size=5, manual_draw=True), computer_takeover="hard",
+        )  # fmt: skip
+        for language in ("en", "fi"):
+            lang.use(language)
+            h = headless(TableList(tables=(table,)))
+            screen = h.screen()
+            shown = " ".join(" ".join(screen.splitlines()[4:7]).split())
+            taken = lobby.detail_hints(True, False, "Aino")[1]  # ". The name … here."
+            assert taken.removeprefix(". ") in shown, screen
+            assert screen.splitlines()[7].strip() == "" and not h.unfit(), screen

@@ -1,8 +1,9 @@
 """The waiting room's computer key, headless at 80×24: at a table we made, `a` seats an
 easy computer in the chosen free seat, then makes it medium, hard (one message each,
 in place; at an older server, which does not say who made the table, two), and frees
-the seat; a person's seat is not offered; at another's table the key is not shown, and
-the server's refusal is said in the player's language. The log
+the seat; a person's seat is not offered; at another's table the key is not shown, nor
+to a creator who only watches, and the server's refusal is said in the player's
+language. The log
 says what each table changed of the computers, and the creator why they are not ready.
 And at a real server on 127.0.0.1: the creator's client started again offers `a`, as
 the server says who made the table."""
@@ -66,6 +67,30 @@ def test_at_another_s_table_the_key_is_not_offered_and_a_refusal_is_translated()
     lang.use("fi")
     h.feed(Error(code="not_creator", message="Only the table's creator can seat a computer."))
     assert "Vain pöydän tehnyt pelaaja" in h.screen()
+
+
+def test_a_creator_who_only_watches_is_not_offered_a():
+    # The server refuses a creator who watches their table (`not_a_player`: a person
+    # always plays at it); the bar offered `a` at the free seat, the help listed it, and
+    # `a` sent what came back refused.
+    watching = dataclasses.replace(
+        TABLE, seat=None, creator=True,
+        seats=(Seat(name="Bertil", ready=False, away=False), FREE),
+    )  # fmt: skip
+    h = headless(watching)
+    assert h.model.seat_row == 1 and "a computer" not in h.screen().splitlines()[-1]
+    h.press("?")
+    assert "seat computer" not in dict(h.model.help_keys)
+    h.press("escape", "a")
+    assert h.sent == []
+    # Seated at it, both offer it again.
+    seated = dataclasses.replace(watching, seat=0, seats=(TABLE.seats[0], FREE))
+    h.feed(seated)  # the same table: the free seat stays chosen
+    assert "a computer" in h.screen().splitlines()[-1]
+    h.press("?")
+    assert dict(h.model.help_keys)["seat computer"] == ("a",)
+    h.press("escape", "a")
+    assert h.sent == [SeatComputer(seat=1, level="easy")]
 
 
 def test_a_bot_s_seat_is_not_shown_nor_offered_as_the_server_s_computer():

@@ -7,7 +7,11 @@ import multiprocessing
 import stat
 from pathlib import Path
 
+from sarja.client.model import Model
 from sarja.client.settings import Settings, settings_path
+from sarja.protocol.messages import Error, Resume
+
+from .client_helpers import WELCOME, Headless
 
 
 def test_name_and_seats_are_remembered_together(tmp_path):
@@ -93,3 +97,18 @@ def test_clients_saving_at_the_same_moment_lose_nothing(tmp_path):
     for name in ("Aino", "Bertil"):
         last = {f"srv{n % SERVERS}": _token(name, n) for n in range(rounds)}
         assert {server: tokens.get(name) for server, tokens in seats.items()} == last, name
+
+
+def test_the_token_a_refused_resume_leaves_us_is_remembered(tmp_path):
+    # A resume refused (`unknown_resume`) makes the welcome's own token ours, and no
+    # welcome follows: the file kept the refused one, so the next run of the client
+    # asked for its seat with a token the server never heard of, and lost the seat.
+    path = tmp_path / "client.json"
+    Settings(path).save("Aino", {"srv1": {"Aino": "old" * 11}})
+    h = Headless(Model(address="h:1", name="Aino", named=True, link="online",
+                       seats=Settings(path).seats))  # fmt: skip
+    h.client.settings = Settings(path)
+    h.feed(WELCOME)
+    assert h.sent == [Resume(token="old" * 11)]
+    h.feed(Error(code="unknown_resume", message="That resume token is not known here."))
+    assert Settings(path).seats == {"srv1": {"Aino": WELCOME.resume}}

@@ -3,6 +3,7 @@ wrong tokens, chat, leaving and rematches."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 
 import pytest
@@ -390,3 +391,34 @@ async def test_a_spectator_resuming_after_a_restart_is_watching_again(tmp_path):
         update = await back.expect("update")
         assert [(c.kind, c.seat) for c in update.changes] == [("back", again.state.seat)]
         nursery.cancel_scope.cancel()
+
+
+async def test_a_server_shutting_down_welcomes_no_one_new(nursery):
+    """A client that connects again at once after the server's goodbye was welcomed
+    (the server took connections all through its last moments) and then dropped. The
+    server stops taking them when it says goodbye, and anyone who slipped in meanwhile,
+    greeted or not, gets the goodbye too (`bye` `shutdown`)."""
+    config = ServerConfig(
+        host="127.0.0.1", port=0, shutdown_grace=PATIENCE, handshake_timeout=PATIENCE
+    )
+    server = await nursery.start(serve, config)
+    aino = await NetClient.connect(server.port, "Aino")
+    # Silent, so the server's last moments last until it goes: no hello yet.
+    quiet = NetClient(await trio.open_tcp_stream("127.0.0.1", server.port), "Quiet")
+    nursery.start_soon(server.shutdown)
+    assert (await aino.expect("bye")).code == "shutdown"
+    try:
+        stream = await trio.open_tcp_stream("127.0.0.1", server.port)
+    except OSError:
+        stream = None  # no one listens there now, as when the server is down
+    if stream is not None:
+        again = NetClient(stream, "Aino")
+        with contextlib.suppress(trio.BrokenResourceError):  # the goodbye came first
+            await again.send(Hello(version=PROTOCOL_VERSION, name="Aino"))
+        first = await again.receive()
+        assert first.TYPE == "bye" and first.code == "shutdown", first
+        await again.aclose()
+    first = await quiet.receive()  # told without asking: the server goes
+    assert first.TYPE == "bye" and first.code == "shutdown", first
+    await quiet.aclose()
+    await aino.aclose()

@@ -81,12 +81,11 @@ def detail_hints(started: bool, mine: bool, taken: str = "") -> tuple[str, ...]:
     """What Enter does at the chosen table: in full, then shorter while there is no
     room. `taken`: the name of someone there called as we are (the server refuses us),
     as they spell it."""
-    if taken:
+    if taken:  # never left out (no "."): the lobby gives it a line of its own instead
         return (
             _(". Someone here is already called {name}: to play or watch, quit and connect"
               " again under another name.").format(name=taken),
             _(". The name {name} is taken here.").format(name=taken),
-            ".",
         )  # fmt: skip
     if started and mine:
         doing = _("Enter takes you back to your seat")
@@ -95,6 +94,12 @@ def detail_hints(started: bool, mine: bool, taken: str = "") -> tuple[str, ...]:
     else:
         doing = _("Enter takes a free seat")
     return (_(". {doing}, s watches.").format(doing=doing), ".")
+
+
+def name_taken_alone(name: str) -> str:
+    """The name taken, on a line of its own under a table's seats, where they leave no
+    room for it after the rules."""
+    return _("The name {name} is taken here.").format(name=name)
 
 
 def name_taken_here(name: str, table: str) -> str:
