@@ -268,7 +268,7 @@ class ScreenLayout:
             self._part(lambda w, h: rl.table_lines(m, w, h, self.do)),
             Window(height=1),
             self._log(),
-            *self._bottom(lambda: table_words.table_keys(rl.computer_key(m))),
+            *self._bottom(lambda: table_words.table_keys(rl.computer_key(m), rl.seated(m))),
         ]  # fmt: skip
 
     def _game(self) -> list[AnyContainer]:

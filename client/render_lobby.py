@@ -191,11 +191,16 @@ def created_here(model: Model) -> bool:
     return table.creator or table.id == model.created
 
 
+def seated(model: Model) -> bool:
+    """We sit at the table on screen (not only watching it)."""
+    return model.table is not None and model.table.seat is not None
+
+
 def seats_computers(model: Model) -> bool:
     """At the table we made, in a seat of it: there `a` seats computers. A creator who
     only watches is refused (`not_a_player`: a person always plays at the table), so
     neither the key bar nor the help offers the key to them."""
-    return created_here(model) and model.table is not None and model.table.seat is not None
+    return created_here(model) and seated(model)
 
 
 def computer_key(model: Model) -> str | None:

@@ -69,7 +69,7 @@ def test_at_another_s_table_the_key_is_not_offered_and_a_refusal_is_translated()
     assert "Vain pöydän tehnyt pelaaja" in h.screen()
 
 
-def test_a_creator_who_only_watches_is_not_offered_a():
+def test_a_creator_who_only_watches_is_not_offered_a_nor_r():
     # The server refuses a creator who watches their table (`not_a_player`: a person
     # always plays at it); the bar offered `a` at the free seat, the help listed it, and
     # `a` sent what came back refused.
@@ -79,6 +79,7 @@ def test_a_creator_who_only_watches_is_not_offered_a():
     )  # fmt: skip
     h = headless(watching)
     assert h.model.seat_row == 1 and "a computer" not in h.screen().splitlines()[-1]
+    assert "r ready" not in h.screen().splitlines()[-1]  # one who watches has no ready
     h.press("?")
     assert "seat computer" not in dict(h.model.help_keys)
     h.press("escape", "a")
@@ -87,6 +88,7 @@ def test_a_creator_who_only_watches_is_not_offered_a():
     seated = dataclasses.replace(watching, seat=0, seats=(TABLE.seats[0], FREE))
     h.feed(seated)  # the same table: the free seat stays chosen
     assert "a computer" in h.screen().splitlines()[-1]
+    assert "r ready" in h.screen().splitlines()[-1]
     h.press("?")
     assert dict(h.model.help_keys)["seat computer"] == ("a",)
     h.press("escape", "a")

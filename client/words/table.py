@@ -147,11 +147,13 @@ def ready_taken_back() -> str:
     return _("You are not ready now: press r when the computers are as you want.")
 
 
-def table_keys(computer: str | None = None) -> list[KeyItem]:
+def table_keys(computer: str | None = None, seated: bool = True) -> list[KeyItem]:
     """The waiting room's keys; `computer`: at a table we made, what `a` does at the
-    chosen seat (a KEY_ word, translated), if anything: this moment's key."""
+    chosen seat (a KEY_ word, translated), if anything: this moment's key; `seated`:
+    we sit at the table (one who watches has no ready to give)."""
     ours = [KeyItem("a", computer, Need.MOMENT)] if computer else []
-    return [KeyItem("↑↓ Enter", _("sit")), KeyItem("r", _("ready")), *ours,
+    ready = [KeyItem("r", _("ready"))] if seated else []
+    return [KeyItem("↑↓ Enter", _("sit")), *ready, *ours,
             KeyItem("c", _("chat")), KeyItem("L", _("leave")), KeyItem("?", _("help"), Need.HELP),
             KeyItem("q", _("quit"), Need.OUT)]  # fmt: skip
 
