@@ -27,7 +27,7 @@ class Match(MatchRule):
         return self.row(table_id)
 
     def new_match(self, table_id: str) -> list[rows.Row]:
-        """The score starts afresh: the match was over, or its seats changed."""
+        """The score starts afresh: the match was over, and the rematch starts the next."""
         self.games = []
         self.number += 1
         return self.row(table_id)

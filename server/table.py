@@ -313,9 +313,9 @@ class Table(ComputerTurns):
             self.ready = self._computers_ready()
             self.rematch.clear()
             self.handed.clear()
-            if self.match is not None and self.match.games:
-                # Other seats, another match: the score starts afresh.
-                self.fx.write(self.match.new_match(self.id))
+            # A match's score stays: the match is the table's, between its sides, and
+            # goes on with whoever takes the seat; one decided stays shown until the
+            # rematch starts the next (`_start`).
         self.send_table()
 
     def went_away(self, guest: Guest, now: float) -> None:

@@ -13,14 +13,25 @@ from pathlib import Path
 
 import trio
 
-from sarja.protocol.messages import CreateTable, Join, Leave, ListTables, MatchScore, Ready, Rematch
+from sarja.protocol.messages import (
+    CreateTable,
+    Join,
+    Leave,
+    ListTables,
+    MatchScore,
+    Ready,
+    Rematch,
+    TableView,
+)
 from sarja.server.app import serve
 from sarja.server.config import ServerConfig
+from sarja.server.guest import Guest
 from sarja.server.match import Match
 
 from .netclient import PATIENCE, NetClient
 from .server_helpers import play_to_the_end
 from .test_server_process import SERVER, read_lines_until
+from .test_server_table import Room, play_out, seat_everyone
 
 _PORT = re.compile(r"^\s+\S*sarja-client 127\.0\.0\.1:(\d+)$")
 
@@ -198,7 +209,7 @@ async def two_at_a_match(port: int) -> list[NetClient]:
     return sorted([aino, bertil], key=lambda c: c.state.seat if c.state else 0)
 
 
-async def test_between_games_ready_or_rematch_starts_the_next_and_leaving_resets(nursery):
+async def test_between_games_ready_or_rematch_starts_the_next_and_leaving_keeps_the_score(nursery):
     server = await nursery.start(serve, ServerConfig(host="127.0.0.1", port=0, seed=7))
     clients = await two_at_a_match(server.port)
     aino, bertil = clients
@@ -225,12 +236,15 @@ async def test_between_games_ready_or_rematch_starts_the_next_and_leaving_resets
             while client.state.result is not None:
                 await client.receive()
     assert aino.table.match.games == (won,)
-    # A game of the match ends; Bertil leaves before the next: the score starts afresh.
+    # A game of the match ends; Bertil leaves before the next: the table waits for a
+    # player again, and the match goes on with the score as it was.
     await play_to_the_end(clients, random.Random(6), check_every=50)
-    await table_with(aino, 2)
+    score = (await table_with(aino, 2)).games
     await bertil.send(Leave())
-    await table_with(aino, 0)
-    assert not aino.table.started and aino.table.match.to == 3
+    with trio.fail_after(PATIENCE):
+        while aino.table.started:
+            await aino.receive()
+    assert aino.table.match == MatchScore(to=3, games=score)
 
 
 async def test_a_connection_lost_between_games_keeps_the_seat_and_the_score(nursery):
@@ -310,3 +324,69 @@ async def test_a_seat_kept_between_games_is_freed_when_its_player_stays_away(nur
         while aino.table is None or aino.table.seats[seat].name is not None:
             await aino.receive()
     assert not aino.table.started and aino.table.seats[aino.table.seat].name == "Aino"
+
+
+def match_room(to: int, games: list[int | None]) -> tuple[Room, list[Guest]]:
+    """Two people at a table playing a match to `to`, its score `games` so far."""
+    room = Room(2, None, seed=3)
+    room.table.match = Match(to, list(games))
+    return room, seat_everyone(room, ["Aino", "Bertil"])
+
+
+def test_a_decided_match_s_result_stays_when_a_player_leaves_after_it():
+    # A sarja-bot leaving at the end of a match's last game wiped its score: the end
+    # screen said "Blue 0, Green 0, game 1 of the match is next" under "Green wins".
+    rng = random.Random(4)
+    room, (aino, bertil) = match_room(2, [0, 1])  # 1 – 1: the next win decides it
+    table = room.table
+    while True:
+        play_out(room, [aino, bertil], rng)
+        assert table.match is not None
+        if table.match.over:
+            break
+        for person in (aino, bertil):  # a drawn game: the match goes on
+            table.set_ready(person, True, room.now)
+        room.carry()
+    final = table.match.part()
+    table.leave(bertil, room.now)
+    room.carry()
+    assert table.match.part() == final and table.match.number == 1
+    view = room.last(aino, TableView)
+    assert isinstance(view, TableView) and view.match == final and view.match.winner is not None
+    # The rematch, when the seat is taken again, starts the next match.
+    dora = room.guest("Dora")
+    table.join(dora, None, None, room.now)
+    for person in (aino, dora):
+        table.set_ready(person, True, room.now)
+    assert table.in_play and table.match.games == [] and table.match.number == 2
+
+
+def test_a_player_leaving_between_games_of_a_match_leaves_its_score_to_the_sides():
+    # Leaving between two games started the score afresh (Blue's 1 – 0 became 0 – 0
+    # under "Blue wins"): the score is the sides', and the match goes on with whoever
+    # takes the seat.
+    rng = random.Random(5)
+    room, (aino, bertil) = match_room(3, [])
+    table = room.table
+    assert table.match is not None
+    play_out(room, [aino, bertil], rng)
+    while table.match.games[-1] is None:  # drawn: play another
+        for person in (aino, bertil):
+            table.set_ready(person, True, room.now)
+        play_out(room, [aino, bertil], rng)
+    score = table.match.part()
+    assert not score.over
+    table.leave(bertil, room.now)
+    room.carry()
+    assert not table.started and table.match.part() == score
+    view = room.last(aino, TableView)
+    assert isinstance(view, TableView) and view.match == score
+    dora = room.guest("Dora")
+    table.join(dora, None, None, room.now)
+    for person in (aino, dora):
+        table.set_ready(person, True, room.now)
+    room.carry()
+    assert table.in_play and table.match.part() == score and table.match.number == 1
+    play_out(room, [aino, dora], rng)
+    assert table.match.games[: len(score.games)] == list(score.games)
+    assert len(table.match.games) == len(score.games) + 1
