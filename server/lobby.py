@@ -180,6 +180,10 @@ class Lobby:
         """A greeted connection takes back the guest its token names (and its seat);
         the guest it was until now is forgotten, unless it holds a seat."""
         guest = self._take_back(token, outbox)
+        # What the connection said in its hello is this connection's, the guest's now:
+        # where it comes from, and whether a computer plays (after a restart the guest
+        # comes from the journal, which keeps neither, and a bot's seat read as a person's).
+        guest.address, guest.computer = current.address, current.computer
         if guest is not current:
             current.outbox = None
             if not self._holds_seat(current):

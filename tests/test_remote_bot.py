@@ -29,6 +29,7 @@ from sarja.protocol.messages import (
     Leave,
     ListTables,
     Ready,
+    Resume,
     TableList,
 )
 from sarja.protocol.mirror import GameMirror
@@ -439,6 +440,43 @@ async def test_bots_take_their_seats_back_after_the_server_is_killed_and_restart
         said = "\n".join(b.lines)
         assert said.count("connected again") == 2, said
         assert "played 1:" in said, said
+
+
+async def test_a_bot_s_seat_still_reads_as_a_computer_s_after_a_restart(tmp_path):
+    """A bot's seat read "Easy bot (bot, easy)" in the waiting room, but after a kill -9
+    and a restart only "Easy bot": the guest the journal brought back knew nothing of
+    its `hello`, and the bot's `resume` (after a fresh hello, as client/resume.py does)
+    took that guest back as it was."""
+    server, port = await start_server(tmp_path)
+    try:
+        aino = await NetClient.connect(port, "Aino")
+        await aino.send(CreateTable(name="Friday", players=2, teams=2))
+        table = (await aino.expect("table")).id
+        bot = await NetClient.connect(port, "Easy bot", computer="easy")
+        await bot.send(Join(table=table))
+        await bot.expect("table")
+        with trio.fail_after(PATIENCE):
+            while aino.table.seats[1].name is None:
+                await aino.expect("table")
+        before = aino.table.seats[1]
+        assert before.remote and before.computer == "easy"
+        tokens = (aino.welcome.resume, bot.welcome.resume)
+
+        await kill(server)
+        server, _ = await start_server(tmp_path, port)
+        aino = await NetClient.connect(port, "Aino", resume=tokens[0])
+        await aino.expect("table")
+        bot = await NetClient.connect(port, "Easy bot", computer="easy")
+        await bot.send(Resume(token=tokens[1]))
+        assert (await bot.expect("table")).seat == 1
+        with trio.fail_after(PATIENCE):
+            while aino.table.seats[1].away:
+                await aino.expect("table")
+        after = aino.table.seats[1]
+        assert after.name == "Easy bot" and after.remote and after.computer == "easy"
+    finally:
+        if server.returncode is None:
+            await kill(server)
 
 
 async def play(client: NetClient, moves: int | None = None) -> int:
