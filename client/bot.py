@@ -13,7 +13,8 @@ Where it sits: with `--table NAME`, at the table of that name, as names are comp
 for `--players` and `--teams`, if there is none; it waits if that table has no free
 seat); without, at the first table that has a free seat and no game yet, waiting
 until one has (saying once that it waits). It readies at once. After each game it asks
-for a rematch while it has games left to play (`--games`, default 1), else it leaves
+for a rematch while it has games left to play (`--games`, default 1; at a table that
+plays a match, it plays each match out and `--games` counts matches), else it leaves
 the table and exits 0. Its connection is the terminal client's `Link` (net.py): after a
 drop or a server restart it connects again and takes its seat back as the client does
 (resume.py). It exits 1 when the server cannot be reached at the start, is not back
@@ -220,6 +221,7 @@ class RemoteBot:
         self.asking = False  # a join or create is on its way: wait for its answer
         self.waiting_said = False  # said that it waits for a seat, since it last sat
         self.played = 0  # games finished at our table
+        self.matches = 0  # matches decided at our table (`games` counts them at one)
         self.counted: tuple[str, int, object] | None = None  # the game last counted
         # What it asked after the last game (rematch or leave), and on which connection:
         # a seat taken back on another is asked again.
@@ -384,6 +386,11 @@ class RemoteBot:
         if not msg.started and not msg.seats[msg.seat].ready:
             self.send(Ready(ready=True))
             return
+        game = self.mirror
+        ended = game is not None and game.result is not None
+        if msg.match is not None and self.after_game is None and ended:
+            self._after_match_game(msg)  # the table's score moved with the game's end
+            return
         asked = self.after_game
         if asked is None or self.after_game_on == self.link.connections:
             return
@@ -490,13 +497,37 @@ class RemoteBot:
         self.results[outcome] += 1
         self.played += 1
         self.say(words.game_result(self.played, outcome))
-        if self.played < self.games:
-            self.after_game = Rematch()
+        table = self.table
+        if table is not None and table.match is not None:
+            self._after_match_game(table)
+        else:
+            self._another_or_leave(self.played)
+
+    def _after_match_game(self, table: TableView) -> None:
+        """A game of a match ended: ready for its next game until the match is decided,
+        then another match or leave (`--games` counts matches here). The table that
+        says so follows the game's end (its score moved); one from before it, with our
+        seat still ready from the game's start, is waited out."""
+        match, seat = table.match, table.seat
+        if match is None or seat is None:
+            self._another_or_leave(self.played)
+        elif match.over:
+            self.matches += 1
+            self._another_or_leave(self.matches)
+        elif not table.seats[seat].ready:  # between two games of the match
+            self._ask(Rematch())  # the server takes it as ready for the next game
+
+    def _another_or_leave(self, done: int) -> None:
+        if done < self.games:
+            self._ask(Rematch())
         else:
             self.leaving = True
-            self.after_game = Leave()
+            self._ask(Leave())
+
+    def _ask(self, msg: Rematch | Leave) -> None:
+        self.after_game = msg
         self.after_game_on = self.link.connections
-        self.send(self.after_game)
+        self.send(msg)
 
     def summary(self) -> str:
         counts = self.results

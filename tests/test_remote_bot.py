@@ -479,6 +479,47 @@ async def test_a_bot_s_seat_still_reads_as_a_computer_s_after_a_restart(tmp_path
             await kill(server)
 
 
+async def test_a_bot_at_a_match_table_plays_the_match_out_then_leaves(nursery):
+    """`sarja-bot --games 1` at a table playing first to 2 left after game 1 of the
+    match, and the score went with it; it now plays the match out (`--games` counts
+    matches there) and leaves once the match is decided, its result still shown."""
+    server = await nursery.start(serve, ServerConfig(host="127.0.0.1", port=0, seed=2))
+    aino = await NetClient.connect(server.port, "Aino")
+    await aino.send(CreateTable(name="Friday", players=2, teams=2, match_to=2))
+    await aino.expect("table")
+    heard = Heard(RemoteBot("127.0.0.1", server.port, "easy", "Botti", table="friday", seed=3))
+    nursery.start_soon(heard.run)
+    with trio.fail_after(PATIENCE):
+        while aino.table.seats[1].name is None:
+            await aino.expect("table")
+    await aino.send(Ready(ready=True))
+    games = 0
+    while True:
+        with trio.fail_after(PATIENCE):
+            while aino.state is None or aino.state.result is not None:
+                await aino.receive()
+        await play(aino)
+        games += 1
+        with trio.fail_after(PATIENCE):
+            while aino.table.match is None or len(aino.table.match.games) < games:
+                await aino.receive()
+        if aino.table.match.over:
+            break
+        # Between two games of the match: the bot stays, and is ready for the next.
+        with trio.fail_after(PATIENCE):
+            while aino.table.seats[1].name == "Botti" and not aino.table.seats[1].ready:
+                await aino.receive()
+        assert aino.table.seats[1].name == "Botti"
+        await aino.send(Ready(ready=True))
+    final = aino.table.match
+    await heard.until(lambda: heard.status is not None)
+    assert heard.status == 0
+    with trio.fail_after(PATIENCE):
+        while aino.table.seats[1].name is not None:
+            await aino.receive()
+    assert aino.table.match == final and final.winner is not None
+
+
 async def play(client: NetClient, moves: int | None = None) -> int:
     """Play `client`'s seat (its first legal action each turn) until the game ends, or
     until its turn comes after `moves` moves; how many it made."""

@@ -10,7 +10,8 @@ from sarja.lang import N_, _, ngettext, translated
 DESCRIPTION = N_("A computer player for a sarja-server, speaking the public protocol.")
 EPILOG = N_(
     "It joins the named table (creating it if there is none) or the first free seat,"
-    " readies, plays, asks for a rematch while it has games left, then leaves."
+    " readies, plays, asks for a rematch while it has games left, then leaves. At a table"
+    " that plays a match it plays each match out, and --games counts matches."
 )
 HELP = {
     "address": N_("the server, as HOST:PORT (default: the one server found on this LAN)"),
@@ -18,7 +19,7 @@ HELP = {
     "level": N_("how well it plays (default: medium)"),
     "table": N_("the table to sit at, its name in any case (made if missing)"),
     "name": N_("its name (default: its level's, such as '{example}')"),
-    "games": N_("games to play before leaving (default 1)"),
+    "games": N_("games to play before leaving, matches at a match table (default 1)"),
     "players": N_("seats, if it creates the table (default 2)"),
     "teams": N_("sides, if it creates the table (default: one per player up to 3, else 2)"),
     "think-time": N_("hard's thinking per move, in seconds (default: {seconds:g})"),
