@@ -13,7 +13,7 @@ from . import intents as ask
 from .facts import choice_options, computer_level, final_board, hand_over_seat, is_dead
 from .fit import Line, column, first_fitting, shorten, width_of, wrap
 from .keybar import KeyItem, keys_line
-from .model import Model
+from .model import Model, Replay
 from .render import Click, banner_style, clickable
 from .render_match import current_match, outcome_lines
 from .render_match import panel_lines as match_panel
@@ -256,12 +256,23 @@ def game_footer(model: Model, width: int) -> Line:
     return banner + keys_line(rest, max(1, width - width_of(banner)))
 
 
+def _coach_keys(replay: Replay) -> list[KeyItem]:
+    """The replay's coach on the bar: `a` while there is a record to analyse, `m M` once
+    the analysis found mistakes to step to, nothing while it runs or found none."""
+    analysis = replay.analysis
+    if analysis is None:
+        return [coach_words.ANALYSE_KEY] if replay.record is not None else []
+    if analysis.finished and analysis.marks:
+        return [coach_words.MISTAKE_KEYS]
+    return []
+
+
 def game_keys(model: Model) -> list[KeyItem]:
     g = model.game
     assert g is not None
     if model.replay is not None:
         replay_keys = list(words.REPLAY_KEYS)
-        return [*replay_keys[:3], *coach_words.ANALYSE_KEYS, *replay_keys[3:]]
+        return [*replay_keys[:3], *_coach_keys(model.replay), *replay_keys[3:]]
     if model.overlay == "fives":
         return words.FIVES_KEYS
     if final_board(model):  # a spectator's too: Enter shows the waiting room

@@ -10,6 +10,7 @@ import pytest
 
 from sarja import lang
 from sarja.client.keybar import KeyItem, Need, fitted
+from sarja.client.model import Analysis, Mark
 from sarja.client.record import load
 from sarja.protocol.messages import Player, Seat
 from sarja.server.engine import record_json
@@ -100,3 +101,21 @@ def test_a_bar_that_fits_is_shown_whole(language):
     )
     h = headless(bertil)  # another's table: no `a`
     assert shown(h.screen().splitlines()[-1]) == ["↑↓", "r", "c", "L", "?", "q"]
+
+
+def test_an_analysed_replay_offers_its_mistakes(language, tmp_path):
+    """Once analysed, the bar still read 'a analyse' and never showed m: what a did is
+    done, and m M step to the mistakes it marked."""
+    game, _ = play_game(2, 2, 7)
+    path = tmp_path / "sarja-1.json"
+    path.write_text(record_json(game, NAMES[:2]), encoding="utf-8")
+    h = Headless(load(path))
+    replay = h.model.replay
+    assert replay is not None
+    replay.analysis = Analysis(total=5, done=5, finished=True,
+                               marks=[Mark(2, 0, "missed_win", "x", "y", 0)])  # fmt: skip
+    h.press("right")  # a step redraws the bar
+    foot = h.screen().splitlines()[-1]
+    keys = shown(foot)
+    assert "m" in keys and "a" not in keys and not h.unfit(), foot
+    assert keys.index("m") < keys.index("q")

@@ -8,7 +8,9 @@ from sarja.protocol.cards import card_label, cell_name
 from ..keybar import KeyItem, Need
 
 HINT_KEY = KeyItem("a", N_("hint"))
-ANALYSE_KEYS = [KeyItem("a", N_("analyse"), Need.MAIN), KeyItem("m M", N_("next, last mistake"))]
+# The replay's coach: `a` until the game is analysed, then the steps to its mistakes.
+ANALYSE_KEY = KeyItem("a", N_("analyse"), Need.MAIN)
+MISTAKE_KEYS = KeyItem("m M", N_("next, last mistake"), Need.MAIN)
 ASKING = N_("Asking the coach…")
 NOT_YOUR_TURN = N_("A hint is for your turn: wait for it.")
 
