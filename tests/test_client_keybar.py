@@ -15,7 +15,7 @@ from sarja.client.record import load
 from sarja.protocol.messages import Player, Seat
 from sarja.server.engine import record_json
 
-from .client_helpers import STARTED, TABLE, Headless, headless, snapshot
+from .client_helpers import STARTED, TABLE, TABLES, Headless, headless, snapshot
 from .test_client_screens import NAMES, play_game
 
 AWAY = snapshot(turn=1, players=(
@@ -119,3 +119,11 @@ def test_an_analysed_replay_offers_its_mistakes(language, tmp_path):
     keys = shown(foot)
     assert "m" in keys and "a" not in keys and not h.unfit(), foot
     assert keys.index("m") < keys.index("q")
+
+
+def test_the_standings_offer_their_help(language):
+    """? opened the standings' help, but their bar, with room for it, did not say so."""
+    h = headless(TABLES)
+    h.press("t")
+    foot = h.screen().splitlines()[-1]
+    assert shown(foot) == ["r", "f", "Esc", "?", "q"] and not h.unfit(), foot

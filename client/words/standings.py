@@ -63,7 +63,8 @@ def forgotten(games: int) -> str:
 
 def standings_keys() -> list[KeyItem]:
     return [KeyItem("r", _("refresh")), KeyItem("f", _("forget me")),
-            KeyItem("Esc", _("back to the tables")), KeyItem("q", _("quit"), Need.OUT)]  # fmt: skip
+            KeyItem("Esc", _("back to the tables")), KeyItem("?", _("help"), Need.HELP),
+            KeyItem("q", _("quit"), Need.OUT)]  # fmt: skip
 
 
 def asked_keys() -> list[KeyItem]:
