@@ -23,7 +23,7 @@ from .words import common
 from .words import game as words
 from .words import match as match_words
 from .words.common import fives_label, side_label
-from .words.connect import closed_keys
+from .words.connect import chat_keys, closed_keys
 from .words.game import result_text
 from .words.log import last_parts
 
@@ -248,6 +248,8 @@ def game_footer(model: Model, width: int) -> Line:
     waits only so long once the next player may move: docs/rules.md)."""
     if model.link == "closed":  # a connection closed for good leaves one thing to do
         return keys_line(closed_keys(), width)
+    if model.overlay == "chat":  # the chat line being written has the keys
+        return keys_line(chat_keys(), width)
     keys = game_keys(model)
     if not (model.draw_waiting and model.replay is None and model.overlay != "fives"):
         return keys_line(keys, width)

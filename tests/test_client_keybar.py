@@ -127,3 +127,14 @@ def test_the_standings_offer_their_help(language):
     h.press("t")
     foot = h.screen().splitlines()[-1]
     assert shown(foot) == ["r", "f", "Esc", "?", "q"] and not h.unfit(), foot
+
+
+def test_a_chat_line_being_written_has_the_bar(language):
+    """While a chat line was open the bar kept the screen's keys ('Enter to the waiting
+    room', 'Enter sit'), where Enter sends the line and Esc puts it away."""
+    for h in (headless(TABLE), headless(STARTED, snapshot())):
+        h.press("c")
+        assert h.model.overlay == "chat"
+        assert shown(h.screen().splitlines()[-1]) == ["Enter", "Esc"] and not h.unfit()
+        h.press("escape")
+        assert h.model.overlay is None and "Esc" not in shown(h.screen().splitlines()[-1])
