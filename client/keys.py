@@ -146,7 +146,7 @@ def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
     bind("c-c", ~kept, ask.Quit(), eager=True, say="quit")
 
     # The help page, and the yes/no questions.
-    bind(("escape", "?", "q", "enter"), big & overlay["help"], ask.Close())
+    bind(("escape", "?", "q", "enter", "f1"), big & overlay["help"], ask.Close())
     bind(("tab", "right", "l", "s-tab", "left", "h"), big & overlay["help"], ask.HelpPage(1))
     bind(("y", "Y", "enter"), big & asking, ask.Confirm())
     bind(("n", "N", "escape", "q"), big & asking, ask.Close())
@@ -199,14 +199,17 @@ def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
     bind(("n", "N", "escape", "q"), ranking & asked, ask.StandingsOpen())
     bind("F", lobby, ask.Language(), say="language")
 
-    # The new-table form: the name is a text box, the other fields take arrows.
+    # The new-table form: the name is a text box, the other fields take arrows. Its help
+    # is F1, and ? too where ? is not a letter of the name.
     form = big & overlay["create"]
-    bind(("up", "s-tab"), form, ask.FormMove(-1))
-    bind(("down", "tab"), form, ask.FormMove(1))
-    bind("left", form & ~typing, ask.FormChange(-1))
-    bind(("right", " "), form & ~typing, ask.FormChange(1))
-    bind("enter", form, ask.Create())
-    bind("escape", form, ask.Close())
+    bind(("up", "s-tab"), form, ask.FormMove(-1), say="form field")
+    bind(("down", "tab"), form, ask.FormMove(1), say="form field")
+    bind("left", form & ~typing, ask.FormChange(-1), say="form change")
+    bind(("right", " "), form & ~typing, ask.FormChange(1), say="form change")
+    bind("enter", form, ask.Create(), say="create")
+    bind("escape", form, ask.Close(), say="cancel form")
+    bind("f1", form, bind.help, say="help")
+    bind("?", form & ~typing, bind.help, say="help")
     _clock_digits(bind, form & ~typing)
 
     # The waiting room.
@@ -280,5 +283,5 @@ def _clock_digits(bind: Callable[..., None], where: Filter) -> None:
     """The turn clock's seconds, or the match's N, typed on its line of the form (other
     lines ignore them); backspace takes one off the clock's."""
     for digit in "0123456789":
-        bind(digit, where, ask.FormDigit(digit))
-    bind("backspace", where, ask.FormDigit(""))
+        bind(digit, where, ask.FormDigit(digit), say="form digits")
+    bind("backspace", where, ask.FormDigit(""), say="form digits")

@@ -259,7 +259,7 @@ class ScreenLayout:
                 Window(height=1),
                 self._log(),
             ]), filter=~ranking),
-            *self._bottom(lambda: lobby_words.lobby_keys(m.overlay == "create")
+            *self._bottom(lambda: lobby_words.lobby_keys(m.overlay == "create", m.form.field == 0)
                           if m.overlay != "standings" else standing_words.standings_keys()
                           if not m.forget_asked else standing_words.asked_keys(), most=2),
         ]  # fmt: skip

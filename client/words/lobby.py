@@ -184,10 +184,14 @@ def computer_seats(computers: int, players: int) -> str:
     return _("seats {first}–{last}").format(first=first, last=players)
 
 
-def lobby_keys(creating: bool) -> list[KeyItem]:
+def lobby_keys(creating: bool, naming: bool = False) -> list[KeyItem]:
+    """The lobby's keys, or the new-table form's (`naming`: on its name field, where ?
+    is a letter of the name and F1 opens the help)."""
     if creating:
         return [KeyItem("↑↓", _("field")), KeyItem("←→", _("change")),
-                KeyItem("Enter", _("create")), KeyItem("Esc", _("cancel"), Need.OUT)]  # fmt: skip
+                KeyItem("Enter", _("create")),
+                KeyItem("F1" if naming else "?", _("help"), Need.HELP),
+                KeyItem("Esc", _("cancel"), Need.OUT)]  # fmt: skip
     # F before t: the way back to one's language stays in view when the words are long
     # ("suomi", not "suomeksi": "t standings" fits beside it at 80 columns)
     return [KeyItem("↑↓", _("choose")), KeyItem("Enter", _("join")), KeyItem("s", _("watch")),
