@@ -24,6 +24,9 @@ _WHY = {
     "pass": N_("nothing else can be played"),
     "builds": N_("it builds on your lines"),
 }
+# "builds" for a play with no chip of ours in any five through its space (hints.py tells):
+# the first move on an empty board builds on nothing of ours.
+_STARTS = N_("it starts a line")
 # "builds" for a one-eyed jack: the chip it takes broke up nothing worth saying, and it
 # builds nothing either; what is true is the space it leaves (the wire has no other code).
 _FREES = N_("it frees the space for you")
@@ -45,7 +48,10 @@ def move_words(kind: str, card: str | None, cell: int | None) -> str:
 
 def hint(move: str, reason: str, kind: str = "place") -> str:
     """The hint (`kind` its action's, as notation.parse says), marked on the board."""
-    why = _FREES if kind == "remove" and reason == "builds" else _WHY.get(reason, reason)
+    why = (
+        _FREES if kind == "remove" and reason == "builds"
+        else _STARTS if reason == "starts" else _WHY.get(reason, reason)
+    )  # fmt: skip
     return _("Hint: {move} ({why}). Marked ~ ~ on the board.").format(move=move, why=why)
 
 
