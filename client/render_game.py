@@ -8,6 +8,7 @@ from __future__ import annotations
 from prompt_toolkit.utils import get_cwidth
 
 from sarja.protocol.cards import ONE_EYED, TWO_EYED, card_label, cell_name
+from sarja.protocol.limits import MAX_NAME
 
 from . import intents as ask
 from .facts import choice_options, computer_level, final_board, hand_over_seat, is_dead
@@ -49,7 +50,7 @@ def _player_entry(model: Model, seat: int, width: int, compact: bool) -> Line:
         elif p.away:
             tags = words.AWAY_TAG
     room = width - 2 - len(cards) - 1  # the mark and its space, the gap before the count
-    if tags == words.COMPUTER_TAG and get_cwidth(p.name) + len(tags) > room:
+    if get_cwidth(p.name + tags) > room:
         cards = str(p.held)  # the name and what it is matter more than "cards"
         room = width - 2 - len(cards) - 1
     name = shorten(p.name, max(1, room - len(tags))) + tags
@@ -215,18 +216,24 @@ def end_lines(model: Model, width: int) -> list[Line]:
         spans = fives_label(g.sequences[out.side])
         lines += wrap([("", words.WINNING.format(spans=spans))], width, 3)
     lines += outcome_lines(model, width)
-    entries: list[Line] = []
-    for seat, hand in enumerate(out.hands):
-        p = g.players[seat] if seat < len(g.players) else None
-        name = p.name if p is not None else words.seat_name(seat)
-        style = side_style(p.side) if p is not None else ""
-        entry: Line = [(style, shorten(name, 16)), ("", words.HELD)]
-        for card in hand:
-            entry += [("", " "), (card_style(card), card_label(card))]
-        if not hand:
-            entry.append(("class:dim", words.NO_CARDS))
-        entries.append(entry)
-    return lines + _pack(entries, width)
+
+    def hands(most: int) -> list[Line]:
+        entries: list[Line] = []
+        for seat, hand in enumerate(out.hands):
+            p = g.players[seat] if seat < len(g.players) else None
+            name = p.name if p is not None else words.seat_name(seat)
+            style = side_style(p.side) if p is not None else ""
+            entry: Line = [(style, shorten(name, most)), ("", words.HELD)]
+            for card in hand:
+                entry += [("", " "), (card_style(card), card_label(card))]
+            if not hand:
+                entry.append(("class:dim", words.NO_CARDS))
+            entries.append(entry)
+        return _pack(entries, width)
+
+    # Whole names where they take no more rows than names cut to 16 characters.
+    whole, cut = hands(MAX_NAME), hands(16)
+    return lines + (whole if len(whole) <= len(cut) else cut)
 
 
 def fives_lines(model: Model, width: int, click: Click = None) -> list[Line]:
