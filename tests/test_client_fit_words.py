@@ -1,6 +1,7 @@
-"""Words that were cut at 80×24, drawn whole there, in English and Finnish: a name of
-six letters beside "(sinä)" in the game's panel, a computer's long name over its hand
-at the game's end, the clock's line when it has handed our seat to the computer."""
+"""Words that were cut at 80×24, or missing, drawn whole there, in English and Finnish: a
+name of six letters beside "(sinä)" in the game's panel, a computer's long name over its
+hand at the game's end, the clock's line when it has handed our seat to the computer; a
+table's hints among its rules."""
 
 from __future__ import annotations
 
@@ -10,8 +11,11 @@ import pytest
 
 from sarja import lang
 from sarja.client.words import game as game_words
+from sarja.client.words import lobby as lobby_words
+from sarja.protocol import examples
+from sarja.protocol.messages import TableList
 
-from .client_helpers import HAND, RESULT, STARTED, GamePlayer, headless, snapshot
+from .client_helpers import HAND, RESULT, STARTED, TABLE, GamePlayer, headless, snapshot
 
 PLAYERS = (
     GamePlayer(name="Bertil", side=0, away=False, held=6),
@@ -57,3 +61,17 @@ def test_the_clock_handed_to_the_computer_is_said_whole(language):
     h = headless(dataclasses.replace(STARTED, seats=seats), snapshot(clocks=()))
     screen = " ".join(h.screen().split())
     assert game_words.CLOCK_HANDED in screen and not h.unfit(), screen
+
+
+def test_a_table_that_allows_hints_says_so_where_its_rules_are(language):
+    """The lobby's list and details and the waiting room's rules said nothing of hints."""
+    on = lobby_words.rules_items(7, False, False, hints=True)[-1]
+    assert on == {"en": "hints on", "fi": "vihjeet sallittu"}[language]
+    h = headless(TableList(tables=(dataclasses.replace(examples.FRIDAY, hints=True),)))
+    screen = h.screen()
+    assert screen.count(on) == 2 and not h.unfit(), screen  # the list, the details
+    h = headless(dataclasses.replace(TABLE, hints=True))
+    screen = h.screen()
+    assert on in screen and not h.unfit(), screen
+    h = headless(TableList(tables=(examples.FRIDAY,)), dataclasses.replace(TABLE, hints=False))
+    assert on not in h.screen()

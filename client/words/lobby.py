@@ -55,7 +55,7 @@ def seats_state(started: bool, free: int, players: int) -> str:
 
 
 def rules_items(
-    hand: int, manual: bool, takeover: str | Literal[False], clock: int = 0
+    hand: int, manual: bool, takeover: str | Literal[False], clock: int = 0, hints: bool = False
 ) -> list[str]:
     """A table's rules, most important first (the list leaves off from the end)."""
     items = [_("hand {hand}").format(hand=hand)]
@@ -63,6 +63,8 @@ def rules_items(
         items.append(_("{clock} turn clock").format(clock=clock_text(clock)))
     if manual:
         items.append(_("manual draw"))
+    if hints:
+        items.append(_("hints on"))
     if takeover:
         items.append(_("{level} computer stands in").format(level=level_name(takeover)))
     return items
