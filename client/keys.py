@@ -29,6 +29,7 @@ from .words import help as help_words
 Do = Callable[[ask.Intent], None]
 
 _UP, _DOWN, _LEFT, _RIGHT = ("up", "k"), ("down", "j"), ("left", "h"), ("right", "l")
+_YES, _NO = ("y", "Y", "k", "K"), ("n", "N", "e", "E")  # English and Finnish answers
 
 
 def _edit(layout: ScreenLayout, key: str) -> Callable[[KeyPressEvent], None]:
@@ -148,8 +149,9 @@ def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
     # The help page, and the yes/no questions.
     bind(("escape", "?", "q", "enter", "f1"), big & overlay["help"], ask.Close())
     bind(("tab", "right", "l", "s-tab", "left", "h"), big & overlay["help"], ask.HelpPage(1))
-    bind(("y", "Y", "enter"), big & asking, ask.Confirm())
-    bind(("n", "N", "escape", "q"), big & asking, ask.Close())
+    # y / n, and the Finnish k / e (kyllä, ei), as the Finnish questions say.
+    bind(_YES + ("enter",), big & asking, ask.Confirm())
+    bind(_NO + ("escape", "q"), big & asking, ask.Close())
 
     # Every screen but the name and the chat box (and the standings' question).
     asked = Condition(lambda: m.forget_asked)
@@ -195,8 +197,8 @@ def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
     bind(("escape", "t"), ranking & ~asked, ask.Close(), say="close standings")
     bind("r", ranking & ~asked, ask.StandingsOpen(), say="refresh standings")
     bind("f", ranking & ~asked, ask.ForgetAsk(), say="forget")
-    bind(("y", "Y"), ranking & asked, ask.ForgetConfirm())
-    bind(("n", "N", "escape", "q"), ranking & asked, ask.StandingsOpen())
+    bind(_YES, ranking & asked, ask.ForgetConfirm())
+    bind(_NO + ("escape", "q"), ranking & asked, ask.StandingsOpen())
     bind("F", lobby, ask.Language(), say="language")
 
     # The new-table form: the name is a text box, the other fields take arrows. Its help

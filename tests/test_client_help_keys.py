@@ -213,3 +213,31 @@ def test_the_new_table_form_has_its_help(language):
 def shown(h: Headless) -> list[str]:
     """The keys on the screen's key bar, in their order."""
     return [item.split(" ")[0] for item in h.screen().splitlines()[-1].strip().split(" · ")]
+
+
+def test_the_finnish_questions_answer_k_or_e():
+    """'Lopetetaanko kesken pelin? Paikkasi säilyy. y / n': Finnish answers k (kyllä) or
+    e (ei); the questions say so and take them (y and n still work)."""
+    lang.use("fi")
+    try:
+        h = headless(STARTED, SNAPSHOT)
+        h.press("q")
+        assert h.model.overlay == "quit"
+        screen = h.screen()
+        assert "k / e" in screen and "y / n" not in screen, screen
+        h.press("e")
+        assert h.model.overlay is None and not h.client.app.is_done
+        h.press("q", "k")
+        assert h.model.goodbye  # quit, the seat kept
+        h = headless(TABLES)
+        h.press("t", "f")
+        foot = h.screen().splitlines()[-1]
+        assert foot.split() == ["k", "unohda", "minut", "·", "e", "älä", "unohda"], foot
+        h.press("e")
+        assert not h.model.forget_asked and h.model.overlay == "standings"
+        h.press("f")
+        h.sent.clear()
+        h.press("k")
+        assert not h.model.forget_asked and h.sent, h.sent
+    finally:
+        lang.use("en")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sarja.lang import N_, _, ngettext, translated
+from sarja.lang import N_, _, ngettext, pgettext, translated
 
 from ..keybar import KeyItem, Need
 from .lobby import level_name
@@ -69,7 +69,8 @@ def standings_keys() -> list[KeyItem]:
 
 def asked_keys() -> list[KeyItem]:
     """The question's answers: n, keeping all, is the way out."""
-    return [KeyItem("y", _("forget me")), KeyItem("n", _("keep me"), Need.OUT)]
+    return [KeyItem(pgettext("the key that answers yes", "y"), _("forget me")),
+            KeyItem(pgettext("the key that answers no", "n"), _("keep me"), Need.OUT)]  # fmt: skip
 
 
 translated(__name__)
