@@ -138,3 +138,28 @@ def test_a_chat_line_being_written_has_the_bar(language):
         assert shown(h.screen().splitlines()[-1]) == ["Enter", "Esc"] and not h.unfit()
         h.press("escape")
         assert h.model.overlay is None and "Esc" not in shown(h.screen().splitlines()[-1])
+
+
+def test_the_list_of_kept_games_has_a_key_bar(language, monkeypatch):
+    """`--replay` with no file listed the games with no key bar at its foot."""
+    from pathlib import Path
+
+    import prompt_toolkit.shortcuts
+
+    from sarja.client.cli import choose_record
+    from sarja.client.kept import Kept
+
+    asked: dict[str, object] = {}
+
+    def choice(message, **kw):
+        asked.update(kw)
+        return kw["default"]
+
+    monkeypatch.setattr(prompt_toolkit.shortcuts, "choice", choice)
+    kept = [Kept(Path("a.json"), True, 0.0, ("Aino", "Bertil"), "Aino", 9)]
+    assert choose_record(kept) == Path("a.json")
+    bar = asked.get("bottom_toolbar")
+    assert callable(bar), asked
+    foot = "".join(text for _, text, *_ in bar())
+    assert shown(foot) == ["↑↓", "Enter", "q"], foot
+    assert len(foot) == 80 and ("replay it" if language == "en" else "toista") in foot
