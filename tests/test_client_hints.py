@@ -110,3 +110,17 @@ def test_the_first_move_s_hint_starts_a_line(language):
         assert builds in screen and starts not in screen, screen
     finally:
         lang.use("en")
+
+
+@pytest.mark.parametrize("language", ["en", "fi"])
+def test_the_practice_end_says_which_key_shows_the_analysis(language):
+    """'…lists it, and there a shows the coach's analysis' read as if 'a' were a word."""
+    from sarja.client.words import coach
+
+    lang.use(language)
+    try:
+        said = {"en": "; press a there for the coach's analysis",
+                "fi": "; paina siellä a, niin valmentaja analysoi"}[language]  # fmt: skip
+        assert said in coach.PRACTICE_KEPT, coach.PRACTICE_KEPT
+    finally:
+        lang.use("en")

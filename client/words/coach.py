@@ -58,8 +58,8 @@ def hint(move: str, reason: str, kind: str = "place") -> str:
 # ----- the analysis in a replay ---------------------------------------------------------
 
 PRACTICE_KEPT = N_(
-    "This game is kept: after you quit, sarja-client --replay lists it, and there"
-    " a shows the coach's analysis of every move."
+    "This game is kept: after you quit, sarja-client --replay lists it; press a there"
+    " for the coach's analysis of every move."
 )
 
 NOT_ANALYSED = N_("Press a to analyse the game: each move where a stronger one was there.")
