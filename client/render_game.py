@@ -50,9 +50,12 @@ def _player_entry(model: Model, seat: int, width: int, compact: bool) -> Line:
         elif p.away:
             tags = words.AWAY_TAG
     room = width - 2 - len(cards) - 1  # the mark and its space, the gap before the count
-    if get_cwidth(p.name + tags) > room:
-        cards = str(p.held)  # the name and what it is matter more than "cards"
-        room = width - 2 - len(cards) - 1
+    wide, bare = get_cwidth(p.name + tags), width - 2 - len(str(p.held)) - 1
+    # The name and what it is matter more than "cards": the word goes where that keeps
+    # the name whole (a name cut all the same keeps it, the count lined up with the rest)
+    if wide > room and (wide <= bare or tags == words.COMPUTER_TAG):
+        cards = str(p.held)
+        room = bare
     name = shorten(p.name, max(1, room - len(tags))) + tags
     return [(style, f"{mark} {column(name, room)} {cards}")]
 
