@@ -260,6 +260,8 @@ def game_footer(model: Model, width: int) -> Line:
         return keys_line(closed_keys(), width)
     if model.overlay == "chat":  # the chat line being written has the keys
         return keys_line(chat_keys(), width)
+    if model.overlay in ("quit", "leave"):  # so has the question asked
+        return keys_line(words.question_keys(model.overlay == "leave"), width)
     keys = game_keys(model)
     if not (model.draw_waiting and model.replay is None and model.overlay != "fives"):
         return keys_line(keys, width)

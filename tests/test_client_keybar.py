@@ -163,3 +163,16 @@ def test_the_list_of_kept_games_has_a_key_bar(language, monkeypatch):
     foot = "".join(text for _, text, *_ in bar())
     assert shown(foot) == ["↑↓", "Enter", "q"], foot
     assert len(foot) == 80 and ("replay it" if language == "en" else "toista") in foot
+
+
+def test_a_question_asked_in_the_game_has_the_bar(language):
+    """While 'quit in the middle of the game?' was asked the bar kept the game's keys
+    ('Enter play', 'c chat'), where only the answers work."""
+    yes, no = ("y", "n") if language == "en" else ("k", "e")
+    h = headless(STARTED, snapshot())
+    for key, overlay in (("q", "quit"), ("L", "leave")):
+        h.press(key)
+        assert h.model.overlay == overlay
+        assert shown(h.screen().splitlines()[-1]) == [yes, no] and not h.unfit()
+        h.press(no)
+        assert h.model.overlay is None and "Enter" in shown(h.screen().splitlines()[-1])
