@@ -240,10 +240,13 @@ def failure(model: m.Model, unreachable: str = "") -> str:
 def choose_record(kept: list[Kept]) -> Path | None:
     """Ask which of the records kept here to replay; None if the player left the list
     (q or Esc, as the replay itself is left, or Ctrl-C)."""
+    from prompt_toolkit.application import get_app
+    from prompt_toolkit.formatted_text import StyleAndTextTuples
     from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
     from prompt_toolkit.shortcuts import choice
 
-    from .words.records import choose_prompt, kept_label
+    from .keybar import keys_line
+    from .words.records import choose_keys, choose_prompt, kept_label
 
     keys = KeyBindings()
 
@@ -252,9 +255,13 @@ def choose_record(kept: list[Kept]) -> Path | None:
     def _leave(event: KeyPressEvent) -> None:
         event.app.exit(exception=EOFError(), style="class:aborting")
 
+    def bar() -> StyleAndTextTuples:  # the key bar at the foot, as the screens have
+        return keys_line(choose_keys(), get_app().output.get_size().columns)
+
     try:
         chosen: Path = choice(choose_prompt(), options=[(k.path, kept_label(k)) for k in kept],
-                              default=kept[0].path, key_bindings=keys)  # fmt: skip
+                              default=kept[0].path, key_bindings=keys,
+                              bottom_toolbar=bar)  # fmt: skip
     except (KeyboardInterrupt, EOFError):
         return None
     return chosen

@@ -128,7 +128,7 @@ def close(model: Model) -> None:
 def help_(model: Model, keys: tuple[tuple[str, tuple[str, ...]], ...]) -> None:
     model.help_over = model.overlay
     model.overlay = "help"
-    model.help_page = 0
+    model.help_page = 1 if model.help_over == "create" else 0  # the form's: its keys
     model.help_keys = keys
 
 

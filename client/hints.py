@@ -8,6 +8,9 @@ picked and the cursor put on its space, so Enter plays it; the space is marked ~
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from sarja.protocol.distrust import CHIPS
 from sarja.protocol.messages import AskHint, ClientMessage, Hint
 from sarja.protocol.notation import parse
 
@@ -32,7 +35,11 @@ def take_hint(model: Model, msg: Hint) -> None:
     if g is None or g.result is not None or msg.version != g.version or msg.action not in g.legal:
         return
     said = parse(msg.action)
-    model.hint = Hinted(msg.version, msg.action, msg.reason, said.card, said.cell)
+    starts = (
+        msg.reason == "builds" and said.kind == "place" and said.cell is not None
+        and g.seat is not None and not _ours_near(g.board, said.cell, g.players[g.seat].side)
+    )  # fmt: skip
+    model.hint = Hinted(msg.version, msg.action, msg.reason, said.card, said.cell, starts)
     if said.card is not None and said.kind in ("place", "remove"):
         model.picked = said.card
     if said.cell is not None:
@@ -40,10 +47,27 @@ def take_hint(model: Model, msg: Hint) -> None:
     model.status = hint_line(model.hint)
 
 
+def _ours_near(board: Sequence[str], cell: int, side: int) -> bool:
+    """Whether a chip of `side` lies in any line of five spaces through `cell`: the
+    coach's "builds" is said of a play with nothing of ours there too (the first move on
+    an empty board), where it builds on nothing."""
+    mine = CHIPS[side]
+    row, col = divmod(cell, 10)
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        for back in range(5):  # the five starting `back` spaces before the cell
+            spaces = [(row + (i - back) * dr, col + (i - back) * dc) for i in range(5)]
+            if all(0 <= r < 10 and 0 <= c < 10 for r, c in spaces) and any(
+                board[r * 10 + c].lower() == mine for r, c in spaces
+            ):
+                return True
+    return False
+
+
 def hint_line(hint: Hinted) -> str:
     """The status line that shows `hint`."""
     said = parse(hint.action)
-    return words.hint(words.move_words(said.kind, said.card, said.cell), hint.reason, said.kind)
+    reason = "starts" if hint.starts else hint.reason
+    return words.hint(words.move_words(said.kind, said.card, said.cell), reason, said.kind)
 
 
 def hint_cells(model: Model) -> frozenset[int]:

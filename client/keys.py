@@ -29,6 +29,7 @@ from .words import help as help_words
 Do = Callable[[ask.Intent], None]
 
 _UP, _DOWN, _LEFT, _RIGHT = ("up", "k"), ("down", "j"), ("left", "h"), ("right", "l")
+_YES, _NO = ("y", "Y", "k", "K"), ("n", "N", "e", "E")  # English and Finnish answers
 
 
 def _edit(layout: ScreenLayout, key: str) -> Callable[[KeyPressEvent], None]:
@@ -146,10 +147,11 @@ def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
     bind("c-c", ~kept, ask.Quit(), eager=True, say="quit")
 
     # The help page, and the yes/no questions.
-    bind(("escape", "?", "q", "enter"), big & overlay["help"], ask.Close())
+    bind(("escape", "?", "q", "enter", "f1"), big & overlay["help"], ask.Close())
     bind(("tab", "right", "l", "s-tab", "left", "h"), big & overlay["help"], ask.HelpPage(1))
-    bind(("y", "Y", "enter"), big & asking, ask.Confirm())
-    bind(("n", "N", "escape", "q"), big & asking, ask.Close())
+    # y / n, and the Finnish k / e (kyllä, ei), as the Finnish questions say.
+    bind(_YES + ("enter",), big & asking, ask.Confirm())
+    bind(_NO + ("escape", "q"), big & asking, ask.Close())
 
     # Every screen but the name and the chat box (and the standings' question).
     asked = Condition(lambda: m.forget_asked)
@@ -195,18 +197,21 @@ def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
     bind(("escape", "t"), ranking & ~asked, ask.Close(), say="close standings")
     bind("r", ranking & ~asked, ask.StandingsOpen(), say="refresh standings")
     bind("f", ranking & ~asked, ask.ForgetAsk(), say="forget")
-    bind(("y", "Y"), ranking & asked, ask.ForgetConfirm())
-    bind(("n", "N", "escape", "q"), ranking & asked, ask.StandingsOpen())
+    bind(_YES, ranking & asked, ask.ForgetConfirm())
+    bind(_NO + ("escape", "q"), ranking & asked, ask.StandingsOpen())
     bind("F", lobby, ask.Language(), say="language")
 
-    # The new-table form: the name is a text box, the other fields take arrows.
+    # The new-table form: the name is a text box, the other fields take arrows. Its help
+    # is F1, and ? too where ? is not a letter of the name.
     form = big & overlay["create"]
-    bind(("up", "s-tab"), form, ask.FormMove(-1))
-    bind(("down", "tab"), form, ask.FormMove(1))
-    bind("left", form & ~typing, ask.FormChange(-1))
-    bind(("right", " "), form & ~typing, ask.FormChange(1))
-    bind("enter", form, ask.Create())
-    bind("escape", form, ask.Close())
+    bind(("up", "s-tab"), form, ask.FormMove(-1), say="form field")
+    bind(("down", "tab"), form, ask.FormMove(1), say="form field")
+    bind("left", form & ~typing, ask.FormChange(-1), say="form change")
+    bind(("right", " "), form & ~typing, ask.FormChange(1), say="form change")
+    bind("enter", form, ask.Create(), say="create")
+    bind("escape", form, ask.Close(), say="cancel form")
+    bind("f1", form, bind.help, say="help")
+    bind("?", form & ~typing, bind.help, say="help")
     _clock_digits(bind, form & ~typing)
 
     # The waiting room.
@@ -280,5 +285,5 @@ def _clock_digits(bind: Callable[..., None], where: Filter) -> None:
     """The turn clock's seconds, or the match's N, typed on its line of the form (other
     lines ignore them); backspace takes one off the clock's."""
     for digit in "0123456789":
-        bind(digit, where, ask.FormDigit(digit))
-    bind("backspace", where, ask.FormDigit(""))
+        bind(digit, where, ask.FormDigit(digit), say="form digits")
+    bind("backspace", where, ask.FormDigit(""), say="form digits")

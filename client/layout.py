@@ -188,8 +188,10 @@ class ScreenLayout:
         m = self.model
 
         def draw(w: int, h: int) -> list[Line]:
-            # A connection closed for good leaves one thing to do.
-            shown = connect_words.closed_keys() if m.link == "closed" else keys()
+            # A connection closed for good leaves one thing to do; a chat line being
+            # written has the keys.
+            shown = (connect_words.closed_keys() if m.link == "closed"
+                     else connect_words.chat_keys() if m.overlay == "chat" else keys())  # fmt: skip
             return keys_lines(shown, w, most)
 
         return self._window(draw, 1) if most == 1 else self._part(draw)
@@ -257,7 +259,7 @@ class ScreenLayout:
                 Window(height=1),
                 self._log(),
             ]), filter=~ranking),
-            *self._bottom(lambda: lobby_words.lobby_keys(m.overlay == "create")
+            *self._bottom(lambda: lobby_words.lobby_keys(m.overlay == "create", m.form.field == 0)
                           if m.overlay != "standings" else standing_words.standings_keys()
                           if not m.forget_asked else standing_words.asked_keys(), most=2),
         ]  # fmt: skip

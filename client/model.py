@@ -98,6 +98,7 @@ class Hinted:
     reason: str
     card: str | None
     cell: int | None
+    starts: bool = False  # a "builds" with no chip of ours in any five through its cell
 
 
 @dataclass

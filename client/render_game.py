@@ -8,12 +8,13 @@ from __future__ import annotations
 from prompt_toolkit.utils import get_cwidth
 
 from sarja.protocol.cards import ONE_EYED, TWO_EYED, card_label, cell_name
+from sarja.protocol.limits import MAX_NAME
 
 from . import intents as ask
 from .facts import choice_options, computer_level, final_board, hand_over_seat, is_dead
 from .fit import Line, column, first_fitting, shorten, width_of, wrap
 from .keybar import KeyItem, keys_line
-from .model import Model
+from .model import Model, Replay
 from .render import Click, banner_style, clickable
 from .render_match import current_match, outcome_lines
 from .render_match import panel_lines as match_panel
@@ -23,7 +24,7 @@ from .words import common
 from .words import game as words
 from .words import match as match_words
 from .words.common import fives_label, side_label
-from .words.connect import closed_keys
+from .words.connect import chat_keys, closed_keys
 from .words.game import result_text
 from .words.log import last_parts
 
@@ -49,9 +50,12 @@ def _player_entry(model: Model, seat: int, width: int, compact: bool) -> Line:
         elif p.away:
             tags = words.AWAY_TAG
     room = width - 2 - len(cards) - 1  # the mark and its space, the gap before the count
-    if tags == words.COMPUTER_TAG and get_cwidth(p.name) + len(tags) > room:
-        cards = str(p.held)  # the name and what it is matter more than "cards"
-        room = width - 2 - len(cards) - 1
+    wide, bare = get_cwidth(p.name + tags), width - 2 - len(str(p.held)) - 1
+    # The name and what it is matter more than "cards": the word goes where that keeps
+    # the name whole (a name cut all the same keeps it, the count lined up with the rest)
+    if wide > room and (wide <= bare or tags == words.COMPUTER_TAG):
+        cards = str(p.held)
+        room = bare
     name = shorten(p.name, max(1, room - len(tags))) + tags
     return [(style, f"{mark} {column(name, room)} {cards}")]
 
@@ -215,18 +219,24 @@ def end_lines(model: Model, width: int) -> list[Line]:
         spans = fives_label(g.sequences[out.side])
         lines += wrap([("", words.WINNING.format(spans=spans))], width, 3)
     lines += outcome_lines(model, width)
-    entries: list[Line] = []
-    for seat, hand in enumerate(out.hands):
-        p = g.players[seat] if seat < len(g.players) else None
-        name = p.name if p is not None else words.seat_name(seat)
-        style = side_style(p.side) if p is not None else ""
-        entry: Line = [(style, shorten(name, 16)), ("", words.HELD)]
-        for card in hand:
-            entry += [("", " "), (card_style(card), card_label(card))]
-        if not hand:
-            entry.append(("class:dim", words.NO_CARDS))
-        entries.append(entry)
-    return lines + _pack(entries, width)
+
+    def hands(most: int) -> list[Line]:
+        entries: list[Line] = []
+        for seat, hand in enumerate(out.hands):
+            p = g.players[seat] if seat < len(g.players) else None
+            name = p.name if p is not None else words.seat_name(seat)
+            style = side_style(p.side) if p is not None else ""
+            entry: Line = [(style, shorten(name, most)), ("", words.HELD)]
+            for card in hand:
+                entry += [("", " "), (card_style(card), card_label(card))]
+            if not hand:
+                entry.append(("class:dim", words.NO_CARDS))
+            entries.append(entry)
+        return _pack(entries, width)
+
+    # Whole names where they take no more rows than names cut to 16 characters.
+    whole, cut = hands(MAX_NAME), hands(16)
+    return lines + (whole if len(whole) <= len(cut) else cut)
 
 
 def fives_lines(model: Model, width: int, click: Click = None) -> list[Line]:
@@ -248,6 +258,10 @@ def game_footer(model: Model, width: int) -> Line:
     waits only so long once the next player may move: docs/rules.md)."""
     if model.link == "closed":  # a connection closed for good leaves one thing to do
         return keys_line(closed_keys(), width)
+    if model.overlay == "chat":  # the chat line being written has the keys
+        return keys_line(chat_keys(), width)
+    if model.overlay in ("quit", "leave"):  # so has the question asked
+        return keys_line(words.question_keys(model.overlay == "leave"), width)
     keys = game_keys(model)
     if not (model.draw_waiting and model.replay is None and model.overlay != "fives"):
         return keys_line(keys, width)
@@ -256,12 +270,23 @@ def game_footer(model: Model, width: int) -> Line:
     return banner + keys_line(rest, max(1, width - width_of(banner)))
 
 
+def _coach_keys(replay: Replay) -> list[KeyItem]:
+    """The replay's coach on the bar: `a` while there is a record to analyse, `m M` once
+    the analysis found mistakes to step to, nothing while it runs or found none."""
+    analysis = replay.analysis
+    if analysis is None:
+        return [coach_words.ANALYSE_KEY] if replay.record is not None else []
+    if analysis.finished and analysis.marks:
+        return [coach_words.MISTAKE_KEYS]
+    return []
+
+
 def game_keys(model: Model) -> list[KeyItem]:
     g = model.game
     assert g is not None
     if model.replay is not None:
         replay_keys = list(words.REPLAY_KEYS)
-        return [*replay_keys[:3], *coach_words.ANALYSE_KEYS, *replay_keys[3:]]
+        return [*replay_keys[:3], *_coach_keys(model.replay), *replay_keys[3:]]
     if model.overlay == "fives":
         return words.FIVES_KEYS
     if final_board(model):  # a spectator's too: Enter shows the waiting room

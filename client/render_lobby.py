@@ -59,7 +59,11 @@ def lobby_list(model: Model, width: int, height: int, click: Click = None) -> li
         free = sum(1 for s in info.seated if s is None)
         seats = words.seats_state(info.started, free, info.players)
         rules_items = words.rules_items(
-            info.rules.hand_size, info.rules.manual_draw, info.computer_takeover, info.turn_clock
+            info.rules.hand_size,
+            info.rules.manual_draw,
+            info.computer_takeover,
+            info.turn_clock,
+            info.hints,
         )
         if info.match is not None:  # the score first: it says most about the table
             rules_items.insert(0, match_words.lobby_item(info.match, info.teams))
@@ -87,7 +91,11 @@ def lobby_details(model: Model, width: int) -> list[Line]:
         return []
     info = model.tables[min(model.lobby_row, len(model.tables) - 1)]
     rules = words.rules_items(
-        info.rules.hand_size, info.rules.manual_draw, info.computer_takeover, info.turn_clock
+        info.rules.hand_size,
+        info.rules.manual_draw,
+        info.computer_takeover,
+        info.turn_clock,
+        info.hints,
     )
     if info.match is not None:
         rules.insert(0, match_words.lobby_item(info.match, info.teams))
@@ -220,7 +228,11 @@ def table_lines(model: Model, width: int, height: int, click: Click = None) -> l
     table = model.table
     assert table is not None
     rules = words.rules_items(
-        table.rules.hand_size, table.rules.manual_draw, table.computer_takeover, table.turn_clock
+        table.rules.hand_size,
+        table.rules.manual_draw,
+        table.computer_takeover,
+        table.turn_clock,
+        table.hints,
     )
     about = f" {arrangement_label(table.players, table.teams)} · {', '.join(rules)}"
     if table.spectators:

@@ -217,6 +217,7 @@ KEYS = {
     "up": "\x1b[A", "down": "\x1b[B", "right": "\x1b[C", "left": "\x1b[D",
     "enter": "\r", "tab": "\t", "s-tab": "\x1b[Z", "backspace": "\x7f", "escape": "\x1b",
     "home": "\x1b[H", "end": "\x1b[F", "pageup": "\x1b[5~", "pagedown": "\x1b[6~",
+    "f1": "\x1bOP",
 }  # fmt: skip
 
 

@@ -50,11 +50,17 @@ def screens(tmp_path) -> dict[str, Headless]:
     standings.press("t")
     connect = Headless(m.Model(address="host:7474", name="Aino", named=True,
                                link="unreachable", link_text="No answer."))  # fmt: skip
+    form, form_field = headless(TABLES), headless(TABLES)
+    form.press("n")  # on the name's field, where ? is a letter: F1 opens the help
+    form_field.press("n", "down")
     return {
         "connect": connect, "lobby": headless(TABLES), "standings": standings,
         "waiting room": headless(TABLE), "game": headless(STARTED, SNAPSHOT),
-        "replay": replay(tmp_path),
+        "replay": replay(tmp_path), "new-table form": form, "form's field": form_field,
     }  # fmt: skip
+
+
+OPENS_HELP = {"new-table form": "f1"}  # the key that opens the help there, if not ?
 
 
 @pytest.mark.parametrize("language", ["en", "fi"])
@@ -62,7 +68,7 @@ def test_each_screen_s_help_lists_exactly_the_keys_bound_on_it(tmp_path, languag
     lang.use(language)
     for where, h in screens(tmp_path).items():
         bound = active(h)
-        h.press("?")
+        h.press(OPENS_HELP.get(where, "?"))
         assert h.model.overlay == "help", where
         keys = listed(h)
         assert len(keys) == len(set(keys)), f"{where}: a key on two lines: {keys}"
@@ -71,7 +77,8 @@ def test_each_screen_s_help_lists_exactly_the_keys_bound_on_it(tmp_path, languag
             f"listed not bound {shown - bound}"  # fmt: skip
         # What a click does, where one does something (tables, seats, cards, spaces).
         assert (MOUSE in keys) == (where in ("lobby", "waiting room", "game")), where
-        h.press("tab")
+        if h.model.help_page == 0:  # the form's opens on its keys
+            h.press("tab")
         for size in ((80, 24), (132, 43)):
             page = " ".join(h.screen(*size).split())
             assert not h.unfit(*size), (where, size)
@@ -141,12 +148,14 @@ def test_the_quit_line_says_the_seat_is_kept_only_where_there_is_one(tmp_path):
     """It said "asks first during a game; the seat is kept" on every screen, the lobby
     and a replay too, where there is no seat to keep."""
     for where, h in screens(tmp_path).items():
-        h.press("?")
+        h.press(OPENS_HELP.get(where, "?"))
         lines = {say: keys for say, keys in h.model.help_keys}
         seated = where == "game"
         assert ("quit seated" in lines) == seated and ("quit" in lines) != seated, where
-        assert set(lines["quit seated" if seated else "quit"]) == {"q", "c-c"}, where
-        h.press("tab")
+        q = set() if "form" in where else {"q"}  # q is a letter of a table's name there
+        assert set(lines["quit seated" if seated else "quit"]) == {*q, "c-c"}, where
+        if h.model.help_page == 0:
+            h.press("tab")
         page = " ".join(h.screen().split())
         assert ("the seat is kept" in page) == seated, (where, page)
 
@@ -167,5 +176,68 @@ def test_the_rules_page_has_a_blank_line_between_paragraphs_at_80x24(language):
         assert len(starts) == len(help_words.RULES), rows
         assert all(not rows[i - 1].strip() for i in starts[1:]), "\n".join(rows)
         assert sum(not row.strip() for row in rows) == len(help_words.RULES) - 1
+    finally:
+        lang.use("en")
+
+
+@pytest.mark.parametrize("language", ["en", "fi"])
+def test_the_new_table_form_has_its_help(language):
+    """The form had none: ? on its name's field was typed into the name, and on the other
+    fields did nothing. F1 opens it anywhere on the form, ? off the name's field; the
+    page lists the form's keys, the bar says how, and closing it goes back to the form."""
+    lang.use(language)
+    try:
+        h = headless(TABLES)
+        h.press("n", "A", "?")
+        assert h.model.overlay == "create" and h.model.form.name.endswith("A?")
+        assert shown(h)[-2:] == ["F1", "Esc"], h.screen().splitlines()[-1]
+        h.press("f1")
+        assert h.model.overlay == "help" and h.model.help_page == 1
+        says = [say for say, _ in h.model.help_keys]
+        assert {"form field", "create", "cancel form", "help"} <= set(says), says
+        page = h.screen()
+        assert help_words.KEYS["create"] in page and not h.unfit(), page
+        h.press("escape")
+        assert h.model.overlay == "create" and h.model.form.name.endswith("A?")
+        h.press("down")
+        assert shown(h)[-2:] == ["?", "Esc"] and not h.unfit()
+        h.press("?")
+        assert h.model.overlay == "help"
+        assert {"form change", "form digits"} <= {say for say, _ in h.model.help_keys}
+        h.press("?")
+        assert h.model.overlay == "create" and h.model.form.field == 1
+    finally:
+        lang.use("en")
+
+
+def shown(h: Headless) -> list[str]:
+    """The keys on the screen's key bar, in their order."""
+    return [item.split(" ")[0] for item in h.screen().splitlines()[-1].strip().split(" · ")]
+
+
+def test_the_finnish_questions_answer_k_or_e():
+    """'Lopetetaanko kesken pelin? Paikkasi säilyy. y / n': Finnish answers k (kyllä) or
+    e (ei); the questions say so and take them (y and n still work)."""
+    lang.use("fi")
+    try:
+        h = headless(STARTED, SNAPSHOT)
+        h.press("q")
+        assert h.model.overlay == "quit"
+        screen = h.screen()
+        assert "k / e" in screen and "y / n" not in screen, screen
+        h.press("e")
+        assert h.model.overlay is None and not h.client.app.is_done
+        h.press("q", "k")
+        assert h.model.goodbye  # quit, the seat kept
+        h = headless(TABLES)
+        h.press("t", "f")
+        foot = h.screen().splitlines()[-1]
+        assert foot.split() == ["k", "unohda", "minut", "·", "e", "älä", "unohda"], foot
+        h.press("e")
+        assert not h.model.forget_asked and h.model.overlay == "standings"
+        h.press("f")
+        h.sent.clear()
+        h.press("k")
+        assert not h.model.forget_asked and h.sent, h.sent
     finally:
         lang.use("en")

@@ -7,8 +7,13 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
+from sarja import lang
+from sarja.protocol.cards import cell_name
 from sarja.protocol.changes import Played
 from sarja.protocol.messages import AskHint, Hint, Update
+from sarja.protocol.notation import parse
 
 from .client_helpers import SNAPSHOT, STARTED, headless, snapshot
 
@@ -72,3 +77,50 @@ def test_a_removal_that_breaks_nothing_is_not_said_to_build_on_our_lines():
     assert "(it frees the space for you)" in removal, removal
     assert "builds on your lines" in hint_line(Hinted(12, "2C@E2", "builds", "2C", 14))
     assert coach.analysed(0) == "Analysed: no mistakes found."
+
+
+EMPTY = "*" + "." * 8 + "*" + "." * 80 + "*" + "." * 8 + "*"
+
+
+@pytest.mark.parametrize("language", ["en", "fi"])
+def test_the_first_move_s_hint_starts_a_line(language):
+    """On an empty board the coach's "builds" read "(it builds on your lines)" / "(se
+    jatkaa rivejäsi)" with no chip of ours anywhere: with none in any five through its
+    space the client says it starts a line."""
+    lang.use(language)
+    try:
+        empty = snapshot(board=EMPTY)
+        move = next(a for a in empty.legal if "@" in a and not a.startswith("J"))
+        h = headless(dataclasses.replace(STARTED, hints=True), empty)
+        h.press("a")
+        h.feed(Hint(version=12, action=move, reason="builds"))
+        starts = {"en": "(it starts a line)", "fi": "(se aloittaa rivin)"}[language]
+        builds = {"en": "(it builds on your lines)", "fi": "(se jatkaa rivejäsi)"}[language]
+        screen = " ".join(h.screen().split())
+        assert starts in screen and builds not in screen, screen
+        # A chip of ours in a five through the space: it does build on it.
+        cell = parse(move).cell
+        assert cell is not None
+        near = cell + 1 if cell % 10 < 9 else cell - 1
+        ours = EMPTY[:near] + "b" + EMPTY[near + 1 :]
+        h = headless(dataclasses.replace(STARTED, hints=True), snapshot(board=ours))
+        move = next(a for a in h.model.game.legal if a.endswith(cell_name(cell)))
+        h.feed(Hint(version=12, action=move, reason="builds"))
+        screen = " ".join(h.screen().split())
+        assert builds in screen and starts not in screen, screen
+    finally:
+        lang.use("en")
+
+
+@pytest.mark.parametrize("language", ["en", "fi"])
+def test_the_practice_end_says_which_key_shows_the_analysis(language):
+    """'…lists it, and there a shows the coach's analysis' read as if 'a' were a word."""
+    from sarja.client.words import coach
+
+    lang.use(language)
+    try:
+        said = {"en": "; press a there for the coach's analysis",
+                "fi": "; paina siellä a, niin valmentaja analysoi"}[language]  # fmt: skip
+        assert said in coach.PRACTICE_KEPT, coach.PRACTICE_KEPT
+    finally:
+        lang.use("en")

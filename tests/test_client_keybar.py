@@ -10,11 +10,12 @@ import pytest
 
 from sarja import lang
 from sarja.client.keybar import KeyItem, Need, fitted
+from sarja.client.model import Analysis, Mark
 from sarja.client.record import load
 from sarja.protocol.messages import Player, Seat
 from sarja.server.engine import record_json
 
-from .client_helpers import STARTED, TABLE, Headless, headless, snapshot
+from .client_helpers import STARTED, TABLE, TABLES, Headless, headless, snapshot
 from .test_client_screens import NAMES, play_game
 
 AWAY = snapshot(turn=1, players=(
@@ -100,3 +101,78 @@ def test_a_bar_that_fits_is_shown_whole(language):
     )
     h = headless(bertil)  # another's table: no `a`
     assert shown(h.screen().splitlines()[-1]) == ["↑↓", "r", "c", "L", "?", "q"]
+
+
+def test_an_analysed_replay_offers_its_mistakes(language, tmp_path):
+    """Once analysed, the bar still read 'a analyse' and never showed m: what a did is
+    done, and m M step to the mistakes it marked."""
+    game, _ = play_game(2, 2, 7)
+    path = tmp_path / "sarja-1.json"
+    path.write_text(record_json(game, NAMES[:2]), encoding="utf-8")
+    h = Headless(load(path))
+    replay = h.model.replay
+    assert replay is not None
+    replay.analysis = Analysis(total=5, done=5, finished=True,
+                               marks=[Mark(2, 0, "missed_win", "x", "y", 0)])  # fmt: skip
+    h.press("right")  # a step redraws the bar
+    foot = h.screen().splitlines()[-1]
+    keys = shown(foot)
+    assert "m" in keys and "a" not in keys and not h.unfit(), foot
+    assert keys.index("m") < keys.index("q")
+
+
+def test_the_standings_offer_their_help(language):
+    """? opened the standings' help, but their bar, with room for it, did not say so."""
+    h = headless(TABLES)
+    h.press("t")
+    foot = h.screen().splitlines()[-1]
+    assert shown(foot) == ["r", "f", "Esc", "?", "q"] and not h.unfit(), foot
+
+
+def test_a_chat_line_being_written_has_the_bar(language):
+    """While a chat line was open the bar kept the screen's keys ('Enter to the waiting
+    room', 'Enter sit'), where Enter sends the line and Esc puts it away."""
+    for h in (headless(TABLE), headless(STARTED, snapshot())):
+        h.press("c")
+        assert h.model.overlay == "chat"
+        assert shown(h.screen().splitlines()[-1]) == ["Enter", "Esc"] and not h.unfit()
+        h.press("escape")
+        assert h.model.overlay is None and "Esc" not in shown(h.screen().splitlines()[-1])
+
+
+def test_the_list_of_kept_games_has_a_key_bar(language, monkeypatch):
+    """`--replay` with no file listed the games with no key bar at its foot."""
+    from pathlib import Path
+
+    import prompt_toolkit.shortcuts
+
+    from sarja.client.cli import choose_record
+    from sarja.client.kept import Kept
+
+    asked: dict[str, object] = {}
+
+    def choice(message, **kw):
+        asked.update(kw)
+        return kw["default"]
+
+    monkeypatch.setattr(prompt_toolkit.shortcuts, "choice", choice)
+    kept = [Kept(Path("a.json"), True, 0.0, ("Aino", "Bertil"), "Aino", 9)]
+    assert choose_record(kept) == Path("a.json")
+    bar = asked.get("bottom_toolbar")
+    assert callable(bar), asked
+    foot = "".join(text for _, text, *_ in bar())
+    assert shown(foot) == ["↑↓", "Enter", "q"], foot
+    assert len(foot) == 80 and ("replay it" if language == "en" else "toista") in foot
+
+
+def test_a_question_asked_in_the_game_has_the_bar(language):
+    """While 'quit in the middle of the game?' was asked the bar kept the game's keys
+    ('Enter play', 'c chat'), where only the answers work."""
+    yes, no = ("y", "n") if language == "en" else ("k", "e")
+    h = headless(STARTED, snapshot())
+    for key, overlay in (("q", "quit"), ("L", "leave")):
+        h.press(key)
+        assert h.model.overlay == overlay
+        assert shown(h.screen().splitlines()[-1]) == [yes, no] and not h.unfit()
+        h.press(no)
+        assert h.model.overlay is None and "Enter" in shown(h.screen().splitlines()[-1])

@@ -8,7 +8,9 @@ from sarja.protocol.cards import card_label, cell_name
 from ..keybar import KeyItem, Need
 
 HINT_KEY = KeyItem("a", N_("hint"))
-ANALYSE_KEYS = [KeyItem("a", N_("analyse"), Need.MAIN), KeyItem("m M", N_("next, last mistake"))]
+# The replay's coach: `a` until the game is analysed, then the steps to its mistakes.
+ANALYSE_KEY = KeyItem("a", N_("analyse"), Need.MAIN)
+MISTAKE_KEYS = KeyItem("m M", N_("next, last mistake"), Need.MAIN)
 ASKING = N_("Asking the coach…")
 NOT_YOUR_TURN = N_("A hint is for your turn: wait for it.")
 
@@ -22,6 +24,9 @@ _WHY = {
     "pass": N_("nothing else can be played"),
     "builds": N_("it builds on your lines"),
 }
+# "builds" for a play with no chip of ours in any five through its space (hints.py tells):
+# the first move on an empty board builds on nothing of ours.
+_STARTS = N_("it starts a line")
 # "builds" for a one-eyed jack: the chip it takes broke up nothing worth saying, and it
 # builds nothing either; what is true is the space it leaves (the wire has no other code).
 _FREES = N_("it frees the space for you")
@@ -43,15 +48,18 @@ def move_words(kind: str, card: str | None, cell: int | None) -> str:
 
 def hint(move: str, reason: str, kind: str = "place") -> str:
     """The hint (`kind` its action's, as notation.parse says), marked on the board."""
-    why = _FREES if kind == "remove" and reason == "builds" else _WHY.get(reason, reason)
+    why = (
+        _FREES if kind == "remove" and reason == "builds"
+        else _STARTS if reason == "starts" else _WHY.get(reason, reason)
+    )  # fmt: skip
     return _("Hint: {move} ({why}). Marked ~ ~ on the board.").format(move=move, why=why)
 
 
 # ----- the analysis in a replay ---------------------------------------------------------
 
 PRACTICE_KEPT = N_(
-    "This game is kept: after you quit, sarja-client --replay lists it, and there"
-    " a shows the coach's analysis of every move."
+    "This game is kept: after you quit, sarja-client --replay lists it; press a there"
+    " for the coach's analysis of every move."
 )
 
 NOT_ANALYSED = N_("Press a to analyse the game: each move where a stronger one was there.")

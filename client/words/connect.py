@@ -78,6 +78,11 @@ def name_keys() -> list[KeyItem]:
     return [KeyItem("Enter", _("continue")), KeyItem("Esc", _("quit"), Need.OUT)]  # Ctrl-C too
 
 
+def chat_keys() -> list[KeyItem]:
+    """While a chat line is being written: the keys are the box's."""
+    return [KeyItem("Enter", _("send"), Need.MAIN), KeyItem("Esc", _("cancel"), Need.OUT)]
+
+
 def closed_keys() -> list[KeyItem]:
     """A connection closed for good leaves one thing to do."""
     return [KeyItem("q", _("quit"), Need.OUT)]

@@ -3,7 +3,7 @@ ended, and what the game's keys say when they cannot do what was asked."""
 
 from __future__ import annotations
 
-from sarja.lang import N_, _, ngettext, translated
+from sarja.lang import N_, _, ngettext, pgettext, translated
 from sarja.protocol.cards import CORNER_CODE, ONE_EYED, TWO_EYED, card_label, cell_name
 from sarja.protocol.mirror import GameMirror
 
@@ -239,6 +239,13 @@ DEAD_KEY = KeyItem("x", N_("dead card"), Need.MOMENT)
 PASS_KEY = KeyItem("p", N_("pass"), Need.MOMENT)
 HAND_OVER_KEY = KeyItem("o", N_("away seat to computer"), Need.MOMENT)
 LAST_KEYS = [KeyItem("c", N_("chat")), HELP_KEY, QUIT_KEY]
+
+
+def question_keys(leaving: bool) -> list[KeyItem]:
+    """The keys while quitting or leaving is asked: the answers, as the question says."""
+    yes = _("leave the table") if leaving else _("quit")
+    return [KeyItem(pgettext("the key that answers yes", "y"), yes),
+            KeyItem(pgettext("the key that answers no", "n"), _("stay"), Need.OUT)]  # fmt: skip
 
 
 # ----- turn clocks -----------------------------------------------------------------------

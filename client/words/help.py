@@ -75,6 +75,15 @@ KEYS = {
     "refresh": N_("refresh the list"),
     "standings": N_("the standings"),
     "language": N_("suomeksi / in English (the language is remembered)"),
+    # the new-table form
+    "form field": N_("the form's next field / the one before"),
+    "form change": N_("change the chosen field (← back, → and Space on)"),
+    "form digits": N_(
+        "type the turn clock's seconds, or the wins a match is played to, in its field"
+        " (Backspace takes one off)"
+    ),
+    "create": N_("make the table"),
+    "cancel form": N_("close the form: no table is made"),
     # the standings
     "refresh standings": N_("refresh the standings"),
     "forget": N_("forget me: your standing and figures go (asks first)"),
@@ -107,6 +116,7 @@ KEY_NAMES = {
     "up": "↑", "down": "↓", "left": "←", "right": "→", "enter": "Enter", "escape": "Esc",
     " ": N_("Space"), "tab": "Tab", "s-tab": "Shift-Tab", "backspace": "Backspace",
     "pageup": "PgUp", "pagedown": "PgDn", "home": "Home", "end": "End", "c-c": "Ctrl-C",
+    "f1": "F1",
     "<vt100-mouse-event>": N_("mouse"),
 }  # fmt: skip
 _ARROWS = "↑↓←→"

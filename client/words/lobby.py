@@ -55,7 +55,7 @@ def seats_state(started: bool, free: int, players: int) -> str:
 
 
 def rules_items(
-    hand: int, manual: bool, takeover: str | Literal[False], clock: int = 0
+    hand: int, manual: bool, takeover: str | Literal[False], clock: int = 0, hints: bool = False
 ) -> list[str]:
     """A table's rules, most important first (the list leaves off from the end)."""
     items = [_("hand {hand}").format(hand=hand)]
@@ -63,6 +63,8 @@ def rules_items(
         items.append(_("{clock} turn clock").format(clock=clock_text(clock)))
     if manual:
         items.append(_("manual draw"))
+    if hints:
+        items.append(_("hints on"))
     if takeover:
         items.append(_("{level} computer stands in").format(level=level_name(takeover)))
     return items
@@ -184,10 +186,14 @@ def computer_seats(computers: int, players: int) -> str:
     return _("seats {first}–{last}").format(first=first, last=players)
 
 
-def lobby_keys(creating: bool) -> list[KeyItem]:
+def lobby_keys(creating: bool, naming: bool = False) -> list[KeyItem]:
+    """The lobby's keys, or the new-table form's (`naming`: on its name field, where ?
+    is a letter of the name and F1 opens the help)."""
     if creating:
         return [KeyItem("↑↓", _("field")), KeyItem("←→", _("change")),
-                KeyItem("Enter", _("create")), KeyItem("Esc", _("cancel"), Need.OUT)]  # fmt: skip
+                KeyItem("Enter", _("create")),
+                KeyItem("F1" if naming else "?", _("help"), Need.HELP),
+                KeyItem("Esc", _("cancel"), Need.OUT)]  # fmt: skip
     # F before t: the way back to one's language stays in view when the words are long
     # ("suomi", not "suomeksi": "t standings" fits beside it at 80 columns)
     return [KeyItem("↑↓", _("choose")), KeyItem("Enter", _("join")), KeyItem("s", _("watch")),

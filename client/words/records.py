@@ -7,10 +7,17 @@ import time
 from sarja.lang import _, ngettext
 
 from ..kept import Kept
+from ..keybar import KeyItem, Need
 
 
 def choose_prompt() -> str:
     return _("Which game do you want to replay? (↑ ↓ then Enter; q or Esc to leave)")
+
+
+def choose_keys() -> list[KeyItem]:
+    """The list's key bar, at its foot as on the game's screens."""
+    return [KeyItem("↑↓", _("choose")), KeyItem("Enter", _("replay it")),
+            KeyItem("q Esc", _("leave"), Need.OUT)]  # fmt: skip
 
 
 def none_kept(practice: str, server: str) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sarja.lang import N_, _, ngettext, translated
+from sarja.lang import N_, _, ngettext, pgettext, translated
 
 from ..keybar import KeyItem, Need
 from .lobby import level_name
@@ -63,12 +63,14 @@ def forgotten(games: int) -> str:
 
 def standings_keys() -> list[KeyItem]:
     return [KeyItem("r", _("refresh")), KeyItem("f", _("forget me")),
-            KeyItem("Esc", _("back to the tables")), KeyItem("q", _("quit"), Need.OUT)]  # fmt: skip
+            KeyItem("Esc", _("back to the tables")), KeyItem("?", _("help"), Need.HELP),
+            KeyItem("q", _("quit"), Need.OUT)]  # fmt: skip
 
 
 def asked_keys() -> list[KeyItem]:
     """The question's answers: n, keeping all, is the way out."""
-    return [KeyItem("y", _("forget me")), KeyItem("n", _("keep me"), Need.OUT)]
+    return [KeyItem(pgettext("the key that answers yes", "y"), _("forget me")),
+            KeyItem(pgettext("the key that answers no", "n"), _("keep me"), Need.OUT)]  # fmt: skip
 
 
 translated(__name__)
