@@ -59,11 +59,7 @@ def lobby_list(model: Model, width: int, height: int, click: Click = None) -> li
         free = sum(1 for s in info.seated if s is None)
         seats = words.seats_state(info.started, free, info.players)
         rules_items = words.rules_items(
-            info.rules.hand_size,
-            info.rules.manual_draw,
-            info.computer_takeover,
-            info.turn_clock,
-            info.hints,
+            info.rules.hand_size, info.rules.manual_draw, info.computer_takeover, info.turn_clock
         )
         if info.match is not None:  # the score first: it says most about the table
             rules_items.insert(0, match_words.lobby_item(info.match, info.teams))
@@ -91,11 +87,7 @@ def lobby_details(model: Model, width: int) -> list[Line]:
         return []
     info = model.tables[min(model.lobby_row, len(model.tables) - 1)]
     rules = words.rules_items(
-        info.rules.hand_size,
-        info.rules.manual_draw,
-        info.computer_takeover,
-        info.turn_clock,
-        info.hints,
+        info.rules.hand_size, info.rules.manual_draw, info.computer_takeover, info.turn_clock
     )
     if info.match is not None:
         rules.insert(0, match_words.lobby_item(info.match, info.teams))

@@ -315,7 +315,6 @@ def summary(table: Seated) -> TableSummary:
     return TableSummary(
         **_shared(table),
         seated=tuple(_shown(table)),
-        hints=table.hints,
         computers=tuple(c.level if c else g.computer if g else None for g, c in pairs)
         if any(table.computers) or any(g and g.computer for g in table.seats)
         else (),

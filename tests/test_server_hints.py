@@ -106,12 +106,3 @@ async def test_a_table_keeps_allowing_hints_after_a_restart(tmp_path):
         await back.send(AskHint(version=version))
         assert (await back.expect("hint")).action in back.state.legal
         nursery.cancel_scope.cancel()
-
-
-async def test_the_lobby_s_list_says_which_tables_allow_hints(nursery):
-    """The table summary carried no word of hints: the lobby could not list them."""
-    server = await nursery.start(serve, fast(search_processes=False))
-    await seated_against_the_computer(server, hints=True)
-    bertil = await NetClient.connect(server.port, "Bertil")
-    listed = await bertil.expect("tables")
-    assert [t.hints for t in listed.tables] == [True]
