@@ -16,3 +16,10 @@ def _english_after_each_test():
     yield
     if lang.language() != "en":
         lang.use("en")
+
+
+@pytest.fixture(params=["en", "fi"])
+def language(request: pytest.FixtureRequest) -> str:
+    """A test asking for it runs in English and in Finnish (the language it speaks)."""
+    lang.use(request.param)
+    return str(request.param)

@@ -7,9 +7,6 @@ from __future__ import annotations
 
 import dataclasses
 
-import pytest
-
-from sarja import lang
 from sarja.client.words import game as game_words
 from sarja.client.words import lobby as lobby_words
 
@@ -19,13 +16,6 @@ PLAYERS = (
     GamePlayer(name="Bertil", side=0, away=False, held=6),
     GamePlayer(name="Keskitasoinen botti", side=1, away=False, held=7),
 )
-
-
-@pytest.fixture(params=["en", "fi"])
-def language(request):
-    lang.use(request.param)
-    yield request.param
-    lang.use("en")
 
 
 def panel(screen: str) -> list[str]:

@@ -6,9 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 
-import pytest
-
-from sarja import lang
 from sarja.client.keybar import KeyItem, Need, fitted
 from sarja.client.model import Analysis, Mark
 from sarja.client.record import load
@@ -22,13 +19,6 @@ AWAY = snapshot(turn=1, players=(
     Player(name="Aino", side=0, away=False, held=7),
     Player(name="Bertil", side=1, away=True, held=7),
 ))  # fmt: skip
-
-
-@pytest.fixture(params=["en", "fi"])
-def language(request):
-    lang.use(request.param)
-    yield request.param
-    lang.use("en")
 
 
 def shown(footer: str) -> list[str]:
