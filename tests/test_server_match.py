@@ -422,3 +422,23 @@ def test_a_connection_lost_while_a_match_waits_for_a_seat_keeps_the_seat():
     # Not back within the ready timeout: the seat is freed, as between two games.
     assert table.squatters(room.now, 10.0) == []
     assert table.squatters(room.now + 11.0, 10.0) == [aino]
+
+
+async def test_the_last_player_dropping_while_a_match_waits_for_a_seat_keeps_it(nursery):
+    # Bertil leaves between games (the score stays the sides'), then Aino's connection
+    # is lost: the table was closed with its match, and her resume token refused.
+    server = await nursery.start(serve, ServerConfig(host="127.0.0.1", port=0, seed=7))
+    aino, bertil = await two_at_a_match(server.port)
+    final = await play_to_the_end([aino, bertil], random.Random(5), check_every=50)
+    await table_with(aino, 1)
+    seat = aino.table.seat
+    await bertil.send(Leave())
+    with trio.fail_after(PATIENCE):
+        while aino.table.started:
+            await aino.receive()
+    await aino.aclose()
+    back = await NetClient.connect(server.port, "Aino", resume=aino.session.welcome.resume)
+    table = await back.expect("table")
+    assert table.seat == seat and table.match.games == (final.result.side,)
+    await back.aclose()
+    await bertil.aclose()
