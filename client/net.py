@@ -316,6 +316,11 @@ class Link:
                             self._on_message(msg, session.state)
                             if isinstance(msg, Bye) and msg.code == "server_full":
                                 self._last_error = refusals.said(msg.code, msg.message)
+                            elif isinstance(msg, Bye) and msg.code in ("shutdown", "idle"):
+                                # As after a welcome (`_deliver`): the server may well be
+                                # back soon (one shutting down says it to a connection
+                                # taken in its last moments): try again after a pause.
+                                self._server_said = refusals.said(msg.code, msg.message)
                             else:
                                 self._closed = refusals.said(msg.code, msg.message)
                             return None

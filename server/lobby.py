@@ -500,8 +500,8 @@ class Lobby:
         players are gone (they would hold their seats for ever)."""
         if self.tables.get(table.id) is not table:
             return
-        if table.between_games and table.abandoned and not table.empty:
-            # Every player of a match dropped between its games: kept for them in
+        if table.match_goes_on and table.abandoned and not table.empty:
+            # Every player of a match dropped while it goes on: kept for them in
             # the journal (a resume brings it back), as a game in play would be.
             self._park(table)
             return

@@ -111,6 +111,14 @@ class Seated:
         return over and self.match is not None and not self.match.over
 
     @property
+    def match_goes_on(self) -> bool:
+        """A match under way with no game in play: between two of its games, or
+        waiting for someone to take a seat freed between them (the score stays the
+        sides'). A seat whose player's connection is lost is kept for them meanwhile."""
+        match = self.match
+        return not self.in_play and match is not None and bool(match.games) and not match.over
+
+    @property
     def empty(self) -> bool:
         """No person seated or watching (computers keep no table open)."""
         return not self.spectators and all(g is None for g in self.seats)
@@ -245,16 +253,15 @@ class Seated:
 
     def squatters(self, now: float, patience: float) -> list[Guest]:
         """The guests who hold up a full waiting table by never being ready, and,
-        between the games of a match, those whose seat is kept while they are gone
-        (the next game waits for them)."""
+        while a match goes on, those whose seat is kept while they are gone (the next
+        game waits for them)."""
         waiting = not self.started and self.full
-        between = self.between_games
-        if not waiting and not between:
+        if not waiting and not self.match_goes_on:
             self.unready_since.clear()
             return []
         late = []
         for seat, guest in enumerate(self.seats):
-            if guest is None or self.ready[seat] or between and self.seated_here(seat):
+            if guest is None or self.ready[seat] or not waiting and self.seated_here(seat):
                 self.unready_since.pop(seat, None)
                 continue
             since = self.unready_since.setdefault(seat, now)

@@ -320,11 +320,13 @@ class Table(ComputerTurns):
 
     def went_away(self, guest: Guest, now: float) -> None:
         """The guest's connection is gone. A seat in a game is held for them, and one
-        between the games of a match: a dropped link must not end it for everyone."""
+        while a match goes on (between its games, or waiting for a seat freed between
+        them): a dropped link must not end it for everyone, nor give their side's wins
+        to whoever sits down next."""
         self.now = now
         if guest.seat is not None and self.in_play:
             self._gone(guest.seat)
-        elif guest.seat is not None and self.between_games:
+        elif guest.seat is not None and self.match_goes_on:
             self.graces.gone(guest.seat, now)
             self.ready[guest.seat] = False  # the next game waits for them to come back
             self.send_table()  # the seat shows away

@@ -4,6 +4,7 @@ against a real server on 127.0.0.1 and a peer that is not one."""
 from __future__ import annotations
 
 import math
+from functools import partial
 
 import trio
 
@@ -165,4 +166,45 @@ async def test_a_web_server_that_answers_is_known_at_once():
                 await trio.sleep(0.01)
         [(_, text)] = [e for e in events if e[0] == "stopped"]
         assert "is not a Sarja server: it answered “HTTP/1.1 400 Bad Request”" in text
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_goodbye_before_the_welcome_from_a_server_shutting_down_is_tried_again():
+    """A server shutting down says `bye` `shutdown` to a connection it took in its last
+    moments, before any `hello` is answered (docs/protocol.md: try again after a pause,
+    the server may be starting again). The link took it for an end: it stopped for good
+    and never came back to the server once it was up again."""
+    from sarja.protocol.codec import ServerCodec
+    from sarja.protocol.messages import Bye
+
+    events: list[tuple[str, str]] = []
+    greeted: list[int] = []
+
+    async def going(stream: trio.SocketStream) -> None:
+        codec = ServerCodec()
+        async with stream:
+            while True:
+                data = await stream.receive_some(4096)
+                if not data:
+                    return
+                codec.receive_data(data)
+                if codec.next_message() is not None:  # the hello
+                    greeted.append(1)
+                    bye = Bye(code="shutdown", message="The server is shutting down.")
+                    await stream.send_all(codec.encode(bye))
+                    return
+
+    async with trio.open_nursery() as nursery:
+        listeners = await nursery.start(partial(trio.serve_tcp, going, 0, host="127.0.0.1"))
+        port = listeners[0].socket.getsockname()[1]
+        link = Link(
+            "127.0.0.1", port, name=lambda: "Aino", on_message=lambda msg, state: None,
+            on_link=lambda kind, text: events.append((kind, text)), backoff=(0.05,),
+        )  # fmt: skip
+        nursery.start_soon(link.run)
+        with trio.fail_after(PATIENCE):
+            while len(greeted) < 2 and not any(k in ("closed", "stopped") for k, _ in events):
+                await trio.sleep(0.01)
+        assert all(kind not in ("closed", "stopped") for kind, _ in events), events
+        assert any("The server is shutting down." in text for _, text in events)
         nursery.cancel_scope.cancel()

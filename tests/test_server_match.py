@@ -390,3 +390,55 @@ def test_a_player_leaving_between_games_of_a_match_leaves_its_score_to_the_sides
     play_out(room, [aino, dora], rng)
     assert table.match.games[: len(score.games)] == list(score.games)
     assert len(table.match.games) == len(score.games) + 1
+
+
+def test_a_connection_lost_while_a_match_waits_for_a_seat_keeps_the_seat():
+    # A player who leaves between games leaves the score to the sides, and the table
+    # waits for someone to take the seat: a dropped connection there freed the other
+    # player's seat too, and their side's wins went to whoever sat down next.
+    rng = random.Random(5)
+    room, (aino, bertil) = match_room(3, [])
+    table = room.table
+    assert table.match is not None
+    play_out(room, [aino, bertil], rng)
+    while table.match.games[-1] is None:  # drawn: play another
+        for person in (aino, bertil):
+            table.set_ready(person, True, room.now)
+        play_out(room, [aino, bertil], rng)
+    score = table.match.part()
+    table.leave(bertil, room.now)
+    seat = aino.seat
+    assert seat is not None
+    aino.outbox = None  # the connection is gone
+    table.went_away(aino, room.now)
+    room.carry()
+    assert table.seats[seat] is aino and table.away()[seat]
+    assert table.match.part() == score
+    # Someone else takes the free seat and is ready: the match waits for Aino.
+    dora = room.guest("Dora")
+    table.join(dora, None, None, room.now)
+    table.set_ready(dora, True, room.now)
+    assert not table.started
+    # Not back within the ready timeout: the seat is freed, as between two games.
+    assert table.squatters(room.now, 10.0) == []
+    assert table.squatters(room.now + 11.0, 10.0) == [aino]
+
+
+async def test_the_last_player_dropping_while_a_match_waits_for_a_seat_keeps_it(nursery):
+    # Bertil leaves between games (the score stays the sides'), then Aino's connection
+    # is lost: the table was closed with its match, and her resume token refused.
+    server = await nursery.start(serve, ServerConfig(host="127.0.0.1", port=0, seed=7))
+    aino, bertil = await two_at_a_match(server.port)
+    final = await play_to_the_end([aino, bertil], random.Random(5), check_every=50)
+    await table_with(aino, 1)
+    seat = aino.table.seat
+    await bertil.send(Leave())
+    with trio.fail_after(PATIENCE):
+        while aino.table.started:
+            await aino.receive()
+    await aino.aclose()
+    back = await NetClient.connect(server.port, "Aino", resume=aino.session.welcome.resume)
+    table = await back.expect("table")
+    assert table.seat == seat and table.match.games == (final.result.side,)
+    await back.aclose()
+    await bertil.aclose()
