@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from sarja.protocol.cards import FIVES_AT
 from sarja.protocol.distrust import CHIPS
 from sarja.protocol.messages import AskHint, ClientMessage, Hint
 from sarja.protocol.notation import parse
@@ -48,19 +49,11 @@ def take_hint(model: Model, msg: Hint) -> None:
 
 
 def _ours_near(board: Sequence[str], cell: int, side: int) -> bool:
-    """Whether a chip of `side` lies in any line of five spaces through `cell`: the
-    coach's "builds" is said of a play with nothing of ours there too (the first move on
-    an empty board), where it builds on nothing."""
+    """Whether a chip of `side` lies in any five through `cell`: the coach's "builds" is
+    said of a play with nothing of ours there too (the first move on an empty board),
+    where it builds on nothing."""
     mine = CHIPS[side]
-    row, col = divmod(cell, 10)
-    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
-        for back in range(5):  # the five starting `back` spaces before the cell
-            spaces = [(row + (i - back) * dr, col + (i - back) * dc) for i in range(5)]
-            if all(0 <= r < 10 and 0 <= c < 10 for r, c in spaces) and any(
-                board[r * 10 + c].lower() == mine for r, c in spaces
-            ):
-                return True
-    return False
+    return any(board[c].lower() == mine for five in FIVES_AT[cell] for c in five)
 
 
 def hint_line(hint: Hinted) -> str:

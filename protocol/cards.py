@@ -92,3 +92,19 @@ def five_cells(five: FiveEnds) -> FiveCells:
 def five_ends(five: Sequence[int]) -> FiveEnds:
     """A five's cells as the wire writes them: (first, last)."""
     return (five[0], five[-1])
+
+
+def _fives() -> tuple[FiveCells, ...]:
+    found = []
+    for start in range(SIZE * SIZE):
+        r, c = divmod(start, SIZE)
+        for (dr, dc), step in FIVE_STEPS.items():
+            if 0 <= r + dr < SIZE and 0 <= c + dc < SIZE:
+                found.append(tuple(range(start, start + 5 * step, step)))
+    return tuple(found)
+
+
+FIVES = _fives()  # the board's 192 fives, by their first cell
+FIVES_AT: tuple[tuple[FiveCells, ...], ...] = tuple(
+    tuple(five for five in FIVES if cell in five) for cell in range(SIZE * SIZE)
+)  # the fives through each cell

@@ -26,10 +26,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from sarja.protocol.cards import FIVES, FIVES_AT
+
 from .bots import make_player
 from .engine import Action, Game, SeatView, seat_view
 from .engine.actions import DRAW, EXCHANGE, PASS, PLACE, REMOVE
-from .engine.board import SIZE
 from .engine.cards import CARD_KIND, NORMAL, REMOVER, WILD
 from .engine.record import initial_game
 
@@ -37,23 +38,6 @@ REASONS = ("completes", "blocks", "breaks", "makes_four", "dead_card", "draw", "
 MISTAKES = ("missed_win", "left_four", "wasted_jack", "idle_removal")
 CORNER = 4  # the engine's mark for a corner, which counts for every side
 _MARKS = {".": 0, "b": 1, "g": 2, "r": 3, "B": 1, "G": 2, "R": 3, "*": CORNER}
-
-
-def _lines() -> tuple[tuple[int, ...], ...]:
-    found = []
-    for r in range(SIZE):
-        for c in range(SIZE):
-            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
-                end_r, end_c = r + 4 * dr, c + 4 * dc
-                if 0 <= end_r < SIZE and 0 <= end_c < SIZE:
-                    found.append(tuple((r + i * dr) * SIZE + c + i * dc for i in range(5)))
-    return tuple(found)
-
-
-LINES = _lines()  # the 192 lines of five spaces
-LINES_OF: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-    tuple(line for line in LINES if cell in line) for cell in range(SIZE * SIZE)
-)
 
 
 @dataclass(frozen=True)
@@ -75,7 +59,7 @@ class Board:
         """The empty spaces that would complete one of `mark`'s lines."""
         spaces = set()
         chips, locked = self.chips, self.locked
-        for line in LINES:
+        for line in FIVES:
             empty, own, held = -1, 0, 0
             for cell in line:
                 v = chips[cell]
@@ -95,7 +79,7 @@ class Board:
         """The most of `mark`'s chips (corners included) in one line through `cell`
         that has no other side's chip: what removing the chip there breaks."""
         best = 0
-        for line in LINES_OF[cell]:
+        for line in FIVES_AT[cell]:
             values = [self.chips[c] for c in line]
             if all(v in (0, mark, CORNER) for v in values):
                 best = max(best, sum(v in (mark, CORNER) for v in values))
