@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from functools import partial
+from typing import Any
 
 import trio
 
@@ -14,6 +15,15 @@ from sarja.server.app import serve
 from sarja.server.config import ServerConfig
 
 from .netclient import PATIENCE
+
+
+def telling(port: int, events: list[tuple[str, str]], **options: Any) -> Link:
+    """Aino's link to 127.0.0.1:`port`, which hands on no message and puts what it
+    says of the link in `events`."""
+    return Link(
+        "127.0.0.1", port, name=lambda: "Aino", on_message=lambda msg, state: None,
+        on_link=lambda kind, text: events.append((kind, text)), **options,
+    )  # fmt: skip
 
 
 def test_addresses_are_read_as_people_write_them():
@@ -107,10 +117,7 @@ async def test_before_any_welcome_a_wrong_peer_waits_for_the_player():
     async with trio.open_nursery() as nursery:
         listeners = await nursery.start(impostor, 0)
         port = listeners[0].socket.getsockname()[1]
-        link = Link(
-            "127.0.0.1", port, name=lambda: "Aino", on_message=lambda msg, state: None,
-            on_link=lambda kind, text: events.append((kind, text)), backoff=(0.05,),
-        )  # fmt: skip
+        link = telling(port, events, backoff=(0.05,))
         nursery.start_soon(link.run)
         with trio.fail_after(PATIENCE):
             while not any(kind == "stopped" for kind, _ in events):
@@ -156,10 +163,7 @@ async def test_a_web_server_that_answers_is_known_at_once():
     async with trio.open_nursery() as nursery:
         listeners = await nursery.start(trio.serve_tcp, web, 0)
         port = listeners[0].socket.getsockname()[1]
-        link = Link(
-            "127.0.0.1", port, name=lambda: "Aino", on_message=lambda msg, state: None,
-            on_link=lambda kind, text: events.append((kind, text)), welcome_timeout=math.inf,
-        )  # fmt: skip
+        link = telling(port, events, welcome_timeout=math.inf)
         nursery.start_soon(link.run)
         with trio.fail_after(30):
             while not any(kind == "stopped" for kind, _ in events):
@@ -197,10 +201,7 @@ async def test_a_goodbye_before_the_welcome_from_a_server_shutting_down_is_tried
     async with trio.open_nursery() as nursery:
         listeners = await nursery.start(partial(trio.serve_tcp, going, 0, host="127.0.0.1"))
         port = listeners[0].socket.getsockname()[1]
-        link = Link(
-            "127.0.0.1", port, name=lambda: "Aino", on_message=lambda msg, state: None,
-            on_link=lambda kind, text: events.append((kind, text)), backoff=(0.05,),
-        )  # fmt: skip
+        link = telling(port, events, backoff=(0.05,))
         nursery.start_soon(link.run)
         with trio.fail_after(PATIENCE):
             while len(greeted) < 2 and not any(k in ("closed", "stopped") for k, _ in events):

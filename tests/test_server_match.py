@@ -361,19 +361,27 @@ def test_a_decided_match_s_result_stays_when_a_player_leaves_after_it():
     assert table.in_play and table.match.games == [] and table.match.number == 2
 
 
+def one_game_won(rng: random.Random) -> tuple[Room, list[Guest]]:
+    """Aino and Bertil at a match to 3, after its first game that one of them won."""
+    room, people = match_room(3, [])
+    match = room.table.match
+    assert match is not None
+    play_out(room, people, rng)
+    while match.games[-1] is None:  # drawn: play another
+        for person in people:
+            room.table.set_ready(person, True, room.now)
+        play_out(room, people, rng)
+    return room, people
+
+
 def test_a_player_leaving_between_games_of_a_match_leaves_its_score_to_the_sides():
     # Leaving between two games started the score afresh (Blue's 1 – 0 became 0 – 0
     # under "Blue wins"): the score is the sides', and the match goes on with whoever
     # takes the seat.
     rng = random.Random(5)
-    room, (aino, bertil) = match_room(3, [])
+    room, (aino, bertil) = one_game_won(rng)
     table = room.table
     assert table.match is not None
-    play_out(room, [aino, bertil], rng)
-    while table.match.games[-1] is None:  # drawn: play another
-        for person in (aino, bertil):
-            table.set_ready(person, True, room.now)
-        play_out(room, [aino, bertil], rng)
     score = table.match.part()
     assert not score.over
     table.leave(bertil, room.now)
@@ -397,14 +405,9 @@ def test_a_connection_lost_while_a_match_waits_for_a_seat_keeps_the_seat():
     # waits for someone to take the seat: a dropped connection there freed the other
     # player's seat too, and their side's wins went to whoever sat down next.
     rng = random.Random(5)
-    room, (aino, bertil) = match_room(3, [])
+    room, (aino, bertil) = one_game_won(rng)
     table = room.table
     assert table.match is not None
-    play_out(room, [aino, bertil], rng)
-    while table.match.games[-1] is None:  # drawn: play another
-        for person in (aino, bertil):
-            table.set_ready(person, True, room.now)
-        play_out(room, [aino, bertil], rng)
     score = table.match.part()
     table.leave(bertil, room.now)
     seat = aino.seat
