@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 import trio
+from support.dial import dial  # bench/support/
 
 from sarja.protocol import messages
 from sarja.protocol.client_session import ClientSession, Event
@@ -140,7 +141,7 @@ class Player:
     async def run(self, server: ServerProcess, leave_rate: float) -> None:
         while not self.done:
             try:
-                stream = await trio.open_tcp_stream("127.0.0.1", server.port)
+                stream = await dial(server.port)
             except OSError:
                 await trio.sleep(0.05)
                 continue

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import trio
+from support.dial import dial  # bench/support/
 from support.processes import read_port, stop  # bench/support/
 
 from sarja.protocol.client_session import ClientSession, message_of
@@ -46,7 +47,7 @@ class Client:
 
     @classmethod
     async def connect(cls, port: int, name: str, resume: str | None = None) -> Client:
-        client = cls(await trio.open_tcp_stream(HOST, port))
+        client = cls(await dial(port))
         await client.send(Hello(version=PROTOCOL_VERSION, name=name, resume=resume))
         client.welcome = await client.until("welcome")
         return client

@@ -74,6 +74,7 @@ from typing import Any
 
 import msgpack
 import trio
+from support.dial import dial  # bench/support/
 from support.processes import read_port, stop  # bench/support/
 from support.session_view import SessionView  # bench/support/
 
@@ -236,7 +237,7 @@ class Peer(Reader, SessionView):
 
 
 async def connect(port: int, name: str, tally: Counter[str], nursery: trio.Nursery) -> Peer:
-    peer = Peer(await trio.open_tcp_stream("127.0.0.1", port), tally)
+    peer = Peer(await dial(port), tally)
     nursery.start_soon(peer.pump)
     await peer.send(Hello(version=PROTOCOL_VERSION, name=name))
     with trio.fail_after(STEP_TIMEOUT):
@@ -639,7 +640,7 @@ async def idle_round_trips(samples: int, others: list[str]) -> dict[str, list[fl
             # The same seed: every sarja-server deals the same games, the same moves.
             tables.append((key, IdleTable(peers, random.Random(1))))
         for kind, port in echo_ports.items():
-            echo = EchoPeer(await trio.open_tcp_stream("127.0.0.1", port))
+            echo = EchoPeer(await dial(port))
             nursery.start_soon(echo.pump)
             readers.append(echo)
             tables.append((kind, EchoTable(echo)))
@@ -847,7 +848,7 @@ async def load_floor(
             for t in range(tables):
                 game = []
                 for _ in range(seats):
-                    peer = FloorPeer(await trio.open_tcp_stream("127.0.0.1", port))
+                    peer = FloorPeer(await dial(port))
                     nursery.start_soon(peer.pump)
                     await peer.send_bytes(frame(f"table {t}"))
                     game.append(peer)

@@ -13,6 +13,8 @@ from sarja.protocol.messages import Hello, Snapshot, Sync
 from sarja.protocol.mirror import GameMirror
 from sarja.protocol.moves import action_message
 
+from .dial import dial
+
 # A guard against a hang, never a measure of speed: it only ends a test that would
 # otherwise wait for ever, so it is long enough for a busy 2-core machine.
 PATIENCE = 120.0
@@ -22,7 +24,7 @@ class NetClient:
     """One connection. Keeps every message received, and the game as the session's
     mirror, built from the last snapshot and the updates after it (`state`)."""
 
-    def __init__(self, stream: trio.SocketStream, name: str) -> None:
+    def __init__(self, stream: trio.abc.Stream, name: str) -> None:
         self.stream = stream
         self.name = name
         self.session = ClientSession()
@@ -51,7 +53,7 @@ class NetClient:
         cls, port: int, name: str, resume: str | None = None, computer: str | None = None,
         person: str | None = None,
     ) -> NetClient:  # fmt: skip
-        stream = await trio.open_tcp_stream("127.0.0.1", port)
+        stream = await dial(port)
         client = cls(stream, name)
         hello = Hello(
             version=PROTOCOL_VERSION, name=name, resume=resume, computer=computer, person=person

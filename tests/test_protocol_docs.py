@@ -97,6 +97,8 @@ from sarja.server.config import ServerConfig
 from sarja.server.connection import MAX_RESUME_TRIES
 from sarja.server.refusal import SERVER_CODES
 
+from .dial import dial
+
 PATIENCE = 120.0  # a hang guard, as in netclient.py (this file also runs as a script)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -384,7 +386,7 @@ class Peer:
     """One real connection. `settle` sends a ping and reads up to its pong, so every
     message the server sent this peer before it has arrived; the pings are not shown."""
 
-    def __init__(self, stream: trio.SocketStream, log: list[Any] | None) -> None:
+    def __init__(self, stream: trio.abc.Stream, log: list[Any] | None) -> None:
         self.stream = stream
         self.codec = ClientCodec()
         self.log = log
@@ -444,8 +446,8 @@ async def worked_session() -> str:
     config = ServerConfig(host="127.0.0.1", port=0, seed=SEED)
     async with trio.open_nursery() as nursery:
         server = await nursery.start(serve, config)
-        aino = Peer(await trio.open_tcp_stream("127.0.0.1", server.port), log)
-        bertil = Peer(await trio.open_tcp_stream("127.0.0.1", server.port), None)
+        aino = Peer(await dial(server.port), log)
+        bertil = Peer(await dial(server.port), None)
 
         def note(text: str) -> None:
             log.append(("#", text))

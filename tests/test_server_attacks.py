@@ -27,6 +27,7 @@ from sarja.server.app import serve
 from sarja.server.config import ServerConfig
 from sarja.server.connection import Connection
 
+from .dial import dial
 from .netclient import PATIENCE, NetClient
 
 
@@ -46,7 +47,7 @@ def hello(name: str) -> bytes:
 class Raw:
     """A connection that sends whatever bytes it is given and decodes what comes back."""
 
-    def __init__(self, stream: trio.SocketStream) -> None:
+    def __init__(self, stream: trio.abc.Stream) -> None:
         self.stream = stream
         self.received: list[dict[str, Any]] = []
         self.closed = False
@@ -54,7 +55,7 @@ class Raw:
 
     @classmethod
     async def open(cls, port: int) -> Raw:
-        return cls(await trio.open_tcp_stream("127.0.0.1", port))
+        return cls(await dial(port))
 
     async def read_until(self, done: Any, timeout: float = PATIENCE) -> bool:
         """Read until `done(self.received)`, the end of the stream, or `timeout`."""

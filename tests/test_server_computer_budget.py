@@ -22,6 +22,7 @@ from sarja.server.app import serve
 from sarja.server.engine import Action
 from sarja.server.engine.view import SeatView
 
+from .dial import dial
 from .netclient import NetClient
 from .test_server_computers import fast, notices, over, play_until
 
@@ -29,7 +30,7 @@ from .test_server_computers import fast, notices, over, play_until
 async def connect(port: int, name: str, source: str = "127.0.0.1") -> NetClient:
     """A greeted client whose connection comes from `source` (all of 127/8 is this
     machine, so each address looks like another one)."""
-    stream = await trio.open_tcp_stream("127.0.0.1", port, local_address=source)
+    stream = await dial(port, source=source)
     client = NetClient(stream, name)
     await client.send(Hello(version=PROTOCOL_VERSION, name=name))
     client.welcome = await client.expect("welcome")

@@ -21,6 +21,7 @@ from sarja.server.app import serve
 from sarja.server.config import ServerConfig
 from sarja.server.connection import Connection
 
+from .dial import dial
 from .netclient import PATIENCE, NetClient
 from .server_helpers import play_to_the_end, seat_table
 
@@ -45,7 +46,7 @@ def frame_as_if_in(state: SessionState, msg: Any) -> bytes:
     return codec.send(msg)
 
 
-async def read_until_closed(stream: trio.SocketStream) -> bytes:
+async def read_until_closed(stream: trio.abc.Stream) -> bytes:
     received = b""
     with trio.fail_after(PATIENCE):
         while data := await stream.receive_some(65536):
@@ -67,14 +68,14 @@ async def test_garbage_oversize_and_wrong_state_leave_other_tables_playing(serve
 
         # A frame that is no msgpack value, then an oversize frame, refused from
         # its length alone: an error for each, and the connection closes.
-        stream = await trio.open_tcp_stream("127.0.0.1", server.port)
+        stream = await dial(server.port)
         await stream.send_all(struct.pack(">I", 6) + b"\xc1" * 6)
         await stream.send_all(struct.pack(">I", 10_000_000))
         reply = await read_until_closed(stream)
         assert b"malformed_msgpack" in reply and b"frame_too_large" in reply
 
         # A move before the handshake: refused, and the connection stays usable.
-        client = NetClient(await trio.open_tcp_stream("127.0.0.1", server.port), "Early")
+        client = NetClient(await dial(server.port), "Early")
         await client.stream.send_all(frame_as_if_in(SessionState.GAME, Pass(id=1, version=0)))
         error = await client.expect("error")
         assert error.code == "wrong_state" and error.id == 1
@@ -82,7 +83,7 @@ async def test_garbage_oversize_and_wrong_state_leave_other_tables_playing(serve
         await client.expect("welcome")
 
         # Random bytes.
-        stream = await trio.open_tcp_stream("127.0.0.1", server.port)
+        stream = await dial(server.port)
         await stream.send_all(random.Random(1).randbytes(3000))
         await read_until_closed(stream)
     assert outcomes and outcomes[0] is not None
@@ -194,7 +195,7 @@ async def test_silent_peers_are_dropped_with_a_goodbye(nursery, autojump_clock):
     )
     server = await nursery.start(serve, config)
     # One never says hello; one says hello, then never answers anything.
-    mute = await trio.open_tcp_stream("127.0.0.1", server.port)
+    mute = await dial(server.port)
     assert b"idle" in await read_until_closed(mute)
     quiet = await NetClient.connect(server.port, "Quiet")
     with trio.fail_after(PATIENCE):
@@ -224,7 +225,7 @@ async def test_a_quiet_peer_is_pinged_and_kept_while_it_answers(nursery, autojum
 async def test_a_full_server_says_so(nursery):
     server = await nursery.start(serve, ServerConfig(host="127.0.0.1", port=0, max_connections=1))
     await NetClient.connect(server.port, "First")
-    second = NetClient(await trio.open_tcp_stream("127.0.0.1", server.port), "Second")
+    second = NetClient(await dial(server.port), "Second")
     bye = await second.expect("bye")
     assert bye.code == "server_full"
 
@@ -315,7 +316,7 @@ async def test_a_frame_trickled_a_byte_at_a_time_is_cut_off(nursery, autojump_cl
 
 
 async def test_guessing_resume_tokens_is_cut_off(server):
-    stream = await trio.open_tcp_stream("127.0.0.1", server.port)
+    stream = await dial(server.port)
     client = NetClient(stream, "Guess")
     # As the limits table says: two tries on one connection, the second answered by bye.
     for i in range(2):
@@ -329,7 +330,7 @@ async def test_one_address_cannot_take_every_connection(nursery):
     config = ServerConfig(host="127.0.0.1", port=0, max_per_address=3)
     server = await nursery.start(serve, config)
     kept = [await NetClient.connect(server.port, f"C{i}") for i in range(3)]
-    extra = NetClient(await trio.open_tcp_stream("127.0.0.1", server.port), "Extra")
+    extra = NetClient(await dial(server.port), "Extra")
     assert (await extra.expect("bye")).code == "too_many_connections"
     await kept[0].aclose()
     with trio.fail_after(PATIENCE):

@@ -27,6 +27,7 @@ from sarja.server.config import ServerConfig
 from sarja.server.engine import replay
 from sarja.server.journal import FILE_NAME, Journal, JournalError
 
+from .dial import dial
 from .netclient import PATIENCE, NetClient
 from .server_helpers import play_to_the_end, seat_table
 
@@ -391,7 +392,7 @@ async def test_a_welcome_lost_in_a_crash_leaves_the_old_token_good(tmp_path):
         token, name = clients[0].welcome.resume, clients[0].name
         await clients[0].aclose()
         # Used once more, but the answer is lost (the connection ends unread).
-        lost = await trio.open_tcp_stream("127.0.0.1", server.port)
+        lost = await dial(server.port)
         codec = ClientCodec()
         await lost.send_all(codec.send(Hello(version=PROTOCOL_VERSION, name=name, resume=token)))
         await clients[1].state_at(clients[1].state.version + 2)  # away, back

@@ -29,6 +29,7 @@ from sarja.server.app import serve
 from sarja.server.config import ServerConfig
 from sarja.server.journal import token_hash
 
+from .dial import dial
 from .netclient import PATIENCE, NetClient
 from .server_helpers import play_to_the_end, seat_table
 
@@ -97,7 +98,7 @@ async def test_others_hear_who_is_away_and_who_is_back(server):
 
 
 async def test_a_wrong_resume_token_is_refused(server):
-    stream = await trio.open_tcp_stream("127.0.0.1", server.port)
+    stream = await dial(server.port)
     client = NetClient(stream, "Mallory")
     await client.send(Hello(version=PROTOCOL_VERSION, name="Mallory", resume="x" * 43))
     error = await client.expect("error")
@@ -404,11 +405,11 @@ async def test_a_server_shutting_down_welcomes_no_one_new(nursery):
     server = await nursery.start(serve, config)
     aino = await NetClient.connect(server.port, "Aino")
     # Silent, so the server's last moments last until it goes: no hello yet.
-    quiet = NetClient(await trio.open_tcp_stream("127.0.0.1", server.port), "Quiet")
+    quiet = NetClient(await dial(server.port), "Quiet")
     nursery.start_soon(server.shutdown)
     assert (await aino.expect("bye")).code == "shutdown"
     try:
-        stream = await trio.open_tcp_stream("127.0.0.1", server.port)
+        stream = await dial(server.port)
     except OSError:
         stream = None  # no one listens there now, as when the server is down
     if stream is not None:

@@ -30,6 +30,7 @@ from sarja.protocol.messages import (
 from sarja.server.app import Server, serve
 from sarja.server.config import ServerConfig
 
+from .dial import dial
 from .netclient import PATIENCE, NetClient
 from .server_helpers import play_to_the_end
 
@@ -253,7 +254,7 @@ async def test_a_bad_person_key_is_refused_with_a_stable_code(tmp_path):
     async with trio.open_nursery() as nursery:
         server = await start(nursery, tmp_path)
         for bad, code in ((12345, "bad_type"), ("short", "bad_format"), ("x" * 300, "bad_format")):
-            stream = await trio.open_tcp_stream("127.0.0.1", server.port)
+            stream = await dial(server.port)
             client = NetClient(stream, "Eve")
             hello = {"t": "hello", "version": 2, "name": "Eve", "person": bad}
             await stream.send_all(encode_frame(msgpack.packb(hello), 8192))
