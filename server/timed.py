@@ -83,7 +83,7 @@ class Timed(Seated):
         (None: the usual pause)."""
         clocks = self.clocks
         if seat in clocks.timed_out:
-            return None  # the turn whose clock ran out: played at once, as any run-out
+            return None  # the turn whose clock ran out: at the usual pace, as any run-out
         if seat in clocks.gave and seat in self.handed and not self.away()[seat]:
             return self.graces.draw_grace
         return None

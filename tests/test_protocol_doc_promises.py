@@ -11,6 +11,7 @@ test_server_clocks.py.
 from __future__ import annotations
 
 import random
+from itertools import combinations
 from typing import Any
 
 import trio
@@ -32,6 +33,9 @@ from sarja.protocol.messages import (
 from sarja.server.app import serve
 from sarja.server.budget import RequestBudget
 from sarja.server.connection import MAX_RESUME_TRIES
+from sarja.server.engine import Action
+from sarja.server.engine.actions import DRAW_ACTION, EXCHANGE_ACTIONS, PLACE
+from sarja.server.engine.checks import pass_refused
 
 from .dial import dial
 from .netclient import NetClient
@@ -174,10 +178,21 @@ async def test_a_spectator_s_ask_hint_gets_the_refusal_its_request_lists(nursery
 
 def test_the_doc_orders_a_pass_s_refusals_as_the_engine_does() -> None:
     text = said(subsection(section("6."), "### `pass`"))
-    order = [c for c in ("must_draw", "must_play", "must_exchange") if f"`{c}`" in text]
-    assert order and sorted(order, key=text.index) == ["must_draw", "must_play", "must_exchange"]
     assert "in the order of the legal list" in text
-    # The engine's side: tests/test_engine_rules.py,
+    codes = ("must_draw", "must_play", "must_exchange")
+    order = sorted((c for c in codes if f"`{c}`" in text), key=text.index)
+    assert order == list(codes)
+    # Each kind of thing a seat may do instead, as the engine's legal list holds it.
+    instead = {
+        "must_draw": DRAW_ACTION,
+        "must_play": Action(PLACE, 0, 1),
+        "must_exchange": EXCHANGE_ACTIONS[0],
+    }
+    for n in range(1, len(codes) + 1):
+        for held in combinations(codes, n):
+            refusal = pass_refused([instead[c] for c in held])
+            assert refusal.code == next(c for c in order if c in held), held
+    # A real position of each: tests/test_engine_rules.py,
     # test_a_pass_is_refused_for_the_first_thing_the_legal_list_offers.
 
 
