@@ -306,3 +306,5 @@ CLOCK_UPDATE = m.Update(
     draw_size=77,
     clocks=((1, 30000),),
 )
+# The update that ends a game at such a table: every clock stops, said as `clocks` [].
+CLOCK_FINAL = dataclasses.replace(FINAL_UPDATE, clocks=())

@@ -27,21 +27,24 @@ class RequestBudget:
         self.burst = burst
         self._units = burst
         self._at = now
-        self._told = False  # the peer was told it is too fast, since its last success
+        self._told = False  # the peer was told it is too fast, since the budget was last full
 
     def spend(self, msg: ClientMessage, now: float) -> bool:
         """Take what `msg` costs: True if the budget allows it now."""
         self._units = min(self.burst, self._units + (now - self._at) * self.rate)
         self._at = now
+        if self._units >= self.burst:
+            # Full again: the peer slowed down, so a new flood is told again. A request
+            # that fits within a flood is no such sign (the budget refills all the time).
+            self._told = False
         cost = COSTS.get(type(msg), 1.0)
         if self._units < cost:
             return False
         self._units -= cost
-        self._told = False
         return True
 
     def tell(self) -> bool:
-        """Whether to tell the peer of a refusal now: once until a request succeeds
-        again, so refusing costs no more than the request did."""
+        """Whether to tell the peer of a refusal now: once until the budget is full
+        again, so a flood hears it once and refusing costs no more than the request did."""
         told, self._told = self._told, True
         return not told

@@ -48,7 +48,7 @@ from .refusal import Refusal
 log = logging.getLogger("sarja.server")
 
 RECEIVE_SIZE = 16384
-MAX_RESUME_TRIES = 2  # unknown tokens one connection may try; the last is answered by `bye`
+MAX_RESUME_TRIES = 2  # unknown tokens one connection may try; `bye` follows the last
 CLOSE_GRACE = 1.0  # seconds to wait for the peer's end after ours, so no reply is lost
 
 

@@ -12,8 +12,9 @@ class Refusal(Exception):
 
 # Codes the server (not the protocol layer or the rules engine) refuses with.
 SERVER_CODES: dict[str, str] = {
-    "unknown_resume": "The resume token is not known here (the server restarted, or it is"
-    " mistyped); say hello without one.",
+    "unknown_resume": "The resume token is not known here (its seat is gone, a newer one"
+    " replaced it, or the server kept no data directory across a restart); say hello"
+    " without one.",
     "no_such_table": "There is no table with that id.",
     "seat_held": "You hold a seat in a game in progress; join that table to go on.",
     "table_full": "Every seat at the table is taken.",

@@ -435,9 +435,12 @@ class Table(ComputerTurns):
         if events == "stale":
             self._send_snapshot(guest)
         elif events != "repeat":
-            if self.took_back(guest, seat):
-                self.send_table()  # the seat the clock handed over is the person's again
+            took_back = self.took_back(guest, seat)
             self._acted(events)
+            if took_back:
+                # The seat the clock handed over is the person's again: said after the
+                # action's own messages, which nothing comes between.
+                self.send_table()
 
     def _acted(self, events: list[Change], stand_in: bool = False) -> None:
         """Tell everyone what the action just applied did (`stand_in`: a computer did it

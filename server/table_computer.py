@@ -88,6 +88,9 @@ class ComputerTurns(Timed):
             self.computers[seat] is None
             and seat not in self.taken_over
             and seat not in self.clocks.timed_out  # one turn only: no takeover to tell
+            # A person here whose clock handed the seat over is not absent: the `table`
+            # of the hand-over said it, and their next action takes the seat back.
+            and self.away()[seat]
         ):
             self.taken_over.add(seat)
             self.fx.send(members, Notice(kind="takeover", name=name, seat=seat, _trusted=True))

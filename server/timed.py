@@ -46,7 +46,7 @@ class Timed(Seated):
         if game is None or game.outcome is not None:
             clocks.stop()
             self._clock_timer(None)
-            return None
+            return ()  # every clock stops, said in so many words: "as they were" would not be
         clocks.done({s for s in (game.turn, *game.pending_draw) if game.legal_actions(s)})
         fresh, changed = clocks.follow(game.turn, self._clock_due(), self.now)
         for seat in fresh:
@@ -81,7 +81,10 @@ class Timed(Seated):
         """The computer's pause before a move for a seat the clock handed over while its
         person is here: the draw grace, time for them to act and take the seat back
         (None: the usual pause)."""
-        if seat in self.clocks.gave and seat in self.handed and not self.away()[seat]:
+        clocks = self.clocks
+        if seat in clocks.timed_out:
+            return None  # the turn whose clock ran out: at the usual pace, as any run-out
+        if seat in clocks.gave and seat in self.handed and not self.away()[seat]:
             return self.graces.draw_grace
         return None
 

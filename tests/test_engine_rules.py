@@ -515,6 +515,22 @@ def test_no_pass_while_a_draw_is_waiting():
     refused(game, 0, "pass", "must_draw")
 
 
+def test_a_pass_is_refused_for_the_first_thing_the_legal_list_offers():
+    # docs/protocol.md (`pass`) names one order: a waiting draw, then plays, then dead cards.
+    game = position(hands=["7H 8H", "JS"], rules=MANUAL, chips={"I5": 1, "D6": 1})
+    eight = str(game.legal_actions(0)[0])
+    assert eight.startswith("8H@")
+    play(game, 0, eight)
+    game.turn = 0  # a draw waits, and the 7♥ is dead
+    assert [str(a) for a in game.legal_actions(0)] == ["draw", "dead:7H"]
+    refused(game, 0, "pass", "must_draw")
+    game = position(hands=["7H 8H", "JS"], rules=MANUAL)
+    play(game, 0, str(game.legal_actions(0)[-1]))
+    game.turn = 0  # a draw waits, and a card can be played
+    assert [str(a) for a in game.legal_actions(0)][0] == "draw"
+    refused(game, 0, "pass", "must_draw")
+
+
 def test_hands_must_leave_a_draw_pile():
     with pytest.raises(ArrangementError) as info:
         Arrangement.of(12, 2, HouseRules(hand_size=5))

@@ -30,6 +30,7 @@ from sarja.protocol.codec import ClientCodec, ServerCodec
 from sarja.protocol.errors import CODES, FATAL_CODES, ProtocolError
 from sarja.protocol.examples import (
     CLIENT_EXAMPLES,
+    CLOCK_FINAL,
     CLOCK_TABLE,
     CLOCK_UPDATE,
     FINAL_UPDATE,
@@ -236,7 +237,7 @@ def limits() -> list[tuple[str, str]]:
         ("time a frame may take to arrive whole",
          f"{config.frame_timeout:g} s (`bye` `slow_frame`)"),
         ("unknown resume tokens tried on one connection",
-         f"{MAX_RESUME_TRIES}, the last answered by `bye` `too_many_resumes`"),
+         f"{MAX_RESUME_TRIES}, the last refused as the others, then `bye` `too_many_resumes`"),
         ("connections", f"{config.max_connections} (more get `bye` `server_full`)"),
         ("connections from one address",
          f"{config.max_per_address} (more get `bye` `too_many_connections`)"),
@@ -351,6 +352,8 @@ def block_clocks() -> str:
         _more_golden("client:turn_clock", CLOCK_TABLE)
         + "\n\n"
         + _more_golden("server:clock", CLOCK_UPDATE)
+        + "\n\n"
+        + _more_golden("server:clock_end", CLOCK_FINAL)
     )
 
 

@@ -42,6 +42,7 @@ MORE = {
     "server:match_table": ex.MATCH_TABLE,
     "client:turn_clock": ex.CLOCK_TABLE,
     "server:clock": ex.CLOCK_UPDATE,
+    "server:clock_end": ex.CLOCK_FINAL,
 }
 
 

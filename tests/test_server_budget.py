@@ -23,8 +23,9 @@ def test_a_budget_allows_its_burst_then_its_rate_and_tells_once():
     assert not budget.spend(Sync(), 0.5)  # 5 units back: not enough for a snapshot
     assert budget.spend(Ping(n=1), 0.5)  # but enough for a ping
     assert budget.spend(Sync(), 1.6)
-    assert budget.tell()  # a success ends the spell: the next refusal is told again
+    assert not budget.tell()  # a request that fits now and then: the same flood, told
     assert budget.spend(Ping(n=1), 100.0) and budget._units <= 20.0  # never above its size
+    assert budget.tell()  # full again since, the peer paused: a new flood is told again
 
 
 async def test_a_sync_flood_gets_a_bounded_share_and_one_error(nursery, autojump_clock):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from sarja.protocol.cards import card_label
 
-from .actions import EXCHANGE, PLACE, REMOVE, Action
+from .actions import DRAW, PLACE, REMOVE, Action
 from .board import CARD_CELLS, cell_name
 from .cards import CARD_CODES, CARD_KIND, NORMAL, REMOVER
 from .errors import IllegalAction
@@ -89,15 +89,17 @@ def check_exchangeable(hand: list[int], chips: bytearray, exchanged: bool, card:
 
 
 def pass_refused(legal: list[Action]) -> IllegalAction:
-    """Why a seat may not pass, given what it may do instead."""
+    """Why a seat may not pass, given what it may do instead: the first that applies,
+    in the order of the legal list (a waiting draw, plays, exchanges), as
+    docs/protocol.md promises."""
     legal_kinds = {a.kind for a in legal}
+    if DRAW in legal_kinds:
+        return IllegalAction(
+            "must_draw", "Take your draw first; you may pass only if you still can't play."
+        )
     if PLACE in legal_kinds or REMOVE in legal_kinds:
         return IllegalAction("must_play", "You have a card you can play, so you can't pass.")
-    if EXCHANGE in legal_kinds:
-        return IllegalAction(
-            "must_exchange",
-            "Exchange your dead card first; you may pass only if you still can't play.",
-        )
     return IllegalAction(
-        "must_draw", "Take your draw first; you may pass only if you still can't play."
+        "must_exchange",
+        "Exchange your dead card first; you may pass only if you still can't play.",
     )
