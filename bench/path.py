@@ -1,49 +1,56 @@
 """How many of the project's files the server passes through for one step: a move,
 and a turn clock running out.
 
-    .venv/bin/python bench/path.py            # the server at its default pace
-    .venv/bin/python bench/path.py --quick    # the computer's pause left out
+    .venv/bin/python bench/path.py            # five runs, at the server's default pace
+    .venv/bin/python bench/path.py --quick    # one run, no pause before the computer's move
 
-A real server (`serve`, on 127.0.0.1 port 0, with a journal in a temporary data
-directory) runs in this process, with two people at a table of two with a turn clock,
-dialing in through support/dial.py. Measured, each under `sys.setprofile`:
+A real server (`serve`, on 127.0.0.1 port 0, seeded, its journal in a temporary data
+directory) runs in this process; two people sit at a table of two with a turn clock,
+dialing in through support/dial.py. Two windows are traced under `sys.setprofile`:
 
-- the move: the first card played in the game. The window opens with the step of the
-  mover's connection task (`Server.handle`, the reader) that receives the request's
-  bytes, and closes once both players have the move's frames and every task is blocked
-  again (so the writers' steps that wrote them are in).
-- the clock: the next player lets their clock run out (the trio clock is jumped to
+- the move: the first card the game's first player places. The window opens with the
+  step of the mover's connection task (`Server.handle`, the reader) that receives the
+  request's bytes, and closes once both players have the move's frames and every task
+  is blocked again (so the writers' steps that wrote them are in).
+- the clock: the other player lets their clock run out (trio's clock is jumped to
   just before it), and the computer plays that turn for them. The window opens with
   the step of the alarm's task (`Alarms._ring`) that the deadline wakes, and closes,
   as the move's, once both players have the stand-in's move and every task is blocked.
 
-Counted within a window: the steps of the server's tasks only, those started under
-`serve` (found by walking a task's parent nurseries up to the task running `serve`),
-whatever they run for the step: the lobby and table, the journal's commit (made on the
-event loop at the default durability), the writers, the alarms and the computer the
-step sets. The bench's clients run in the same thread but in tasks of their own, so
-their steps are left out whole; tracing by thread could not tell them apart. The
-server's periodic tasks (the heartbeat, the sweep, the journal's tick and its log's
-copying) are kept out of the windows: their intervals are long or jumped past first,
-and a window one of them stepped in is refused rather than counted. Only the event
-loop's thread is traced: a `full`-durability commit or a log checkpoint runs in a
-worker thread and would not be counted (neither runs in these windows).
+Whose code counts: the steps of the server's tasks only, those started under `serve`
+(a task's parent nurseries are walked up to the task running `serve`), whatever they
+run in the window: the reader and the lobby's step, the journal's commit (made on the
+event loop at the default durability), the writers, and the alarms and the computer
+the step sets going. The bench's clients run in the same thread, in tasks of their
+own, so tracing by thread could not tell them apart; by task their steps are left out
+whole. The server's periodic tasks (heartbeat, sweep, the journal's tick and its log's
+copying) are kept out: their intervals are made long or jumped past before a window,
+and a run in which one of them stepped in a window is done again. Only the event loop's
+thread is traced (a `full`-durability commit or a log checkpoint, in a worker thread,
+would not count; neither runs in these windows).
 
-Counting. Each profile event of a server task gives a location: the repository path
-(`server/table.py`, `protocol/codec.py`) of the innermost frame on the stack that is a
-file of this project (server/, protocol/, client/, lang/); trio, msgpack and the
-standard library are transparent, so `connection.py` calling trio which calls back into
-`connection.py` stays in `connection.py`. A call starts a frame (location: the new
-frame's); a return gives control back (location: the caller's). A coroutine resumed
-by the scheduler, or suspending, passes through every frame it awaits in without
-running their code: those events are skipped, and a task's step begins where its code
-actually runs. The locations in order, with repeats in a row collapsed, are the files
-entered (printed in order). Then:
+Counting. Each profile event in a server task's step gives a location: the repository
+path (`server/table.py`, `protocol/codec.py`) of the innermost frame on the stack that
+is the project's (server/, protocol/, client/, lang/). Everything else (trio, msgpack,
+the standard library) is transparent: `connection.py` calling trio that calls back
+into `connection.py` stays in `connection.py`. A call starts a frame (its location); a
+return gives control back (the caller's). A coroutine resumed by the scheduler, or
+suspending, passes through every frame it awaits in without running their code: those
+events are skipped, so a step begins where its code runs. A step's locations, repeats
+in a row collapsed, are the files it entered, in order (printed, step by step). Then:
 
-- `*_files`: how many distinct files were entered;
-- `*_returns`: how many entries were into a file already entered earlier in the window
-  (control came back to it after having been in another one): the entries less the
-  files. So A B A C B has 3 files and 2 returns.
+- `*_files`: the distinct files entered in the window;
+- `*_returns`: the entries into a file entered before in the window: control came back
+  to it after having been in another one (A B A C B: 3 files, 2 returns). Each task
+  step starts afresh, so a step that begins in a file already entered is a return
+  too, and the count does not depend on the order trio runs the steps in.
+
+Every call into another file and back counts, loops included: encoding a frame per
+member, writing each legal action. The game is the same each run (seeded), so the
+figures compare code with code. A first run warms up and is not counted: caches that
+live as long as the process (the legal actions' notation) hold then what a running
+server's hold. Runs differ by a return or two, as the writers or the group commit take
+the step's frames in one scheduling round or two; the figures are the least of the runs.
 
 The last line printed is one JSON object: `move_files`, `move_returns`, `clock_files`,
 `clock_returns`.
@@ -79,8 +86,9 @@ PACKAGES = ("server", "protocol", "client", "lang")
 CLOCK = 30  # the table's turn clock, seconds
 LONG = 10**6  # seconds: the periodic tasks' intervals, out of every window's way
 PERIODIC = 5.0  # seconds: the journal's tick and its log's copying (journal_wal.py)
-MARGIN = 0.5  # seconds between the jump and the clock's deadline
+MARGIN = 1.0  # seconds between the jump and the clock's deadline
 RUNS = 5  # fresh servers in a full run: the figures are the least of theirs
+TRIES = 3  # runs a periodic task may spoil before the bench gives up
 STEP = 30.0  # seconds any one wait may take before the bench gives up
 # Tasks that run on their own time, never for a step.
 UNRELATED = {
@@ -162,6 +170,11 @@ class Trace(trio.abc.Instrument):
     def after_task_step(self, task: trio.lowlevel.Task) -> None:
         self._on = False
 
+    @property
+    def stray(self) -> bool:
+        """Whether a periodic task stepped in the window (it is not the step's)."""
+        return any(task in UNRELATED for task, _ in self.steps)
+
     def profile(self, frame: FrameType, event: str, arg: Any) -> None:
         if not self._on:
             return
@@ -226,9 +239,6 @@ async def tracing(opens_with: str) -> AsyncIterator[Trace]:
         trio.lowlevel.remove_instrument(trace)
     if not trace.open:
         raise RuntimeError(f"{opens_with} never stepped in the window")
-    stray = UNRELATED.intersection(task for task, _ in trace.steps)
-    if stray:
-        raise RuntimeError(f"a periodic task stepped in the window: {sorted(stray)}")
 
 
 # ----- the players -------------------------------------------------------------------
@@ -313,7 +323,7 @@ async def seat_two(server: Server) -> tuple[Player, Player]:
     for player in (aino, bertta):
         await player.send(Ready(ready=True))
     for player in (aino, bertta):
-        await player.until(lambda p=player: p.session.game is not None)  # type: ignore[misc]
+        await player.until(lambda p=player: p.session.game is not None)
     return aino, bertta
 
 
@@ -362,20 +372,33 @@ async def measure(clock: trio.testing.MockClock, quick: bool) -> tuple[Trace, Tr
                 await mover.send(move)
                 await mover.until(lambda: mover.got("ack", id=move.id))
                 for player in (mover, other):
-                    await player.until(lambda p=player: p.version > version)  # type: ignore[misc]
+                    await player.until(lambda p=player: p.version > version)
 
-            # The other's clock runs out MARGIN after the jump, or a little later.
             version = other.version
-            await settle(clock, began + CLOCK - MARGIN - trio.current_time())
             async with tracing("sarja.server.alarms.Alarms._ring") as clock_trace:
+                # The other's clock runs out MARGIN after the jump, or a little later:
+                # the periodic tasks the jump wakes step before, while the window waits.
+                await settle(clock, began + CLOCK - MARGIN - trio.current_time())
                 for player in (other, mover):
-                    await player.until(lambda p=player: p.version > version)  # type: ignore[misc]
+                    await player.until(lambda p=player: p.version > version)
             assert other.got("update", stand_in=True), "the computer did not play the turn"
 
             for player in (aino, bertta):
                 await player.aclose()
             nursery.cancel_scope.cancel()
     return move_trace, clock_trace
+
+
+def run_once(quick: bool) -> tuple[Trace, Trace]:
+    """The two windows on a fresh server, again if a periodic task stepped in one
+    (a machine so busy that the jump's wake-ups were not over before the deadline)."""
+    for _ in range(TRIES):
+        # Real time, but the bench may move it on: a turn clock runs out without the wait.
+        clock = trio.testing.MockClock(rate=1.0)
+        move, ran_out = trio.run(measure, clock, quick, clock=clock)
+        if not (move.stray or ran_out.stray):
+            return move, ran_out
+    raise RuntimeError(f"a periodic task stepped in a window {TRIES} times running")
 
 
 def main() -> None:
@@ -388,9 +411,7 @@ def main() -> None:
     # Run 0 warms up: the server's caches that live as long as the process (the
     # notation of every legal action, written once) hold what a running server's do.
     for n in range(1 + (1 if args.quick else RUNS)):
-        # Real time, but the bench may move it on: a turn clock runs out without the wait.
-        clock = trio.testing.MockClock(rate=1.0)
-        move, ran_out = trio.run(measure, clock, args.quick, clock=clock)
+        move, ran_out = run_once(args.quick)
         if n == 0:
             continue
         if n == 1:
