@@ -21,9 +21,10 @@ drop or a server restart it connects again and takes its seat back as the client
 within RECONNECT_TRIES tries, or refuses it for good.
 
 It trusts the server no more than the server trusts it: a message that does not fit
-the game (`ServerProtocolError` from the mirror) ends it with one line on stderr and
-exit status 1, never a traceback; and what it keeps of a game is bounded (the mirror's
-piles by the deck, its history by HISTORY_KEPT).
+the game (`ServerProtocolError` from the mirror), or a frame the codec refuses as fatal
+(too large, empty), ends it with one line on stderr and exit status 1, never a
+traceback; and what it keeps of a game is bounded (the mirror's piles by the deck, its
+history by HISTORY_KEPT).
 """
 
 from __future__ import annotations
@@ -170,7 +171,7 @@ class Finished(Exception):
 
 
 # Tries in a row to connect again after a drop (or a server restart) before giving up:
-# with the link's pauses, 0.5 s growing to 8 s, about two minutes.
+# with the link's pauses, 0.5 s doubling to 8 s, each cut by up to half: one to two minutes.
 RECONNECT_TRIES = 20
 
 
@@ -298,7 +299,9 @@ class RemoteBot:
             return
         if kind != "online":
             self.tokens.resuming = False  # a resume sent on the last connection is lost
-        if kind == "online" and text and text != connect_words.NOT_CONNECTED_NOW:
+        if kind == "unusable":  # a frame no server may send: it is trusted no further
+            self._finish(Finished(1, words.UNUSABLE.format(why=text)))
+        elif kind == "online" and text and text != connect_words.NOT_CONNECTED_NOW:
             # A line worth saying (a message not understood). A move not sent while the
             # connection was down is not: the seat taken back brings the turn again.
             self.say(text)

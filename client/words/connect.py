@@ -164,6 +164,7 @@ def not_sarja(where: str, first: str) -> str:
 
 NOT_NOW = N_("Not now: {why}")
 ODD = N_("The server sent something odd: {why}")
+NO_WELCOME = N_("it answered the hello with “{what}”, not a welcome")
 KEEPS_UNUSABLE = N_(
     "{where} keeps sending messages this client cannot use ({why}). Press r to try again."
 )
