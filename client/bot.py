@@ -44,7 +44,7 @@ from sarja.protocol.cards import LEVELS, five_cells
 from sarja.protocol.changes import Change
 from sarja.protocol.client_session import ClientSession, Event
 from sarja.protocol.discovery import Found
-from sarja.protocol.limits import DEFAULT_PORT, MAX_NAME, MAX_SEATS, MAX_TABLE_NAME
+from sarja.protocol.limits import DEFAULT_PORT, MAX_MARKS, MAX_NAME, MAX_SEATS, MAX_TABLE_NAME
 from sarja.protocol.messages import (
     Ack,
     Bye,
@@ -67,7 +67,7 @@ from sarja.protocol.messages import (
     Welcome,
 )
 from sarja.protocol.mirror import GameMirror, ServerProtocolError
-from sarja.protocol.names import same_name, shows_something
+from sarja.protocol.names import marks_in_a_row, same_name, shows_something
 from sarja.protocol.session import SessionState
 from sarja.server.bots import make_player
 from sarja.server.bots.inference import LOOK_BACK
@@ -587,7 +587,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
             )
         args.host, args.port = host.strip("[]"), int(port)
     args.name = readable(args.name or words.default_name(args.level))[:MAX_NAME]
-    if not args.name or not args.name.isprintable() or not shows_something(args.name):
+    if (
+        not args.name
+        or not args.name.isprintable()
+        or not shows_something(args.name)
+        or marks_in_a_row(args.name) > MAX_MARKS
+    ):
         parser.error(connect_words.NAME_UNREADABLE)
     if args.table is not None:
         args.table = args.table.strip()  # as the server strips it, so the lobby's matches

@@ -72,5 +72,16 @@ def shows_something(name: str) -> bool:
     return any(not c.isspace() and unicodedata.category(c)[0] != "M" for c in seen)
 
 
+def marks_in_a_row(text: str) -> int:
+    """The most combining marks (accents, vowel signs, enclosing circles) that follow
+    one character: a few make letters of many alphabets, many stack into a smear over
+    the lines around it."""
+    most = run = 0
+    for c in text:
+        run = run + 1 if unicodedata.category(c)[0] == "M" else 0
+        most = max(most, run)
+    return most
+
+
 def same_name(a: str, b: str) -> bool:
     return name_key(a) == name_key(b)

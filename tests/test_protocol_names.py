@@ -183,7 +183,7 @@ def test_blanks_invisible_characters_and_lone_marks_show_nothing(name: str) -> N
     assert not shows_something(name)
     with pytest.raises(LocalProtocolError) as refused:
         Hello(version=2, name=name)
-    assert refused.value.code == "bad_text" and "shows nothing" in refused.value.message
+    assert refused.value.code == "invisible_text" and "shows nothing" in refused.value.message
 
 
 # U+109E passes for a mark and a vowel sign; it shows all the same.
