@@ -8,7 +8,7 @@ neither."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 import trio
@@ -88,8 +88,15 @@ async def test_the_bot_keeps_a_bounded_history_over_an_endless_stream():
         nursery.cancel_scope.cancel()
 
 
-def linked(port: int, model: m.Model, events: list[tuple[str, str]]) -> Link:
-    """A link driving `model` as the app does (without a screen)."""
+def linked(
+    port: int,
+    model: m.Model,
+    events: list[tuple[str, str]],
+    backoff: tuple[float, ...] = (0.05,),
+    heard: Callable[[str, str], None] = lambda kind, text: None,
+) -> Link:
+    """A link driving `model` as the app does (without a screen); `heard` hears what
+    the link tells, after the model."""
 
     def message(msg: ServerMessage, state) -> None:
         for reply in receive.apply(model, msg, state):
@@ -98,9 +105,10 @@ def linked(port: int, model: m.Model, events: list[tuple[str, str]]) -> Link:
     def on_link(kind: str, text: str) -> None:
         events.append((kind, text))
         receive.set_link(model, kind, text)
+        heard(kind, text)
 
     link = Link("127.0.0.1", port, name=lambda: "Aino", on_message=message, on_link=on_link,
-                backoff=(0.05,), session=model.session)  # fmt: skip
+                backoff=backoff, session=model.session)  # fmt: skip
     return link
 
 
@@ -167,28 +175,27 @@ async def test_the_client_keeps_a_bounded_picture_over_an_endless_stream():
         nursery.cancel_scope.cancel()
 
 
-def paced(port: int, model: m.Model, events: list[tuple[str, str]]) -> Link:
-    """`linked`, with the link's own pauses between tries (the tests run on MockClock)."""
-    link = linked(port, model, events)
-    link._backoff = BACKOFF
-    return link
-
-
 async def tries_of(liar: Liar, count: int) -> tuple[list[float], Link, m.Model, list]:
     """When (on trio's clock) each of the first `count` connections was made, or each
-    made before the link stopped trying."""
+    made before the link stopped trying; with the link's own pauses between tries (the
+    tests that call this run on MockClock)."""
     model = m.Model(address="127.0.0.1", name="Aino", named=True)
     events: list[tuple[str, str]] = []
     times: list[float] = []
+    enough = trio.Event()
+
+    def heard(kind: str, text: str) -> None:
+        if kind == "online" and not text:  # a connection made
+            times.append(trio.current_time())
+        if kind == "stopped" or len(times) >= count:
+            enough.set()
+
     async with trio.open_nursery() as nursery:
         port = await liar.start(nursery)
-        link = paced(port, model, events)
+        link = linked(port, model, events, BACKOFF, heard)
         nursery.start_soon(link.run)
         with trio.move_on_after(3600):
-            while len(times) < count and not any(kind == "stopped" for kind, _ in events):
-                if link.connections > len(times):
-                    times.append(trio.current_time())
-                await trio.sleep(0.001)
+            await enough.wait()
         nursery.cancel_scope.cancel()
     return times, link, model, events
 
