@@ -21,9 +21,10 @@ drop or a server restart it connects again and takes its seat back as the client
 within RECONNECT_TRIES tries, or refuses it for good.
 
 It trusts the server no more than the server trusts it: a message that does not fit
-the game (`ServerProtocolError` from the mirror) ends it with one line on stderr and
-exit status 1, never a traceback; and what it keeps of a game is bounded (the mirror's
-piles by the deck, its history by HISTORY_KEPT).
+the game (`ServerProtocolError` from the mirror), or a frame the codec refuses as fatal
+(too large, empty), ends it with one line on stderr and exit status 1, never a
+traceback; and what it keeps of a game is bounded (the mirror's piles by the deck, its
+history by HISTORY_KEPT).
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ from sarja.protocol.cards import LEVELS, five_cells
 from sarja.protocol.changes import Change
 from sarja.protocol.client_session import ClientSession, Event
 from sarja.protocol.discovery import Found
-from sarja.protocol.limits import DEFAULT_PORT, MAX_NAME, MAX_SEATS, MAX_TABLE_NAME
+from sarja.protocol.limits import DEFAULT_PORT, MAX_MARKS, MAX_NAME, MAX_SEATS, MAX_TABLE_NAME
 from sarja.protocol.messages import (
     Ack,
     Bye,
@@ -66,7 +67,7 @@ from sarja.protocol.messages import (
     Welcome,
 )
 from sarja.protocol.mirror import GameMirror, ServerProtocolError
-from sarja.protocol.names import same_name, shows_something
+from sarja.protocol.names import marks_in_a_row, same_name, shows_something
 from sarja.protocol.session import SessionState
 from sarja.server.bots import make_player
 from sarja.server.bots.inference import LOOK_BACK
@@ -170,7 +171,7 @@ class Finished(Exception):
 
 
 # Tries in a row to connect again after a drop (or a server restart) before giving up:
-# with the link's pauses, 0.5 s growing to 8 s, about two minutes.
+# with the link's pauses, 0.5 s doubling to 8 s, each cut by up to half: one to two minutes.
 RECONNECT_TRIES = 20
 
 
@@ -298,7 +299,9 @@ class RemoteBot:
             return
         if kind != "online":
             self.tokens.resuming = False  # a resume sent on the last connection is lost
-        if kind == "online" and text and text != connect_words.NOT_CONNECTED_NOW:
+        if kind == "unusable":  # a frame no server may send: it is trusted no further
+            self._finish(Finished(1, words.UNUSABLE.format(why=text)))
+        elif kind == "online" and text and text != connect_words.NOT_CONNECTED_NOW:
             # A line worth saying (a message not understood). A move not sent while the
             # connection was down is not: the seat taken back brings the turn again.
             self.say(text)
@@ -584,7 +587,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
             )
         args.host, args.port = host.strip("[]"), int(port)
     args.name = readable(args.name or words.default_name(args.level))[:MAX_NAME]
-    if not args.name or not args.name.isprintable() or not shows_something(args.name):
+    if (
+        not args.name
+        or not args.name.isprintable()
+        or not shows_something(args.name)
+        or marks_in_a_row(args.name) > MAX_MARKS
+    ):
         parser.error(connect_words.NAME_UNREADABLE)
     if args.table is not None:
         args.table = args.table.strip()  # as the server strips it, so the lobby's matches

@@ -17,8 +17,14 @@ from pathlib import Path
 from sarja import lang
 from sarja.lang import _
 from sarja.protocol.cards import LEVELS
-from sarja.protocol.limits import DEFAULT_PORT, MAX_MATCH_TO, MAX_NAME, MIN_MATCH_TO
-from sarja.protocol.names import shows_something
+from sarja.protocol.limits import (
+    DEFAULT_PORT,
+    MAX_MARKS,
+    MAX_MATCH_TO,
+    MAX_NAME,
+    MIN_MATCH_TO,
+)
+from sarja.protocol.names import marks_in_a_row, shows_something
 
 from . import model as m
 from .app import ClientApp, run_client, run_offline
@@ -118,7 +124,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
             )
     if args.name is not None:
         args.name = readable(args.name)  # as the name prompt takes it
-        if not args.name or not args.name.isprintable() or not shows_something(args.name):
+        if (
+            not args.name
+            or not args.name.isprintable()
+            or not shows_something(args.name)
+            or marks_in_a_row(args.name) > MAX_MARKS
+        ):
             parser.error(connect_words.NAME_UNREADABLE)
         if len(args.name) > MAX_NAME:
             parser.error(

@@ -9,9 +9,9 @@ import shlex
 from typing import assert_never
 
 from sarja import lang
-from sarja.protocol.limits import MAX_NAME, MAX_TEXT
+from sarja.protocol.limits import MAX_MARKS, MAX_NAME, MAX_TEXT
 from sarja.protocol.messages import Chat, Leave
-from sarja.protocol.names import shows_something
+from sarja.protocol.names import marks_in_a_row, shows_something
 
 from . import intents as ask
 from .command import client_command
@@ -147,6 +147,12 @@ def say(model: Model, text: str) -> list[Effect]:
     """The chat box's line, sent (Enter)."""
     model.overlay = None
     text = readable(text)[:MAX_TEXT]
+    if text and not shows_something(text):  # only blanks, or marks with nothing under them
+        model.status = connect.CHAT_UNSEEN
+        return []
+    if marks_in_a_row(text) > MAX_MARKS:
+        model.status = connect.TOO_MANY_MARKS
+        return []
     return [Chat(text=text)] if text else []
 
 
@@ -161,6 +167,9 @@ def name(model: Model, text: str) -> list[Effect]:
         return []
     if len(name) > MAX_NAME:
         model.status = connect.name_too_long(len(name))
+        return []
+    if marks_in_a_row(name) > MAX_MARKS:
+        model.status = connect.TOO_MANY_MARKS
         return []
     model.name, model.named, model.status = name, True, ""
     return [Command.GREET]

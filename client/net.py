@@ -10,16 +10,20 @@ Every connection says `hello` with the name (and the person key, and a bot's lev
 only; what to do next (take back a seat with a remembered token, or look at the
 lobby) is the model's call, made from the `welcome` and the server's identity in it
 (resume.py). sarja-bot runs the same link (bot.py), without a screen. A dropped
-connection is retried with growing pauses. What cannot get better by waiting stops the
-retries until the player asks (r): an unknown host, or a peer that is not a Sarja
-server (it answers something else, or nothing, to the hello). `bye` `replaced` and a
-fatal error end the link for good.
+connection is retried with pauses that double (BACKOFF, up to its last, each cut by a
+random part of itself, JITTER, so the players of a restarted server do not all come
+back at once); only a connection that served a while (STEADY) brings them back to the
+first. What cannot get better by waiting stops the retries until the player asks (r):
+an unknown host, or a peer that is not a Sarja server (it answers something else, or
+nothing, to the hello). `bye` `replaced` and a fatal error end the link for good.
 
 A message the model cannot use (`on_message` raises `ServerProtocolError`: a seat the
-table lacks, cards that do not add up) is the server's fault, never the client's
-crash: the link hangs up and connects afresh, and the resumed seat brings a snapshot.
-A server that keeps doing it (UNUSABLE_LIMIT connections in a row) is not retried
-until the player asks.
+table lacks, cards that do not add up), a frame the codec refuses as fatal (too large,
+empty: `on_link("unusable", why)` says which) or, from a server that welcomed us
+before, an answer to the hello that is no welcome, is the server's fault, never the
+client's crash: the link hangs up and connects afresh, and the resumed seat brings a
+snapshot. A server that keeps doing it (UNUSABLE_LIMIT connections in a row) is not
+retried until the player asks.
 
 The protocol is the client session's (protocol/client_session.py), which the model
 owns and hands to the link: each connection starts it afresh (`connect`: a new codec,
@@ -32,6 +36,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import random
 import re
 import socket
 from collections.abc import Callable
@@ -56,6 +61,8 @@ from sarja.protocol.session import SessionState
 from .words import connect, refusals
 
 BACKOFF = (0.5, 1.0, 2.0, 4.0, 8.0)  # seconds between attempts; the last one repeats
+JITTER = 0.5  # each pause is cut by up to this part of itself, at random
+STEADY = 30.0  # seconds a welcomed connection lasts for the pauses to start afresh
 CONNECT_TIMEOUT = 5.0
 WELCOME_TIMEOUT = 5.0  # a Sarja server answers a hello at once; silence means it is not one
 SILENCE_LIMIT = 35.0  # the server pings after 20 s of quiet; this long silent is a dead link
@@ -99,7 +106,8 @@ class Link:
     state)` gets every server message and the session state it led to, and takes it
     into `session` (the model's `apply` does: that answers pings too); `on_link(kind,
     text)` hears about the connection: connecting, unreachable, online, reconnecting,
-    stopped or closed (and, while online, problems worth a line).
+    stopped or closed (and, while online, problems worth a line), or that the
+    connection is hung up on for a frame it could not use (unusable, and why).
     """
 
     def __init__(
@@ -141,6 +149,8 @@ class Link:
         self._server_said = ""  # why the server closed on us (bye), until it greets again
         self._unusable = 0  # connections in a row ended by a message we could not use
         self._firm = False  # the stop holds even after a welcome (see `run`)
+        self._greeted = False  # a welcome came on some connection: now we *re*connect
+        self._random = random.Random()
         self.connections = 0  # how many times a connection was made (tests look)
 
     @property
@@ -196,9 +206,9 @@ class Link:
 
     async def run(self) -> None:
         self._token = trio.lowlevel.current_trio_token()
-        attempt = 0
-        greeted = False  # a welcome came on some connection: now we *re*connect
+        attempt = 0  # tries since the last steady connection: the pause grows with them
         while self._closed is None:
+            greeted = self._greeted
             if self._stopped is not None and greeted and not self._firm:
                 # Once this address led to our server, what looks wrong now (a name
                 # not found, something else answering) may be passing: keep trying.
@@ -211,6 +221,7 @@ class Link:
                 attempt = 0
             elif attempt:
                 pause = self._backoff[min(attempt - 1, len(self._backoff) - 1)]
+                pause *= 1 - JITTER * self._random.random()
                 self._on_link(
                     "reconnecting" if greeted else "unreachable", self._wait_text(pause, greeted)
                 )
@@ -226,17 +237,20 @@ class Link:
                 attempt += 1
                 self._last_error = _reason(err)
                 continue
-            attempt = 0
             self.connections += 1
             unusable = self._unusable
+            began = trio.current_time()
             ended = await self._serve(stream)
             if self._unusable == unusable:
                 self._unusable = 0  # this connection was fine: start counting afresh
-            greeted = greeted or ended == "welcomed"
+                if ended == "welcomed" and trio.current_time() - began >= STEADY:
+                    attempt = 0  # it served: a drop now is tried again soon
+            self._greeted = self._greeted or ended == "welcomed"
             if ended == "nameless":
+                attempt = 0
                 await trio.sleep(0.2)  # hung up on while the name was typed: connect afresh
             elif self._closed is None and self._stopped is None:
-                attempt = 1  # tell the player, then try again
+                attempt += 1  # tell the player, then try again
         self._on_link("closed", self._closed)
         await trio.sleep_forever()  # the app may still call in: keep the run alive
 
@@ -324,9 +338,12 @@ class Link:
                             else:
                                 self._closed = refusals.said(msg.code, msg.message)
                             return None
-                        raise NotSarja
-                except (ProtocolError, NotSarja):
+                        raise NotSarja(connect.NO_WELCOME.format(what=msg.TYPE))
+                except (ProtocolError, NotSarja) as err:
                     self._stop(_not_sarja(self.where, seen), connect.ELSE_GIST)
+                    if self._greeted:  # our server before: now it sends what we cannot use
+                        why = _said(err) if isinstance(err, ProtocolError) else str(err)
+                        self._unusable_now(why)
                     return None
                 if not data:
                     self._stop(connect.HUNG_UP.format(where=self.where), connect.HUNG_UP_GIST)
@@ -357,9 +374,10 @@ class Link:
                 try:
                     msg = session.next_message()
                 except ProtocolError as err:
-                    self._on_link("online", connect.ODD.format(why=err.message))
-                    if getattr(err, "fatal", False):
+                    if err.fatal:
+                        self._broken(err)
                         return
+                    self._on_link("online", connect.ODD.format(why=err.message))
                     continue
                 if msg is None:
                     break
@@ -372,21 +390,18 @@ class Link:
             if silent.cancelled_caught:
                 self._last_error = connect.QUIET_GIST
                 return
-            session.receive_data(data)
+            try:
+                session.receive_data(data)
+            except ProtocolError as err:  # a length no frame may have: refused before its body
+                self._broken(err)
+                return
 
     def _deliver(self, msg: ServerMessage, state: SessionState) -> bool:
         """Pass a message on, then deal with what is the link's business; False to hang up."""
         try:
             self._on_message(msg, state)
         except ServerProtocolError as err:
-            self._unusable += 1
-            self._last_error = connect.UNUSABLE_GIST
-            if self._unusable >= UNUSABLE_LIMIT:
-                self._firm = True
-                self._stop(
-                    connect.KEEPS_UNUSABLE.format(where=self.where, why=err.message),
-                    connect.KEEPS_GIST,
-                )
+            self._unusable_now(err.message)
             return False
         if isinstance(msg, Bye):
             if msg.code == "replaced":
@@ -398,6 +413,25 @@ class Link:
             self._closed = refusals.said(msg.code, msg.message)
             return False
         return True
+
+    def _broken(self, err: ProtocolError) -> None:
+        """A frame no server may send: say why, and hang up (counted as unusable)."""
+        why = _said(err)
+        self._on_link("unusable", why)
+        self._unusable_now(why)
+
+    def _unusable_now(self, why: str) -> None:
+        """This connection brought something we cannot use (`why`): it ends, and after
+        UNUSABLE_LIMIT such connections in a row the link waits for the player."""
+        self._unusable += 1
+        self._last_error = connect.UNUSABLE_GIST
+        if self._unusable >= UNUSABLE_LIMIT:
+            self._firm = True
+            self._stop(connect.KEEPS_UNUSABLE.format(where=self.where, why=why), connect.KEEPS_GIST)
+
+
+def _said(err: ProtocolError) -> str:
+    return refusals.said(err.code, err.message)
 
 
 async def _close_when_eof(stream: trio.SocketStream, scope: trio.CancelScope) -> None:

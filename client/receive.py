@@ -51,7 +51,7 @@ def apply(model: Model, msg: msgs.ServerMessage, phase: SessionState) -> list[ms
         event = model.session.take(msg)
         replies = model.session.replies() + _take(model, event, phase)
     except ServerProtocolError as err:
-        _unusable(model, err)
+        _unusable(model, err.message)
         raise
     finally:
         _overlays_of(model, shown)
@@ -72,11 +72,12 @@ def _overlays_of(model: Model, shown: str) -> None:
     model.help_over, model.forget_asked = None, False  # (its question: ? and q wait on it)
 
 
-def _unusable(model: Model, err: ServerProtocolError) -> None:
-    """The server said something no game can be in: say so, and act on nothing it said
-    before until a fresh snapshot (a stale "your turn" would invite a move)."""
-    note(model, "error", [("", connect.unusable_log(err.message))])
-    model.status = connect.UNUSABLE.format(what=err.message)
+def _unusable(model: Model, what: str) -> None:
+    """The server said something no game can be in, or sent a frame none may hold
+    (`what`): say so, and act on nothing it said before until a fresh snapshot (a stale
+    "your turn" would invite a move)."""
+    note(model, "error", [("", connect.unusable_log(what))])
+    model.status = connect.UNUSABLE.format(what=what)
     model.thinking = None
     if model.game is not None:
         model.game.legal, model.game.choices = (), ()
@@ -368,6 +369,9 @@ def _settle(model: Model) -> None:
 
 def set_link(model: Model, link: str, text: str = "") -> None:
     """The network layer's news about the connection (or, while online, a problem)."""
+    if link == "unusable":  # a frame no server may send: the link hangs up on it
+        _unusable(model, text)
+        return
     if link == "online" and text:
         model.status = text
         return

@@ -16,8 +16,9 @@ that one (app.py). Everyone who uses this computer account shares its keys.
 
 Kept as JSON in the user's config directory (platformdirs: `$XDG_CONFIG_HOME/sarja` or
 `~/.config/sarja` on Linux, the usual places elsewhere). A missing or broken file just
-means nothing is remembered. A token is as good as the seat: the file is written
-readable by its owner only. Clients on one machine take turns at it (a lock file,
+means nothing is remembered. A token is as good as the seat, a person key as the
+standing: the folder is its owner's alone (0700, made so if it was not) and the file
+readable by its owner only (0600). Clients on one machine take turns at it (a lock file,
 client.lock, beside it), so two saving at once both keep what they saved.
 """
 
@@ -178,7 +179,7 @@ def _locked(path: Path) -> Iterator[None]:
     import fcntl
 
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        _own_folder(path.parent)
         fd = os.open(path.with_suffix(".lock"), os.O_RDWR | os.O_CREAT, 0o600)
     except OSError:
         yield
@@ -188,6 +189,14 @@ def _locked(path: Path) -> Iterator[None]:
         yield
     finally:
         os.close(fd)  # and with it the lock
+
+
+def _own_folder(folder: Path) -> None:
+    """The settings' folder, made if missing, and the owner's alone: what it holds
+    (the tokens, the person keys, the lock) is nobody else's to list or read."""
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if sys.platform != "win32" and folder.stat().st_mode & 0o077:
+        folder.chmod(0o700)
 
 
 def _load(path: Path) -> dict[str, Any]:
@@ -200,9 +209,12 @@ def _load(path: Path) -> dict[str, Any]:
 
 def _save(data: dict[str, Any], path: Path) -> None:
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        _own_folder(path.parent)
         partial = path.with_suffix(".partial")
-        with open(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:
+        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        if sys.platform != "win32":  # a partial file left by an older client keeps its mode
+            os.fchmod(fd, 0o600)
+        with open(fd, "w") as f:
             f.write(json.dumps(data, ensure_ascii=False) + "\n")
         os.replace(partial, path)
     except OSError:

@@ -54,6 +54,13 @@ CODES: dict[str, str] = {
     "bad_cell": "A cell is not an integer from 0 to 99.",
     "bad_five": "A five is not [start, end]: two cells 4 steps apart on one line, start first.",
     "bad_text": "A name or text is empty, too long or not printable.",
+    "invisible_text": (
+        "A name a person gives, or a text, shows nothing: only blank or invisible"
+        " characters and combining marks."
+    ),
+    "too_many_marks": (
+        "A character of a name a person gives, or of a text, carries more than 2 combining marks."
+    ),
     "bad_format": "A string or value does not have its documented form.",
     "wrong_state": "The message is not allowed in the session's current state.",
     "id_reused": "An action id already accepted in this game names a different action.",

@@ -11,8 +11,16 @@ from typing import Any, Literal, NoReturn
 
 from .cards import CARDS, CORNER_CODE, CORNERS, FIVE_STEPS, LAYOUT_CODES, LEVELS, FiveEnds
 from .errors import LocalProtocolError
-from .limits import CELLS, MAX_ID, MAX_SEATS, MAX_TEXT, MAX_TURN_CLOCK, MIN_TURN_CLOCK
-from .names import shows_something
+from .limits import (
+    CELLS,
+    MAX_ID,
+    MAX_MARKS,
+    MAX_SEATS,
+    MAX_TEXT,
+    MAX_TURN_CLOCK,
+    MIN_TURN_CLOCK,
+)
+from .names import marks_in_a_row, shows_something
 from .notation import ACTION_RE
 
 _WORD_RE = re.compile(r"[a-z][a-z0-9_]{0,39}")  # error, reason and event codes
@@ -134,21 +142,35 @@ def shown_label(v: Any, name: str, hi: int) -> str:
     invisible characters and lone combining marks alone make an empty name, as no
     characters do (names the server sends are only labels: it may keep older ones)."""
     s = label(v, name, hi)
-    if not shows_something(s):
-        fail(
-            "bad_text",
-            f"Field '{name}' shows nothing: a name needs a letter, digit or sign people"
-            " can see, not only blank or invisible characters.",
-        )
+    _seen(s, name, "a name")
     return s
 
 
 def text(v: Any, name: str, hi: int = MAX_TEXT) -> str:
-    """A sentence or chat line: 1..hi printable characters, not only spaces."""
+    """A sentence or chat line: 1..hi printable characters that show something, no
+    character with more than MAX_MARKS combining marks."""
     s = _string(v, name)
     if not (0 < len(s) <= hi and s.isprintable() and not s.isspace()):
         fail("bad_text", f"Field '{name}' must be 1 to {hi} printable characters.")
+    _seen(s, name, "a text")
     return s
+
+
+def _seen(s: str, name: str, what: str) -> None:
+    """`s` shows something, and stacks no more than MAX_MARKS marks on a character."""
+    if s.isascii():  # printable, not only spaces: it shows, and has no mark
+        return
+    if not shows_something(s):
+        fail(
+            "invisible_text",
+            f"Field '{name}' shows nothing: {what} needs a letter, digit or sign people"
+            " can see, not only blank or invisible characters and marks.",
+        )
+    if marks_in_a_row(s) > MAX_MARKS:
+        fail(
+            "too_many_marks",
+            f"Field '{name}' stacks more than {MAX_MARKS} combining marks on one character.",
+        )
 
 
 def action(v: Any, name: str) -> str:

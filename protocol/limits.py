@@ -33,6 +33,7 @@ MAX_NAME = 24  # player names, after stripping surrounding spaces
 MAX_TABLE_NAME = 32
 MAX_SERVER_NAME = 32
 MAX_TEXT = 200  # chat lines and error sentences
+MAX_MARKS = 2  # combining marks in a row on one character of a text or a name sent
 MAX_CODE = 40  # snake_case error and reason codes
 
 # Lists.

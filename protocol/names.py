@@ -8,6 +8,7 @@ import functools
 import re
 import unicodedata
 
+from .accents import DIGITS, plain
 from .confusables import PROTOTYPES
 
 # Characters that are drawn as a blank, not as nothing: they count as a space.
@@ -34,7 +35,7 @@ def _fold_once(name: str, look_alikes: bool) -> str:
     text = unicodedata.normalize("NFKC", name).casefold()
     text = _INVISIBLE.sub("", text.translate(_TO_SPACE))
     if look_alikes:  # decomposed, so an accent stays apart from the letter it sits on
-        text = unicodedata.normalize("NFD", text).translate(PROTOTYPES)  # confusables.py
+        text = plain(unicodedata.normalize("NFD", text).translate(PROTOTYPES))  # confusables.py
     return " ".join(unicodedata.normalize("NFKC", text).split())
 
 
@@ -54,11 +55,13 @@ def _folded(name: str, look_alikes: bool) -> str:
 def name_key(name: str) -> str:
     """What two names must share to be the same name: compatibility forms made plain
     (NFKC: "Ａｉｎｏ" is "Aino"), case folded, invisible characters dropped, blanks and
-    runs of spaces one space, none at the ends; and a character that passes for another
+    runs of spaces one space, none at the ends; a character that passes for another
     written as the one it passes for (UTS #39's confusables: "\u0410ino" with a Cyrillic
-    A is Aino), though no ASCII character for another ("Alno" is not Aino)."""
-    if name.isascii():  # NFKC changes no ASCII, case folds as lower() does, no look-alike
-        return " ".join(name.lower().split())
+    A is Aino); accents set aside but for ä, ö and å ("Aíno" is Aino, "Äino" is not);
+    and 0 and 1 written as o and l ("Ain0" is Aino), though no ASCII letter for another
+    ("Alno" is not Aino)."""
+    if name.isascii():  # NFKC changes no ASCII, case folds as lower() does, no accent
+        return " ".join(name.lower().translate(DIGITS).split())
     return _folded(name, look_alikes=True)
 
 
@@ -67,6 +70,17 @@ def shows_something(name: str) -> bool:
     are gone: not only spaces and combining marks (a lone accent has nothing to sit on)."""
     seen = _folded(name, look_alikes=False)  # as drawn, not as what it passes for
     return any(not c.isspace() and unicodedata.category(c)[0] != "M" for c in seen)
+
+
+def marks_in_a_row(text: str) -> int:
+    """The most combining marks (accents, vowel signs, enclosing circles) that follow
+    one character: a few make letters of many alphabets, many stack into a smear over
+    the lines around it."""
+    most = run = 0
+    for c in text:
+        run = run + 1 if unicodedata.category(c)[0] == "M" else 0
+        most = max(most, run)
+    return most
 
 
 def same_name(a: str, b: str) -> bool:

@@ -1,14 +1,17 @@
 """A server that lies, for the clients' tests: a trio listener on 127.0.0.1 port 0 that
 speaks the protocol with the real codec, puts the client at a real game's position
 (welcome, table, snapshot, all as a real server would send them) and then sends what
-the test scripts: updates that do not fit the table, or an endless stream that does.
+the test scripts: updates that do not fit the table, or an endless stream that does,
+or raw bytes no frame may hold. It can also answer a hello with no welcome, or hang up
+a while after the script.
 
-Everything it sends is well formed, field by field: only the game's picture can tell
-a lie from the truth.
+What it sends as messages is well formed, field by field: only the game's picture can
+tell a lie from the truth.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -112,17 +115,20 @@ def endless(snap: Snapshot, count: int) -> Iterator[Update]:
         )
 
 
-Script = Callable[[int], Iterator[ServerMessage]]
+Script = Callable[[int], Iterator[ServerMessage | bytes]]
 
 
 @dataclass
 class Liar:
     """The listener; `script(n)` is what the n-th connection (from 0) gets after the
-    welcome, the table and the snapshot. A `Ping` in it waits for its `pong`. After the
-    script, the connection stays open until the client closes it."""
+    welcome, the table and the snapshot (only if `greets(n)`), messages or raw bytes. A
+    `Ping` in it waits for its `pong`. After the script, the connection stays open until
+    the client closes it, or for `hold(n)` seconds where that is not None."""
 
     script: Script
     position: tuple[Welcome, TableView, Snapshot] = field(default_factory=position)
+    greets: Callable[[int], bool] = lambda n: True
+    hold: Callable[[int], float | None] = lambda n: None
     connections: int = 0
     received: list[Any] = field(default_factory=list)
     port: int = 0
@@ -142,15 +148,17 @@ class Liar:
         async with stream, trio.open_nursery() as nursery:
             nursery.start_soon(self._read, stream, codec, pongs)
             try:
-                for msg in (*self.position, *self.script(n)):
-                    await stream.send_all(codec.encode(msg))
+                first = self.position if self.greets(n) else ()
+                for msg in (*first, *self.script(n)):
+                    await stream.send_all(msg if isinstance(msg, bytes) else codec.encode(msg))
                     if isinstance(msg, Ping):
                         with trio.fail_after(60):
                             while await waiting.receive() != msg.n:
                                 pass
                 self.done.set()
-                while True:  # until the client hangs up: what it should do after a lie
-                    await waiting.receive()
+                with trio.move_on_after(_forever(self.hold(n))):
+                    while True:  # until the client hangs up: what it should do after a lie
+                        await waiting.receive()
             except (trio.BrokenResourceError, trio.ClosedResourceError, trio.EndOfChannel):
                 pass
             self.done.set()
@@ -172,6 +180,10 @@ class Liar:
                 if isinstance(msg, Pong):
                     await pongs.send(msg.n)
         pongs.close()  # no more pongs: a script waiting for one ends
+
+
+def _forever(seconds: float | None) -> float:
+    return math.inf if seconds is None else seconds
 
 
 async def _receive(stream: trio.SocketStream) -> bytes:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from sarja.client.model import LogLine
 from sarja.client.render import CHAT_MARK, _log_entry
 from sarja.protocol.messages import Chat, ChatLine
@@ -45,6 +47,22 @@ def test_a_bracketed_paste_of_control_characters_sends_the_words() -> None:
     assert "\x1b" not in h.client.screen.chat_box.text
     h.press("enter")
     assert h.sent == [Chat(text="alku PUNAINEN ja loppu")]
+
+
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ("\u2800\u2800 \u3164", "shows nothing others could see"),
+        ("\u0301\u0308", "shows nothing others could see"),
+        ("Z" + "\u0301" * 20 + "algo", "at most 2 accents or marks"),
+    ],
+)
+def test_a_line_that_shows_nothing_or_smears_is_not_sent(typed: str, said: str) -> None:
+    h = headless(TABLE)
+    h.press("c", typed, "enter")
+    assert h.sent == [] and said in h.model.status
+    h.press("c", "Hyv\u00e4\u00e4 peli\u00e4, e\u0323\u0302", "enter")
+    assert h.sent == [Chat(text="Hyv\u00e4\u00e4 peli\u00e4, e\u0323\u0302")]
 
 
 # ----- long chat lines in the log (issue 20 item 8, issue 19 item 8) ------------------

@@ -112,3 +112,19 @@ def test_the_token_a_refused_resume_leaves_us_is_remembered(tmp_path):
     assert h.sent == [Resume(token="old" * 11)]
     h.feed(Error(code="unknown_resume", message="That resume token is not known here."))
     assert Settings(path).seats == {"srv1": {"Aino": WELCOME.resume}}
+
+
+def test_the_folder_is_its_owners_alone(tmp_path):
+    """The tokens and person keys are as good as the seats and standings: nobody else
+    lists the folder or reads the file, also where an older client left them open."""
+    folder = tmp_path / "sarja"
+    Settings(folder / "client.json").save("Aino", {"srv1": {"Aino": "t" * 43}})
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    assert stat.S_IMODE((folder / "client.json").stat().st_mode) == 0o600
+    assert stat.S_IMODE((folder / "client.lock").stat().st_mode) == 0o600
+    folder.chmod(0o755)
+    (folder / "client.partial").write_text("{}")
+    (folder / "client.partial").chmod(0o644)
+    Settings(folder / "client.json").save("Bertil", {})
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    assert stat.S_IMODE((folder / "client.json").stat().st_mode) == 0o600

@@ -25,10 +25,11 @@ from .netclient import NetClient
 
 # Aino as she might be typed to pass for her: full width, a variation selector (drawn
 # as nothing), a Hangul filler at the end (drawn as a blank), a Braille blank, a
-# Cyrillic capital A, Greek capitals.
+# Cyrillic capital A, Greek capitals, an accent on a letter (a dot above the o, an
+# acute on the i), a zero for the o.
 AINO_ALIKE = (
     "ＡＩＮＯ", "A\ufe0fino", "aino\u3164", "\u2800Aino", "\u0410ino",
-    "\u0391\u0399\u039d\u039f",
+    "\u0391\u0399\u039d\u039f", "Ain\u022f", "A\u00edno", "Ain0",
 )  # fmt: skip
 
 
@@ -53,6 +54,9 @@ async def test_a_look_alike_of_a_name_at_the_table_can_neither_join_nor_watch(nu
     aina = await NetClient.connect(server.port, "Aina")  # another name: a seat
     await aina.send(Join(table=made.id))
     assert (await aina.expect("table")).seat == 1
+    aino_with_a = await NetClient.connect(server.port, "\u00c4ino")  # a Finnish letter of its own
+    await aino_with_a.send(Join(table=made.id))
+    assert (await aino_with_a.expect("table")).seat == 2
 
 
 async def test_a_seat_kept_for_one_who_left_is_not_taken_by_a_look_alike(nursery):

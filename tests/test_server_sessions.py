@@ -181,6 +181,23 @@ async def test_chat_reaches_the_table_and_is_rate_limited(server):
     assert error.code == "chat_too_fast"
 
 
+async def test_a_chat_line_that_shows_nothing_or_smears_is_refused_and_not_delivered(server):
+    alice, bob = await seat_table(server, 2)
+    # Built without the checks, as a client of another making would send them.
+    for text, code in [
+        ("\u2800" * 40, "invisible_text"),  # Braille blanks
+        ("\u3164\u115f \uffa0", "invisible_text"),  # Hangul fillers
+        ("\u0301" * 199, "invisible_text"),  # accents with nothing to sit on
+        ("a" + "\u0301" * 199, "too_many_marks"),  # one letter under a smear
+    ]:
+        await alice.send(Chat(text=text, _trusted=True))
+        error = await alice.expect("error")
+        assert error.code == code and error.message.endswith(".")
+    await alice.send(Chat(text="Hyv\u00e4\u00e4 peli\u00e4, e\u0323\u0302!"))
+    line = await bob.expect("chat")  # the first line Bertil gets is the one he can read
+    assert line.text == "Hyv\u00e4\u00e4 peli\u00e4, e\u0323\u0302!"
+
+
 async def test_leaving_a_waiting_table_frees_the_seat(server):
     alice = await NetClient.connect(server.port, "Aino")
     await alice.send(CreateTable(name="Evening", players=2, teams=2))

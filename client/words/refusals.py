@@ -93,6 +93,8 @@ BY_CODE = {
     "bad_cell": N_("That is not a space on the board."),
     "bad_five": N_("That is not five spaces in a line."),
     "bad_text": N_("A name or text is empty, too long or not printable."),
+    "invisible_text": N_("A name or line shows nothing: only blank or invisible characters."),
+    "too_many_marks": N_("A letter carries more than 2 accents or marks."),
     "incompatible_version": N_("The server speaks another version of the protocol."),
     "bad_turn_clock": N_("A turn clock is off or a number of seconds within its range."),
     "frame_too_large": N_("A message was too large."),
