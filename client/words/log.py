@@ -185,8 +185,8 @@ def last_parts(model: Model, game: GameMirror, last: Last) -> list[Fragment]:
     E6" (the side panel writes it this way too)."""
     who: _Who = _who_part(model, game, last.seat)
     you = last.seat is not None and last.seat == game.seat and model.replay is None
-    if model.last_stand_in and last is game.last and model.replay is None:
-        # The computer made it for an away seat: said as the log says it.
+    if last.stand_in:
+        # The computer made it for the seat's person: said as the log says it.
         if you:
             who = [("class:log.info", _("The computer, for you,"))]
         else:
