@@ -11,8 +11,9 @@ As a game's record is written (app.py), and before compaction lets its actions g
 its figures are counted here from the kept actions (sequences made, chips removed,
 dead cards exchanged, time per move) and kept as one `person_games` row per person,
 with everyone's new rating (rating.py) in `people`. What a game gives each person (only
-their own moves: never the computer's for them) is credit.py's to say. Pure apart from reading the file
-it is given: rows out, no trio. Reading the standings back: standings_read.py.
+their own moves: never the computer's for them) is credit.py's to say. Pure apart from
+reading the file it is given: rows out, no trio. Reading the standings back:
+standings_read.py.
 """
 
 from __future__ import annotations
