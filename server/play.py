@@ -213,20 +213,9 @@ class Play:
         fx = self.fx
         last_id = None if seat is None else self.last_id(seat)
         game, version = self.game, self.version
-        fx.send(
-            guest,
-            snapshot(
-                self.table_id,
-                version,
-                game,
-                seat,
-                names,
-                away,
-                last_id,
-                clocks,
-                self.last_stand_in,
-            ),  # fmt: skip
-        )
+        last = self.last_stand_in
+        made = snapshot(self.table_id, version, game, seat, names, away, last_id, clocks, last)
+        fx.send(guest, made)
         if history and self.history.entries:
             for page in self.history.pages(self.version, self.stand_ins):
                 fx.send(guest, page)
