@@ -170,8 +170,9 @@ class Lobby:
             guest.outbox = outbox
         guest.address = address
         guest.computer = computer
-        for table in self.tables.values():  # the name is this person's on the server now
-            table.computer_yields(guest.name)
+        # The name is this person's on the server now, the lobby's list says so too.
+        if any([table.computer_yields(guest.name) for table in self.tables.values()]):
+            self.listing.changed()
         if person is not None and guest.person != (known := token_hash(person)):
             guest.person = known
             if resume is not None and (self._holds_seat(guest) or guest.table is not None):

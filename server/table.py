@@ -144,11 +144,11 @@ class Table(ComputerTurns):
         self.send_table()
         self._notice("joined", guest, free[0])
 
-    def computer_yields(self, name: str) -> None:
+    def computer_yields(self, name: str) -> bool:
         """A person on the server is called `name`: a computer here called so takes
         another name, none of the people's on the server nor one at the table (its name
         was only the server's choice; the standings know computers by level). Everyone
-        here sees it: the table, and the game's snapshot again."""
+        here sees it: the table, and the game's snapshot again. True if one did."""
         key = name_key(name)
         renamed = False
         for seat, computer in enumerate(self.computers):
@@ -163,11 +163,12 @@ class Table(ComputerTurns):
             self.fx.write(rows.seat(self.id, seat, None, computer.level, new))
             renamed = True
         if not renamed:
-            return
+            return False
         self.send_table()
         if self.play is not None:  # the players' names are the snapshot's
             for guest in self.members():
                 self._send_snapshot(guest, history=False)
+        return True
 
     def seat_computer(self, guest: Guest, seat: int, level: str | None, now: float) -> None:
         """The table's creator, in the waiting room, seats a computer at `level` in a

@@ -295,6 +295,9 @@ async def test_a_computer_never_takes_the_name_of_a_person_on_the_server(tmp_pat
                 await cecilia.receive()
         renamed = cecilia.table.seats[1].name
         assert renamed not in (played, "Bertil", "Cecilia") and cecilia.table.seats[1].computer
+        await arrives.send(ListTables())  # the lobby's list shows the new name too
+        [listed] = (await arrives.expect("tables")).tables
+        assert listed.seated[1] == renamed
         for request in (Spectate(table=made.id),):
             await arrives.send(request)
             assert await answer(arrives) == "table"
