@@ -149,6 +149,8 @@ class Table(ComputerTurns):
         another name, none of the people's on the server nor one at the table (its name
         was only the server's choice; the standings know computers by level). Everyone
         here sees it: the table, and the game's snapshot again. True if one did."""
+        if not any(self.computers):
+            return False  # most tables: every hello asks each one
         key = name_key(name)
         renamed = False
         for seat, computer in enumerate(self.computers):
