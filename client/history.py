@@ -23,7 +23,7 @@ from sarja.protocol.messages import Entry
 from sarja.protocol.mirror import GameMirror
 
 from .model import LOG_KEPT, LogLine, Model
-from .words.log import away_summary, game_begins, log_changes, moved
+from .words.log import away_summary, game_begins, log_changes
 
 TOP = 10**9  # `log_back` for "the start": clamped to the oldest line when drawn
 
@@ -52,9 +52,6 @@ def take_history(model: Model, past: Past) -> None:
         if summary:
             model.log.append(LogLine("info", (("", summary),)))
     model.logged = max(seen, version)
-    moves = [e for e in entries if any(map(moved, e.changes))]
-    if moves:
-        model.last_stand_in = moves[-1].stand_in  # who made game.last, for the side panel
     model.returning = False
     model.log_back = 0
 

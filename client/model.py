@@ -63,6 +63,7 @@ class Step:
     changes: tuple[Change, ...]  # what the action leading here changed (none at 0)
     hands: tuple[tuple[str, ...], ...]  # every seat's hand, sorted
     dead: tuple[tuple[str, ...], ...]  # every seat's dead cards
+    stand_in: bool = False  # the computer made the action leading here for a person
 
 
 @dataclass(frozen=True)
@@ -181,7 +182,6 @@ class Model:
     goodbye: str = ""  # printed in the shell when the client ends
     bye: str = ""  # the code of the server's last `bye` ("replaced": another window took over)
     thinking: int | None = None  # the seat a computer is choosing a move for
-    last_stand_in: bool = False  # the last move (game.last) was the computer's, for its away seat
     # The turn clocks (`game.clocks`, [seat, ms left when told]) count down from when
     # they were told, on the app's clock: `clocks_told` then, `clock_now` at the drawing.
     clocks_told: float = 0.0

@@ -29,7 +29,7 @@ from .model import CENTRE, Model, note, screen
 from .styles import side_style
 from .words import coach, connect, lobby, refusals
 from .words import standings as standing_words
-from .words.log import arrival, away_or_back, drew, log_changes, moved
+from .words.log import arrival, away_or_back, drew, log_changes
 from .words.table import notice_parts
 
 # ----- turning server messages into the model ----------------------------------------
@@ -307,7 +307,6 @@ def _first_free(table: msgs.TableView) -> int:
 def _snapshot(model: Model, msg: msgs.Snapshot) -> None:
     fresh = model.game is None or model.game.table != msg.table or model.game.version > msg.version
     model.game = model.session.game  # the session's new mirror of this snapshot
-    model.last_stand_in = False  # not said by a snapshot; its history says it
     assert model.game is not None
     model.thinking = None
     if fresh:
@@ -328,10 +327,7 @@ def _game_message(model: Model, msg: msgs.Update | msgs.Hand | msgs.Legal) -> No
     assert game is not None
     if isinstance(msg, msgs.Update):
         # Told after the change is applied: the words need only names and sides.
-        stand_in = msg.stand_in
-        if any(map(moved, msg.changes)):
-            model.last_stand_in = stand_in  # the side panel's "Last:" says it
-        for line in log_changes(model, game, msg.changes, stand_in):
+        for line in log_changes(model, game, msg.changes, msg.stand_in):
             note(model, line.kind, line.parts)
         if msg.result is not None and model.practice is not None:
             note(model, "info", [("", coach.PRACTICE_KEPT)])  # where its analysis is

@@ -17,7 +17,8 @@ from sarja.protocol.changes import Change
 from sarja.protocol.limits import MAX_NAME
 from sarja.protocol.messages import Welcome
 from sarja.server.engine import Action, EngineError, Game, RecordError, dead_cards
-from sarja.server.engine.record import initial_game
+from sarja.server.engine.actions import DRAW
+from sarja.server.engine.record import computer_moves, initial_game
 from sarja.server.present import snapshot
 
 from .model import Model, Replay, Step
@@ -51,11 +52,16 @@ def record_steps(data: dict[str, object]) -> list[Step]:
     actions = data.get("actions")
     if not isinstance(actions, list):
         raise RecordError("bad_record", "The record lists no actions.")
+    made = computer_moves(data)  # the computer's, for a person: told as such
     steps = [_step(game, names, ())]
+    last = False  # the last move (a draw is none) was one of those
     try:
-        for seat, notation in actions:
-            events = game.apply(int(seat), Action.parse(str(notation)))
-            steps.append(_step(game, names, tuple(events)))
+        for i, (seat, notation) in enumerate(actions):
+            action = Action.parse(str(notation))
+            events = game.apply(int(seat), action)
+            if action.kind != DRAW:
+                last = i in made
+            steps.append(_step(game, names, tuple(events), i in made, last))
     except (ValueError, TypeError, EngineError) as err:  # a move the rules refuse, too
         raise RecordError("bad_record", f"The record does not replay: {err}") from err
     return steps
@@ -71,12 +77,15 @@ def _names(given: object, players: int) -> list[str]:
     return names
 
 
-def _step(game: Game, names: list[str], made: tuple[Change, ...]) -> Step:
+def _step(
+    game: Game, names: list[str], made: tuple[Change, ...], by_computer: bool = False,
+    last_by_computer: bool = False,
+) -> Step:  # fmt: skip
     hands = tuple(tuple(CARD_CODES[c] for c in sorted(h)) for h in game.hands)
     # What a spectator's snapshot would say, built as the server builds it.
     away = [False] * game.players
-    snap = snapshot("replay", game.version, game, None, names, away, last_id=None)
+    snap = snapshot("replay", game.version, game, None, names, away, None, (), last_by_computer)
     dead = tuple(
         tuple(CARD_CODES[c] for c in dead_cards(game, seat)) for seat in range(game.players)
     )
-    return Step(snap, made, hands, dead)
+    return Step(snap, made, hands, dead, by_computer)

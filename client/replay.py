@@ -11,7 +11,7 @@ from sarja.protocol.mirror import GameMirror
 
 from .model import LogLine, Model, Replay, Step
 from .words.common import Fragment
-from .words.log import change_parts, replay_begins
+from .words.log import by_mover, change_parts, replay_begins
 
 
 def go(model: Model, at: int) -> None:
@@ -39,7 +39,7 @@ def _tell(model: Model, replay: Replay, game: GameMirror) -> None:
     replay.ends.append(0)
     for step in replay.steps[1:]:
         for change in step.changes:
-            parts = change_parts(model, game, change)
+            parts = change_parts(model, game, change, step.stand_in and by_mover(change))
             if parts:
                 replay.told.append(LogLine(change.kind, tuple(parts)))
         replay.ends.append(len(replay.told))

@@ -279,6 +279,10 @@ STAND_IN_UPDATE = m.Update(
     stand_in=True,
 )
 
+# The snapshot of the same moment as SNAPSHOT, had the computer made Bertil's K♦ for him
+# (his turn clock ran out): its last move says whose it was.
+STAND_IN_LAST = dataclasses.replace(SNAPSHOT, last=m.Last(seat=1, action="KD@H8", stand_in=True))
+
 # A version-1 client's greeting, as version 1 wrote it (every field, nil included),
 # and the server's fatal answer, which a version-1 client can read: `error` kept its
 # shape across the versions.

@@ -113,8 +113,13 @@ class GameMirror:
             self.legal, self.choices = (), ()  # a `legal` for the new version follows if any
         # A player going away or coming back changes no one's legal actions, and the
         # server sends no `legal` after it: the list in hand still holds.
+        last = self.last
         for change in msg.changes:
             self._change(change)
+        if msg.stand_in and self.last is not last and self.last is not None:
+            # The computer's move for the seat's person: its last move says so.
+            self.last = Last(seat=self.last.seat, action=self.last.action, stand_in=True,
+                             _trusted=True)  # fmt: skip
         check.turn_fits(msg.turn, msg.pending_draw, len(self.players))
         check.held_fits(self.players, self.rules.hand_size)
         check.cards_add_up(self.players, len(self.discard), msg.draw_size)

@@ -222,14 +222,17 @@ class Player(WireMap):
 @wire
 class Last(WireMap):
     """The last action that played, removed, exchanged or passed, in notation (without
-    the fives it chose; manual draws are not counted)."""
+    the fives it chose; manual draws are not counted); `stand_in`: the computer made it
+    for the seat's person, as an update's `stand_in` says."""
 
     seat: int
     action: str
+    stand_in: bool = False
 
     def validate(self) -> None:
         integer(self.seat, "seat", 0, MAX_SEATS - 1)
         action(self.action, "action")
+        boolean(self.stand_in, "stand_in")
 
 
 @wire

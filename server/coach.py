@@ -18,7 +18,8 @@ game next turn.
   missed, a winning four of another side left open when a play stopped it, a
   two-eyed jack spent where a plain card would do (or that completed, blocked and
   threatened nothing), a chip removed that was in none of its side's lines worth
-  breaking. Each with the better move.
+  breaking. Each with the better move. A move the record marks as the computer's,
+  made for a person, is never judged: it is not the person's.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from .bots import make_player
 from .engine import Action, Game, SeatView, seat_view
 from .engine.actions import DRAW, EXCHANGE, PASS, PLACE, REMOVE
 from .engine.cards import CARD_KIND, NORMAL, REMOVER, WILD
-from .engine.record import initial_game
+from .engine.record import computer_moves, initial_game
 
 REASONS = ("completes", "blocks", "breaks", "makes_four", "dead_card", "draw", "pass", "builds")
 MISTAKES = ("missed_win", "left_four", "wasted_jack", "idle_removal")
@@ -148,10 +149,11 @@ def analyse(
     actions = record.get("actions")
     if not isinstance(actions, list):
         return []
+    theirs = computer_moves(record)  # the computer's for a person: never the person's mistake
     found = []
     for i, (seat, text) in enumerate(actions):
         action = Action.parse(str(text))
-        mistake = judge_move(game, int(seat), action)
+        mistake = None if i in theirs else judge_move(game, int(seat), action)
         if mistake is not None:
             found.append(Mistake(i, *mistake))
         game.apply(int(seat), action)

@@ -92,7 +92,9 @@ def export_main(argv: list[str]) -> int:
             ).format(**game)
             print(f"sarja-server export: {said}", file=sys.stderr)
         names = table.names()
-        text = record_json(replay_game(table.arrangement(), table.game), names) + "\n"
+        played = replay_game(table.arrangement(), table.game)
+        made = [i for i, a in enumerate(table.game.actions) if a.stand_in]
+        text = record_json(played, names, made) + "\n"
     if args.output is None:
         sys.stdout.write(text)
     else:

@@ -40,6 +40,7 @@ from .journal_schema import (
 )
 from .journal_wal import CHECKPOINT_EVERY, WAL_LIMIT, WalKeeper
 from .private import narrow_if_there, private_directory, private_file
+from .standings import recount_kept
 
 __all__ = [
     "DURABILITY", "FILE_NAME", "PARKED", "SCHEMA_VERSION", "Journal", "JournalError", "Result",
@@ -118,7 +119,7 @@ class Journal:
             if version < SCHEMA_VERSION:
                 if not self._upgrade:
                     raise JournalError(older_running(where, version, SCHEMA_VERSION))
-                set_up(db, version)
+                set_up(db, version, {10: recount_kept})
         except JournalError:
             db.close()
             raise

@@ -13,8 +13,9 @@ recorded.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable, Mapping
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 PARKED = 2  # `tables.closed` of a table kept for its players but not loaded at start
 
 SCHEMA = """
@@ -200,6 +201,17 @@ UPDATE tables SET creator_person = (SELECT person FROM guests WHERE guests.id = 
     WHERE creator IS NOT NULL;
 """
 
+# Version 10: a move the computer made for a person is not theirs (credit.py): per person
+# and game, the moves they made and their seat's, and whether the game counts for them.
+# The rows of an older file get theirs from what it kept (standings.py's `recount_kept`).
+_CREDIT = """
+ALTER TABLE person_games ADD COLUMN own_moves INTEGER;  -- null: not yet recounted
+ALTER TABLE person_games ADD COLUMN seat_moves INTEGER;  -- made at the seat, by anyone
+-- 0: the person made fewer than half of their seat's moves, and the game counts for no
+-- one at that seat (its figures are still theirs)
+ALTER TABLE person_games ADD COLUMN counted INTEGER NOT NULL DEFAULT 1;
+"""
+
 
 # What brings a journal of an older version up to this one, by the version it leads to.
 MIGRATIONS = {
@@ -216,19 +228,34 @@ ALTER TABLE seats ADD COLUMN name TEXT;
     7: _PEOPLE,
     8: _WAITING,
     9: _CREATOR_PERSON + _CREATOR_PERSON_KEPT,
+    10: _CREDIT,
 }
 
 
-def set_up(db: sqlite3.Connection, version: int) -> None:
+def set_up(
+    db: sqlite3.Connection,
+    version: int,
+    steps: Mapping[int, Callable[[sqlite3.Connection], None]] | None = None,
+) -> None:
     """Create the schema in a new file, or bring one of an older `version` up to date:
-    in one transaction, so a failure leaves the file as it was."""
+    in one transaction, so a failure leaves the file as it was. `steps`: what the
+    migration to a version does beyond its SQL, after all of it (a new file needs none)."""
     if version == 0:
-        script = SCHEMA + _V3 + _HINTS + _MATCHES + _CLOCKS + _PEOPLE + _WAITING + _CREATOR_PERSON
+        script = (
+            SCHEMA + _V3 + _HINTS + _MATCHES + _CLOCKS + _PEOPLE + _WAITING + _CREATOR_PERSON
+            + _CREDIT
+        )  # fmt: skip
+        after = []
     else:
-        script = "".join(MIGRATIONS[v] for v in range(version + 1, SCHEMA_VERSION + 1))
+        versions = range(version + 1, SCHEMA_VERSION + 1)
+        script = "".join(MIGRATIONS[v] for v in versions)
+        after = [steps[v] for v in versions if steps and v in steps]
     try:
-        db.executescript(f"BEGIN;\n{script}\nPRAGMA user_version={SCHEMA_VERSION};\nCOMMIT;")
-    except sqlite3.Error:
+        db.executescript(f"BEGIN;\n{script}\nPRAGMA user_version={SCHEMA_VERSION};")
+        for step in after:
+            step(db)
+        db.execute("COMMIT")
+    except BaseException:  # a step's error too: the file stays as it was
         if db.in_transaction:
             db.execute("ROLLBACK")
         raise

@@ -136,6 +136,7 @@ class Lobby:
             self._game_over, computers, self.config.hand_over_after, self.config.draw_grace,
             turn_clock,
         )  # fmt: skip
+        table.people_on_server = self._names_in_use
         self.tables[table_id] = table
         if journal:
             self.fx.write(
@@ -169,6 +170,9 @@ class Lobby:
             guest.outbox = outbox
         guest.address = address
         guest.computer = computer
+        # The name is this person's on the server now, the lobby's list says so too.
+        if any([table.computer_yields(guest.name) for table in self.tables.values()]):
+            self.listing.changed()
         if person is not None and guest.person != (known := token_hash(person)):
             guest.person = known
             if resume is not None and (self._holds_seat(guest) or guest.table is not None):
@@ -181,9 +185,13 @@ class Lobby:
         the guest it was until now is forgotten, unless it holds a seat."""
         guest = self._take_back(token, outbox)
         # What the connection said in its hello is this connection's, the guest's now:
-        # where it comes from, and whether a computer plays (after a restart the guest
-        # comes from the journal, which keeps neither, and a bot's seat read as a person's).
+        # where it comes from, whether a computer plays and who the person is (after a
+        # restart the guest comes from the journal, which keeps none of them in memory:
+        # a bot's seat read as a person's, and the standings knew no "you").
         guest.address, guest.computer = current.address, current.computer
+        if current.person is not None and guest.person != current.person:
+            guest.person = current.person
+            self.fx.write(rows.guest(guest.id, guest.name, guest.keys, guest.person))
         if guest is not current:
             current.outbox = None
             if not self._holds_seat(current):
@@ -366,7 +374,7 @@ class Lobby:
         computers_play = any(levels) or bool(msg.computer_takeover)
         if computers_play:
             self.guards.check_computer_tables(self.tables.values(), guest.address)
-        names = computer_names(levels, {guest.name})
+        names = computer_names(levels, {guest.name, *self._names_in_use()})
         computers = [
             None if level is None or name is None else Computer(level, name)
             for level, name in zip(levels, names, strict=True)
@@ -470,6 +478,11 @@ class Lobby:
     def push_table_list(self) -> None:
         """Send the newest table list to everyone in the lobby (not at a table)."""
         self.listing.push(g for g in self.guests.values() if g.table is None and g.connected)
+
+    def _names_in_use(self) -> set[str]:
+        """The names of the people (and programs) on the server: every guest it knows,
+        here or holding a seat. No computer seated is called as one of them."""
+        return {g.name for g in self.guests.values()}
 
     def _file(self, guest: Guest) -> None:
         for key in guest.keys:

@@ -24,7 +24,7 @@ from . import hands
 from . import journal_rows as rows
 from .effects import Effects
 from .engine import Action, Arrangement, Game
-from .engine.actions import DRAW_ACTION, EXCHANGE_ACTIONS, PASS_ACTION, PLACE, REMOVE
+from .engine.actions import DRAW, DRAW_ACTION, EXCHANGE_ACTIONS, PASS_ACTION, PLACE, REMOVE
 from .engine.board import five_cells
 from .engine.cards import parse_card
 from .guest import Guest
@@ -76,6 +76,7 @@ class Play:
         # The versions whose action a computer made for a person's seat (a stand-in's
         # or a handed seat's), not a computer seat's own.
         self.stand_ins: set[int] = set()
+        self.last_stand_in = False  # the game's last move (a draw is none) was such
 
     @classmethod
     def new(cls, table_id: str, arrangement: Arrangement, number: int, rng: random.Random,
@@ -104,6 +105,8 @@ class Play:
                 play.accepted[a.seat][a.action_id] = (Action.parse(a.action), a.version)
             if a.stand_in:
                 play.stand_ins.add(a.version)
+            if a.action != "draw":
+                play.last_stand_in = a.stand_in
         play.version = max(version, play.acted_at) + 1
         fx.write(rows.table_version(table_id, play.version))
         return play
@@ -166,6 +169,8 @@ class Play:
             self.accepted[seat][action_id] = (action, version)
         if stand_in:
             self.stand_ins.add(version)
+        if action.kind != DRAW:
+            self.last_stand_in = stand_in
         fx = self.fx
         fx.rows.append(
             rows.action(
@@ -208,7 +213,9 @@ class Play:
         fx = self.fx
         last_id = None if seat is None else self.last_id(seat)
         game, version = self.game, self.version
-        fx.send(guest, snapshot(self.table_id, version, game, seat, names, away, last_id, clocks))
+        last = self.last_stand_in
+        made = snapshot(self.table_id, version, game, seat, names, away, last_id, clocks, last)
+        fx.send(guest, made)
         if history and self.history.entries:
             for page in self.history.pages(self.version, self.stand_ins):
                 fx.send(guest, page)

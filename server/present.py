@@ -142,9 +142,11 @@ def snapshot(
     away: Sequence[bool],
     last_id: int | None,
     clocks: tuple[tuple[int, int], ...] = (),
+    last_stand_in: bool = False,
 ) -> Snapshot:
     """Everything `seat` (None: a spectator) may know, at `version`, with the turn
-    clocks running (`clocks`: [seat, ms left])."""
+    clocks running (`clocks`: [seat, ms left]); `last_stand_in`: the computer made the
+    last move for its seat's person."""
     view: SeatView = seat_view(game, seat)
     last = next((h for h in reversed(game.history) if h[1].kind != DRAW), None)
     return Snapshot(
@@ -166,7 +168,9 @@ def snapshot(
         discard=tuple(CARD_CODES[c] for c in view.discard),
         last=None
         if last is None
-        else Last(seat=last[0], action=_plain_notation(last[1]), _trusted=True),
+        else Last(
+            seat=last[0], action=_plain_notation(last[1]), stand_in=last_stand_in, _trusted=True
+        ),
         turn=view.turn,
         draw_size=view.draw_size,
         passes=view.passes,

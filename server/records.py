@@ -52,7 +52,8 @@ class RecordStore:
             game = replay_game(table.arrangement(), table.game)
             stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
             name = f"{stamp}-{table_id}-game{number}.json"
-            text = "" if self.directory is None else record_json(game, names)
+            made = [i for i, a in enumerate(table.game.actions) if a.stand_in]
+            text = "" if self.directory is None else record_json(game, names, made)
             outcome = game.outcome
             computers = table.computers or [None] * table.players
             seats = [

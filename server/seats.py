@@ -7,6 +7,7 @@ Pure: nothing here changes the table or sends anything.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from typing import Literal, TypedDict
 
 from sarja.protocol.messages import MatchScore, Rules, Seat, TableSummary, TableView
@@ -47,9 +48,9 @@ class Seated:
         players = arrangement.players
         self.seats: list[Guest | None] = [None] * players  # the people
         self.computers: list[Computer | None] = computers or [None] * players
-        # The computer seats that have played a game here: the log, the records and the
-        # standings know them by their names, which they keep (table.py).
-        self.computers_played: set[int] = set()
+        # The names of the people on the server (the lobby's): a computer seated here
+        # is called as none of them is (table.py).
+        self.people_on_server: Callable[[], Iterable[str]] = lambda: ()
         self.creator: Guest | None = None  # who made the table: it may seat computers
         # The hash of the creator's person key, kept when the guest is not (table.py).
         self.creator_person: str | None = None

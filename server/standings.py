@@ -10,35 +10,27 @@ one (its rating in the game is a newcomer's).
 As a game's record is written (app.py), and before compaction lets its actions go,
 its figures are counted here from the kept actions (sequences made, chips removed,
 dead cards exchanged, time per move) and kept as one `person_games` row per person,
-with everyone's new rating (rating.py) in `people`. Pure apart from reading the file
-it is given: rows out, no trio. Reading the standings back: standings_read.py.
+with everyone's new rating (rating.py) in `people`. What a game gives each person (only
+their own moves: never the computer's for them) is credit.py's to say. Pure apart from
+reading the file it is given: rows out, no trio. Reading the standings back:
+standings_read.py.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from sarja.protocol.changes import Change, Exchanged, Removed, SequenceMade
 
+from .credit import Credit, Figures, Move, credit, credit_kept
 from .journal_rows import Row
 from .journal_saved import SavedAction, SavedTable, replay_game
 from .rating import NEW, Skill, rate
 
 COMPUTER = "computer:"  # the person key of a computer level: COMPUTER + level
-
-
-@dataclass
-class Figures:
-    """One seat's figures in one game."""
-
-    sequences: int = 0
-    removed: int = 0
-    exchanged: int = 0
-    moves: int = 0  # moves timed: the seat's own, after the first move of the game
-    move_time: float = 0.0  # seconds, together
 
 
 @dataclass(frozen=True)
@@ -51,37 +43,36 @@ class Sitter:
     computer: str | None
 
 
-def count(saved: SavedTable, times: Sequence[float | None]) -> tuple[list[Figures], int | None]:
-    """Each seat's figures in the saved game, replayed (`times`, when each action was
-    made, in order), and the winning side (None: a draw). A move's time runs from the
-    action before it; a stand-in's moves are the computer's, not the person's."""
+def count(saved: SavedTable, times: Sequence[float | None]) -> tuple[list[Credit], int | None]:
+    """What the saved game credits each seat's person with (credit.py), replayed
+    (`times`, when each action was made, in order), and the winning side (None: a
+    draw). A move's time runs from the action before it."""
     assert saved.game is not None
-    figures = [Figures() for _ in range(saved.players)]
+    moves: list[Move] = []
     last: list[float | None] = [None]
     step = iter(times)
 
     def each(action: SavedAction, changes: list[Change]) -> None:
         at = next(step, None)
-        mine = figures[action.seat]
+        sequences = removed = exchanged = 0
         for change in changes:
             match change:
-                case SequenceMade(seat=seat, fives=fives):
-                    figures[seat].sequences += len(fives)
-                case Removed(seat=seat):
-                    figures[seat].removed += 1
-                case Exchanged(seat=seat):
-                    figures[seat].exchanged += 1
+                case SequenceMade(fives=fives):
+                    sequences += len(fives)
+                case Removed():
+                    removed += 1
+                case Exchanged():
+                    exchanged += 1
         before = last[0]
-        if not action.stand_in and at is not None and before is not None:
-            mine.moves += 1
-            mine.move_time += max(0.0, at - before)
+        took = None if at is None or before is None else at - before
+        moves.append(Move(action.seat, action.stand_in, sequences, removed, exchanged, took))
         if at is not None:
             last[0] = at
 
     game = replay_game(saved.arrangement(), saved.game, each=each)
     outcome = game.outcome
     winner = None if outcome is None or outcome.result != "win" else outcome.side
-    return figures, winner
+    return credit(saved.players, moves), winner
 
 
 def sitters(people: str | None, players: int) -> list[Sitter]:
@@ -127,42 +118,126 @@ def game_rows(db: sqlite3.Connection, saved: SavedTable, fresh: dict[str, Skill]
             (saved.id, number),
         )
     ]
-    figures, winner = count(saved, times)
+    credits, winner = count(saved, times)
     arrangement = saved.arrangement()
-    sides: list[list[Sitter]] = [[] for _ in range(arrangement.sides)]
-    for s in seated:
-        sides[arrangement.side_of(s.seat)].append(s)
-    rated = rate([[_skill(db, s.key, fresh) for s in side] for side in sides], winner)
+    keys: list[str | None] = [s.key if credits[s.seat].counts else None for s in seated]
+    sides = [[keys[seat] for seat in range(saved.players) if arrangement.side_of(seat) == side]
+             for side in range(arrangement.sides)]  # fmt: skip
+    skills = rate_game(sides, winner, lambda key: _skill(db, key, fresh))
+    fresh.update(skills)
     finished_at = float(row[1] or 0.0)
     rows: list[Row] = []
-    for side, (members, skills) in enumerate(zip(sides, rated, strict=True)):
+    for s in seated:
+        if s.key is None:
+            continue
+        side = arrangement.side_of(s.seat)
         outcome = "draw" if winner is None else "win" if side == winner else "loss"
-        for s, skill in zip(members, skills, strict=True):
-            if s.key is None:
-                continue
-            fresh[s.key] = skill
-            f = figures[s.seat]
-            rows.append((_PERSON, (s.key, s.name, s.computer, skill[0], skill[1])))
-            rows.append(
+        c = credits[s.seat]
+        f = c.figures
+        mu, sigma = skills.get(s.key) or _skill(db, s.key, fresh)
+        rows.append((_PERSON, (s.key, s.name, s.computer, mu, sigma)))
+        rows.append(
+            (
+                _PERSON_GAME,
                 (
-                    _PERSON_GAME,
-                    (
-                        s.key,
-                        saved.id,
-                        number,
-                        finished_at,
-                        s.name,
-                        side,
-                        outcome,
-                        f.sequences,
-                        f.removed,
-                        f.exchanged,
-                        f.moves,
-                        f.move_time,
-                    ),
-                )  # fmt: skip
-            )
+                    s.key,
+                    saved.id,
+                    number,
+                    finished_at,
+                    s.name,
+                    side,
+                    outcome,
+                    f.sequences,
+                    f.removed,
+                    f.exchanged,
+                    f.moves,
+                    f.move_time,
+                    f.own,
+                    f.seat,
+                    c.counts,
+                ),
+            )  # fmt: skip
+        )
     return rows
+
+
+def rate_game(
+    sides: Sequence[Sequence[str | None]], winner: int | None, skill: Callable[[str], Skill]
+) -> dict[str, Skill]:
+    """The new ratings after a game: `sides` holds per side the key of each seat's
+    person the game counts for (None: a seat it counts for no one, rated as a
+    newcomer's); `skill` gives a person's rating before it. Nothing is rated unless the
+    game counts for a person (a computer level is rated only against people)."""
+    if not any(k is not None and not k.startswith(COMPUTER) for side in sides for k in side):
+        return {}
+    before = [[NEW if k is None else skill(k) for k in side] for side in sides]
+    after = rate(before, winner)
+    return {
+        k: new
+        for side, news in zip(sides, after, strict=True)
+        for k, new in zip(side, news, strict=True)
+        if k is not None
+    }
+
+
+def recount_kept(db: sqlite3.Connection) -> None:
+    """Bring the standings of a journal written before it kept who made each move up to
+    the rule (credit.py), once, as the file is upgraded: each game counted then gets the
+    person's own moves (the timed ones) and their seat's (the game's moves by its
+    seats), and every rating is worked out again, game by game, in the order they ended."""
+    kept = db.execute(
+        "SELECT g.person, g.table_id, g.game, g.sequences, g.removed, g.exchanged, g.moves,"
+        " g.move_time, r.moves, r.players FROM person_games g LEFT JOIN results r"
+        " ON r.table_id = g.table_id AND r.game = g.game WHERE g.own_moves IS NULL"
+    ).fetchall()
+    for person, table_id, game, seq, rem, ex, moves, took, game_moves, players in kept:
+        figures = Figures(seq, rem, ex, moves, took)
+        seat = game_moves / players if game_moves is not None and players else moves
+        c = credit_kept(figures, seat)
+        f = c.figures
+        db.execute(
+            "UPDATE person_games SET sequences = ?, removed = ?, exchanged = ?, own_moves = ?,"
+            " seat_moves = ?, counted = ? WHERE person = ? AND table_id = ? AND game = ?",
+            (f.sequences, f.removed, f.exchanged, f.own, f.seat, c.counts, person, table_id, game),
+        )
+    rerate(db)
+
+
+def rerate(db: sqlite3.Connection) -> None:
+    """Every rating worked out again from the games kept, in the order they ended."""
+    skills: dict[str, Skill] = {}
+    games = db.execute(
+        "SELECT g.table_id, g.game, json_group_array(json_array(g.person, g.side, g.outcome,"
+        " g.counted)), r.players, r.teams, r.result, r.side FROM person_games g"
+        " LEFT JOIN results r ON r.table_id = g.table_id AND r.game = g.game"
+        " GROUP BY g.table_id, g.game ORDER BY min(g.finished_at), g.table_id, g.game"
+    ).fetchall()
+    for _, _, rows, players, teams, result, won in games:
+        members = json.loads(rows)
+        if players and teams:
+            sides = [[None] * (players // teams) for _ in range(teams)]
+            winner = won if result == "win" else None
+        else:  # no summary kept: the sides of the rows
+            sides = [[None] for _ in range(1 + max(side for _, side, _, _ in members))]
+            wins = [side for _, side, outcome, _ in members if outcome == "win"]
+            winner = wins[0] if wins else None
+        for key, side, _, counted in members:
+            if not counted or not 0 <= side < len(sides):
+                continue
+            free = sides[side].index(None) if None in sides[side] else None
+            if free is None:
+                sides[side].append(key)
+            else:
+                sides[side][free] = key
+        try:
+            skills.update(rate_game(sides, winner, lambda key: skills.get(key, NEW)))
+        except ValueError:
+            continue  # not a game of sides that can be rated
+    db.execute("UPDATE people SET mu = ?, sigma = ?", NEW)
+    db.executemany(
+        "UPDATE people SET mu = ?, sigma = ? WHERE person = ?",
+        [(mu, sigma, key) for key, (mu, sigma) in skills.items()],
+    )
 
 
 def _skill(db: sqlite3.Connection, key: str | None, fresh: dict[str, Skill]) -> Skill:
@@ -177,8 +252,8 @@ def _skill(db: sqlite3.Connection, key: str | None, fresh: dict[str, Skill]) -> 
 _PERSON = "INSERT OR REPLACE INTO people (person, name, computer, mu, sigma) VALUES (?, ?, ?, ?, ?)"
 _PERSON_GAME = (
     "INSERT OR REPLACE INTO person_games (person, table_id, game, finished_at, name, side,"
-    " outcome, sequences, removed, exchanged, moves, move_time)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " outcome, sequences, removed, exchanged, moves, move_time, own_moves, seat_moves, counted)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
 

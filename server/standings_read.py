@@ -29,9 +29,12 @@ class Line:
     score: float  # the rating shown, unrounded, to sort by
 
 
+# A game counts in a person's games, wins, losses and draws only if it counts for them
+# (credit.py); their figures are their own moves' in every game.
 _LINES = (
-    "SELECT p.person, p.name, p.computer, p.mu, p.sigma, count(*), sum(g.outcome = 'win'),"
-    " sum(g.outcome = 'loss'), sum(g.outcome = 'draw'), sum(g.sequences), sum(g.removed),"
+    "SELECT p.person, p.name, p.computer, p.mu, p.sigma, sum(g.counted),"
+    " sum(g.counted AND g.outcome = 'win'), sum(g.counted AND g.outcome = 'loss'),"
+    " sum(g.counted AND g.outcome = 'draw'), sum(g.sequences), sum(g.removed),"
     " sum(g.exchanged), sum(g.moves), sum(g.move_time)"
     " FROM person_games g JOIN people p ON p.person = g.person"
 )
@@ -79,7 +82,8 @@ def evening_order(line: Line) -> tuple[int, int, float, str]:
 
 def top(db: sqlite3.Connection, since: float | None, n: int = MAX_STANDINGS) -> list[Line]:
     order = all_time_order if since is None else evening_order
-    return sorted(lines(db, since), key=order)[:n]
+    counted = [line for line in lines(db, since) if line.standing.games]
+    return sorted(counted, key=order)[:n]
 
 
 def pairs(db: sqlite3.Connection, n: int = MAX_STANDINGS) -> list[Pair]:
@@ -88,6 +92,7 @@ def pairs(db: sqlite3.Connection, n: int = MAX_STANDINGS) -> list[Pair]:
         "SELECT pa.name, pb.name, count(*) AS games, sum(a.outcome = 'win') AS wins"
         " FROM person_games a JOIN person_games b ON b.table_id = a.table_id"
         " AND b.game = a.game AND b.side = a.side AND b.person > a.person"
+        " AND a.counted AND b.counted"
         " JOIN people pa ON pa.person = a.person JOIN people pb ON pb.person = b.person"
         " WHERE pa.computer IS NULL AND pb.computer IS NULL"
         " GROUP BY a.person, b.person ORDER BY wins DESC, games DESC, pa.name, pb.name LIMIT ?",

@@ -85,9 +85,6 @@ class Table(ComputerTurns):
                 self.id, self.arrangement, kept, saved.version, self._rng, self.fx
             )
             self.games_played = kept.number
-            # Which computers played it is not kept: each one here is taken to have (one
-            # seated in the waiting room since keeps its name too; none is renamed wrongly).
-            self._computers_play()
             self.graces.draws_waiting(self.play.game.pending_draw, now)
         for seat, held in enumerate(saved.seats):
             if held is not None:
@@ -141,31 +138,39 @@ class Table(ComputerTurns):
             free = [seat]
         if not free:
             raise Refusal("table_full", "Every seat at this table is taken.")
-        self._rename_computer_called(guest)
         self.seating.check_name(self, guest)
         self._set_seat(free[0], guest)
         self.seating.place(guest, self, free[0])
         self.send_table()
         self._notice("joined", guest, free[0])
 
-    def _rename_computer_called(self, guest: Guest) -> None:
-        """A computer named, before this person came, as they are takes another name:
-        its name was only the server's choice (Aino's table called its computer Bertil,
-        and Bertil could not join). Once it has played a game here, in the waiting room
-        after it too, the log and the standings have used it: it stays, and the person
-        is told the name is taken, as by anyone else at the table."""
-        name = name_key(guest.name)
-        if name in (name_key(n) for n in self.people_names(guest)):
-            return
+    def computer_yields(self, name: str) -> bool:
+        """A person on the server is called `name`: a computer here called so takes
+        another name, none of the people's on the server nor one at the table (its name
+        was only the server's choice; the standings know computers by level). Everyone
+        here sees it: the table, and the game's snapshot again. True if one did."""
+        if not any(self.computers):
+            return False  # most tables: every hello asks each one
+        key = name_key(name)
+        renamed = False
         for seat, computer in enumerate(self.computers):
-            if seat in self.computers_played:
+            if computer is None or name_key(computer.name) != key:
                 continue
-            if computer is not None and name_key(computer.name) == name:
-                new = free_computer_name([*self.names_here(guest), guest.name])
-                if new is None:
-                    return  # every name taken: the newcomer is refused as before
-                self.computers[seat] = Computer(computer.level, new)
-                self.fx.write(rows.seat(self.id, seat, None, computer.level, new))
+            taken = [*self.names(), *(g.name for g in self.spectators), *self.people_on_server()]
+            taken.append(name)
+            new = free_computer_name(taken)
+            if new is None:
+                continue  # every name taken: the person is refused here, as before
+            self.computers[seat] = Computer(computer.level, new)
+            self.fx.write(rows.seat(self.id, seat, None, computer.level, new))
+            renamed = True
+        if not renamed:
+            return False
+        self.send_table()
+        if self.play is not None:  # the players' names are the snapshot's
+            for guest in self.members():
+                self._send_snapshot(guest, history=False)
+        return True
 
     def seat_computer(self, guest: Guest, seat: int, level: str | None, now: float) -> None:
         """The table's creator, in the waiting room, seats a computer at `level` in a
@@ -193,7 +198,6 @@ class Table(ComputerTurns):
             if computer is None:
                 raise Refusal("not_computer", f"Seat {seat + 1} is not a computer player's.")
             self.computers[seat] = None
-            self.computers_played.discard(seat)
             self.ready[seat] = False
             self.fx.write(rows.seat(self.id, seat, None))
         elif computer is None:
@@ -213,7 +217,7 @@ class Table(ComputerTurns):
             raise Refusal("seat_taken", f"Seat {seat + 1} is yours; a computer takes a free seat.")
         if self.seats[seat] is not None:
             raise Refusal("seat_taken", self._taken(seat))
-        name = free_computer_name([*self.names_here(guest), guest.name])
+        name = free_computer_name([*self.names_here(guest), guest.name, *self.people_on_server()])
         if name is None:
             raise Refusal(
                 "no_computer_name", "Every name a computer can have is taken at this table."
@@ -240,7 +244,6 @@ class Table(ComputerTurns):
             raise Refusal(
                 "too_many_spectators", f"This table already has {MAX_SPECTATORS} spectators."
             )
-        self._rename_computer_called(guest)
         self.seating.check_name(self, guest)
         self.spectators.append(guest)
         self.seating.place(guest, self)
@@ -400,11 +403,7 @@ class Table(ComputerTurns):
 
     # ----- the game -------------------------------------------------------
 
-    def _computers_play(self) -> None:
-        self.computers_played.update(i for i, c in enumerate(self.computers) if c is not None)
-
     def _start(self) -> None:
-        self._computers_play()
         self.rematch.clear()
         self.taken_over.clear()
         self.handed.clear()

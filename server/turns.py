@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from itertools import chain
 from typing import Protocol
 
 from sarja.protocol.names import name_key
@@ -46,15 +47,17 @@ class Turn:
 
 def _free_names(taken: Iterable[str]) -> Iterator[str]:
     """The computers' names not in `taken` by their key (a table refuses "aino", or
-    "Ａｉｎｏ", beside "Aino")."""
+    "Ａｉｎｏ", beside "Aino"): the plain ones first, then numbered ("Aino 2"), as
+    every person on the server may have taken one of the plain ones."""
     folded = {name_key(n) for n in taken}
-    return (n for n in COMPUTER_NAMES if name_key(n) not in folded)
+    numbered = (f"{n} {i}" for i in range(2, 100) for n in COMPUTER_NAMES)
+    return (n for n in chain(COMPUTER_NAMES, numbered) if name_key(n) not in folded)
 
 
 def computer_names(levels: list[str | None], taken: set[str]) -> list[str | None]:
     """A name for each computer seat (a level in `levels`), none of them in `taken`."""
     free = _free_names(taken)
-    return [None if lv is None else next(free) for lv in levels]
+    return [None if lv is None else next(free, "") or None for lv in levels]
 
 
 def free_computer_name(taken: list[str]) -> str | None:

@@ -11,6 +11,14 @@ from sarja.server.app import Server
 
 from .netclient import NetClient
 
+# What makes a new journal file one of version 9 again, less the columns of the version
+# before it (a test that starts from an older version drops those too).
+BEFORE_10 = (
+    "ALTER TABLE person_games DROP COLUMN own_moves;"
+    " ALTER TABLE person_games DROP COLUMN seat_moves;"
+    " ALTER TABLE person_games DROP COLUMN counted;"
+)
+
 
 async def seat_table(
     server: Server,

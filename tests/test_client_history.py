@@ -16,9 +16,9 @@ from sarja.protocol.cards import cell_name
 from sarja.protocol.change_wire import CHANGE_BY_KIND
 from sarja.protocol.changes import Drew, Passed, Played
 from sarja.protocol.client_session import PAST_KEPT
-from sarja.protocol.messages import ChatLine, Entry, History, Legal, Update
+from sarja.protocol.messages import ChatLine, Entry, History, Last, Legal, Update
 
-from .client_helpers import BOARD, STARTED, WELCOME, Headless, fed, headless, snapshot
+from .client_helpers import BOARD, STARTED, WELCOME, Headless, fed, headless, snapshot, spaces
 
 
 def played(version: int, seat: int, card: str, cell: int, stand_in: bool = False) -> Entry:
@@ -217,3 +217,29 @@ def test_a_game_joined_without_a_past_logs_nothing_twice_on_a_later_return():
     wire.feed(WELCOME, STARTED, snapshot(version=3),
               History(version=3, entries=(played(3, 1, "3H", 12),)))  # fmt: skip
     assert sum(t == f"Bertil played 3♥ at {cell_name(12)}." for t in lines(model)) == 1
+
+
+def test_a_last_move_the_computer_made_is_told_as_the_computer_s_on_return():
+    # Back after the computer made our move: "Last move: You played 6♥" stood right
+    # under "The computer played for you: 6♥"; a spectator read "Aino played 6♥".
+    last = Last(seat=0, action=f"6H@{cell_name(15)}", stand_in=True)
+    ours = fed(STARTED, snapshot(version=6, turn=1, board=BOARD_AT_6, last=last),
+               History(version=6, entries=PAST[:6])).model  # fmt: skip
+    assert f"The computer played for you: 6♥ at {cell_name(15)}." in lines(ours)
+    assert f"Last move: The computer, for you, played 6♥ at {cell_name(15)}." in lines(ours)
+    assert not any(t.startswith("Last move: You") for t in lines(ours))
+    watching = replace(STARTED, seat=None)
+    theirs = fed(watching, snapshot(version=6, turn=1, board=BOARD_AT_6, last=last, seat=None,
+                                    hand=(), targets=(), legal=(), choices=())).model  # fmt: skip
+    assert f"Last move: The computer, for Aino, played 6♥ at {cell_name(15)}." in lines(theirs)
+
+
+def test_a_computer_s_move_and_the_sequence_it_made_are_the_computer_s_in_the_log():
+    wire = fed(STARTED, snapshot(turn=1))
+    nine = spaces(BOARD, "9H", 1)[0]
+    made = (Played(seat=1, card="9H", cell=nine), Drew(seat=1))
+    wire.feed(Update(version=13, changes=made, turn=0, draw_size=83, stand_in=True))
+    told = lines(wire.model)[-1]
+    assert told.startswith("The computer, for Bertil, played 9♥"), told
+    assert wire.model.game is not None and wire.model.game.last is not None
+    assert wire.model.game.last.stand_in  # the side panel's last move says it too

@@ -113,3 +113,16 @@ def test_a_whole_record_is_analysed_in_order_with_progress():
     assert found and [m.at for m in found] == sorted(m.at for m in found)
     for m in found:  # each mark is for the seat that moved, and its move as recorded
         assert (m.seat, m.played) == (game.history[m.at][0], str(game.history[m.at][1]))
+
+
+def test_the_computer_s_moves_for_a_person_are_never_the_person_s_mistakes():
+    rng = random.Random(3)
+    game = Game.new(Arrangement.of(2), rng)
+    while game.outcome is None:
+        game.apply(game.turn, rng.choice(game.legal_actions(game.turn)))
+    marked = {m.at for m in analyse(game_record(game))}
+    theirs = sorted(marked)[::2]  # half the marked moves were the computer's for the seat
+    record = game_record(game, computer_moves=theirs)
+    assert record["computer_moves"] == theirs
+    again = {m.at for m in analyse(record)}
+    assert again == marked - set(theirs) and again

@@ -37,6 +37,7 @@ from sarja.protocol.examples import (
     INCOMPATIBLE,
     MATCH_TABLE,
     SERVER_EXAMPLES,
+    STAND_IN_LAST,
     STAND_IN_UPDATE,
     V1_HELLO,
 )
@@ -320,10 +321,18 @@ def block_stand_in() -> str:
     codec = ServerCodec()
     codec.session.state = SessionState.GAME
     frame = codec.send(STAND_IN_UPDATE)
+    last = ServerCodec()
+    last.session.state = SessionState.GAME
+    snapshot = last.send(STAND_IN_LAST)
     return (
         "```text\n" + "\n".join(pretty(wire(STAND_IN_UPDATE))) + "\n```\n\n"
         f"Golden bytes, `server:stand_in`, {len(frame)} bytes:\n\n"
-        "```text\n" + "\n".join(hex_lines(frame)) + "\n```"
+        "```text\n" + "\n".join(hex_lines(frame)) + "\n```\n\n"
+        "A snapshot's last move says the same: the snapshot of the example in section 7"
+        " had the computer made Bertil's K♦ for him, its `last`:\n\n"
+        "```text\n" + "\n".join(pretty(wire(STAND_IN_LAST)["last"])) + "\n```\n\n"
+        f"The whole snapshot. Golden bytes, `server:stand_in_last`, {len(snapshot)} bytes:\n\n"
+        "```text\n" + "\n".join(hex_lines(snapshot)) + "\n```"
     )
 
 

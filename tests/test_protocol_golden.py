@@ -39,6 +39,7 @@ IDS = [f"{d}:{m.TYPE}" for d, m in EXAMPLES]
 # Examples beyond one per message, shown where the docs explain them.
 MORE = {
     "server:stand_in": ex.STAND_IN_UPDATE,
+    "server:stand_in_last": ex.STAND_IN_LAST,
     "server:match_table": ex.MATCH_TABLE,
     "client:turn_clock": ex.CLOCK_TABLE,
     "server:clock": ex.CLOCK_UPDATE,

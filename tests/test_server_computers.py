@@ -21,6 +21,7 @@ from sarja.protocol.messages import (
     ListTables,
     Ready,
     Rematch,
+    SeatComputer,
     Spectate,
 )
 from sarja.server.app import serve
@@ -254,40 +255,79 @@ def test_a_first_version_journal_is_brought_up_to_date(tmp_path: Path, takeover:
     assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
 
 
-async def test_a_computer_that_has_played_keeps_its_name_in_the_waiting_room_after(tmp_path):
-    # Bertil the computer played a game; Cecilia left after it, which made the table a
-    # waiting room, and the computer was renamed for a person called Bertil: the log and
-    # the standings knew it as Bertil. The name is taken, as by anyone who played here.
+async def test_a_computer_never_takes_the_name_of_a_person_on_the_server(tmp_path):
+    # A computer seat was called "Bertil" while Bertil was in the lobby, and one "Aino"
+    # while Aino was connected; and one that had played kept its name in the waiting
+    # room after, so Bertil arriving later could neither join nor watch.
     async with trio.open_nursery() as nursery:
         server = await nursery.start(serve, fast(data_dir=tmp_path))
-        aino = await NetClient.connect(server.port, "Aino")
-        await aino.send(CreateTable(name="Trio", players=3, teams=3, computers=(None, "easy")))
-        made = await aino.expect("table")
-        assert made.seats[1].name == "Bertil"
         cecilia = await NetClient.connect(server.port, "Cecilia")
-        await cecilia.send(Join(table=made.id))
+        bertil = await NetClient.connect(server.port, "Bertil")  # in the lobby
+        aino = await NetClient.connect(server.port, "aino")  # connected too
+        await cecilia.send(CreateTable(name="Trio", players=3, teams=3, computers=(None, "easy")))
+        made = await cecilia.expect("table")
+        assert made.seats[1].name not in ("Aino", "Bertil", "Cecilia"), made.seats
+        assert aino.welcome is not None
+        # A computer seated in the waiting room, too.
+        await cecilia.send(SeatComputer(seat=2, level="easy"))
+        seated = await cecilia.expect("table")
+        assert seated.seats[2].name not in ("Aino", "Bertil", "Cecilia", made.seats[1].name)
+        await cecilia.send(SeatComputer(seat=2, level=None))
         await cecilia.expect("table")
-        for person in (aino, cecilia):
+        await bertil.send(Join(table=made.id))
+        await bertil.expect("table")
+        for person in (cecilia, bertil):
             await person.send(Ready(ready=True))
         async with trio.open_nursery() as players:
-            for person in (aino, cecilia):
+            for person in (cecilia, bertil):
                 players.start_soon(play_until, person, random.Random(3), over)
-        await cecilia.send(Leave())
-        await cecilia.expect("tables")
+        played = cecilia.table.seats[1].name  # the computer that played the game
+        await bertil.send(Leave())
+        await bertil.expect("tables")
         with trio.fail_after(PATIENCE):
-            while aino.table.started:
-                await aino.receive()
-        bertil = await NetClient.connect(server.port, "Bertil")
-        for request in (Join(table=made.id), Spectate(table=made.id)):
-            await bertil.send(request)
-            assert await answer(bertil) == "name_taken"
+            while cecilia.table.started:
+                await cecilia.receive()
+        # A person arriving later with the computer's name gets it; the computer takes
+        # another, and the table and the game show the new name.
+        arrives = await NetClient.connect(server.port, played)
+        with trio.fail_after(PATIENCE):
+            while cecilia.table.seats[1].name == played:
+                await cecilia.receive()
+        renamed = cecilia.table.seats[1].name
+        assert renamed not in (played, "Bertil", "Cecilia") and cecilia.table.seats[1].computer
+        await arrives.send(ListTables())  # the lobby's list shows the new name too
+        [listed] = (await arrives.expect("tables")).tables
+        assert listed.seated[1] == renamed
+        for request in (Spectate(table=made.id),):
+            await arrives.send(request)
+            assert await answer(arrives) == "table"
         nursery.cancel_scope.cancel()
     async with trio.open_nursery() as nursery:  # and so after a restart
         server = await nursery.start(serve, fast(data_dir=tmp_path))
-        bertil = await NetClient.connect(server.port, "Bertil")
-        await bertil.send(Join(table=made.id))
-        assert await answer(bertil) == "name_taken"
+        back = await NetClient.connect(server.port, renamed)
+        await back.send(Spectate(table=made.id))
+        assert await answer(back) == "table"
+        assert back.table.seats[1].name not in (renamed, played)
         nursery.cancel_scope.cancel()
+
+
+async def test_a_person_who_arrives_mid_game_takes_the_name_of_a_computer_playing(nursery):
+    server = await nursery.start(serve, fast())
+    cecilia = await NetClient.connect(server.port, "Cecilia")
+    await cecilia.send(CreateTable(name="Duo", players=2, teams=2, computers=(None, "easy")))
+    computer = (await cecilia.expect("table")).seats[1].name
+    await cecilia.send(Ready(ready=True))
+    await cecilia.expect("snapshot")
+    assert cecilia.state.players[1].name == computer
+    arrives = await NetClient.connect(server.port, computer)
+    with trio.fail_after(PATIENCE):
+        while cecilia.state.players[1].name == computer:
+            await cecilia.receive()
+    assert cecilia.table.seats[1].name == cecilia.state.players[1].name
+    await arrives.send(Spectate(table=cecilia.table.id))
+    assert await answer(arrives) == "table"
+    await arrives.expect("snapshot")
+    assert arrives.state.players[1].name not in (computer, "Cecilia")
 
 
 async def answer(client: NetClient) -> str:
@@ -295,3 +335,11 @@ async def answer(client: NetClient) -> str:
     while (reply := await client.receive()).TYPE not in ("table", "error"):
         pass
     return "table" if reply.TYPE == "table" else str(reply.code)
+
+
+def test_with_every_plain_name_taken_a_computer_is_numbered():
+    from sarja.server.turns import COMPUTER_NAMES, computer_names, free_computer_name
+
+    taken = {n.upper() for n in COMPUTER_NAMES}
+    assert computer_names([None, "easy", "hard"], taken) == [None, "Aino 2", "Bertil 2"]
+    assert free_computer_name([*COMPUTER_NAMES, "aino 2"]) == "Bertil 2"

@@ -3,6 +3,7 @@ openskill's model by hand, and standings.py's figures from a kept game."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import sqlite3
@@ -11,6 +12,7 @@ import pytest
 from openskill.models import PlackettLuce
 
 from sarja.protocol.changes import Exchanged, Removed, SequenceMade
+from sarja.server.credit import Move, credit
 from sarja.server.engine import Arrangement, Game
 from sarja.server.journal_saved import SavedAction, SavedGame, SavedTable
 from sarja.server.journal_schema import set_up
@@ -62,12 +64,13 @@ def test_a_handed_seat_counts_for_its_person_and_not_as_a_computer():
 def played_game(seed: int, players: int, teams: int) -> tuple[SavedTable, list[dict]]:
     """A random game played to its end by the engine and kept as the journal keeps it,
     with each seat's figures tallied from the changes as they were made (not replayed):
-    every third action a stand-in's, the n-th action made at second n * (n + 1) / 2."""
+    every third action a stand-in's (not the person's figure), the n-th action made at
+    second n * (n + 1) / 2."""
     rng = random.Random(seed)
     arrangement = Arrangement.of(players, teams)
     game = Game.new(arrangement, rng)
     kept = SavedGame(1, [[list(p) for p in r] for r in game.cut], list(game.deck))
-    tally = [dict(sequences=0, removed=0, exchanged=0, moves=0, move_time=0.0)
+    tally = [dict(sequences=0, removed=0, exchanged=0, moves=0, move_time=0.0, own=0, seat=0)
              for _ in range(players)]  # fmt: skip
     while game.outcome is None:
         seat = game.pending_draw[0] if game.pending_draw else game.turn
@@ -75,7 +78,11 @@ def played_game(seed: int, players: int, teams: int) -> tuple[SavedTable, list[d
         before = len(game.reshuffles)
         n = len(kept.actions)
         stand_in = n % 3 == 2
+        tally[seat]["seat"] += 1
+        tally[seat]["own"] += not stand_in
         for change in game.apply(seat, action):
+            if stand_in:
+                continue
             if isinstance(change, SequenceMade):
                 tally[change.seat]["sequences"] += len(change.fives)
             elif isinstance(change, Removed):
@@ -101,8 +108,11 @@ def times_of(saved: SavedTable) -> list[float]:
 @pytest.mark.parametrize("seed, players, teams", [(1, 2, 2), (2, 3, 3), (3, 4, 2)])
 def test_the_figures_are_the_changes_as_they_were_made(seed, players, teams):
     saved, tally = played_game(seed, players, teams)
-    figures, winner = count(saved, times_of(saved))
-    assert [vars(f) for f in figures] == tally
+    credits, winner = count(saved, times_of(saved))
+    assert [vars(c.figures) for c in credits] == tally
+    # Three seats: every third action is the same seat's, all the computer's.
+    assert [c.counts for c in credits] == [2 * t["own"] >= t["seat"] for t in tally]
+    assert any(c.counts for c in credits)
     assert winner is not None and 0 <= winner < teams
 
 
@@ -167,3 +177,63 @@ def test_the_hosts_table_keeps_a_computers_line_in_its_columns():
     )
     assert [r[29:35] for r in rows] == ["     2"] * 2, rows  # the games, in their column
     assert "(computer)" not in rows[1]
+
+
+def test_the_computer_s_moves_are_no_one_s_and_half_the_seat_s_moves_make_a_game_count():
+    moves = [
+        Move(0, computer=True, sequences=2, removed=1, took=1.0),  # the stand-in's
+        Move(1, computer=False, sequences=1, took=2.0),
+        Move(0, computer=False, exchanged=1, took=3.0),
+        Move(1, computer=False, removed=1, took=None),
+        Move(2, computer=True, sequences=1, took=1.0),
+        Move(2, computer=True, took=1.0),
+        Move(2, computer=False, took=4.0),
+    ]
+    zero, one, two = credit(3, moves)
+    assert vars(zero.figures) == dict(sequences=0, removed=0, exchanged=1, moves=1,
+                                      move_time=3.0, own=1, seat=2)  # fmt: skip
+    assert zero.counts  # one of two: half
+    assert one.counts and (one.figures.sequences, one.figures.removed) == (1, 1)
+    assert not two.counts and two.figures.sequences == 0 and two.figures.own == 1
+
+
+def test_a_journal_counted_before_is_counted_again_on_its_next_start(tmp_path):
+    # Berra's every move was the clock's stand-in, and the standings of the time gave him
+    # the win, the sequences and the top rating; Aino played hers.
+    from sarja.server.journal import FILE_NAME, Journal
+    from sarja.server.standings_read import standings
+
+    from .server_helpers import BEFORE_10
+
+    path = tmp_path / FILE_NAME
+    Journal(path).close()
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        db.executescript(BEFORE_10 + "PRAGMA user_version = 9;")
+        won = rate([[NEW], [NEW]], 0)
+        db.executemany(
+            "INSERT INTO people (person, name, computer, mu, sigma) VALUES (?, ?, NULL, ?, ?)",
+            [("bb", "Berra", *won[0][0]), ("aa", "Aino", *won[1][0])],
+        )
+        db.execute(
+            "INSERT INTO results (table_id, game, finished_at, table_name, players, teams,"
+            " result, side, moves, seats) VALUES ('t1', 1, 1000.0, 'T', 2, 2, 'win', 0, 60, '[]')"
+        )
+        db.executemany(
+            "INSERT INTO person_games (person, table_id, game, finished_at, name, side, outcome,"
+            " sequences, removed, exchanged, moves, move_time) VALUES"
+            " (?, 't1', 1, 1000.0, ?, ?, ?, ?, ?, 0, ?, ?)",
+            [("bb", "Berra", 0, "win", 2, 3, 0, 0.0), ("aa", "Aino", 1, "loss", 1, 1, 29, 90.0)],
+        )
+        db.commit()
+    journal = Journal(path)
+    told = journal.read(lambda db: standings(db, 2000.0, "bb"))
+    mine = journal.read(lambda db: standings(db, 2000.0, "aa"))
+    journal.close()
+    berra, aino = told.you, mine.you
+    assert berra is not None and aino is not None
+    assert (berra.games, berra.wins, berra.sequences, berra.removed) == (0, 0, 0, 0)
+    assert (aino.games, aino.losses, aino.sequences, aino.removed) == (1, 1, 1, 1)
+    assert [s.name for s in told.all_time] == ["Aino"]  # Berra played no game of his own
+    # Aino's rating: rated against a newcomer (the seat counts for no one), not a winner.
+    (_,), (after,) = rate([[NEW], [NEW]], 0)
+    assert aino.rating == round(shown(after) * 10)

@@ -77,7 +77,7 @@ def change_parts(
     seat: int | None = getattr(c, "seat", None)
     who: Fragment | list[Fragment] = _who_part(model, game, seat)
     you = seat is not None and seat == game.seat and model.replay is None
-    if stand_in and acted(c):
+    if stand_in and by_mover(c):
         if you and isinstance(c, ch.Played):
             return parts(_("The computer played for you: {card} at {cell}."),
                          card=card_part(c.card), cell=_cell_part(c.cell))  # fmt: skip
@@ -185,8 +185,8 @@ def last_parts(model: Model, game: GameMirror, last: Last) -> list[Fragment]:
     E6" (the side panel writes it this way too)."""
     who: _Who = _who_part(model, game, last.seat)
     you = last.seat is not None and last.seat == game.seat and model.replay is None
-    if model.last_stand_in and last is game.last and model.replay is None:
-        # The computer made it for an away seat: said as the log says it.
+    if last.stand_in:
+        # The computer made it for the seat's person: said as the log says it.
         if you:
             who = [("class:log.info", _("The computer, for you,"))]
         else:
@@ -279,6 +279,12 @@ def acted(c: Change) -> bool:
             assert_never(c)
 
 
+def by_mover(c: Change) -> bool:
+    """What the seat's move made: what it did, and the sequences that made (told as
+    the computer's when the computer made the move for the seat's person)."""
+    return acted(c) or isinstance(c, ch.SequenceMade)
+
+
 def is_move(c: Change) -> bool:
     """The changes counted as moves (a draw or a forfeit is part of one)."""
     match c:
@@ -302,7 +308,7 @@ def log_changes(
     actor: int | None = getattr(changes[0], "seat", None) if stand_in and changes else None
     for c in changes:
         seat: int | None = getattr(c, "seat", None)
-        said = change_parts(model, game, c, actor is not None and seat == actor and acted(c))
+        said = change_parts(model, game, c, actor is not None and seat == actor and by_mover(c))
         if said:
             lines.append(LogLine(c.kind, tuple(said)))
     return lines

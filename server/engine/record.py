@@ -8,7 +8,7 @@ game is over.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -23,8 +23,11 @@ FORMAT = "sarja-record"
 FORMAT_VERSION = 1
 
 
-def game_record(game: Game, names: list[str] | None = None) -> dict[str, Any]:
-    """The record of `game` (finished or not) as JSON-ready data."""
+def game_record(
+    game: Game, names: list[str] | None = None, computer_moves: Iterable[int] = ()
+) -> dict[str, Any]:
+    """The record of `game` (finished or not) as JSON-ready data; `computer_moves`: the
+    indices in its actions of those the computer made for a person's seat."""
     a = game.arrangement
     record: dict[str, Any] = {
         "format": FORMAT,
@@ -42,7 +45,24 @@ def game_record(game: Game, names: list[str] | None = None) -> dict[str, Any]:
     }
     if names is not None:
         record["names"] = list(names)
+    made = sorted(set(computer_moves))
+    if made:
+        record["computer_moves"] = made
     return record
+
+
+def computer_moves(record: dict[str, Any]) -> frozenset[int]:
+    """The indices in the record's actions of the moves the computer made for a person
+    (none if the record does not say: an older record, or none was); RecordError if
+    the key is there and malformed."""
+    made = record.get("computer_moves", [])
+    actions = record.get("actions")
+    count = len(actions) if isinstance(actions, list) else 0
+    if not isinstance(made, list) or not all(
+        isinstance(i, int) and not isinstance(i, bool) and 0 <= i < count for i in made
+    ):
+        raise RecordError("bad_record", "computer_moves must be indices of the record's actions.")
+    return frozenset(made)
 
 
 def _outcome_of(game: Game) -> dict[str, Any] | None:
@@ -57,8 +77,10 @@ def _outcome_of(game: Game) -> dict[str, Any] | None:
     }
 
 
-def record_json(game: Game, names: list[str] | None = None) -> str:
-    return json.dumps(game_record(game, names), ensure_ascii=False, indent=1)
+def record_json(
+    game: Game, names: list[str] | None = None, computer_moves: Iterable[int] = ()
+) -> str:
+    return json.dumps(game_record(game, names, computer_moves), ensure_ascii=False, indent=1)
 
 
 def replay(record: dict[str, Any] | str) -> Game:
