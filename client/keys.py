@@ -32,12 +32,12 @@ _UP, _DOWN, _LEFT, _RIGHT = ("up", "k"), ("down", "j"), ("left", "h"), ("right",
 _YES, _NO = ("y", "Y", "k", "K"), ("n", "N", "e", "E")  # English and Finnish answers
 
 
-def _edit(layout: ScreenLayout, key: str) -> Callable[[KeyPressEvent], None]:
-    """A key that edits the offered name (rather than replacing it) and then does what
-    it always does in a text box."""
+def _edit(taken: Callable[[], None], key: str) -> Callable[[KeyPressEvent], None]:
+    """A key that edits an offered name (rather than replacing it: `taken` says it is
+    no longer only offered) and then does what it always does in a text box."""
 
     def handler(event: KeyPressEvent) -> None:
-        layout.name_offered = False
+        taken()
         buffer = event.current_buffer
         if key in ("left",):
             buffer.cursor_left()
@@ -110,6 +110,25 @@ class _Binder:
         return ask.Help(tuple((say, tuple(lines[say])) for say in shown))
 
 
+def _offered_table_name(kb: KeyBindings, m: Model, naming: Filter) -> None:
+    """The name the new-table form starts with is offered as the name screen's is:
+    typing replaces it, an editing key edits it."""
+    named = Condition(lambda: m.form.offered) & naming
+
+    @kb.add(Keys.Any, filter=named)
+    def _replace(event: KeyPressEvent) -> None:
+        if event.data.isprintable():
+            m.form.offered = False
+            event.current_buffer.text = ""
+            event.current_buffer.insert_text(event.data)
+
+    def taken() -> None:
+        m.form.offered = False
+
+    for key in ("left", "right", "home", "end", "backspace", "c-a", "c-e", "delete"):
+        kb.add(key, filter=named)(_edit(taken, key))
+
+
 def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
     kb = KeyBindings()
     m = model
@@ -174,8 +193,11 @@ def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
             event.current_buffer.text = ""
             event.current_buffer.insert_text(event.data)
 
+    def name_taken() -> None:
+        layout.name_offered = False
+
     for key in ("left", "right", "home", "end", "backspace", "c-a", "c-e", "delete"):
-        kb.add(key, filter=offered & on_name)(_edit(layout, key))
+        kb.add(key, filter=offered & on_name)(_edit(name_taken, key))
     # q is a letter of a name there: Esc quits (the server may be unreachable).
     bind("escape", big & on_name, ask.Quit())
 
@@ -204,8 +226,9 @@ def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
     # The new-table form: the name is a text box, the other fields take arrows. Its help
     # is F1, and ? too where ? is not a letter of the name.
     form = big & overlay["create"]
-    bind(("up", "s-tab"), form, ask.FormMove(-1), say="form field")
-    bind(("down", "tab"), form, ask.FormMove(1), say="form field")
+    _offered_table_name(kb, m, form & typing)
+    bind(("up", "s-tab"), form, ask.FormMove(-1), say="form field back")
+    bind(("down", "tab"), form, ask.FormMove(1), say="form field on")
     bind("left", form & ~typing, ask.FormChange(-1), say="form change")
     bind(("right", " "), form & ~typing, ask.FormChange(1), say="form change")
     bind("enter", form, ask.Create(), say="create")

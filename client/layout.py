@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from prompt_toolkit.application import get_app
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.document import Document
@@ -276,8 +277,8 @@ class ScreenLayout:
     def _game(self) -> list[AnyContainer]:
         m = self.model
         choosing = Condition(lambda: m.overlay == "fives")
-        board = self._region(lambda w, h: rb.board_lines(m, w, self.do), name="board",
-                             width=rb.board_width)  # fmt: skip
+        board = self._region(lambda w, h: rb.board_lines(m, w, self.do, tall=self._tall()),
+                             name="board", width=rb.board_width)  # fmt: skip
         hand = self._region(lambda w, h: rg.hand_lines(m, w, self.do), name="hand")
         clock = self._region(lambda w, h: rc.clock_lines(m, w), name="clock")
         rule: Line = [("class:rule", " │ ")]
@@ -297,6 +298,10 @@ class ScreenLayout:
             self._status(),
             self._window(lambda w, h: [rg.game_footer(m, w)], 1),
         ]  # fmt: skip
+
+    def _tall(self) -> bool:
+        """The terminal is high enough for the tall board (render_board.py)."""
+        return get_app().output.get_size().rows >= rb.TALL_FROM
 
     # ----- the text boxes and the model ---------------------------------------------
 

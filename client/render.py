@@ -212,13 +212,16 @@ def connect_lines(model: Model, width: int, height: int) -> list[Line]:
 
 def name_top(model: Model, width: int, height: int) -> list[Line]:
     """The question, just above the name's text box."""
+    seen = connect.NAME_SEEN if model.practice is None else connect.NAME_PRACTICE
     texts = [("class:title", f" {connect.SARJA} "), ("", ""), ("", connect.WHAT_NAME),
-             ("class:dim", connect.NAME_SEEN), ("", "")]  # fmt: skip
+             ("class:dim", seen), ("", "")]  # fmt: skip
     return centred(texts, width, len(texts))
 
 
 def name_bottom(model: Model, width: int, height: int) -> list[Line]:
-    if model.link == "online" and model.welcome is not None:
+    if model.practice is not None and model.link not in ("unreachable", "stopped", "closed"):
+        text = connect.PRACTICE_READY  # its server is this program's own: no address to tell
+    elif model.link == "online" and model.welcome is not None:
         text = connect.CONNECTED_TO.format(address=model.address)
     elif model.link == "online":
         text = connect.ANSWERS.format(address=model.address)

@@ -59,8 +59,9 @@ def lobby_list(model: Model, width: int, height: int, click: Click = None) -> li
         free = sum(1 for s in info.seated if s is None)
         seats = words.seats_state(info.started, free, info.players)
         rules_items = words.rules_items(
-            info.rules.hand_size, info.rules.manual_draw, info.computer_takeover, info.turn_clock
-        )
+            info.rules.hand_size, info.rules.manual_draw, info.computer_takeover, info.turn_clock,
+            info.hints,
+        )  # fmt: skip
         if info.match is not None:  # the score first: it says most about the table
             rules_items.insert(0, match_words.lobby_item(info.match, info.teams))
         rules = ", ".join(rules_items)
@@ -87,8 +88,9 @@ def lobby_details(model: Model, width: int) -> list[Line]:
         return []
     info = model.tables[min(model.lobby_row, len(model.tables) - 1)]
     rules = words.rules_items(
-        info.rules.hand_size, info.rules.manual_draw, info.computer_takeover, info.turn_clock
-    )
+        info.rules.hand_size, info.rules.manual_draw, info.computer_takeover, info.turn_clock,
+        info.hints,
+    )  # fmt: skip
     if info.match is not None:
         rules.insert(0, match_words.lobby_item(info.match, info.teams))
     extra = [("class:label", words.RULES), ("", ", ".join(rules))]
@@ -248,7 +250,7 @@ def table_lines(model: Model, width: int, height: int, click: Click = None) -> l
         if i == table.seat:
             who = shorten(who, name_w - 6) + table_words.YOU_TAG
         elif seat.computer is not None and not seat.away:
-            tag = table_words.computer_tag(seat.computer, seat.remote)
+            tag = table_words.computer_tag(seat.computer, seat.remote, seat.name or "")
             who = shorten(who, name_w - get_cwidth(tag)) + tag
         state = states[i]
         row_style = "class:selected" if chosen else ""

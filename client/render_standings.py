@@ -4,30 +4,42 @@ the part's size; the words are words/standings.py's)."""
 
 from __future__ import annotations
 
+from prompt_toolkit.utils import get_cwidth
+
 from sarja.protocol.messages import Standing, Standings
 
-from .fit import Line, column, shorten
+from .fit import Line, column, shorten, wrap
 from .model import Model
 from .words import standings as words
 
-NAME_W = 18  # the table fits 80 columns
+NAME_W = 18  # at most; the figures' columns take what they need of 80 first
+TABLE_W = 80
+FIGURE_W = (5, 4, 4, 5, 4, 7, 4, 6, 6)  # the least: games, won, lost, drawn, … rating
+
+
+def _widths() -> tuple[int, list[int]]:
+    """The name's width and each figure's, in the language of the moment: a column is
+    as wide as its head (never cut), the name takes what is left of 80 columns."""
+    figures = [max(w, get_cwidth(h)) for w, h in zip(FIGURE_W, words.HEAD[1:], strict=True)]
+    return min(NAME_W, TABLE_W - 6 - sum(w + 1 for w in figures)), figures
 
 
 def _row(s: Standing, rank: str) -> str:
     name = words.computer(s.computer) if s.computer else s.name
-    name_w = NAME_W - max(0, len(rank) - 3)  # a longer "You" ("Sinä") takes from the name
-    return (
-        f" {rank:>3} {column(name, name_w)} {s.games:>5} {s.wins:>4} {s.losses:>4}"
-        f" {s.draws:>5} {s.sequences:>4} {s.removed:>7} {s.exchanged:>4}"
-        f" {s.move_ms / 1000:>6.1f} {s.rating / 10:>6.1f}"
+    name_w, w = _widths()
+    name_w -= max(0, len(rank) - 3)  # a longer "You" ("Sinä") takes from the name
+    values = (s.games, s.wins, s.losses, s.draws, s.sequences, s.removed, s.exchanged)
+    figures = [*map(str, values), f"{s.move_ms / 1000:.1f}", f"{s.rating / 10:.1f}"]
+    return f" {rank:>3} {column(name, name_w)}" + "".join(
+        f" {v:>{width}}" for v, width in zip(figures, w, strict=True)
     )
 
 
 def _head() -> str:
+    name_w, w = _widths()
     h = words.HEAD
-    return (
-        f" {'':>3} {h[0]:<{NAME_W}} {h[1]:>5} {h[2]:>4} {h[3]:>4} {h[4]:>5} {h[5]:>4}"
-        f" {h[6]:>7} {h[7]:>4} {h[8]:>6} {h[9]:>6}"
+    return f" {'':>3} {h[0]:<{name_w}}" + "".join(
+        f" {head:>{width}}" for head, width in zip(h[1:], w, strict=True)
     )
 
 
@@ -49,7 +61,8 @@ def standings_lines(model: Model, width: int, height: int) -> list[Line]:
     if reply is None:
         return [[("class:label", " " + words.TITLE)], [("class:dim", " " + words.ASKING)]]
     # Rows for each table's people: what is left after the titles, heads and the rest.
-    room = max(1, (height - 10) // 2)
+    legend = wrap([("class:dim", " " + words.LEGEND)], width, indent=1)
+    room = max(1, (height - 10 - len(legend)) // 2)
     out = _table(words.evening(reply.hours), reply.evening, room)
     out.append([])
     out += _table(words.ALL_TIME, reply.all_time, room)
@@ -58,6 +71,7 @@ def standings_lines(model: Model, width: int, height: int) -> list[Line]:
         out.append([("class:label", " " + words.NOT_YOU)])
     else:
         out.append([("class:label", _row(reply.you, words.YOU))])
+    out += legend
     out.append([])
     out.append([("class:label", " " + words.PAIRS)])
     if not reply.pairs:

@@ -10,6 +10,7 @@ from sarja.protocol.names import same_name
 from ..keybar import KeyItem, Need
 from ..styles import side_style
 from . import common
+from .bot import says_its_level
 from .common import Fragment, parts
 from .lobby import level_name
 
@@ -40,7 +41,18 @@ _NOTICES = {
         N_("The computer plays for {who} until they return."),
         N_("The computer plays for you until you come back or make a move."),
     ),
+    "takeover_present": (
+        N_("The computer plays for {who} until they make a move themselves."),
+        N_("The computer plays for you until you come back or make a move."),
+    ),
 }
+
+
+def _away(msg: Notice, table: TableView | None) -> bool:
+    """The notice's seat is away as the table last showed it (unknown: away)."""
+    if msg.seat is None or table is None or not 0 <= msg.seat < len(table.seats):
+        return True
+    return table.seats[msg.seat].away
 
 
 def notice_parts(msg: Notice, table: TableView | None, me: str = "") -> list[Fragment]:
@@ -62,6 +74,8 @@ def notice_parts(msg: Notice, table: TableView | None, me: str = "") -> list[Fra
         return [("", _("{name} is watching.").format(name=msg.name))]
     if kind in ("joined", "seated") and not where:
         kind += "_nowhere"
+    if kind == "takeover" and not mine and not _away(msg, table):
+        kind = "takeover_present"  # here, but their clock ran out: they are not away
     if kind in _NOTICES:
         theirs, ours = _NOTICES[kind]
         template = ours if mine else theirs  # already in the language (translated)
@@ -78,8 +92,11 @@ WATCHING_HINT = N_(" You are watching. Choose a free seat and press Enter to pla
 GAME_ON = N_(" The game is on.")
 
 
-def computer_tag(level: str, remote: bool = False) -> str:
-    """A computer's seat: the server's, or (`remote`) a program that joined by itself."""
+def computer_tag(level: str, remote: bool = False, name: str = "") -> str:
+    """A computer's seat: the server's, or (`remote`) a program that joined by itself;
+    nothing more for a bot whose name says it all ("Medium bot")."""
+    if remote and says_its_level(name, level):
+        return ""
     if remote:
         return _(" (bot, {level})").format(level=level_name(level))
     return _(" (computer, {level})").format(level=level_name(level))
