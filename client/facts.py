@@ -134,6 +134,17 @@ def hand_over_later(model: Model) -> tuple[int, int] | None:
     return seat, left
 
 
+def present(model: Model, seat: int | None) -> bool:
+    """`seat`'s person is at the game on screen (not away), as the game last said."""
+    g = model.game
+    return (
+        g is not None
+        and seat is not None
+        and 0 <= seat < len(g.players)
+        and not g.players[seat].away
+    )
+
+
 def is_computer_seat(model: Model, seat: int) -> bool:
     """A computer player's own seat (not an away person's it plays for)."""
     table = model.table

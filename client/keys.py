@@ -23,6 +23,7 @@ from . import intents as ask
 from .facts import final_board
 from .layout import ScreenLayout
 from .model import Model, screen
+from .offered import EDITING, edit_key
 from .render_lobby import seats_computers
 from .words import help as help_words
 
@@ -30,29 +31,6 @@ Do = Callable[[ask.Intent], None]
 
 _UP, _DOWN, _LEFT, _RIGHT = ("up", "k"), ("down", "j"), ("left", "h"), ("right", "l")
 _YES, _NO = ("y", "Y", "k", "K"), ("n", "N", "e", "E")  # English and Finnish answers
-
-
-def _edit(taken: Callable[[], None], key: str) -> Callable[[KeyPressEvent], None]:
-    """A key that edits an offered name (rather than replacing it: `taken` says it is
-    no longer only offered) and then does what it always does in a text box."""
-
-    def handler(event: KeyPressEvent) -> None:
-        taken()
-        buffer = event.current_buffer
-        if key in ("left",):
-            buffer.cursor_left()
-        elif key in ("right",):
-            buffer.cursor_right()
-        elif key in ("home", "c-a"):
-            buffer.cursor_position = 0
-        elif key in ("end", "c-e"):
-            buffer.cursor_position = len(buffer.text)
-        elif key == "backspace":
-            buffer.delete_before_cursor()
-        elif key == "delete":
-            buffer.delete()
-
-    return handler
 
 
 # A mouse report as terminals send them: "Esc[M" and three bytes, or "Esc[b;x;yM"
@@ -108,25 +86,6 @@ class _Binder:
         order = list(help_words.KEYS)
         shown = sorted((say for say in lines if lines[say]), key=order.index)
         return ask.Help(tuple((say, tuple(lines[say])) for say in shown))
-
-
-def _offered_table_name(kb: KeyBindings, m: Model, naming: Filter) -> None:
-    """The name the new-table form starts with is offered as the name screen's is:
-    typing replaces it, an editing key edits it."""
-    named = Condition(lambda: m.form.offered) & naming
-
-    @kb.add(Keys.Any, filter=named)
-    def _replace(event: KeyPressEvent) -> None:
-        if event.data.isprintable():
-            m.form.offered = False
-            event.current_buffer.text = ""
-            event.current_buffer.insert_text(event.data)
-
-    def taken() -> None:
-        m.form.offered = False
-
-    for key in ("left", "right", "home", "end", "backspace", "c-a", "c-e", "delete"):
-        kb.add(key, filter=named)(_edit(taken, key))
 
 
 def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
@@ -196,8 +155,8 @@ def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
     def name_taken() -> None:
         layout.name_offered = False
 
-    for key in ("left", "right", "home", "end", "backspace", "c-a", "c-e", "delete"):
-        kb.add(key, filter=offered & on_name)(_edit(name_taken, key))
+    for key in EDITING:
+        kb.add(key, filter=offered & on_name)(edit_key(name_taken, key))
     # q is a letter of a name there: Esc quits (the server may be unreachable).
     bind("escape", big & on_name, ask.Quit())
 
@@ -226,7 +185,6 @@ def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
     # The new-table form: the name is a text box, the other fields take arrows. Its help
     # is F1, and ? too where ? is not a letter of the name.
     form = big & overlay["create"]
-    _offered_table_name(kb, m, form & typing)
     bind(("up", "s-tab"), form, ask.FormMove(-1), say="form field back")
     bind(("down", "tab"), form, ask.FormMove(1), say="form field on")
     bind("left", form & ~typing, ask.FormChange(-1), say="form change")

@@ -48,6 +48,7 @@ from . import render_standings as rs
 from .fit import Line, width_of
 from .keybar import KeyItem, keys_lines
 from .model import Model, screen
+from .offered import offered_bindings
 from .parts import Draw, Part, Region, rows
 from .typed import typed
 from .words import connect as connect_words
@@ -323,6 +324,9 @@ class ScreenLayout:
             multiline=False, height=1, width=MAX_TABLE_NAME + 2, style="class:input",
             accept_handler=self._accept(lambda text: ask.Create()),
         )  # fmt: skip
+        self.form_box.control.key_bindings = offered_bindings(
+            lambda: m.form.offered, lambda: setattr(m.form, "offered", False)
+        )
         self.form_box.buffer.on_text_changed += self._form_typed
         self.name_box.buffer.on_text_changed += lambda _buffer: self.do(ask.NameTyped())
         self.chat_box.buffer.on_text_changed += self._chat_typed

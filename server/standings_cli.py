@@ -28,7 +28,6 @@ ID_SHOWN = 12  # hex digits of a person's key hash the host sees, to name them i
 
 NAME_WIDTH = 24  # at most: the figures take what they need of WIDTH first
 WIDTH = 80  # a host's terminal
-FIGURE_WIDTHS = (5, 4, 4, 5, 4, 7, 4, 6, 6)  # the least, as wide as the English heads
 
 
 def _heads() -> tuple[str, list[str]]:
@@ -48,24 +47,28 @@ def _heads() -> tuple[str, list[str]]:
 
 def format_lines(lines: list[Line]) -> list[str]:
     """The standings as a table, one person a line, at most WIDTH columns: each
-    figure's column as wide as its head (a Finnish head may be wider), the name's what
-    is left. The ids `forget` takes are listed apart (`id_lines`)."""
+    figure's column as wide as its head or its widest value, the name's what is left.
+    The ids `forget` takes are listed apart (`id_lines`)."""
     if not lines:
         return ["    " + _("(no games)")]
     name, figures = _heads()
-    widths = [max(w, len(head)) for w, head in zip(FIGURE_WIDTHS, figures, strict=True)]
+    rows = [_figures(line) for line in lines]
+    widths = [max(len(v) for v in column) for column in zip(figures, *rows, strict=True)]
     name_w = min(NAME_WIDTH, WIDTH - 6 - sum(w + 1 for w in widths))
 
     def columns(values: list[str]) -> str:
         return " ".join(f"{v:>{w}}" for v, w in zip(values, widths, strict=True))
 
     out = [f"{'':>3}  {name:<{name_w}} {columns(figures)}"]
-    for i, line in enumerate(lines, start=1):
-        s = line.standing
-        counts = (s.games, s.wins, s.losses, s.draws, s.sequences, s.removed, s.exchanged)
-        values = [*map(str, counts), f"{s.move_ms / 1000:.1f}", f"{s.rating / 10:.1f}"]
+    for i, (line, values) in enumerate(zip(lines, rows, strict=True), start=1):
         out.append(f"{i:>3}  {_cut(shown_name(line), name_w)} {columns(values)}")
     return out
+
+
+def _figures(line: Line) -> list[str]:
+    s = line.standing
+    counts = (s.games, s.wins, s.losses, s.draws, s.sequences, s.removed, s.exchanged)
+    return [*map(str, counts), f"{s.move_ms / 1000:.1f}", f"{s.rating / 10:.1f}"]
 
 
 def shown_name(line: Line) -> str:

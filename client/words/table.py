@@ -48,17 +48,14 @@ _NOTICES = {
 }
 
 
-def _away(msg: Notice, table: TableView | None) -> bool:
-    """The notice's seat is away as the table last showed it (unknown: away)."""
-    if msg.seat is None or table is None or not 0 <= msg.seat < len(table.seats):
-        return True
-    return table.seats[msg.seat].away
-
-
-def notice_parts(msg: Notice, table: TableView | None, me: str = "") -> list[Fragment]:
+def notice_parts(
+    msg: Notice, table: TableView | None, me: str = "", here: bool = False
+) -> list[Fragment]:
     """A notice from the server as a line of the log ("Aino sat down at seat 2 (Green).").
-    `me`: our name. A move to another seat is told before the table that shows it, so
-    it is ours by the name (no two at a table share one), not by the seat."""
+    `me`: our name; `here`: the notice's seat is not away in the game (the computer
+    plays there because its person's clock ran out). A move to another seat is told
+    before the table that shows it, so it is ours by the name (no two at a table share
+    one), not by the seat."""
     mine = msg.seat is not None and table is not None and msg.seat == table.seat
     if msg.kind == "seated" and me and same_name(msg.name, me):
         mine = True
@@ -74,7 +71,7 @@ def notice_parts(msg: Notice, table: TableView | None, me: str = "") -> list[Fra
         return [("", _("{name} is watching.").format(name=msg.name))]
     if kind in ("joined", "seated") and not where:
         kind += "_nowhere"
-    if kind == "takeover" and not mine and not _away(msg, table):
+    if kind == "takeover" and not mine and here:
         kind = "takeover_present"  # here, but their clock ran out: they are not away
     if kind in _NOTICES:
         theirs, ours = _NOTICES[kind]
