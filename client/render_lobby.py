@@ -115,21 +115,26 @@ def _details(
     lines, names shortened as far as it takes, and True; or, fitting with none, the
     shortest cut after its last word that fits, and False."""
     lines: list[Line] = []
-    for longest in (MAX_NAME, 12, 8, 5):
-        seat_lines = wrap([("", " "), *_seat_parts(info, longest)], width, indent=3)
+    # Before a name is cut, the computers' levels go (the rules and the waiting room say
+    # them): a name cut to its first letters ("Keskita…") says nothing.
+    for longest, brief in ((MAX_NAME, False), (MAX_NAME, True), (12, True), (8, True), (5, True)):
+        seat_lines = wrap([("", " "), *_seat_parts(info, longest, brief)], width, indent=3)
         for hint in hints:
             lines = seat_lines + wrap([("", " "), *extra, ("class:dim", hint)], width, indent=3)
             if len(lines) <= rows:
                 return lines, True
+    # Nothing fits: the names whole, and what does not fit cut at the end.
+    seat_lines = wrap([("", " "), *_seat_parts(info, MAX_NAME, True)], width, indent=3)
+    lines = seat_lines + wrap([("", " "), *extra, ("class:dim", hints[-1])], width, indent=3)
     return [*lines[: rows - 1], _cut(lines[rows - 1], width)], False
 
 
-def _seat_parts(info: TableSummary, longest: int) -> list[Any]:
+def _seat_parts(info: TableSummary, longest: int, brief: bool = False) -> list[Any]:
     seats: list[Any] = [("class:label", words.SEATS)]
     for i, who in enumerate(info.seated):
         side = i % info.teams
         level = info.computers[i] if info.computers else None
-        about = words.seat_about(common.SIDE_NAMES[side], level)
+        about = words.seat_about(common.SIDE_NAMES[side], level, brief)
         seats += [("", ", " if i else ""),
                   (side_style(side), shorten(who or words.FREE, longest)),
                   ("class:dim", f" ({about})")]  # fmt: skip

@@ -12,7 +12,7 @@ from .fit import Line, column, shorten, wrap
 from .model import Model
 from .words import standings as words
 
-NAME_W = 18  # at most; the figures' columns take what they need of 80 first
+NAME_W = 26  # at most ("Tietokone (keskitasoinen)"); the figures take what they need first
 TABLE_W = 80
 Widths = tuple[int, list[int]]  # the name's, and each figure's
 
