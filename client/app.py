@@ -98,6 +98,7 @@ class ClientApp:
     # ----- intents ------------------------------------------------------------------
 
     def do(self, intent: ask.Intent) -> None:
+        self.model.clock_now = time.monotonic()  # a key acts at the time it is pressed
         for effect in perform(self.model, intent):
             if effect is Command.QUIT:
                 future = self.app.future

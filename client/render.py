@@ -87,7 +87,9 @@ def title(model: Model, width: int) -> Line:
     # Each item with what may be done to it when the bar is short, in this order: the
     # server's name goes first, then our own name (we know it) and the table's are
     # shortened, and only then is the address left out.
-    items = [" " + connect.SARJA, server if server != connect.SARJA else "", model.address,
+    # A practice game's server is this program's own: its address says nothing.
+    address = model.address if model.practice is None else ""
+    items = [" " + connect.SARJA, server if server != connect.SARJA else "", address,
              table, model.name]  # fmt: skip
     steps = [("drop", 1), ("shorten", 4), ("shorten", 3), ("drop", 2)]
     right: Line = [("class:title", f"{where} ")] if where else []

@@ -28,4 +28,3 @@ ARGPARSE = (
     N_("invalid %(type)s value: %(value)r"),
     N_("invalid choice: %(value)r (choose from %(choices)s)"),
 )
-
