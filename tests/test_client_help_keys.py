@@ -5,6 +5,8 @@ and at a big window, in English and in Finnish."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from prompt_toolkit.key_binding.key_bindings import _parse_key
 from prompt_toolkit.keys import Keys
@@ -198,6 +200,9 @@ def test_the_new_table_form_has_its_help(language):
         assert {"form field on", "form field back", "create", "cancel form", "help"} <= set(says)
         page = h.screen()
         assert help_words.KEYS["create"] in page and not h.unfit(), page
+        # each key with its own meaning: ↑↓ and Tab once read "next / the one before"
+        assert re.search(r"↑ Shift-Tab +" + re.escape(help_words.KEYS["form field back"]), page)
+        assert re.search(r"↓ Tab +" + re.escape(help_words.KEYS["form field on"]), page), page
         h.press("escape")
         # typing replaces the name the form offers (it used to append: "Aino's tableA?")
         assert h.model.overlay == "create" and h.model.form.name == "A?"
