@@ -23,7 +23,7 @@ from sarja.protocol.limits import PROTOCOL_VERSION
 from sarja.protocol.messages import CreateTable, HandOver, TableList, Update
 from sarja.protocol.standing import Standing
 from sarja.server import cli as server_cli
-from sarja.server.standings_cli import format_lines, legend, standings_main
+from sarja.server import standings_cli
 from sarja.server.standings_read import Line
 
 from .client_helpers import SNAPSHOT, STARTED, TABLES, WELCOME, Headless, headless
@@ -115,8 +115,8 @@ def test_the_hosts_standings_fit_80_columns_and_say_what_their_heads_mean(langua
     ]
     lang.use(language)
     try:
-        lines = format_lines(people)
-        said = " ".join(legend())
+        lines = standings_cli.format_lines(people)
+        said = " ".join(standings_cli.legend())
     finally:
         lang.use("en")
     assert all(len(line) <= 80 for line in lines), lines
@@ -127,7 +127,7 @@ def test_the_hosts_standings_fit_80_columns_and_say_what_their_heads_mean(langua
 
 def test_standings_on_a_new_data_directory_say_no_games_yet(tmp_path, capsys):
     # It said "no journal at …" and exited 1, as if something were wrong.
-    assert standings_main(["--data-dir", str(tmp_path)]) == 0
+    assert standings_cli.standings_main(["--data-dir", str(tmp_path)]) == 0
     out = capsys.readouterr()
     assert "No games have been played here yet" in out.out and out.err == ""
 
