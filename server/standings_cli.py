@@ -128,7 +128,7 @@ def standings_text(journal: Journal, now: float, hours: int, n: int) -> str:
     out += ["", _("All time"), *format_lines(ever)]
     if evening or ever:
         out += ["", *legend(), "", *id_lines([evening, ever])]
-    out += ["", _("Teammates (all time: two people on one side; computers and bots not counted)")]
+    out += ["", _("Teammates (all time; people only: computers and bots not counted)")]
     for p in teammates:
         line = ngettext(
             "{first} & {second}: {n} game, {wins} won",

@@ -30,7 +30,7 @@ LEGEND = N_(
     " exchanged · s/move: seconds a move · Rating: grows as you win, most against strong sides"
 )
 NO_GAMES = N_("No games finished yet.")
-PAIRS = N_("Teammates, all time (two people on one side; computers and bots not counted)")
+PAIRS = N_("Teammates, all time (people only: computers and bots not counted)")
 NO_PAIRS = N_("No two people have played on one side yet.")
 ALL_TIME = N_("All time")
 YOU = N_("You")  # in the rank column of the asker's own line
