@@ -2,6 +2,9 @@
 whether a bell and the window's title tell them of their turn (`alerts`, off at first),
 and the language they chose (`language`: unset follows the environment).
 
+Beside the tokens (which stay after a game is over, for the next resume), the servers
+where a seat waits for the player now (`held`): the finder says "your seat" of those.
+
 A seat is remembered by the server's lasting identity (`welcome.server_id`) and the
 player's name, never by the address typed: the same server is reached as `localhost`,
 by its IP address or by a name, and a seat must come back whichever was used. Two

@@ -324,7 +324,9 @@ def _quiet_resource_tracker() -> None:
         return
     saved = os.dup(2)
     try:
-        os.dup2(quiet, 2)  # the tracker inherits the descriptor as it is now
+        # The tracker inherits the descriptor as it is now. (Once, at the first search:
+        # a line the server wrote to stderr in these microseconds would be lost.)
+        os.dup2(quiet, 2)
         resource_tracker.ensure_running()
     finally:
         os.dup2(saved, 2)
