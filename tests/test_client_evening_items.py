@@ -199,3 +199,18 @@ def test_argparse_says_its_error_in_finnish(capsys):
         lang.use("en")
     err = capsys.readouterr().err
     assert "sarja-server: virhe: argumentti --port: virheellinen int-arvo: 'x'" in err, err
+
+
+@pytest.mark.parametrize(("language", "letters"), [("en", "BGR"), ("fi", "SVP")])
+def test_the_chips_letters_come_from_the_colours_names(language, letters):
+    # Finnish chips read (B) (G) (R), the English colours' letters.
+    from sarja.client.words import common
+
+    lang.use(language)
+    try:
+        shown = "".join(common.side_letter(side) for side in range(3))
+        names = [common.SIDE_NAMES[side] for side in range(3)]
+    finally:
+        lang.use("en")
+    assert shown == letters and len(set(shown)) == 3
+    assert all(name.startswith(letter) for name, letter in zip(names, shown, strict=True))
