@@ -190,8 +190,12 @@ def _log_entry(entry: LogLine, width: int) -> list[Line]:
         # Every line of a chat message carries the chat mark, and its later lines are
         # indented under the words after the sender's name: no text a player types
         # can pass for a game event, or for a line of its own, however it is wrapped.
+        # Under the words when the name leaves them room; after a name too long for
+        # that, a short indent: lines that start a column or two left of the words
+        # above them read as a stray gap.
         sender = width_of(entry.parts[:1]) + 2  # "Name: "
-        hang = len(CHAT_MARK) + min(sender, max(2, (width - len(CHAT_MARK)) // 3))
+        fits = sender <= max(2, (width - len(CHAT_MARK)) // 3)
+        hang = len(CHAT_MARK) + (sender if fits else 2)
         lines = wrap([(base, CHAT_MARK), *parts], width, indent=hang, split=True)
         under = [(base, CHAT_MARK), ("", " " * (hang - len(CHAT_MARK)))]
         lines = [lines[0], *([*under, *line[1:]] for line in lines[1:])]
