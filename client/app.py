@@ -36,6 +36,7 @@ from . import intents as ask
 from . import model as m
 from .attention import Attention
 from .effects import Command
+from .facts import follow_away, hand_over_seat, holding
 from .keys import key_bindings
 from .layout import ScreenLayout
 from .net import Link
@@ -97,6 +98,7 @@ class ClientApp:
     # ----- intents ------------------------------------------------------------------
 
     def do(self, intent: ask.Intent) -> None:
+        self.model.clock_now = time.monotonic()  # a key acts at the time it is pressed
         for effect in perform(self.model, intent):
             if effect is Command.QUIT:
                 future = self.app.future
@@ -134,6 +136,9 @@ class ClientApp:
         if self.model.alerts != self._alerts_kept:
             self._alerts_kept = self.model.alerts
             self.settings.save_alerts(self.model.alerts)
+        held = holding(self.model)
+        if held is not None and self.model.practice is None:
+            self.settings.save_held(*held)
         if self.model.language != self._language_kept:
             self._language_kept = self.model.language
             self.settings.save_language(self.model.language)
@@ -152,11 +157,15 @@ class ClientApp:
         """Count the turn clocks down: redraw their line (alone) when what it says
         changes, a few times a second at most; nothing while no clock runs."""
         shown = ""
+        handed = hand_over_seat(self.model)
         while True:
             await asyncio.sleep(CLOCK_TICK)
             self.model.clock_now = time.monotonic()
             now = clock_text(self.model)
-            if now != shown:
+            if hand_over_seat(self.model) != handed:  # `o` works now: the keys say so
+                handed = hand_over_seat(self.model)
+                self._after()
+            elif now != shown:
                 shown = now
                 self.screen.tick()
                 self.app.invalidate()
@@ -179,6 +188,7 @@ class ClientApp:
             self.model.clocks_told = time.monotonic()  # the clocks count down from now
         for reply in apply(self.model, msg, state):
             self.link.send(reply)
+        follow_away(self.model, time.monotonic())
         # Tokens change on a welcome, and on a refused resume too (the welcome's own
         # token is ours then: resume.refused), which no welcome follows: whichever
         # message changed them, they are kept at once, or the next run would ask for

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import shlex
 import sys
 from collections import Counter, deque
 from collections.abc import Callable, Iterable
@@ -615,7 +616,8 @@ def main(argv: list[str] | None = None) -> None:
         print(f"sarja-bot {args.name}: {line}", file=sys.stderr, flush=True)
 
     if args.host is None:
-        found = find_one(args.discover_on, args.server_name, complain)
+        given = sys.argv[1:] if argv is None else argv
+        found = find_one(args.discover_on, args.server_name, complain, rest_of(given))
         if found is None:
             sys.exit(1)
         args.host, args.port = found.host, found.port
@@ -640,11 +642,30 @@ FIRST_WITHIN = 10.0  # seconds to wait for a server to be found...
 MORE_FOR = 1.5  # ...and then for others, so "the one server" is not just the quickest
 
 
+def rest_of(argv: list[str]) -> list[str]:
+    """The command line less what finds a server (`--discover-on`, `--server-name`):
+    what to type again after the address of the server chosen."""
+    out: list[str] = []
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg in ("--discover-on", "--server-name"):
+            skip = True
+        elif not arg.startswith(("--discover-on=", "--server-name=")):
+            out.append(arg)
+    return out
+
+
 def find_one(
-    interface: str | None, name: str | None, complain: Callable[[str], None]
+    interface: str | None,
+    name: str | None,
+    complain: Callable[[str], None],
+    rest: list[str] | None = None,
 ) -> Found | None:
     """The one server found on the LAN (of that name, if given), said on stderr; None,
-    having said why, when there is none or several."""
+    having said why, when there is none or several: then the commands that choose each,
+    `rest` (the rest of the command line) after the address."""
     servers = asyncio.run(find_servers(interface, FIRST_WITHIN, MORE_FOR))
     if name is not None:
         servers = [s for s in servers if s.name == name]
@@ -659,8 +680,12 @@ def find_one(
         complain(say_find.BOT_NONE.format(example=f"sarja-bot 192.168.1.20:{DEFAULT_PORT}"))
         return None
     complain(say_find.bot_several(len(servers)))
+    tail = "".join(f" {shlex.quote(a)}" for a in rest or [])
     for s in servers:
-        complain(f"    sarja-bot {address_text(s.host, s.port)}    ({s.name})")
+        complain(f"    sarja-bot {address_text(s.host, s.port)}{tail}    ({s.name})")
+    names = {s.name for s in servers}
+    if name is None and len(names) == len(servers):  # each has a name of its own
+        complain(say_find.BOT_BY_NAME)
     return None
 
 

@@ -182,7 +182,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.host is None:
         found = None
         with contextlib.suppress(KeyboardInterrupt):
-            found = asyncio.run(choose_server(args.discover_on, set(settings.seats)))
+            found = asyncio.run(choose_server(args.discover_on, set(settings.held)))
         if found is None:
             return
         args.host, args.port = found.host, found.port

@@ -80,17 +80,69 @@ def computer_level(model: Model, seat: int) -> str | None:
     return table.seats[seat].computer
 
 
-def hand_over_seat(model: Model) -> int | None:
-    """An away player's seat we could hand to the computer (the server decides if it
-    has been long enough): the one on turn, else the first."""
+HAND_OVER_AFTER = 60.0  # seconds away before `o` may hand the seat over (docs/protocol.md)
+
+
+def follow_away(model: Model, now: float) -> None:
+    """Note which seats of the game on screen went away when (`away_since`): after every
+    message, so that `o` is offered when the server will take it."""
+    g = model.game
+    key = None if g is None else g.table
+    if key != model.away_of:
+        model.away_of, model.away_since, model.seen_here = key, {}, set()
+    if g is None:
+        return
+    for seat, p in enumerate(g.players):
+        if not p.away:
+            model.away_since.pop(seat, None)
+            model.seen_here.add(seat)
+        elif seat not in model.away_since:
+            model.away_since[seat] = now if seat in model.seen_here else None
+
+
+def _away_seats(model: Model) -> list[int]:
+    """The away players' seats the computer could play for: the one on turn first."""
     g = model.game
     if not model.seated or g is None or g.result is not None:
-        return None
+        return []
     away = [
         s for s, p in enumerate(g.players)
         if p.away and s != g.seat and computer_level(model, s) is None
     ]  # fmt: skip
-    return g.turn if g.turn in away else away[0] if away else None
+    return sorted(away, key=lambda s: s != g.turn)
+
+
+def away_left(model: Model, seat: int) -> float:
+    """Seconds until the server hands `seat` over (0: now, or not known here)."""
+    since = model.away_since.get(seat)
+    return 0.0 if since is None else max(0.0, since + HAND_OVER_AFTER - model.clock_now)
+
+
+def hand_over_seat(model: Model) -> int | None:
+    """An away player's seat we could hand to the computer now: the one on turn, else
+    the first, away the minute the server asks for (as far as we saw them go)."""
+    return next((s for s in _away_seats(model) if away_left(model, s) <= 0), None)
+
+
+def hand_over_later(model: Model) -> tuple[int, int] | None:
+    """An away player's seat the computer may play later, and the seconds left until
+    then: what `o` says while no seat can be handed over yet."""
+    waiting = [(int(away_left(model, s) + 0.999), s) for s in _away_seats(model)]
+    if not waiting:
+        return None
+    left, seat = min(waiting)
+    return seat, left
+
+
+def present(model: Model, seat: int | None) -> bool:
+    """`seat`'s person is at the game on screen (not away), as the game last said."""
+    g = model.game
+    return (
+        g is not None
+        and seat is not None
+        and 0 <= seat < len(g.players)
+        and not g.players[seat].away
+    )
 
 
 def is_computer_seat(model: Model, seat: int) -> bool:
@@ -100,3 +152,17 @@ def is_computer_seat(model: Model, seat: int) -> bool:
         return False
     s = table.seats[seat]
     return s.computer is not None and not s.away
+
+
+def holding(model: Model) -> tuple[str, bool] | None:
+    """The server we are at, and whether a seat there waits for us: one at a game under
+    way, or one the server keeps while we are in the lobby (None: no server yet)."""
+    server = model.server_id
+    if server is None or model.link != "online":
+        return None
+    g, table = model.game, model.table
+    playing = (
+        table is not None and table.seat is not None and table.started
+        and g is not None and g.result is None and model.replay is None
+    )  # fmt: skip
+    return server, playing or model.kept_at is not None

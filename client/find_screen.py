@@ -33,10 +33,11 @@ NAME_WIDTH = 24
 
 class FindScreen:
     def __init__(self, interface: str | None, seats: set[str]) -> None:
-        self.seats = seats  # the server_ids where the player holds a seat
+        self.seats = seats  # the server_ids where a seat waits for the player
         self.finder = Finder(interface, self._changed)
         self.servers: list[Found] = []
         self.chosen = 0
+        self.moved = False  # the player chose: until then the first listed is chosen
         self.waited = False  # NOTHING_AFTER has passed
         self.app: Application[Found | None] | None = None
 
@@ -44,8 +45,14 @@ class FindScreen:
         key = self.servers[self.chosen].key if self.servers else None
         self.servers = self.finder.servers()
         keys = [s.key for s in self.servers]
-        # The choice stays on the same server when others come and go.
-        self.chosen = keys.index(key) if key in keys else min(self.chosen, max(0, len(keys) - 1))
+        # The choice stays on the same server when others come and go, once the player
+        # chose one; until then it is the first listed, whichever came first.
+        if not self.moved:
+            self.chosen = 0
+        else:
+            self.chosen = (
+                keys.index(key) if key in keys else min(self.chosen, max(0, len(keys) - 1))
+            )
         if self.app is not None:
             self.app.invalidate()
 
@@ -81,11 +88,11 @@ class FindScreen:
 
         @kb.add("up")
         def _(event: KeyPressEvent) -> None:
-            self.chosen = max(0, self.chosen - 1)
+            self.chosen, self.moved = max(0, self.chosen - 1), True
 
         @kb.add("down")
         def _(event: KeyPressEvent) -> None:
-            self.chosen = min(max(0, len(self.servers) - 1), self.chosen + 1)
+            self.chosen, self.moved = min(max(0, len(self.servers) - 1), self.chosen + 1), True
 
         @kb.add("enter")
         def _(event: KeyPressEvent) -> None:

@@ -29,6 +29,7 @@ class CreateForm:
     match_to: int | None = None  # a match: first side to this many wins (None: one game)
     turn_clock: int = 0  # seconds a person has for a turn; 0: no clock
     field: int = 0  # which line of the form the cursor is on
+    offered: bool = False  # the name is the one the form offered: typing replaces it
 
     FIELDS = (
         "name", "players", "teams", "hand_size", "manual_draw", "computers", "level",

@@ -23,6 +23,7 @@ from . import intents as ask
 from .facts import final_board
 from .layout import ScreenLayout
 from .model import Model, screen
+from .offered import EDITING, edit_key
 from .render_lobby import seats_computers
 from .words import help as help_words
 
@@ -30,29 +31,6 @@ Do = Callable[[ask.Intent], None]
 
 _UP, _DOWN, _LEFT, _RIGHT = ("up", "k"), ("down", "j"), ("left", "h"), ("right", "l")
 _YES, _NO = ("y", "Y", "k", "K"), ("n", "N", "e", "E")  # English and Finnish answers
-
-
-def _edit(layout: ScreenLayout, key: str) -> Callable[[KeyPressEvent], None]:
-    """A key that edits the offered name (rather than replacing it) and then does what
-    it always does in a text box."""
-
-    def handler(event: KeyPressEvent) -> None:
-        layout.name_offered = False
-        buffer = event.current_buffer
-        if key in ("left",):
-            buffer.cursor_left()
-        elif key in ("right",):
-            buffer.cursor_right()
-        elif key in ("home", "c-a"):
-            buffer.cursor_position = 0
-        elif key in ("end", "c-e"):
-            buffer.cursor_position = len(buffer.text)
-        elif key == "backspace":
-            buffer.delete_before_cursor()
-        elif key == "delete":
-            buffer.delete()
-
-    return handler
 
 
 # A mouse report as terminals send them: "Esc[M" and three bytes, or "Esc[b;x;yM"
@@ -174,8 +152,11 @@ def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
             event.current_buffer.text = ""
             event.current_buffer.insert_text(event.data)
 
-    for key in ("left", "right", "home", "end", "backspace", "c-a", "c-e", "delete"):
-        kb.add(key, filter=offered & on_name)(_edit(layout, key))
+    def name_taken() -> None:
+        layout.name_offered = False
+
+    for key in EDITING:
+        kb.add(key, filter=offered & on_name)(edit_key(name_taken, key))
     # q is a letter of a name there: Esc quits (the server may be unreachable).
     bind("escape", big & on_name, ask.Quit())
 
@@ -204,8 +185,8 @@ def key_bindings(model: Model, layout: ScreenLayout, do: Do) -> KeyBindings:
     # The new-table form: the name is a text box, the other fields take arrows. Its help
     # is F1, and ? too where ? is not a letter of the name.
     form = big & overlay["create"]
-    bind(("up", "s-tab"), form, ask.FormMove(-1), say="form field")
-    bind(("down", "tab"), form, ask.FormMove(1), say="form field")
+    bind(("up", "s-tab"), form, ask.FormMove(-1), say="form field back")
+    bind(("down", "tab"), form, ask.FormMove(1), say="form field on")
     bind("left", form & ~typing, ask.FormChange(-1), say="form change")
     bind(("right", " "), form & ~typing, ask.FormChange(1), say="form change")
     bind("enter", form, ask.Create(), say="create")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from prompt_toolkit.application import get_app
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.document import Document
@@ -47,6 +48,7 @@ from . import render_standings as rs
 from .fit import Line, width_of
 from .keybar import KeyItem, keys_lines
 from .model import Model, screen
+from .offered import offered_bindings
 from .parts import Draw, Part, Region, rows
 from .typed import typed
 from .words import connect as connect_words
@@ -276,8 +278,8 @@ class ScreenLayout:
     def _game(self) -> list[AnyContainer]:
         m = self.model
         choosing = Condition(lambda: m.overlay == "fives")
-        board = self._region(lambda w, h: rb.board_lines(m, w, self.do), name="board",
-                             width=rb.board_width)  # fmt: skip
+        board = self._region(lambda w, h: rb.board_lines(m, w, self.do, tall=self._tall()),
+                             name="board", width=rb.board_width)  # fmt: skip
         hand = self._region(lambda w, h: rg.hand_lines(m, w, self.do), name="hand")
         clock = self._region(lambda w, h: rc.clock_lines(m, w), name="clock")
         rule: Line = [("class:rule", " │ ")]
@@ -297,6 +299,10 @@ class ScreenLayout:
             self._status(),
             self._window(lambda w, h: [rg.game_footer(m, w)], 1),
         ]  # fmt: skip
+
+    def _tall(self) -> bool:
+        """The terminal is high enough for the tall board (render_board.py)."""
+        return get_app().output.get_size().rows >= rb.TALL_FROM
 
     # ----- the text boxes and the model ---------------------------------------------
 
@@ -318,6 +324,9 @@ class ScreenLayout:
             multiline=False, height=1, width=MAX_TABLE_NAME + 2, style="class:input",
             accept_handler=self._accept(lambda text: ask.Create()),
         )  # fmt: skip
+        self.form_box.control.key_bindings = offered_bindings(
+            lambda: m.form.offered, lambda: setattr(m.form, "offered", False)
+        )
         self.form_box.buffer.on_text_changed += self._form_typed
         self.name_box.buffer.on_text_changed += lambda _buffer: self.do(ask.NameTyped())
         self.chat_box.buffer.on_text_changed += self._chat_typed

@@ -152,6 +152,12 @@ class Model:
     kept_at: str | None = None
     kept_unknown: bool = False
     game: GameMirror | None = None  # the game on screen: the session's, or one kept
+    # Since when (clock_now's clock) each away seat of the game on screen has been away,
+    # as seen going; None: away already when first seen (the server alone knows since
+    # when). Seats seen here, so that going away is seen. For `o` (facts.hand_over_seat).
+    away_since: dict[int, float | None] = field(default_factory=dict)
+    seen_here: set[int] = field(default_factory=set)
+    away_of: str | None = None  # the table whose game these are of
     log: deque[LogLine] = field(default_factory=lambda: deque(maxlen=LOG_KEPT))
     # The game's past in the log (client/history.py): the version up to which its
     # changes are logged (None: only the snapshot's greeting, its past not yet come),

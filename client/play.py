@@ -25,7 +25,15 @@ from sarja.protocol.messages import (
 from sarja.protocol.session import SessionState
 
 from . import intents as ask
-from .facts import choice_options, final_board, hand_over_seat, is_dead, playable, targets
+from .facts import (
+    choice_options,
+    final_board,
+    hand_over_later,
+    hand_over_seat,
+    is_dead,
+    playable,
+    targets,
+)
 from .hints import ask_coach
 from .model import Model
 from .words import game as words
@@ -252,7 +260,10 @@ def hand_over(model: Model) -> list[ClientMessage]:
     """Let the computer play for a player who is away (see `hand_over_seat`)."""
     seat = hand_over_seat(model)
     if seat is None:
-        if model.seated:
+        later = hand_over_later(model)
+        if later is not None and model.game is not None:
+            model.status = words.hand_over_in(model.game.players[later[0]].name, later[1])
+        elif model.seated:
             model.status = words.NO_ONE_AWAY
         return []
     assert model.game is not None

@@ -22,7 +22,7 @@ from sarja.protocol.session import SessionState
 
 from . import resume
 from .computer_seats import computers_seated
-from .facts import final_board
+from .facts import final_board, present
 from .hints import hint_line, take_hint
 from .history import take_history
 from .model import CENTRE, Model, note, screen
@@ -400,7 +400,7 @@ def _notice(model: Model, msg: msgs.Notice) -> None:
         model.thinking = msg.seat  # shown until the move comes, not logged
         return
     kind = msg.kind
-    parts = notice_parts(msg, model.table, model.name)
+    parts = notice_parts(msg, model.table, model.name, present(model, msg.seat))
     if kind == "takeover" and any(
         e.kind == kind and e.parts == tuple(parts) for e in list(model.log)[-20:]
     ):

@@ -87,7 +87,9 @@ def title(model: Model, width: int) -> Line:
     # Each item with what may be done to it when the bar is short, in this order: the
     # server's name goes first, then our own name (we know it) and the table's are
     # shortened, and only then is the address left out.
-    items = [" " + connect.SARJA, server if server != connect.SARJA else "", model.address,
+    # A practice game's server is this program's own: its address says nothing.
+    address = model.address if model.practice is None else ""
+    items = [" " + connect.SARJA, server if server != connect.SARJA else "", address,
              table, model.name]  # fmt: skip
     steps = [("drop", 1), ("shorten", 4), ("shorten", 3), ("drop", 2)]
     right: Line = [("class:title", f"{where} ")] if where else []
@@ -188,8 +190,12 @@ def _log_entry(entry: LogLine, width: int) -> list[Line]:
         # Every line of a chat message carries the chat mark, and its later lines are
         # indented under the words after the sender's name: no text a player types
         # can pass for a game event, or for a line of its own, however it is wrapped.
+        # Under the words when the name leaves them room; after a name too long for
+        # that, a short indent: lines that start a column or two left of the words
+        # above them read as a stray gap.
         sender = width_of(entry.parts[:1]) + 2  # "Name: "
-        hang = len(CHAT_MARK) + min(sender, max(2, (width - len(CHAT_MARK)) // 3))
+        fits = sender <= max(2, (width - len(CHAT_MARK)) // 3)
+        hang = len(CHAT_MARK) + (sender if fits else 2)
         lines = wrap([(base, CHAT_MARK), *parts], width, indent=hang, split=True)
         under = [(base, CHAT_MARK), ("", " " * (hang - len(CHAT_MARK)))]
         lines = [lines[0], *([*under, *line[1:]] for line in lines[1:])]
@@ -212,13 +218,16 @@ def connect_lines(model: Model, width: int, height: int) -> list[Line]:
 
 def name_top(model: Model, width: int, height: int) -> list[Line]:
     """The question, just above the name's text box."""
+    seen = connect.NAME_SEEN if model.practice is None else connect.NAME_PRACTICE
     texts = [("class:title", f" {connect.SARJA} "), ("", ""), ("", connect.WHAT_NAME),
-             ("class:dim", connect.NAME_SEEN), ("", "")]  # fmt: skip
+             ("class:dim", seen), ("", "")]  # fmt: skip
     return centred(texts, width, len(texts))
 
 
 def name_bottom(model: Model, width: int, height: int) -> list[Line]:
-    if model.link == "online" and model.welcome is not None:
+    if model.practice is not None and model.link not in ("unreachable", "stopped", "closed"):
+        text = connect.PRACTICE_READY  # its server is this program's own: no address to tell
+    elif model.link == "online" and model.welcome is not None:
         text = connect.CONNECTED_TO.format(address=model.address)
     elif model.link == "online":
         text = connect.ANSWERS.format(address=model.address)

@@ -14,6 +14,7 @@ from typing import Any
 from prompt_toolkit.cache import SimpleCache
 from prompt_toolkit.utils import get_cwidth
 
+from sarja.lang import language
 from sarja.protocol.cards import COLUMNS, CORNER_CODE, TWO_EYED, card_label, five_cells
 
 from . import intents as ask
@@ -25,10 +26,12 @@ from .model import Model
 from .render import Click, clickable
 from .styles import card_style
 from .words import game as words
+from .words.common import side_letter
 from .words.game import describe_cell
 from .words.log import last_parts
 
 BOARD_ROWS = 11  # the column letters, then ten rows
+TALL_FROM = 40  # a terminal this many rows high draws the board twice as high
 PANEL_MIN = 24  # the side panel's least width
 
 
@@ -58,15 +61,17 @@ def _space(card: str, chip: str) -> tuple[str, str]:
     if card == CORNER_CODE:
         return " ★ ", "class:corner"
     if chip in "bgrBGR":
-        letter = chip.upper()
+        letter = side_letter("bgr".index(chip.lower()))
         if chip.isupper():
             return f"[{letter}]", f"class:chip.{chip.lower()} class:locked"
         return f"({letter})", f"class:chip.{chip}"
     return card_label(card).rjust(3), card_style(card)
 
 
-def board_lines(model: Model, width: int, click: Click = None) -> list[Line]:
-    """The board at `width` columns (`board_width` of what the screen has)."""
+def board_lines(model: Model, width: int, click: Click = None, tall: bool = False) -> list[Line]:
+    """The board at `width` columns (`board_width` of what the screen has); `tall`: a
+    blank line between its rows, so that on a big terminal it grows in height as it
+    does in width, and its spaces stay about as high as they are wide."""
     g = model.game
     assert g is not None
     w = (width - 3) // 10
@@ -106,7 +111,10 @@ def board_lines(model: Model, width: int, click: Click = None) -> list[Line]:
             for i in range(r * 10, r * 10 + 10)
         )
         # A move changes a row or two: the others are the lines drawn before.
-        key = (r, w, spaces, click)
+        # (and the language: it names the chips' letters)
+        key = (r, w, spaces, click, language())
+        if tall and r:
+            lines.append([])
         lines.append(_ROWS.get(key, partial(_row, *key)))
     return lines
 
@@ -117,7 +125,11 @@ _ROWS: SimpleCache[tuple[Any, ...], Line] = SimpleCache(maxsize=64)
 
 
 def _row(
-    r: int, w: int, spaces: tuple[tuple[str, str, tuple[str, str, str]], ...], click: Click
+    r: int,
+    w: int,
+    spaces: tuple[tuple[str, str, tuple[str, str, str]], ...],
+    click: Click,
+    _language: str,
 ) -> Line:
     """Row `r` of the board: each space's card or chip inside its marks."""
     pad_l = (w - 5) // 2

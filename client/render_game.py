@@ -23,10 +23,21 @@ from .words import coach as coach_words
 from .words import common
 from .words import game as words
 from .words import match as match_words
+from .words.bot import says_its_level
 from .words.common import fives_label, side_label
 from .words.connect import chat_keys, closed_keys
 from .words.game import result_text
 from .words.log import last_parts
+
+
+def named_bot(model: Model, seat: int) -> bool:
+    """A bot (sarja-bot) in its own seat whose name says it is one ("Medium bot"): a
+    "(computer)" after it says nothing more, and would cut the name ("Keskita…")."""
+    table = model.table
+    if table is None or not 0 <= seat < len(table.seats):
+        return False
+    s = table.seats[seat]
+    return s.remote and s.computer is not None and says_its_level(s.name or "", s.computer)
 
 
 def _player_entry(model: Model, seat: int, width: int, compact: bool) -> Line:
@@ -45,7 +56,7 @@ def _player_entry(model: Model, seat: int, width: int, compact: bool) -> Line:
     if not compact:
         if seat == g.seat and model.replay is None:
             tags = words.YOU_TAG
-        elif computer_level(model, seat) is not None:
+        elif computer_level(model, seat) is not None and not named_bot(model, seat):
             tags = words.COMPUTER_TAG  # its own seat, or an away player's it plays for
         elif p.away:
             tags = words.AWAY_TAG

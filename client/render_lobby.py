@@ -59,8 +59,9 @@ def lobby_list(model: Model, width: int, height: int, click: Click = None) -> li
         free = sum(1 for s in info.seated if s is None)
         seats = words.seats_state(info.started, free, info.players)
         rules_items = words.rules_items(
-            info.rules.hand_size, info.rules.manual_draw, info.computer_takeover, info.turn_clock
-        )
+            info.rules.hand_size, info.rules.manual_draw, info.computer_takeover, info.turn_clock,
+            info.hints,
+        )  # fmt: skip
         if info.match is not None:  # the score first: it says most about the table
             rules_items.insert(0, match_words.lobby_item(info.match, info.teams))
         rules = ", ".join(rules_items)
@@ -87,8 +88,9 @@ def lobby_details(model: Model, width: int) -> list[Line]:
         return []
     info = model.tables[min(model.lobby_row, len(model.tables) - 1)]
     rules = words.rules_items(
-        info.rules.hand_size, info.rules.manual_draw, info.computer_takeover, info.turn_clock
-    )
+        info.rules.hand_size, info.rules.manual_draw, info.computer_takeover, info.turn_clock,
+        info.hints,
+    )  # fmt: skip
     if info.match is not None:
         rules.insert(0, match_words.lobby_item(info.match, info.teams))
     extra = [("class:label", words.RULES), ("", ", ".join(rules))]
@@ -113,21 +115,26 @@ def _details(
     lines, names shortened as far as it takes, and True; or, fitting with none, the
     shortest cut after its last word that fits, and False."""
     lines: list[Line] = []
-    for longest in (MAX_NAME, 12, 8, 5):
-        seat_lines = wrap([("", " "), *_seat_parts(info, longest)], width, indent=3)
+    # Before a name is cut, the computers' levels go (the rules and the waiting room say
+    # them): a name cut to its first letters ("Keskita…") says nothing.
+    for longest, brief in ((MAX_NAME, False), (MAX_NAME, True), (12, True), (8, True), (5, True)):
+        seat_lines = wrap([("", " "), *_seat_parts(info, longest, brief)], width, indent=3)
         for hint in hints:
             lines = seat_lines + wrap([("", " "), *extra, ("class:dim", hint)], width, indent=3)
             if len(lines) <= rows:
                 return lines, True
+    # Nothing fits: the names whole, and what does not fit cut at the end.
+    seat_lines = wrap([("", " "), *_seat_parts(info, MAX_NAME, True)], width, indent=3)
+    lines = seat_lines + wrap([("", " "), *extra, ("class:dim", hints[-1])], width, indent=3)
     return [*lines[: rows - 1], _cut(lines[rows - 1], width)], False
 
 
-def _seat_parts(info: TableSummary, longest: int) -> list[Any]:
+def _seat_parts(info: TableSummary, longest: int, brief: bool = False) -> list[Any]:
     seats: list[Any] = [("class:label", words.SEATS)]
     for i, who in enumerate(info.seated):
         side = i % info.teams
         level = info.computers[i] if info.computers else None
-        about = words.seat_about(common.SIDE_NAMES[side], level)
+        about = words.seat_about(common.SIDE_NAMES[side], level, brief)
         seats += [("", ", " if i else ""),
                   (side_style(side), shorten(who or words.FREE, longest)),
                   ("class:dim", f" ({about})")]  # fmt: skip
@@ -248,7 +255,7 @@ def table_lines(model: Model, width: int, height: int, click: Click = None) -> l
         if i == table.seat:
             who = shorten(who, name_w - 6) + table_words.YOU_TAG
         elif seat.computer is not None and not seat.away:
-            tag = table_words.computer_tag(seat.computer, seat.remote)
+            tag = table_words.computer_tag(seat.computer, seat.remote, seat.name or "")
             who = shorten(who, name_w - get_cwidth(tag)) + tag
         state = states[i]
         row_style = "class:selected" if chosen else ""

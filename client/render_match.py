@@ -50,7 +50,13 @@ def outcome_lines(model: Model, width: int) -> list[Line]:
     if match is None or table is None:
         return []
     winner = match.winner
-    names = [s.name or "" for i, s in enumerate(table.seats) if winner == i % table.teams]
+    # The game's players, not the seats now: a bot partner (sarja-bot) leaves its seat
+    # as soon as the match is won, and it won the match too.
+    g = model.game
+    if g is not None and g.table == table.id:
+        names = [p.name for p in g.players if p.side == winner]
+    else:
+        names = [s.name or "" for i, s in enumerate(table.seats) if winner == i % table.teams]
     line = words.outcome_line(match, table.teams, [n for n in names if n], table.seat is not None)
     style = banner_style(winner) if winner is not None else "class:label"
     return [*score_lines(model, width), *wrap([("", " "), (style, line)], width, indent=1)]

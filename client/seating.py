@@ -136,6 +136,7 @@ def create_open(model: Model) -> None:
         name=lobby.default_table_name(model.name),
         players=players,
         teams=team_choices(model.shapes, model.form, players)[0],
+        offered=True,
     )
     model.overlay = "create"
     model.status = ""

@@ -2,6 +2,9 @@
 whether a bell and the window's title tell them of their turn (`alerts`, off at first),
 and the language they chose (`language`: unset follows the environment).
 
+Beside the tokens (which stay after a game is over, for the next resume), the servers
+where a seat waits for the player now (`held`): the finder says "your seat" of those.
+
 A seat is remembered by the server's lasting identity (`welcome.server_id`) and the
 player's name, never by the address typed: the same server is reached as `localhost`,
 by its IP address or by a name, and a seat must come back whichever was used. Two
@@ -64,6 +67,10 @@ class Settings:
                     kept = {k: v for k, v in tokens.items() if isinstance(v, str)}
                     if kept:
                         self.seats[server] = kept
+        held = data.get("held")  # the servers where this machine's player holds a seat
+        self.held: list[str] = (
+            [h for h in held if isinstance(h, str)] if isinstance(held, list) else []
+        )
         self.people: dict[str, str] = _strings(data.get("people"))  # server_id -> key
         self.servers: dict[str, str] = _strings(data.get("servers"))  # address -> server_id
         self._offered: dict[str, str] = {}  # address -> a fresh key offered this run
@@ -129,6 +136,21 @@ class Settings:
             fresh.alerts = on
             fresh._write()
 
+    def save_held(self, server_id: str, holding: bool) -> None:
+        """Remember whether a seat at `server_id` waits for us (a game under way that
+        we left, or are at), for the finder's "your seat"."""
+        if (server_id in self.held) == holding:
+            return
+        change = _held(server_id, holding)
+        if self.path is None:
+            change(self)
+            return
+        with _locked(self.path):
+            fresh = Settings(self.path)
+            change(fresh)
+            fresh._write()
+            self.held = fresh.held
+
     def save_language(self, language: str) -> None:
         """Remember the language chosen (`--lang`, or the lobby's key)."""
         self.language = language
@@ -142,7 +164,7 @@ class Settings:
     def _write(self) -> None:
         assert self.path is not None
         data: dict[str, Any] = {"name": self.name, "seats": self.seats, "alerts": self.alerts}
-        data.update(people=self.people, servers=self.servers)
+        data.update(people=self.people, servers=self.servers, held=self.held)
         if self.language:
             data["language"] = self.language
         _save(data, self.path)
@@ -152,6 +174,14 @@ class Settings:
             fresh.seats.setdefault(server, {})[name] = token
         newest = list(fresh.seats.items())[-SEATS_KEPT:]
         self.name, self.seats = name, {server: dict(tokens) for server, tokens in newest}
+
+
+def _held(server_id: str, holding: bool) -> Callable[[Settings], None]:
+    def change(settings: Settings) -> None:
+        rest = [h for h in settings.held if h != server_id]
+        settings.held = ([*rest, server_id] if holding else rest)[-SEATS_KEPT:]
+
+    return change
 
 
 def _learn(settings: Settings, address: str, server_id: str, sent: str | None) -> None:

@@ -84,6 +84,20 @@ def asked(argv: list[str]) -> str | None:
     return chosen if chosen in LANGUAGES else None
 
 
+def _argparse_speaks() -> None:
+    """argparse's own words ("usage:", "options:", "error:", "show this help message and
+    exit") come through the module's `_` and `ngettext`, gettext's for the default
+    domain, which has no Finnish: they go through ours instead, so `--help` and a usage
+    error speak the language chosen (their Finnish is in our catalog: argparse_words.py)."""
+    import argparse
+
+    vars(argparse)["_"] = _
+    vars(argparse)["ngettext"] = ngettext
+
+
+_argparse_speaks()
+
+
 def use(lang: str) -> None:
     """Speak `lang` ("en" or "fi") from now on, in every registered module too."""
     global _current, _language

@@ -161,6 +161,7 @@ class TableSummary(WireMap):
     computers: tuple[str | None, ...] = ()  # per seat a level (a computer) or nil
     match: MatchScore | None = None  # the table plays a match: its score so far
     turn_clock: int = 0  # seconds a person has for a turn; 0: no clock
+    hints: bool = False  # its players may ask the coach (`ask_hint`)
 
     def validate(self) -> None:
         _set(self, "name", table_name(self.id, self.name, self.players, self.teams))
@@ -179,6 +180,7 @@ class TableSummary(WireMap):
         if self.match is not None:
             _set(self, "match", one(MatchScore, self.match, "match"))
         turn_clock(self.turn_clock, "turn_clock")
+        boolean(self.hints, "hints")
 
 
 @wire

@@ -175,8 +175,7 @@ async def run(config: ServerConfig, discovery: bool = True) -> None:
                 print(_("Games are kept in {dir}").format(dir=config.data_dir))
             print(_("Press Ctrl+C to stop."), flush=True)
             async for signum in signals:
-                print(_("{signal}: telling players and stopping…").format(
-                    signal=signal.Signals(signum).name), flush=True)  # fmt: skip
+                print(stopping_line(signum), flush=True)
                 await server.shutdown()
                 break
     if server.failure is not None:
@@ -277,3 +276,11 @@ def host_can_fix(exc: BaseException, port: int) -> str | None:
     if isinstance(exc, OSError):
         return _("cannot listen on port {port}: {why}").format(port=port, why=exc.strerror or exc)
     return None
+
+
+def stopping_line(signum: int) -> str:
+    """What the host reads as the server stops: Ctrl+C in its terminal, or a request to
+    stop (SIGTERM, from a service manager or `kill`), in words rather than a signal's name."""
+    if signum == signal.SIGINT:
+        return _("Ctrl+C: telling players and stopping…")
+    return _("Asked to stop: telling players and stopping…")

@@ -277,11 +277,7 @@ class Computers:
     def _workers(self) -> Executor:
         if self._pool is None:
             if self.processes:
-                # Spawned, not forked: a fork of the server would copy its threads' locks.
-                self._pool = ProcessPoolExecutor(
-                    self.workers, multiprocessing.get_context("spawn"),
-                    initializer=worker.start, initargs=(os.getpid(),),
-                )  # fmt: skip
+                self._pool = search_pool(self.workers)
             else:
                 self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="search")
         return self._pool
@@ -303,3 +299,36 @@ def _cancelled(scope: trio.CancelScope) -> bool:
     """Whether the scope was cancelled since the loop last looked (a call, so the type
     checker does not carry the loop's test over an await)."""
     return scope.cancel_called
+
+
+def search_pool(workers: int) -> ProcessPoolExecutor:
+    """The search workers' processes: spawned, not forked (a fork of the server would
+    copy its threads' locks), with multiprocessing's resource tracker quiet."""
+    _quiet_resource_tracker()
+    return ProcessPoolExecutor(
+        workers, multiprocessing.get_context("spawn"),
+        initializer=worker.start, initargs=(os.getpid(),),
+    )  # fmt: skip
+
+
+def _quiet_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker with its stderr on /dev/null. The pool's
+    queues hold semaphores the tracker removes when the server is gone; after a
+    `kill -9` it does so as it should, but also warned of "leaked semaphore objects" on
+    the host's terminal, long after the server's own last line."""
+    from multiprocessing import resource_tracker
+
+    try:
+        quiet = os.open(os.devnull, os.O_WRONLY)
+    except OSError:
+        return
+    saved = os.dup(2)
+    try:
+        # The tracker inherits the descriptor as it is now. (Once, at the first search:
+        # a line the server wrote to stderr in these microseconds would be lost.)
+        os.dup2(quiet, 2)
+        resource_tracker.ensure_running()
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(quiet)

@@ -326,6 +326,7 @@ def summary(table: Seated) -> TableSummary:
         computers=tuple(c.level if c else g.computer if g else None for g, c in pairs)
         if any(table.computers) or any(g and g.computer for g in table.seats)
         else (),
+        hints=table.hints,
         _trusted=True,
     )
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 import time
 from pathlib import Path
 
@@ -17,45 +18,90 @@ from sarja.lang import _, ngettext, pgettext
 from sarja.protocol.limits import MAX_EVENING_HOURS
 
 from .datalock import DataDirInUse, DataDirLock
-from .host_journal import add_data_dir, find_journal, journal_to_read, parse_with_journal
-from .journal import Journal, JournalError
+from .host_journal import add_data_dir, journal_to_read, parse_with_journal
+from .journal import FILE_NAME, Journal, JournalError
+from .records import default_data_dir
 from .standings import forget_rows
 from .standings_read import EVENING_HOURS, Line, games_of, pairs, top
 
 ID_SHOWN = 12  # hex digits of a person's key hash the host sees, to name them in `forget`
 
-NAME_WIDTH = 24
-FIGURE_WIDTHS = (5, 4, 4, 5, 4, 7, 4, 6, 6)  # the least, as wide as the English heads
+NAME_WIDTH = 24  # at most: the figures take what they need of WIDTH first
+WIDTH = 80  # a host's terminal
 
 
-def _heads() -> tuple[str, list[str], str]:
-    """The columns' heads in the language of the moment: the name's, the figures'
-    (games to rating) and the id's."""
-    figures = [_("games"), _("won"), _("lost"), _("drawn"), _("seq"), _("removed"),
-               _("dead"), pgettext("sarja-server standings", "s/move"),
-               _("rating")]  # fmt: skip
-    return _("name"), figures, _("id")
+def _heads() -> tuple[str, list[str]]:
+    """The columns' heads in the language of the moment: the name's and the figures'
+    (games to rating)."""
+    figures = [pgettext("sarja-server standings", "games"),
+               pgettext("sarja-server standings", "won"),
+               pgettext("sarja-server standings", "lost"),
+               pgettext("sarja-server standings", "drawn"),
+               pgettext("sarja-server standings", "seq"),
+               pgettext("sarja-server standings", "removed"),
+               pgettext("sarja-server standings", "dead"),
+               pgettext("sarja-server standings", "s/move"),
+               pgettext("sarja-server standings", "rating")]  # fmt: skip
+    return _("name"), figures
 
 
 def format_lines(lines: list[Line]) -> list[str]:
-    """The standings as a table, one person a line, with the id `forget` takes; each
-    figure's column as wide as its head (a Finnish head may be wider)."""
+    """The standings as a table, one person a line, at most WIDTH columns: each
+    figure's column as wide as its head or its widest value, the name's what is left.
+    The ids `forget` takes are listed apart (`id_lines`)."""
     if not lines:
         return ["    " + _("(no games)")]
-    name, figures, id_head = _heads()
-    widths = [max(w, len(head)) for w, head in zip(FIGURE_WIDTHS, figures, strict=True)]
+    name, figures = _heads()
+    rows = [_figures(line) for line in lines]
+    widths = [max(len(v) for v in column) for column in zip(figures, *rows, strict=True)]
+    name_w = min(NAME_WIDTH, WIDTH - 6 - sum(w + 1 for w in widths))
 
     def columns(values: list[str]) -> str:
         return " ".join(f"{v:>{w}}" for v, w in zip(values, widths, strict=True))
 
-    out = [f"{'':>3}  {name:<{NAME_WIDTH}} {columns(figures)}  {id_head}"]
-    for i, line in enumerate(lines, start=1):
-        s = line.standing
-        counts = (s.games, s.wins, s.losses, s.draws, s.sequences, s.removed, s.exchanged)
-        values = [*map(str, counts), f"{s.move_ms / 1000:.1f}", f"{s.rating / 10:.1f}"]
-        shown = s.name if s.computer is None else computer_name(s.computer)
-        out.append(f"{i:>3}  {shown:<{NAME_WIDTH}} {columns(values)}  {person_id(line.person)}")
+    out = [f"{'':>3}  {name:<{name_w}} {columns(figures)}"]
+    for i, (line, values) in enumerate(zip(lines, rows, strict=True), start=1):
+        out.append(f"{i:>3}  {_cut(shown_name(line), name_w)} {columns(values)}")
     return out
+
+
+def _figures(line: Line) -> list[str]:
+    s = line.standing
+    counts = (s.games, s.wins, s.losses, s.draws, s.sequences, s.removed, s.exchanged)
+    return [*map(str, counts), f"{s.move_ms / 1000:.1f}", f"{s.rating / 10:.1f}"]
+
+
+def shown_name(line: Line) -> str:
+    s = line.standing
+    return s.name if s.computer is None else computer_name(s.computer)
+
+
+def _cut(name: str, width: int) -> str:
+    return f"{name:<{width}}" if len(name) <= width else name[: width - 1] + "…"
+
+
+def id_lines(tables: list[list[Line]]) -> list[str]:
+    """Each person of the tables once, with the id `sarja-server forget` takes."""
+    seen: dict[str, str] = {}
+    for lines in tables:
+        for line in lines:
+            seen.setdefault(line.person, shown_name(line))
+    if not seen:
+        return []
+    width = min(NAME_WIDTH, max(len(n) for n in seen.values()))
+    return [_("Ids, for sarja-server forget:")] + [
+        f"    {_cut(name, width)}  {person_id(person)}" for person, name in seen.items()
+    ]
+
+
+def legend() -> list[str]:
+    """What the short heads mean."""
+    said = _(
+        "seq: sequences made; removed: chips removed with a one-eyed jack; dead: dead"
+        " cards exchanged; s/move: seconds a move; rating: grows with wins, most against"
+        " strong sides"
+    )
+    return textwrap.wrap(said, WIDTH)
 
 
 def computer_name(level: str) -> str:
@@ -79,7 +125,10 @@ def standings_text(journal: Journal, now: float, hours: int, n: int) -> str:
         hours,
     ).format(n=hours)
     out = [head, *format_lines(evening)]
-    out += ["", _("All time"), *format_lines(ever), "", _("Teammates (all time)")]
+    out += ["", _("All time"), *format_lines(ever)]
+    if evening or ever:
+        out += ["", *legend(), "", *id_lines([evening, ever])]
+    out += ["", _("Teammates (all time; people only: computers and bots not counted)")]
     for p in teammates:
         line = ngettext(
             "{first} & {second}: {n} game, {wins} won",
@@ -115,10 +164,11 @@ def standings_main(argv: list[str]) -> int:
                 most=MAX_EVENING_HOURS
             )
         )
-    found = find_journal("sarja-server standings", args.data_dir)
-    if found is None:
-        return 1
-    data_dir, path = found
+    data_dir = args.data_dir or default_data_dir()
+    path = data_dir / FILE_NAME
+    if not path.exists():  # a server that has not run here yet, or kept nothing yet
+        print(_("No games have been played here yet ({dir}).").format(dir=data_dir))
+        return 0
     try:
         journal = journal_to_read(data_dir, path)
         try:

@@ -86,3 +86,16 @@ def test_the_whole_of_a_long_chat_line_is_shown_in_the_log() -> None:
     rows = [line.split(CHAT_MARK, 1)[1] for line in screen.splitlines() if CHAT_MARK in line]
     assert "".join(rows).replace("Bertil:", "").replace(" ", "") == words, screen
     assert not h.unfit()
+
+
+def test_a_long_names_chat_lines_do_not_start_just_left_of_its_words() -> None:
+    # After "Cecilia Wihuri-Lindqvist: " the later lines began one column left of the
+    # words above them, a stray gap; they take a short indent instead.
+    text = "Pitkä rivi viestiä, jotta näkyy miten se rivittyy lokissa " * 3
+    entry = LogLine("chat", (("", "Cecilia Wihuri-Lindqvist"), ("class:log.chat", ": " + text)))
+    lines = [text_of(line) for line in _log_entry(entry, 80)]
+    assert len(lines) > 2
+    words_at = lines[0].index("Pitkä")
+    for line in lines[1:]:
+        at = len(line) - len(line[len(CHAT_MARK) :].lstrip(" "))
+        assert at == words_at or at <= len(CHAT_MARK) + 2, lines

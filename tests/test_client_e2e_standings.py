@@ -85,7 +85,8 @@ def test_the_standings_screen_shows_the_evening_and_forgets_on_request(tmp_path)
             [*command("sarja-server"), "standings", "--data-dir", str(tmp_path / "data")],
             capture_output=True, text=True, check=True,
         ).stdout  # fmt: skip
-        assert printed.count(" Aino ") == 2 and printed.count(" Bertil ") == 2, printed
+        tables = printed.split("Ids, for sarja-server forget:")[0]
+        assert tables.count(" Aino ") == 2 and tables.count(" Bertil ") == 2, printed
         # Forget me: asked first; n keeps us, y forgets.
         aino.type("f")
         aino.wait_for("Forget your standing")

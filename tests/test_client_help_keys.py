@@ -5,6 +5,8 @@ and at a big window, in English and in Finnish."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from prompt_toolkit.key_binding.key_bindings import _parse_key
 from prompt_toolkit.keys import Keys
@@ -189,16 +191,21 @@ def test_the_new_table_form_has_its_help(language):
     try:
         h = headless(TABLES)
         h.press("n", "A", "?")
-        assert h.model.overlay == "create" and h.model.form.name.endswith("A?")
+        # typing replaces the name the form offers (it used to append: "Aino's tableA?")
+        assert h.model.overlay == "create" and h.model.form.name == "A?"
         assert shown(h)[-2:] == ["F1", "Esc"], h.screen().splitlines()[-1]
         h.press("f1")
         assert h.model.overlay == "help" and h.model.help_page == 1
         says = [say for say, _ in h.model.help_keys]
-        assert {"form field", "create", "cancel form", "help"} <= set(says), says
+        assert {"form field on", "form field back", "create", "cancel form", "help"} <= set(says)
         page = h.screen()
         assert help_words.KEYS["create"] in page and not h.unfit(), page
+        # each key with its own meaning: ↑↓ and Tab once read "next / the one before"
+        assert re.search(r"↑ Shift-Tab +" + re.escape(help_words.KEYS["form field back"]), page)
+        assert re.search(r"↓ Tab +" + re.escape(help_words.KEYS["form field on"]), page), page
         h.press("escape")
-        assert h.model.overlay == "create" and h.model.form.name.endswith("A?")
+        # typing replaces the name the form offers (it used to append: "Aino's tableA?")
+        assert h.model.overlay == "create" and h.model.form.name == "A?"
         h.press("down")
         assert shown(h)[-2:] == ["?", "Esc"] and not h.unfit()
         h.press("?")

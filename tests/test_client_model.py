@@ -367,7 +367,7 @@ def test_locked_chips_and_the_end_screen():
     assert model.phase == "ended"
     screen = text(model)
     assert "*[B]*" in screen  # winning sequences marked on the board
-    assert "Blue wins: Aino" in screen and "A5–E5, B5–F5" in screen
+    assert "Blue wins (Aino)" in screen and "A5–E5, B5–F5" in screen
     assert "Aino held: 2♣ Q♠" in screen and "Bertil held: 4♥ K♦" in screen
     assert "r rematch" in screen
 
@@ -388,7 +388,7 @@ def test_the_end_is_in_the_winners_colour():
                                      draw_size=80, sequences=((), (), ((40, 44),))))  # fmt: skip
     banner = render_game.end_lines(model, 80)[0]
     assert {f[0] for f in banner} == {"class:banner.r"}
-    assert "Red wins: Cecilia" in text_of(banner)
+    assert "Red wins (Cecilia)" in text_of(banner)
     title = render.title(model, 80)
     assert any(f[0] == "class:banner.r" for f in title)
 
@@ -621,6 +621,6 @@ def test_the_title_says_the_standings_are_up():
     h.press("t")
     assert h.screen().splitlines()[0].rstrip().endswith("standings")
     lang.use("fi")
-    assert h.screen().splitlines()[0].rstrip().endswith("sijoitukset")
+    assert h.screen().splitlines()[0].rstrip().endswith("tilastot")
     h.press("escape")
     assert h.screen().splitlines()[0].rstrip().endswith("aula")

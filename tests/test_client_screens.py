@@ -500,7 +500,7 @@ def test_a_person_named_like_a_computers_line_is_told_apart_from_it(language):
 
 def test_every_key_of_the_lobby_footer_shows_at_80_columns():
     """The lobby's keys take two lines when one will not hold them: in Finnish, one
-    line left off `t sijoitukset` (the standings) and more."""
+    line left off `t tilastot` (the standings) and more."""
     h = Headless(m.Model(address="127.0.0.1:7474", name=NAMES[0], named=True, link="online"))
     h.feed(welcome(), TableList(tables=()))
     screen = fits(h, "the lobby")

@@ -46,7 +46,7 @@ def test_a_wide_name_keeps_the_waiting_rooms_and_the_lobbys_columns():
 
 
 def test_the_waiting_rooms_names_line_up_in_finnish():
-    # "Sininen (B)" is 11 columns: the Blue seats' names stood one column right.
+    # "Sininen (S)" is 11 columns: the Blue seats' names stood one column right.
     from sarja import lang
 
     lang.use("fi")

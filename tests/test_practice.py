@@ -195,7 +195,7 @@ def test_a_practice_match_shows_its_score_after_the_first_game(tmp_path):
         assert "Match to 2: 0 – 0" in screen
         play_to_the_end(aino)
         end = aino.wait_for("Game over")
-        won = re.search(r"(Blue|Green) wins:", end)
+        won = re.search(r"(Blue|Green) wins \(", end)
         score = {"Blue": "Blue 1, Green 0", "Green": "Blue 0, Green 1"}
         if won is None:  # a drawn game counts for nobody
             assert "Match, first to 2: Blue 0, Green 0" in end and "Games: draw" in end

@@ -10,7 +10,7 @@ from typing import Any
 
 import trio
 
-from sarja.protocol.messages import AskHint, CreateTable, Ready
+from sarja.protocol.messages import AskHint, CreateTable, ListTables, Ready
 from sarja.protocol.server_messages import HINT_REASONS
 from sarja.server.app import serve
 from sarja.server.bots import make_player
@@ -106,3 +106,18 @@ async def test_a_table_keeps_allowing_hints_after_a_restart(tmp_path):
         await back.send(AskHint(version=version))
         assert (await back.expect("hint")).action in back.state.legal
         nursery.cancel_scope.cancel()
+
+
+async def test_the_lobbys_list_says_which_tables_allow_hints(nursery):
+    # The waiting room said "hints on"; the lobby's rules left it out: its list had no
+    # field for it.
+    server = await nursery.start(serve, fast(search_processes=False))
+    hosts = []  # kept: a table no one is at goes
+    for name, hints in (("Lesson", True), ("Duel", False)):
+        hosts.append(await NetClient.connect(server.port, f"Host {name}"))
+        await hosts[-1].send(CreateTable(name=name, players=2, teams=2, hints=hints))
+        await hosts[-1].expect("table")
+    bertil = await NetClient.connect(server.port, "Bertil")
+    await bertil.send(ListTables())
+    listed = {t.name: t.hints for t in (await bertil.expect("tables")).tables}
+    assert listed == {"Lesson": True, "Duel": False}

@@ -61,7 +61,7 @@ def test_the_hosts_commands_and_the_journals_errors_speak_finnish(tmp_path):
     assert status == 1 and "sarja-server forget: anna koko tunnus (12 merkkiä)" in err, err
     status, _, err = broken
     assert status == 1, err
-    assert f"sarja-server export: päiväkirja {damaged / FILE_NAME} on vioittunut" in err, err
+    assert f"sarja-server export: tallenne {damaged / FILE_NAME} on vioittunut" in err, err
     status, _, err = second
     assert status == 1 and f"hakemisto {held} on toisen sarja-serverin käytössä" in err, err
 
@@ -87,7 +87,7 @@ async def test_the_journals_failure_in_a_game_is_one_finnish_line(tmp_path, capl
         lang.use("en")
         journal.close()
     (line,) = [r.getMessage() for r in caplog.records if r.levelno == logging.CRITICAL]
-    assert line.startswith(f"päiväkirjaan {tmp_path / FILE_NAME} ei voi kirjoittaa"), line
+    assert line.startswith(f"tallenteeseen {tmp_path / FILE_NAME} ei voi kirjoittaa"), line
     assert "stopping" not in line and "lost" not in line, line
 
 
@@ -108,6 +108,6 @@ def test_the_hosts_standings_name_a_computer_in_finnish():
         printed = format_lines(lines)
     finally:
         lang.use("en")
-    assert "Tietokone (vaikea)" in printed[1] and "computer:hard" in printed[1]
+    assert "Tietokone (vaikea)" in printed[1]
     assert "Aino" in printed[2]
     assert "Computer (hard)" in format_lines(lines)[1]

@@ -211,7 +211,8 @@ async def test_an_evening_of_six_games_is_counted_as_by_hand(tmp_path):
             [SERVER, "standings", "--data-dir", str(tmp_path)], capture_stdout=True
         )
         printed = done.stdout.decode()
-        evening_part, all_time_part = printed.split("All time")
+        assert all(len(line) <= 80 for line in printed.splitlines()), printed
+        evening_part, all_time_part = printed.split("Ids, for")[0].split("All time")
         for part, lines in ((evening_part, before.evening), (all_time_part, before.all_time)):
             rows = [r.split() for r in part.splitlines() if r[:3].strip().isdigit()]
             assert [r[1] for r in rows] == [s.name for s in lines]
@@ -223,7 +224,8 @@ async def test_an_evening_of_six_games_is_counted_as_by_hand(tmp_path):
         nursery.cancel_scope.cancel()
 
     # With the server stopped, the host forgets the impostor by the id shown.
-    impostor_line = next(r for r in printed.splitlines() if " Aino " in r)
+    ids = printed.split("Ids, for sarja-server forget:")[1].split("\n\n")[0]
+    impostor_line = next(r for r in ids.splitlines() if " Aino " in r)
     done = await trio.run_process(
         [SERVER, "forget", impostor_line.split()[-1], "--data-dir", str(tmp_path)],
         capture_stdout=True,

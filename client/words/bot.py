@@ -70,9 +70,18 @@ REFUSED = N_("the server refused: {sentence}")
 TOLD = N_("the server said: {sentence}")
 
 
+DEFAULT_NAMES = {"easy": "Easy bot", "medium": "Medium bot", "hard": "Hard bot"}  # English
+
+
 def default_name(level: str) -> str:
     """Its name when none is given: its level's, in its language."""
     return {"easy": _("Easy bot"), "medium": _("Medium bot"), "hard": _("Hard bot")}[level]
+
+
+def says_its_level(name: str, level: str) -> bool:
+    """A bot's name that already says it is a bot of that level (its name when none is
+    given, in English or in the language of the moment)."""
+    return name in (DEFAULT_NAMES.get(level), default_name(level) if level in DEFAULT_NAMES else "")
 
 
 def game_result(number: int, outcome: str) -> str:

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import string
 
-from sarja.lang import N_, _, translated
+from sarja.lang import N_, _, language, pgettext, translated
 from sarja.protocol.cards import FiveEnds, card_label, cell_name
 from sarja.protocol.mirror import GameMirror
 
-from ..styles import SIDE_LETTERS, card_style, side_style
+from ..styles import card_style, side_style
 
 Fragment = tuple[str, str]  # (style, text), prompt_toolkit's formatted text
 
@@ -58,9 +58,25 @@ def parts(template: str, **fragments: Fragment | str | list[Fragment]) -> list[F
     return out
 
 
+_letters: dict[str, tuple[str, str, str]] = {}  # language -> the chips' letters
+
+
+def side_letter(side: int) -> str:
+    """The letter on a side's chips, from its colour's name in the language of the
+    moment: B G R in English, S V P (sininen, vihreä, punainen) in Finnish."""
+    now = language()
+    if now not in _letters:
+        _letters[now] = (
+            pgettext("the letter on Blue's chips", "B"),
+            pgettext("the letter on Green's chips", "G"),
+            pgettext("the letter on Red's chips", "R"),
+        )
+    return _letters[now][side]
+
+
 def side_label(side: int) -> str:
     """ "Blue (B)"."""
-    return f"{SIDE_NAMES[side]} ({SIDE_LETTERS[side]})"
+    return f"{SIDE_NAMES[side]} ({side_letter(side)})"
 
 
 def arrangement_label(players: int, teams: int) -> str:

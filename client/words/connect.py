@@ -39,6 +39,9 @@ def name_too_long(length: int) -> str:
 SARJA = "Sarja"
 WHAT_NAME = N_("What is your name?")
 NAME_SEEN = N_("Others see it at the table. It is remembered for next time.")
+# Practice: no one else is there, and no server to tell about.
+NAME_PRACTICE = N_("The computers call you by it. It is remembered for next time.")
+PRACTICE_READY = N_("Enter starts the practice game.")
 NAME_PROMPT = N_("Name: ")
 SAY_PROMPT = N_(" Say: ")
 JOINING = N_("Joining {address} as {name}…")

@@ -55,10 +55,13 @@ BOT_NONE = N_(
 
 def bot_several(count: int) -> str:
     return ngettext(
-        "found {n} Sarja server on the LAN; say which, by address:",
-        "found {n} Sarja servers on the LAN; say which, by address:",
+        "found {n} Sarja server on the LAN; say which, by address, as one of these:",
+        "found {n} Sarja servers on the LAN; say which, by address, as one of these:",
         count,
     ).format(n=count)
+
+
+BOT_BY_NAME = N_("or by the name in brackets: --server-name NAME, with the rest as you typed it.")
 
 
 translated(__name__)

@@ -14,12 +14,13 @@ from . import common
 
 
 def result_text(game: GameMirror) -> str:
-    """How the game ended, in words: "Red wins: Cecilia" or "The game is a draw"."""
+    """How the game ended, in words: "Red wins (Cecilia)" or "The game is a draw" (in
+    brackets: it goes after "Game over:", where a second colon would read badly)."""
     assert game.result is not None
     if game.result.result == "draw" or game.result.side is None:
         return _("The game is a draw")
     winners = [p.name for p in game.players if p.side == game.result.side]
-    return _("{side} wins: {names}").format(
+    return _("{side} wins ({names})").format(
         side=common.SIDE_NAMES[game.result.side], names=", ".join(winners)
     )
 
@@ -87,6 +88,17 @@ CHOOSE_FIVES = N_("This placement can form its sequence more than one way: choos
 NO_DEAD_CARD = N_("You hold no dead card (one with both spaces covered).")
 NO_DRAW_WAITING = N_("No draw is waiting for you.")
 NO_ONE_AWAY = N_("No one is away whose seat the computer could play.")
+
+
+def hand_over_in(name: str, seconds: int) -> str:
+    """`o` before the away minute is over: how long is left."""
+    return ngettext(
+        "{name} has been away less than a minute: o hands the seat to the computer in {n} second.",
+        "{name} has been away less than a minute: o hands the seat to the computer in {n} seconds.",
+        seconds,
+    ).format(name=name, n=seconds)
+
+
 TO_WAITING_ROOM = N_("The waiting room: r when you are ready for the next game.")
 REMATCH_AFTER = N_("A rematch can be asked for once the game is over.")
 REMATCH_ASKED = N_("You asked for a rematch; waiting for the others.")

@@ -76,7 +76,8 @@ KEYS = {
     "standings": N_("the standings"),
     "language": N_("suomeksi / in English (the language is remembered)"),
     # the new-table form
-    "form field": N_("the form's next field / the one before"),
+    "form field back": N_("the form's field before"),
+    "form field on": N_("the form's next field"),
     "form change": N_("change the chosen field (← back, → and Space on)"),
     "form digits": N_(
         "type the turn clock's seconds, or the wins a match is played to, in its field"

@@ -113,10 +113,13 @@ def name_taken_here(name: str, table: str) -> str:
     ).format(name=name, table=table)
 
 
-def seat_about(side: str, level: str | None) -> str:
-    """ "Blue, hard computer": a seat's side, and who plays it if a computer does."""
+def seat_about(side: str, level: str | None, brief: bool = False) -> str:
+    """ "Blue, hard computer": a seat's side, and who plays it if a computer does
+    (`brief`: "Blue, computer")."""
     if not level:
         return side
+    if brief:
+        return _("{side}, computer").format(side=side)
     return _("{side}, {level} computer").format(side=side, level=level_name(level))
 
 

@@ -10,8 +10,8 @@ from .lobby import level_name
 TITLE = N_("Standings")
 ASKING = N_("Asking the server for the standings…")
 FORGET_QUESTION = N_("Forget your standing and figures at this server for good? y: yes, n: no")
-# The heads of the columns; each fits its column's width (render_standings.py): the
-# player's 18, then 5, 4, 4, 5, 4, 7, 4, 6, 6.
+# The heads of the columns, whole words or the short forms the legend explains; a
+# column is as wide as its head (render_standings.py), the player's takes what is left.
 HEAD = (
     N_("Player"),
     N_("Games"),
@@ -24,9 +24,14 @@ HEAD = (
     N_("s/move"),
     N_("Rating"),
 )
+# What the short heads mean, under the tables.
+LEGEND = N_(
+    "Seq: sequences made · Removed: chips removed with a one-eyed jack · Dead: dead cards"
+    " exchanged · s/move: seconds a move · Rating: grows as you win, most against strong sides"
+)
 NO_GAMES = N_("No games finished yet.")
-PAIRS = N_("Teammates, all time")
-NO_PAIRS = N_("No games in teams yet.")
+PAIRS = N_("Teammates, all time (people only: computers and bots not counted)")
+NO_PAIRS = N_("No two people have played on one side yet.")
 ALL_TIME = N_("All time")
 YOU = N_("You")  # in the rank column of the asker's own line
 NOT_YOU = N_("You: no games here yet.")

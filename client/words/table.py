@@ -10,6 +10,7 @@ from sarja.protocol.names import same_name
 from ..keybar import KeyItem, Need
 from ..styles import side_style
 from . import common
+from .bot import says_its_level
 from .common import Fragment, parts
 from .lobby import level_name
 
@@ -40,13 +41,21 @@ _NOTICES = {
         N_("The computer plays for {who} until they return."),
         N_("The computer plays for you until you come back or make a move."),
     ),
+    "takeover_present": (
+        N_("The computer plays for {who} until they make a move themselves."),
+        N_("The computer plays for you until you come back or make a move."),
+    ),
 }
 
 
-def notice_parts(msg: Notice, table: TableView | None, me: str = "") -> list[Fragment]:
+def notice_parts(
+    msg: Notice, table: TableView | None, me: str = "", here: bool = False
+) -> list[Fragment]:
     """A notice from the server as a line of the log ("Aino sat down at seat 2 (Green).").
-    `me`: our name. A move to another seat is told before the table that shows it, so
-    it is ours by the name (no two at a table share one), not by the seat."""
+    `me`: our name; `here`: the notice's seat is not away in the game (the computer
+    plays there because its person's clock ran out). A move to another seat is told
+    before the table that shows it, so it is ours by the name (no two at a table share
+    one), not by the seat."""
     mine = msg.seat is not None and table is not None and msg.seat == table.seat
     if msg.kind == "seated" and me and same_name(msg.name, me):
         mine = True
@@ -62,6 +71,8 @@ def notice_parts(msg: Notice, table: TableView | None, me: str = "") -> list[Fra
         return [("", _("{name} is watching.").format(name=msg.name))]
     if kind in ("joined", "seated") and not where:
         kind += "_nowhere"
+    if kind == "takeover" and not mine and here:
+        kind = "takeover_present"  # here, but their clock ran out: they are not away
     if kind in _NOTICES:
         theirs, ours = _NOTICES[kind]
         template = ours if mine else theirs  # already in the language (translated)
@@ -78,8 +89,11 @@ WATCHING_HINT = N_(" You are watching. Choose a free seat and press Enter to pla
 GAME_ON = N_(" The game is on.")
 
 
-def computer_tag(level: str, remote: bool = False) -> str:
-    """A computer's seat: the server's, or (`remote`) a program that joined by itself."""
+def computer_tag(level: str, remote: bool = False, name: str = "") -> str:
+    """A computer's seat: the server's, or (`remote`) a program that joined by itself;
+    nothing more for a bot whose name says it all ("Medium bot")."""
+    if remote and says_its_level(name, level):
+        return ""
     if remote:
         return _(" (bot, {level})").format(level=level_name(level))
     return _(" (computer, {level})").format(level=level_name(level))
