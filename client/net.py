@@ -53,6 +53,7 @@ from sarja.protocol.messages import (
 from sarja.protocol.mirror import ServerProtocolError
 from sarja.protocol.session import SessionState
 
+from .tls import Heard, Secure, fingerprint, secure
 from .words import connect, refusals
 
 BACKOFF = (0.5, 1.0, 2.0, 4.0, 8.0)  # seconds between attempts; the last one repeats
@@ -132,7 +133,9 @@ class Link:
         self._token: trio.lowlevel.TrioToken | None = None
         self._outgoing: trio.MemorySendChannel[ClientMessage] | None = None
         self._wake = trio.Event()
-        self._stream: trio.SocketStream | None = None
+        self._stream: Secure | None = None
+        self._tcp: trio.SocketStream | None = None  # the connection's, under its TLS
+        self.fingerprint = ""  # the key the server proved it holds on the last connection
         self._closed: str | None = None  # why the link ended for good
         self._stopped: str | None = None  # why it waits for the player before trying again
         self._stopped_gist = ""  # ... in a few words, for the line that says we try again
@@ -191,8 +194,8 @@ class Link:
         self._wake.set()
 
     def _drop_now(self) -> None:
-        if self._stream is not None:
-            self._stream.socket.close()
+        if self._tcp is not None:
+            self._tcp.socket.close()
 
     async def run(self) -> None:
         self._token = trio.lowlevel.current_trio_token()
@@ -228,8 +231,13 @@ class Link:
                 continue
             attempt = 0
             self.connections += 1
+            tls = await self._secure(stream)
+            if tls is None:
+                if self._stopped is None:
+                    attempt = 1
+                continue
             unusable = self._unusable
-            ended = await self._serve(stream)
+            ended = await self._serve(tls)
             if self._unusable == unusable:
                 self._unusable = 0  # this connection was fine: start counting afresh
             greeted = greeted or ended == "welcomed"
@@ -251,7 +259,28 @@ class Link:
         with trio.move_on_after(seconds):
             await self._wake.wait()
 
-    async def _serve(self, stream: trio.SocketStream) -> str:
+    async def _secure(self, tcp: trio.SocketStream) -> Secure | None:
+        """TLS over `tcp`, and the fingerprint of the server's key; None (and why) if
+        the handshake failed: a peer that does not speak TLS is not a Sarja server of
+        this version (what it said tells which)."""
+        heard = Heard(tcp)
+        self._tcp = tcp
+        try:
+            with trio.move_on_after(self._welcome_timeout):
+                stream = await secure(heard)
+                self.fingerprint = fingerprint(stream)
+                return stream
+            self._stop(connect.NO_SARJA_ANSWER.format(where=self.where), connect.ELSE_GIST)
+        except trio.BrokenResourceError as err:
+            if heard.seen:
+                self._stop(_not_sarja(self.where, heard.seen), connect.ELSE_GIST)
+            else:
+                self._last_error = _reason(err)
+        self._tcp = None
+        await trio.aclose_forcefully(tcp)
+        return None
+
+    async def _serve(self, stream: Secure) -> str:
         """Run one connection to its end: "welcomed" if the server welcomed us on it,
         "nameless" if it hung up before we had a name, else "failed"."""
         session = self.session
@@ -297,15 +326,15 @@ class Link:
             self._last_error = _reason(group.exceptions[0])
         finally:
             self._outgoing = None
-            self._stream = None
+            self._stream = self._tcp = None
         return ended
 
-    async def _handshake(self, stream: trio.SocketStream, session: ClientSession) -> Welcome | None:
+    async def _handshake(self, stream: trio.abc.Stream, session: ClientSession) -> Welcome | None:
         """The answer to the hello: a welcome, or None (and why) if none came."""
         seen = b""
         with trio.move_on_after(self._welcome_timeout):
             while True:
-                data = await stream.receive_some(RECEIVE_SIZE)
+                data = bytes(await stream.receive_some(RECEIVE_SIZE))
                 seen += data[: 200 - len(seen)]
                 try:
                     session.receive_data(data)
@@ -336,7 +365,7 @@ class Link:
 
     async def _write_all(
         self,
-        stream: trio.SocketStream,
+        stream: trio.abc.Stream,
         session: ClientSession,
         queue: trio.MemoryReceiveChannel[ClientMessage],
     ) -> None:
@@ -351,7 +380,7 @@ class Link:
                 continue
             await stream.send_all(data)
 
-    async def _read_all(self, stream: trio.SocketStream, session: ClientSession) -> None:
+    async def _read_all(self, stream: trio.abc.Stream, session: ClientSession) -> None:
         while True:
             while True:  # first what the codec holds already
                 try:
@@ -368,7 +397,7 @@ class Link:
             if session.at_eof:
                 return
             with trio.move_on_after(SILENCE_LIMIT) as silent:
-                data = await stream.receive_some(RECEIVE_SIZE)
+                data = bytes(await stream.receive_some(RECEIVE_SIZE))
             if silent.cancelled_caught:
                 self._last_error = connect.QUIET_GIST
                 return
@@ -400,7 +429,7 @@ class Link:
         return True
 
 
-async def _close_when_eof(stream: trio.SocketStream, scope: trio.CancelScope) -> None:
+async def _close_when_eof(stream: trio.abc.Stream, scope: trio.CancelScope) -> None:
     """While waiting for a name, notice the server hanging up."""
     with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):
         while await stream.receive_some(RECEIVE_SIZE):
@@ -409,10 +438,24 @@ async def _close_when_eof(stream: trio.SocketStream, scope: trio.CancelScope) ->
 
 
 def _not_sarja(where: str, seen: bytes) -> str:
-    """Words for a peer that answered the hello with something else."""
+    """Words for a peer that answered the hello with something else: an older Sarja
+    server (its frame says so), or another program."""
+    if _older_sarja(seen):
+        return connect.OLDER_SERVER.format(where=where)
     first = seen.split(b"\n", 1)[0].decode("utf-8", "replace")
     first = "".join(ch for ch in first if ch.isprintable()).strip()[:48]
     return connect.not_sarja(where, first if len(first) >= 3 else "")
+
+
+def _older_sarja(seen: bytes) -> bool:
+    """Whether `seen` (the answer to a TLS greeting) is a Sarja frame: a server older
+    than TLS refusing what it took for a frame."""
+    session = ClientSession()
+    try:
+        session.receive_data(seen)
+        return isinstance(session.next_message(), Error)
+    except ProtocolError:
+        return False
 
 
 def _unknown_host(host: str, err: socket.gaierror) -> str:

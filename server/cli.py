@@ -165,6 +165,8 @@ async def run(config: ServerConfig, discovery: bool = True) -> None:
                 print(_("Players on this LAN join with:"))
             for line in join_lines(config.host, server.port):
                 print(f"    {line}")
+            print(_("The server's key is {code}: each client shows this code when it first"
+                    " connects, for players to compare.").format(code=server.key.code))  # fmt: skip
             if discovery and alone:  # announced on that address alone
                 print(_("or just run {client} --discover-on {host}: it finds this server.").format(
                     client=client_command(), host=config.host))  # fmt: skip
@@ -192,7 +194,9 @@ async def run(config: ServerConfig, discovery: bool = True) -> None:
 async def _announce(server: Server) -> None:
     """Announce the server on the LAN while it runs (announce.py)."""
     c = server.config
-    announcer = Announcer(c.host, server.port, c.server_name, server.lobby.server_id)
+    announcer = Announcer(
+        c.host, server.port, c.server_name, server.lobby.server_id, server.key.fingerprint
+    )
     server.list_watchers.append(announcer.changed)
     await announcer.run(lambda: waiting_tables(server.lobby.table_list()))
 

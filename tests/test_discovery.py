@@ -317,15 +317,18 @@ def test_sarja_bot_with_several_servers_found_asks_which(browser):
 
 
 def test_a_txt_record_is_read_and_what_does_not_parse_is_dropped():
-    txt = {k.encode(): v.encode() for k, v in txt_record("Kotona", "abc123", 3).items()}
+    txt = {k.encode(): v.encode() for k, v in txt_record("Kotona", "abc123", 3, "ab" * 32).items()}
     found = read_found("x", ["127.0.0.1"], 7474, txt)
-    assert found == Found("x", "127.0.0.1", 7474, "Kotona", "abc123", PROTOCOL_VERSION, 3)
+    assert found == Found(
+        "x", "127.0.0.1", 7474, "Kotona", "abc123", PROTOCOL_VERSION, 3, "ab" * 32
+    )
     assert read_found("x", [], 7474, txt) is None  # no address
     assert read_found("x", ["127.0.0.1"], None, txt) is None
     assert read_found("x", ["127.0.0.1"], 7474, {**txt, b"id": b"no spaces here"}) is None
-    odd = {**txt, b"waiting": b"-1", b"v": None, b"name": b"a\x1b[2Jb\nc"}
+    odd = {**txt, b"waiting": b"-1", b"v": None, b"name": b"a\x1b[2Jb\nc", b"fp": b"AB" * 32}
     found = read_found("x", ["::1", "127.0.0.1"], 7474, odd)
     assert found is not None and found.waiting is None and found.version is None
+    assert found.fingerprint == ""  # not a fingerprint as servers write it
     assert found.name == "a[2Jb c" and found.host == "127.0.0.1"  # no escape reaches a screen
 
 
@@ -349,11 +352,11 @@ class FakeAnnouncement:
         self.closed = False
         FakeAnnouncement.made.append(self)
 
-    def register(self, name: str, server_id: str, port: int, waiting: int) -> str:
+    def register(self, name: str, server_id: str, port: int, waiting: int, fingerprint: str) -> str:
         self.registered.append(waiting)
         return f"{name} {server_id}"
 
-    def update(self, name: str, server_id: str, waiting: int) -> None:
+    def update(self, name: str, server_id: str, waiting: int, fingerprint: str) -> None:
         self.updates.append(waiting)
 
     def close(self) -> None:
@@ -367,7 +370,7 @@ async def test_many_joins_are_announced_at_most_once_a_second(monkeypatch, autoj
 
     monkeypatch.setattr(announce, "Announcement", FakeAnnouncement)
     FakeAnnouncement.made.clear()
-    announcer = announce.Announcer("127.0.0.1", 7474, "Kotona", "abc123")
+    announcer = announce.Announcer("127.0.0.1", 7474, "Kotona", "abc123", "ab" * 32)
 
     async def in_place(fn, *args, **_):
         return fn(*args)
@@ -408,7 +411,7 @@ async def test_a_zeroconf_that_never_closes_does_not_hold_up_the_stop(monkeypatc
 
     monkeypatch.setattr(announce, "Announcement", StuckAnnouncement)
     monkeypatch.setattr(announce, "CLOSE_PATIENCE", 0.1)
-    announcer = announce.Announcer("127.0.0.1", 7474, "Kotona", "abc123")
+    announcer = announce.Announcer("127.0.0.1", 7474, "Kotona", "abc123", "ab" * 32)
     try:
         with trio.move_on_after(PATIENCE) as stopped:  # a fail-safe, not a timing
             async with trio.open_nursery() as nursery:

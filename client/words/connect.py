@@ -143,6 +143,10 @@ HUNG_UP = N_(
     "{where} closed the connection without a word: it does not seem to be a Sarja"
     " server. Check the address (the server prints the line to type)."
 )
+OLDER_SERVER = N_(
+    "{where} is a Sarja server older than this client: it does not speak TLS"
+    " (protocol 3). Its host needs to update it."
+)
 NO_SARJA_ANSWER = N_(
     "Nothing at {where} answered as a Sarja server does: something else may be"
     " listening on that port. Check the address (the server prints the line to type)."

@@ -1,0 +1,138 @@
+"""TLS on the game's connection, and the server's key: what a guest on the LAN sees on
+the wire, what an older client is told, and the key the server keeps."""
+
+from __future__ import annotations
+
+import random
+import secrets
+import stat
+from functools import partial
+from types import SimpleNamespace
+from typing import Any
+
+import msgpack
+import trio
+
+from sarja.protocol import examples
+from sarja.protocol.codec import ServerCodec
+from sarja.protocol.fingerprint import ALPHABET, CODE_BITS, short_code
+from sarja.protocol.messages import Hand, Snapshot
+from sarja.server.app import serve
+from sarja.server.config import ServerConfig
+from sarja.server.tls import KEY_FILE, server_key
+
+from .dial import dial
+from .netclient import PATIENCE, NetClient
+from .server_helpers import play_to_the_end, seat_table
+
+
+class Relay:
+    """A TCP relay on 127.0.0.1 that passes bytes both ways and keeps every one: what
+    anyone on the LAN with a packet capture reads."""
+
+    def __init__(self, target: int) -> None:
+        self.target = target
+        self.port = 0
+        self.captured: list[bytes] = []
+
+    async def start(self, nursery: trio.Nursery) -> None:
+        listeners = await nursery.start(partial(trio.serve_tcp, self._relay, 0, host="127.0.0.1"))
+        self.port = listeners[0].socket.getsockname()[1]
+
+    async def _relay(self, near: trio.SocketStream) -> None:
+        far = await trio.open_tcp_stream("127.0.0.1", self.target)
+        async with near, far, trio.open_nursery() as nursery:
+            nursery.start_soon(self._pass, near, far, nursery.cancel_scope)
+            nursery.start_soon(self._pass, far, near, nursery.cancel_scope)
+
+    async def _pass(
+        self, source: trio.SocketStream, sink: trio.SocketStream, both: trio.CancelScope
+    ) -> None:
+        try:
+            while data := await source.receive_some(65536):
+                self.captured.append(data)
+                await sink.send_all(data)
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            pass
+        both.cancel()
+
+    @property
+    def wire(self) -> bytes:
+        return b"".join(self.captured)
+
+
+def hidden(clients: list[NetClient]) -> set[bytes]:
+    """Every hand each client was dealt or held, in every form it could take on the
+    wire (its msgpack array, the codes one after another), and every secret."""
+    found: set[bytes] = set()
+    for client in clients:
+        for msg in client.received:
+            cards: tuple[str, ...] = ()
+            if isinstance(msg, Hand | Snapshot):
+                cards = msg.hand
+            if len(cards) >= 3:
+                found.add(msgpack.packb(list(cards)))
+                found.add("".join(cards).encode())
+                found.add(b"".join(msgpack.packb(c) for c in cards[:3]))
+        found.add(client.welcome.resume.encode())
+    return found
+
+
+async def test_a_capture_of_a_whole_game_shows_no_hand_and_no_secret(nursery):
+    """Everything on the wire of a game, both ways, read as a guest on the LAN would:
+    no hand, no card sequence of one, no resume token, no person key."""
+    server = await nursery.start(serve, ServerConfig(host="127.0.0.1", port=0, seed=11))
+    relay = Relay(server.port)
+    await relay.start(nursery)
+    clients = await seat_table(SimpleNamespace(port=relay.port), 2)  # type: ignore[arg-type]
+    person = secrets.token_urlsafe(32)
+    watcher = await NetClient.connect(relay.port, "Cecilia", person=person)
+    final = await play_to_the_end(clients, random.Random(3), check_every=50)
+    assert final.result is not None
+    secrets_and_hands = hidden(clients) | {person.encode()}
+    wire = relay.wire
+    assert len(wire) > 10_000 and wire[:1] == b"\x16"  # a TLS handshake opens it
+    plain = b"".join(b"".join(c.frames) for c in clients)
+    assert any(h in plain for h in secrets_and_hands)  # what is looked for is real
+    assert [h for h in secrets_and_hands if h in wire] == []
+    for client in [*clients, watcher]:
+        await client.aclose()
+
+
+async def test_a_client_without_tls_gets_one_clear_refusal(nursery):
+    """A protocol-2 client says hello in the clear: it gets one error frame it can read,
+    saying the server speaks protocol 3 over TLS, then the end of the stream."""
+    server = await nursery.start(serve, ServerConfig(host="127.0.0.1", port=0))
+    body = msgpack.packb(examples.V2_HELLO)
+    stream = await trio.open_tcp_stream("127.0.0.1", server.port)
+    await stream.send_all(len(body).to_bytes(4, "big") + body)
+    answer = b""
+    with trio.fail_after(PATIENCE):
+        while data := await stream.receive_some(65536):
+            answer += data
+    assert answer == ServerCodec().encode(examples.OLDER_CLIENT)
+    assert "protocol version 3, over TLS" in examples.OLDER_CLIENT.message
+    await stream.aclose()
+    # The server goes on serving those who speak TLS.
+    client = await NetClient.connect(server.port, "Aino")
+    await client.aclose()
+
+
+async def test_the_key_is_made_once_kept_private_and_shown_as_a_short_code(tmp_path, nursery):
+    first = server_key(tmp_path)
+    path = tmp_path / KEY_FILE
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert server_key(tmp_path).fingerprint == first.fingerprint  # the same each start
+    code = first.code
+    assert len(code) == CODE_BITS // 5 + CODE_BITS // 20 - 1  # four groups of four
+    assert all(c in ALPHABET for c in code.replace("-", ""))
+    assert short_code(first.fingerprint) == code
+    # The fingerprint a client reads from the handshake is the one the server keeps.
+    config = ServerConfig(host="127.0.0.1", port=0, data_dir=tmp_path / "data")
+    server: Any = await nursery.start(serve, config)
+    from sarja.client.tls import fingerprint
+
+    stream = await dial(server.port)
+    assert fingerprint(stream) == server.key.fingerprint
+    assert server_key(tmp_path / "data").fingerprint == server.key.fingerprint
+    await stream.aclose()
