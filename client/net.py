@@ -117,7 +117,8 @@ class Link:
         person: Callable[[str], str | None] = lambda where: None,
         computer: str | None = None,
     ) -> None:
-        """`person(where)`: the person key to say hello with at this address;
+        """`person(fingerprint)`: the person key to say hello with to the server that
+        proved it holds that key (the TLS handshake: `fingerprint`);
         `computer`, the level a computer player (sarja-bot) says in its hello."""
         self.host, self.port = host, port
         self.computer = computer
@@ -164,6 +165,13 @@ class Link:
     def greet(self) -> None:
         """The player has chosen a name: the hello can go."""
         self._soon(self._wake_up)
+
+    def refuse(self, why: str, gist: str) -> None:
+        """The player's side refuses this server (a key other than it showed before):
+        hang up, send nothing more, and wait for the player (`why`; `gist` in short)."""
+        self._firm = True
+        self._stop(why, gist)
+        self._last_error = gist
 
     def drop(self) -> None:
         """Close the socket as if the network failed (for tests and the bench)."""
@@ -284,7 +292,7 @@ class Link:
         """Run one connection to its end: "welcomed" if the server welcomed us on it,
         "nameless" if it hung up before we had a name, else "failed"."""
         session = self.session
-        session.connect()
+        session.connect(self.fingerprint)
         send, receive = trio.open_memory_channel[ClientMessage](256)
         self._stream = stream
         ended = "failed"
@@ -305,7 +313,7 @@ class Link:
                         return "nameless"
                 name = self._name()
                 assert name is not None
-                self.person_sent = self._person(self.where)
+                self.person_sent = self._person(self.fingerprint)
                 hello = Hello(
                     version=PROTOCOL_VERSION, name=name, person=self.person_sent,
                     computer=self.computer,
@@ -407,6 +415,8 @@ class Link:
         """Pass a message on, then deal with what is the link's business; False to hang up."""
         try:
             self._on_message(msg, state)
+            if self._stopped is not None and self._firm:
+                return False  # refused (`refuse`): not one more message on this connection
         except ServerProtocolError as err:
             self._unusable += 1
             self._last_error = connect.UNUSABLE_GIST

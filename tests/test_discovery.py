@@ -265,7 +265,7 @@ def test_sarja_client_with_no_address_lists_a_server_and_enter_joins_it(tmp_path
 def test_the_finder_says_why_when_it_finds_nothing():
     """Once NOTHING_AFTER has passed with no server found (no process here: servers of
     other test runs may be announced on this machine)."""
-    screen = FindScreen("127.0.0.1", set())
+    screen = FindScreen("127.0.0.1", {}, set())
     looking = "".join(text for _, text in screen.lines())
     assert "Looking for Sarja servers" in looking and "firewall" not in looking
     screen.waited = True
@@ -273,11 +273,17 @@ def test_the_finder_says_why_when_it_finds_nothing():
     assert "No Sarja server answered in 4 seconds" in told
     assert "firewall" in told and "another network" in told and "multicast" in told
     assert re.search(r"sarja-client 192\.168\.1\.20:7474", told)
-    screen.servers = [Found("k", "127.0.0.1", 7474, "Kotona", "abc", PROTOCOL_VERSION, 2)]
-    screen.seats = {"abc"}
+    key = "ab" * 32
+    screen.servers = [Found("k", "127.0.0.1", 7474, "Kotona", "abc", PROTOCOL_VERSION, 2, key)]
+    listed = "".join(text for _, text in screen.lines())
+    assert re.search(r"› Kotona +127\.0\.0\.1:7474 +2 tables waiting, new to you", listed)
+    screen.pins, screen.seats = {"abc": key}, {key}
     listed = "".join(text for _, text in screen.lines())
     assert "firewall" not in listed
     assert re.search(r"› Kotona +127\.0\.0\.1:7474 +2 tables waiting, your seat", listed)
+    screen.pins = {"abc": "cd" * 32}  # it announces another key than it showed before
+    listed = "".join(text for _, text in screen.lines())
+    assert re.search(r"› Kotona .* NOT THE KEY IT HAD", listed)
 
 
 def bot(*args: str) -> subprocess.Popen[str]:
