@@ -491,17 +491,20 @@ class Harness:
         columns: int = 80,
         rows: int = 24,
         settings: Settings | None = None,
-        where: str = "lobby",
+        where: str | None = "lobby",
         host: str = "127.0.0.1",
+        port: int | None = None,
     ) -> Player:
         """A player at the lobby; or, with the settings a client kept from an earlier
-        run, back `where` that run's seat is."""
+        run, back `where` that run's seat is (None: not waited for). `port`: another
+        server's than the harness's."""
         pipe = self._stack.enter_context(create_pipe_input())
-        player = Player(name, self.port, pipe, columns, rows, settings=settings, host=host)
+        player = Player(name, port or self.port, pipe, columns, rows, settings=settings, host=host)
         self.host.start_soon(player.run_link)
         self._tasks.append(asyncio.ensure_future(run_app(player.client)))
         self.players.append(player)
-        await player.wait(lambda: player.model.phase.value == where, f"the {where}")
+        if where is not None:
+            await player.wait(lambda: player.model.phase.value == where, f"the {where}")
         return player
 
 

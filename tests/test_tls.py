@@ -3,6 +3,8 @@ the wire, what an older client is told, and the key the server keeps."""
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import random
 import secrets
 import stat
@@ -136,3 +138,75 @@ async def test_the_key_is_made_once_kept_private_and_shown_as_a_short_code(tmp_p
     assert fingerprint(stream) == server.key.fingerprint
     assert server_key(tmp_path / "data").fingerprint == server.key.fingerprint
     await stream.aclose()
+
+
+def test_a_fake_server_with_the_real_id_gets_no_secret_and_is_told_apart(tmp_path):
+    """Aino has played at a server; someone on the LAN runs a server that answers with
+    that server's id, announced by discovery (on loopback here). The finder marks it,
+    and the client, connecting to it, sends it neither her seat's token nor her person
+    key, keeps her real token, and says the server's key differs."""
+    asyncio.run(_fake_server(tmp_path))
+
+
+async def _fake_server(tmp_path):
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.output import DummyOutput
+
+    from sarja.client.find_screen import FindScreen
+    from sarja.server.announce import Announcer
+
+    from .client_helpers import harness
+    from .fake_server import Liar, position
+    from .test_client_app import seat_two
+    from .test_discovery import Browser, unique
+
+    async with harness(tmp_path) as h:
+        aino, _bertil = await seat_two(h)
+        settings = aino.settings
+        real_key = aino.model.session.peer_key
+        server_id = aino.model.server_id
+        token = aino.model.seats[real_key]["Aino"]
+        person = settings.people[real_key]
+        assert settings.pins == {server_id: real_key}
+
+        welcome, table, snap = position()
+        welcome = dataclasses.replace(welcome, server_id=server_id, server="Sarja")
+        liar = Liar(lambda n: iter(()), position=(welcome, table, snap))
+
+        async def run_liar(task_status=trio.TASK_STATUS_IGNORED) -> None:
+            async with trio.open_nursery() as nursery:
+                task_status.started(await liar.start(nursery))
+
+        port = await h.host.start_task(run_liar)
+        name = unique("fake")
+        announcer = Announcer("127.0.0.1", port, name, server_id, liar.key.fingerprint)
+        h.host.start_soon(announcer.run, lambda: 42)
+        browser = Browser()
+        try:
+            found = await asyncio.to_thread(
+                browser.wait, lambda f: any(s.name == name for s in f), "the fake announced"
+            )
+        finally:
+            browser.close()
+        [fake] = [s for s in found if s.name == name]
+        assert fake.server_id == server_id and fake.port == port
+        screen = FindScreen("127.0.0.1", settings.pins, set(settings.seats))
+        with create_app_session(output=DummyOutput()):
+            line = "".join(text for _, text in screen._line(fake, True))
+        assert "NOT THE KEY IT HAD" in line and "your seat" not in line
+
+        again = await h.player("Aino", settings=settings, where=None, port=port)
+        await again.wait(lambda: again.model.link == "stopped", "the refusal")
+        told = again.model.link_text
+        assert "shows another key" in told and "--accept-new-key" in told
+        assert short_code(liar.key.fingerprint) in told
+        # What the fake heard: a hello with a person key made for its own key, no more.
+        heard = repr(liar.received)
+        assert token not in heard and person not in heard
+        assert [m.TYPE for m in liar.received] == ["hello"]
+        assert liar.received[0].resume is None and liar.received[0].person != person
+        # Aino's real token and key are as they were, under the real server's key only.
+        assert aino.model.seats[real_key]["Aino"] == token
+        assert settings.seats[real_key]["Aino"] == token and settings.people[real_key] == person
+        assert liar.key.fingerprint not in settings.seats
+        assert settings.pins == {server_id: real_key}
