@@ -28,6 +28,7 @@ from .journal import DURABILITY, JournalError
 from .lan import lan_addresses
 from .records import default_data_dir
 from .standings_cli import forget_main, standings_main
+from .tls import KeyFileError
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -276,7 +277,7 @@ def host_can_fix(exc: BaseException, port: int) -> str | None:
             if reason is not None:
                 return reason
         return None
-    if isinstance(exc, JournalError | DataDirInUse):
+    if isinstance(exc, JournalError | DataDirInUse | KeyFileError):
         return str(exc)
     if isinstance(exc, OSError):
         return _("cannot listen on port {port}: {why}").format(port=port, why=exc.strerror or exc)

@@ -20,6 +20,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from sarja.lang import _
 from sarja.protocol.codec import ServerCodec
 from sarja.protocol.fingerprint import of_public_key, short_code
 from sarja.protocol.messages import Error
@@ -57,17 +58,30 @@ class ServerKey:
         return short_code(self.fingerprint)
 
 
+class KeyFileError(Exception):
+    """The kept key cannot be read: the host's to fix (the message says how)."""
+
+
 def server_key(data_dir: Path | None) -> ServerKey:
     """This server's key: the one kept in `data_dir`, or a new one (kept there if it
     can be). A kept file that cannot be read is not replaced: the server stops with
-    the reason (ssl.SSLError, ValueError), since a new key would make every client
-    warn that someone pretends to be this server."""
+    the reason (KeyFileError), since a new key would make every client warn that
+    someone pretends to be this server."""
     if data_dir is None:
         return _in_memory(_make_pem())
     path = Path(data_dir) / KEY_FILE
     if path.exists():
-        narrow_if_there(path)  # made by hand, or copied with wider modes
-        return _load(path)
+        try:
+            narrow_if_there(path)  # made by hand, or copied with wider modes
+            return _load(path)
+        except (OSError, ValueError) as err:
+            raise KeyFileError(
+                _(
+                    "cannot read the server's key in {path} ({why}); restore it from a copy,"
+                    " or delete it to make a new key (clients will then warn that the key"
+                    " changed: docs/hosting.md)"
+                ).format(path=path, why=err)
+            ) from err
     pem = _make_pem()
     try:
         private_directory(path.parent)

@@ -13,6 +13,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import msgpack
+import pytest
 import trio
 
 from sarja.protocol import examples
@@ -210,3 +211,15 @@ async def _fake_server(tmp_path):
         assert settings.seats[real_key]["Aino"] == token and settings.people[real_key] == person
         assert liar.key.fingerprint not in settings.seats
         assert settings.pins == {server_id: real_key}
+
+
+async def test_a_key_file_that_cannot_be_read_stops_the_server_and_is_kept(tmp_path):
+    """A new key would make every client warn: the host is told, and the file stays."""
+    from sarja.server.cli import host_can_fix
+    from sarja.server.tls import KeyFileError
+
+    (tmp_path / KEY_FILE).write_text("not a key\n")
+    with pytest.raises(KeyFileError) as refused:
+        server_key(tmp_path)
+    assert "delete it to make a new key" in (host_can_fix(refused.value, 7474) or "")
+    assert (tmp_path / KEY_FILE).read_text() == "not a key\n"
