@@ -223,3 +223,31 @@ async def test_a_key_file_that_cannot_be_read_stops_the_server_and_is_kept(tmp_p
         server_key(tmp_path)
     assert "delete it to make a new key" in (host_can_fix(refused.value, 7474) or "")
     assert (tmp_path / KEY_FILE).read_text() == "not a key\n"
+
+
+def test_a_welcome_over_another_key_sends_nothing_and_accepting_moves_what_was_kept():
+    """The client's side alone: a welcome naming a pinned server over another key is
+    neither answered (no resume) nor kept; with --accept-new-key the key is taken and
+    what was kept under the old one moves to it."""
+    from sarja.client.settings import Settings
+
+    from .client_helpers import KEY, WELCOME, Headless
+
+    other = "0f" * 32
+    for accept in (False, True):
+        settings = Settings(None)
+        settings.learn(KEY, WELCOME.server_id, "p" * 43)
+        settings.save("Aino", {KEY: {"Aino": "old" * 11}})
+        h = Headless()
+        h.client.settings, h.client.accept_new_key = settings, accept
+        h.model.seats = {KEY: {"Aino": "old" * 11}}
+        h.session.peer_key = other  # the handshake showed another key
+        h.feed(WELCOME)
+        assert h.sent == [] and h.model.welcome is None  # no resume, nothing taken in
+        if accept:
+            assert settings.pins == {WELCOME.server_id: other}
+            assert settings.people == {other: "p" * 43}
+            assert h.model.seats == {other: {"Aino": "old" * 11}}
+        else:
+            assert settings.pins == {WELCOME.server_id: KEY} and other not in h.model.seats
+            assert "shows another key" in (h.client.link._stopped or "")
