@@ -357,8 +357,8 @@ async def serve_connection(connection: Connection) -> None:
 
 
 async def close_stream(stream: trio.abc.Stream) -> None:
-    """Close a connection's stream without losing our last reply (TLS's close_notify,
-    then the lingering close below it: `Lingering`), within a bound."""
+    """Close a connection's stream without losing our last reply (the lingering close
+    under its TLS: `Lingering`), within a bound."""
     with trio.move_on_after(3 * CLOSE_GRACE):
         with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):
             await stream.aclose()
@@ -368,7 +368,8 @@ async def close_stream(stream: trio.abc.Stream) -> None:
 class Lingering(trio.abc.Stream):
     """A TCP stream whose close ends our side first, then waits briefly for the peer's:
     closing a socket with unread bytes in it resets the connection, and the peer would
-    lose our last reply. TLS runs over it, so its close_notify goes out before."""
+    lose our last reply. The server's TLS runs over it, and closing the TLS stream
+    closes this one."""
 
     def __init__(self, stream: trio.SocketStream) -> None:
         self.stream = stream
