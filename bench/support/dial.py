@@ -3,13 +3,11 @@ so the transport (TLS over TCP, as the clients speak it) changes in one place.""
 
 from __future__ import annotations
 
-import socket
-import ssl
 from collections import Counter
 
 import trio
 
-from sarja.client.tls import context, secure
+from sarja.client.tls import secure
 
 WIRE = "wire"  # the key of a tally's bytes as they crossed TCP (TLS records and all)
 
@@ -37,31 +35,14 @@ class Counted(trio.abc.Stream):
 
 
 async def dial(
-    port: int,
-    *,
-    source: str | None = None,
-    receive_buffer: int | None = None,
-    tally: Counter[str] | None = None,
+    port: int, *, source: str | None = None, tally: Counter[str] | None = None
 ) -> trio.SSLStream[trio.abc.Stream]:
     """A TLS stream, its handshake done, to the server on 127.0.0.1:`port`, from the
-    loopback address `source`; `receive_buffer`: the socket's SO_RCVBUF (a client that
-    reads slowly); `tally`: counts the bytes received on the wire (`WIRE`)."""
-    if receive_buffer is None:
-        tcp = await trio.open_tcp_stream("127.0.0.1", port, local_address=source)
-    else:
-        sock = trio.socket.socket()
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
-        await sock.connect(("127.0.0.1", port))
-        tcp = trio.SocketStream(sock)
+    loopback address `source`; `tally`: counts the bytes received on the wire (`WIRE`)."""
+    tcp = await trio.open_tcp_stream("127.0.0.1", port, local_address=source)
     transport: trio.abc.Stream = tcp if tally is None else Counted(tcp, tally)
     try:
         return await secure(transport)
     except BaseException:
         await trio.aclose_forcefully(tcp)
         raise
-
-
-def dial_blocking(port: int, timeout: float | None = None) -> ssl.SSLSocket:
-    """The same, as a blocking socket (for a thread or a child process)."""
-    sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
-    return context().wrap_socket(sock)
