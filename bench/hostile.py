@@ -76,6 +76,7 @@ from hostile_tables import table_limit_attacks  # beside this file
 from support.processes import read_port, stop  # bench/support/
 from support.session_view import SessionView  # bench/support/
 
+from sarja.client.tls import secure
 from sarja.protocol.client_session import ClientSession, Event, message_of
 from sarja.protocol.codec import ServerCodec, error_reply
 from sarja.protocol.errors import ProtocolError, RemoteProtocolError
@@ -537,7 +538,8 @@ class Conn:
     answers pings)."""
 
     def __init__(
-        self, stream: trio.SocketStream, patterns: dict[str, bytes], view: GameView | None,
+        self, stream: trio.SSLStream[trio.abc.Stream], patterns: dict[str, bytes],
+        view: GameView | None,
         signal_: Signal | None = None,
     ) -> None:  # fmt: skip
         self.stream = stream
@@ -707,8 +709,16 @@ class Ctx:
             sock.close()
             self.tally["connect_failed"] += 1
             return None
+        tcp = trio.SocketStream(sock)
+        try:
+            with trio.fail_after(CONNECT_TIMEOUT):
+                stream = await secure(tcp)  # as every client: TLS, then the frames
+        except (trio.BrokenResourceError, trio.TooSlowError):
+            await trio.aclose_forcefully(tcp)
+            self.tally["connect_failed"] += 1
+            return None
         self.tally["connections"] += 1
-        conn = Conn(trio.SocketStream(sock), patterns, view, signal_)
+        conn = Conn(stream, patterns, view, signal_)
         self.conns.add(conn)
         if read:
             nursery.start_soon(self._read, conn)
@@ -822,7 +832,7 @@ async def fatal_lane(ctx: Ctx, pool: Pool, lane: int) -> None:
                 sent = await conn.try_send(data)
                 if sent and eof:
                     with contextlib.suppress(*NETWORK_ERRORS):
-                        await conn.stream.send_eof()
+                        await conn.stream.transport_stream.send_eof()  # TCP's, under TLS
                 ctx.count("fatal")
                 ctx.tally["fatal:" + kind] += 1
                 with trio.move_on_after(15):
@@ -1876,7 +1886,7 @@ async def computer_table(port: int, where: str) -> str:
     await sock.bind((where, 0))
     await sock.connect((HOST, port))
     seen = b""
-    async with trio.SocketStream(sock) as stream:
+    async with await secure(trio.SocketStream(sock)) as stream:
         await stream.send_all(hello("Starter") + ALONE + READY)
         with trio.fail_after(20):
             while PAT_SNAPSHOT not in seen and PAT_ERROR not in seen:

@@ -1,5 +1,5 @@
-"""Measure the server (protocol 2): CPU and bytes per move under load, move latency,
-and the idle round trip, each next to a bare trio server that sets the floor.
+"""Measure the server (protocol 3, over TLS): CPU and bytes per move under load, move
+latency, and the idle round trip, each next to a bare trio server that sets the floor.
 
     .venv/bin/python bench/server.py            # the full run, a few minutes
     .venv/bin/python bench/server.py --quick    # a few seconds, for the test suite
@@ -8,6 +8,8 @@ and the idle round trip, each next to a bare trio server that sets the floor.
 
 Every server runs as a process of its own on 127.0.0.1, and its CPU time (user +
 system) is read from /proc, so the bench's own clients never count as the server's.
+Every connection is TLS, the floors' too (the same library, the same defaults, a key of
+their own), so each comparison is of like with like.
 The bench players speak through the one client session (protocol/client_session.py),
 as every client does; a round trip or a move's latency ends when the answer's bytes
 arrive, before the player decodes them, so the player's own work is not the server's.
@@ -25,7 +27,8 @@ arrive, before the player decodes them, so the player's own work is not the serv
    each table one move a second, the seat on turn picking a legal move at random and
    the whole table asking for a rematch when a game ends. Reported: CPU per move,
    bytes per move (every byte the server sends for an accepted move: the mover's ack,
-   everyone's update, the hands that changed, the legal list), latency p50/p99, and
+   everyone's update, the hands that changed, the legal list), the bytes per move as
+   they cross the wire (everything received, TLS's records included), latency p50/p99, and
    the garbage collector's share of the server's CPU in the measured window (the
    server runs through support/collector.py, which counts the collector's passes
    around sarja-server's own `main`; `gc_share_4`, `gc_share_12`).
@@ -74,7 +77,7 @@ from typing import Any
 
 import msgpack
 import trio
-from support.dial import dial  # bench/support/
+from support.dial import WIRE, dial  # bench/support/
 from support.processes import read_port, stop  # bench/support/
 from support.session_view import SessionView  # bench/support/
 
@@ -94,6 +97,7 @@ from sarja.protocol.messages import (
     Rematch,
     Snapshot,
 )
+from sarja.server.tls import server_key
 
 # sarja-server's own `main`, run by a launcher that counts the collector's passes in
 # a load run's window (support/collector.py).
@@ -104,6 +108,7 @@ STEP_TIMEOUT = 60.0  # seconds for one seating step on a slow, busy machine
 MOVE_TIMEOUT = 10.0  # a move not answered by then counts, at this time, as late
 MOVE_BYTES = ("ack", "update", "hand", "legal")  # what the server sends for one move
 TARGET_CPU, TARGET_RTT = 1.5, 2.0
+TARGET_JOURNAL_RTT = 1.5  # the idle action's round trip / the journaled echo's
 TARGET_BYTES = {4: 800, 12: 2000}
 
 
@@ -237,7 +242,7 @@ class Peer(Reader, SessionView):
 
 
 async def connect(port: int, name: str, tally: Counter[str], nursery: trio.Nursery) -> Peer:
-    peer = Peer(await dial(port), tally)
+    peer = Peer(await dial(port, tally=tally), tally)
     nursery.start_soon(peer.pump)
     await peer.send(Hello(version=PROTOCOL_VERSION, name=name))
     with trio.fail_after(STEP_TIMEOUT):
@@ -552,7 +557,13 @@ def serve_helper(kind: str, reply_bytes: int, data_dir: str | None) -> None:
         async with trio.open_nursery() as nursery:
             if journal is not None:
                 nursery.start_soon(journal.run)
-            listeners = await nursery.start(partial(trio.serve_tcp, host="127.0.0.1"), handle, 0)
+            listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+            # TLS as sarja-server serves it: the floor then counts what TLS costs too.
+            context = server_key(None).context
+            secured = [
+                trio.SSLListener(listener, context, https_compatible=True) for listener in listeners
+            ]
+            nursery.start_soon(trio.serve_listeners, handle, secured)
             print(f"port {listeners[0].socket.getsockname()[1]}", flush=True)
 
     trio.run(run)
@@ -692,7 +703,8 @@ def report_round_trips(
     print(f"  ping / echo:   {medians['ping'] / medians['echo']:.2f}x")
     journal_ratio = medians["action"] / medians["echo_journal"]
     print(
-        f"  action / echo with journal and writer task: {journal_ratio:.2f}x;"
+        f"  action / echo with journal and writer task:"
+        f" {verdict(journal_ratio, TARGET_JOURNAL_RTT)};"
         f" that echo / the bare echo: {medians['echo_journal'] / medians['echo']:.2f}x"
     )
     journal_rtt_p99 = percentile(rtt["action"], 0.99) - percentile(rtt["action_ephemeral"], 0.99)
@@ -965,13 +977,16 @@ def main() -> None:
         moves = max(w.moves, 1)
         per_type = {t: real["tally"][t] / moves for t in MOVE_BYTES}
         move_bytes = sum(per_type.values())
-        everything = sum(n for t, n in real["tally"].items() if not t.startswith("error")) / moves
+        told = real["tally"].items()
+        everything = sum(n for t, n in told if not t.startswith("error") and t != WIRE) / moves
+        wire = real["tally"][WIRE] / moves
         errors = {t: n for t, n in real["tally"].items() if t.startswith("error")}
         report_load("sarja-server (journal in a data directory, default durability)", w)
         print(
             f"    bytes per move {move_bytes:6.0f}  ("
             + ", ".join(f"{t} {n:.0f}" for t, n in per_type.items())
-            + f"); with snapshots, tables, notices and pings {everything:.0f}"
+            + f"); with snapshots, tables, notices and pings {everything:.0f};"
+            f" on the wire, TLS included, {wire:.0f}"
         )
         if errors:
             print(f"    errors received: {errors}")
@@ -1038,6 +1053,8 @@ def main() -> None:
             f"floor_us_{seats}": round(f.cpu_us, 1),
             f"floor_journal_us_{seats}": round(j.cpu_us, 1),
             f"bytes_{seats}": round(move_bytes),
+            f"wire_bytes_{seats}": round(wire),
+            f"tls_bytes_{seats}": round(wire - everything),
             f"cpu_ratio_{seats}": round(cpu_ratio, 2),
             f"p50_us_{seats}": us(percentile(w.latencies, 0.5)),
             f"p99_us_{seats}": us(percentile(w.latencies, 0.99)),
@@ -1060,6 +1077,10 @@ def main() -> None:
             f" {'met' if n <= target else 'MISSED'}"
         )
     print(f"  idle round trip (action) / echo: {verdict(figures['rtt_ratio'], TARGET_RTT)}")
+    print(
+        "  idle round trip (action) / journaled echo:"
+        f" {verdict(figures['rtt_journal_ratio'], TARGET_JOURNAL_RTT)}"
+    )
     print(
         f"The journal per move (default durability, 4 seats): CPU"
         f" {figures['journal_cpu_us']} µs of {figures['cpu_us_4']};"

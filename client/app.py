@@ -35,16 +35,19 @@ from . import analysis
 from . import intents as ask
 from . import model as m
 from .attention import Attention
+from .command import client_command
 from .effects import Command
 from .facts import follow_away, hand_over_seat, holding
 from .keys import key_bindings
 from .layout import ScreenLayout
+from .model import note
 from .net import Link
 from .perform import perform
 from .receive import apply, set_link
 from .render_clock import clock_text
 from .settings import Settings
 from .styles import color_depth, no_color, style
+from .words import connect
 
 LOBBY_REFRESH = 10.0  # seconds: the server pushes changes; this is a safety net
 CLOCK_TICK = 0.2  # seconds between looks at the turn clocks' line
@@ -64,8 +67,12 @@ class ClientApp:
         settings: Settings | None = None,
         backoff: tuple[float, ...] | None = None,
         welcome_timeout: float | None = None,
+        accept_new_key: bool = False,
     ) -> None:
+        """`accept_new_key`: the player says this server was reinstalled, so a key other
+        than the one it showed before is taken, once (`--accept-new-key`)."""
         self.model = model
+        self.accept_new_key = accept_new_key
         self.settings = settings if settings is not None else Settings(None)
         if not model.seats:
             model.seats = {k: dict(v) for k, v in self.settings.seats.items()}
@@ -170,20 +177,17 @@ class ClientApp:
                 self.screen.tick()
                 self.app.invalidate()
 
-    def _person(self, where: str) -> str | None:
+    def _person(self, fingerprint: str) -> str | None:
         # A practice server is gone with the client: no standing to keep there.
-        return None if self.model.practice is not None else self.settings.person_for(where)
+        if self.model.practice is not None:
+            return None
+        return self.settings.person_for(fingerprint)
 
     def _message(self, msg: ServerMessage, state: SessionState) -> None:
-        if isinstance(msg, Welcome) and self.model.practice is None:
-            sent = self.link.person_sent
-            if not self.settings.learn(self.link.where, msg.server_id, sent):
-                # This server knows us by another key (reached by another address
-                # before): say hello again with that one, so our games count for us.
-                self.link.drop()
-                return
-        if isinstance(msg, Forgotten) and self.model.server_id is not None:
-            self.settings.forget_person(self.model.server_id)
+        if isinstance(msg, Welcome) and self.model.practice is None and not self._pinned(msg):
+            return
+        if isinstance(msg, Forgotten) and self.model.session.peer_key:
+            self.settings.forget_person(self.model.session.peer_key)
         if isinstance(msg, Snapshot) or (isinstance(msg, Update) and msg.clocks is not None):
             self.model.clocks_told = time.monotonic()  # the clocks count down from now
         for reply in apply(self.model, msg, state):
@@ -196,6 +200,30 @@ class ClientApp:
         if isinstance(msg, Welcome) or self.model.seats != self._seats_kept:
             self._keep()
         self._after()
+
+    def _pinned(self, msg: Welcome) -> bool:
+        """Whether the welcome came over the key its server showed before. If not,
+        nothing more is sent: the link ends with a warning, or, the player having said
+        the server was reinstalled, the new key is taken and the hello goes again (with
+        what was kept under the old key)."""
+        key = self.model.session.peer_key
+        first = msg.server_id not in self.settings.pins
+        if self.settings.learn(key, msg.server_id, self.link.person_sent):
+            if first:
+                note(self.model, "info", [("", connect.first_key(msg.server, key))])
+            return True
+        if self.accept_new_key:
+            self.accept_new_key = False
+            old = self.settings.pins.get(msg.server_id)
+            self.settings.accept_key(msg.server_id, key)
+            if old is not None and old in self.model.seats:
+                self.model.seats[key] = self.model.seats.pop(old)
+            self.link.drop()  # hello again, with the person key moved to the new key
+            return False
+        where = self.link.where
+        said = connect.key_changed(where, msg.server, key, client_command())
+        self.link.refuse(said, connect.KEY_GIST)
+        return False
 
     def _keep(self) -> None:
         """Remember the name (--name too) and the seats' newest tokens."""

@@ -364,7 +364,11 @@ class RemoteBot:
         if self.dropped:
             self.dropped = False
             self.say(words.CONNECTED_AGAIN)
-        reply = resume.welcomed(self.tokens, self.name, msg)
+        key = self.session.peer_key
+        if not resume.pinned(self.tokens.pins, msg.server_id, key):
+            # Another key than this server showed before: someone pretending to be it.
+            raise Finished(1, connect_words.key_changed(self.address, msg.server, key))
+        reply = resume.welcomed(self.tokens, self.name, msg, key)
         if reply is not None:
             self.send(reply)  # the seat back, or the ping that says whether it came
         else:
@@ -412,8 +416,8 @@ class RemoteBot:
         self.after_change()
 
     def refused(self, msg: Error) -> None:
-        server_id = None if self.session.welcome is None else self.session.welcome.server_id
-        if msg.code == "unknown_resume" and resume.refused(self.tokens, server_id, self.name):
+        key = self.session.peer_key
+        if msg.code == "unknown_resume" and resume.refused(self.tokens, key, self.name):
             self._seat_gone()
             return
         self.asking = False  # a refused join: the next list may offer another

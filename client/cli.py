@@ -49,6 +49,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )  # fmt: skip
     add_discover_on(parser)
     parser.add_argument(
+        "--accept-new-key", default=None, metavar="HOST:PORT",
+        help=connect_words.ACCEPT_NEW_KEY_HELP,
+    )  # fmt: skip
+    parser.add_argument(
         "--name", default=None, help=_("play under this name (default: ask, or the last one used)")
     )
     parser.add_argument(
@@ -113,15 +117,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                     " try --players 2, 3 or 4 (or 6, 8, 9, 10, 12 with --teams 2 or 3)"
                 ).format(players=args.players, teams=args.teams)
             )
-    elif args.address is None:
+    elif args.address is None and args.accept_new_key is None:
         args.host, args.port = None, None  # the finder asks (find_screen.py)
     else:
-        try:
-            args.host, args.port = parse_address(args.address)
-        except ValueError:
-            parser.error(
-                connect_words.NOT_AN_ADDRESS.format(address=args.address, port=DEFAULT_PORT)
-            )
+        args.host, args.port = _server_address(parser, args.address, args.accept_new_key)
     if args.name is not None:
         args.name = readable(args.name)  # as the name prompt takes it
         if (
@@ -138,6 +137,22 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                 )
             )
     return args
+
+
+def _server_address(
+    parser: argparse.ArgumentParser, address: str | None, accept: str | None
+) -> tuple[str, int]:
+    """The server to connect to: the address given, or the one --accept-new-key names."""
+    found = []
+    for text in (address, accept):
+        if text is not None:
+            try:
+                found.append(parse_address(text))
+            except ValueError:
+                parser.error(connect_words.NOT_AN_ADDRESS.format(address=text, port=DEFAULT_PORT))
+    if len(set(found)) > 1:
+        parser.error(_("--accept-new-key names the server to connect to: give one address"))
+    return found[0]
 
 
 def practice_shape_ok(players: int, teams: int) -> bool:
@@ -182,7 +197,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.host is None:
         found = None
         with contextlib.suppress(KeyboardInterrupt):
-            found = asyncio.run(choose_server(args.discover_on, set(settings.held)))
+            found = asyncio.run(choose_server(args.discover_on, settings.pins, set(settings.held)))
         if found is None:
             return
         args.host, args.port = found.host, found.port
@@ -195,7 +210,10 @@ def main(argv: list[str] | None = None) -> None:
         model.name = settings.name
         # A practice game starts at once under the name last used; it asks only the first time.
         model.named = server is not None and shows_something(settings.name)
-    client = ClientApp(model, args.host, args.port, settings=settings)
+    client = ClientApp(
+        model, args.host, args.port, settings=settings,
+        accept_new_key=args.accept_new_key is not None,
+    )  # fmt: skip
     try:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(run_client(client))

@@ -155,10 +155,11 @@ def is_computer_seat(model: Model, seat: int) -> bool:
 
 
 def holding(model: Model) -> tuple[str, bool] | None:
-    """The server we are at, and whether a seat there waits for us: one at a game under
-    way, or one the server keeps while we are in the lobby (None: no server yet)."""
-    server = model.server_id
-    if server is None or model.link != "online":
+    """The fingerprint of the server we are at, and whether a seat there waits for us:
+    one at a game under way, or one the server keeps while we are in the lobby (None: no
+    server yet)."""
+    server = model.session.peer_key
+    if not server or model.welcome is None or model.link != "online":
         return None
     g, table = model.game, model.table
     playing = (

@@ -32,8 +32,9 @@ NAME_WIDTH = 24
 
 
 class FindScreen:
-    def __init__(self, interface: str | None, seats: set[str]) -> None:
-        self.seats = seats  # the server_ids where a seat waits for the player
+    def __init__(self, interface: str | None, pins: dict[str, str], seats: set[str]) -> None:
+        self.pins = pins  # server_id -> the fingerprint of the key it showed first
+        self.seats = seats  # the fingerprints of the servers where a seat waits now
         self.finder = Finder(interface, self._changed)
         self.servers: list[Found] = []
         self.chosen = 0
@@ -74,7 +75,12 @@ class FindScreen:
     def _line(self, server: Found, chosen: bool) -> StyleAndTextTuples:
         name = column(server.name, NAME_WIDTH)
         notes = [say.waiting(server.waiting)]
-        if server.server_id in self.seats:
+        known = self.pins.get(server.server_id)
+        if known is None:
+            notes.append(say.NEW_KEY)
+        elif server.fingerprint and server.fingerprint != known:
+            notes.append(say.OTHER_KEY)  # what it announces: the handshake will tell
+        elif known in self.seats:
             notes.append(say.YOUR_SEAT)
         if not server.compatible:
             notes.append(say.OTHER_VERSION)
@@ -133,5 +139,7 @@ class FindScreen:
             await self.finder.stop()
 
 
-async def choose_server(interface: str | None, seats: set[str]) -> Found | None:
-    return await FindScreen(interface, seats).run()
+async def choose_server(
+    interface: str | None, pins: dict[str, str], seats: set[str]
+) -> Found | None:
+    return await FindScreen(interface, pins, seats).run()

@@ -58,6 +58,7 @@ from sarja.protocol.messages import (
 from sarja.protocol.mirror import ServerProtocolError
 from sarja.protocol.session import SessionState
 
+from .tls import Heard, Secure, fingerprint, secure
 from .words import connect, refusals
 
 BACKOFF = (0.5, 1.0, 2.0, 4.0, 8.0)  # seconds between attempts; the last one repeats
@@ -124,7 +125,8 @@ class Link:
         person: Callable[[str], str | None] = lambda where: None,
         computer: str | None = None,
     ) -> None:
-        """`person(where)`: the person key to say hello with at this address;
+        """`person(fingerprint)`: the person key to say hello with to the server that
+        proved it holds that key (the TLS handshake: `fingerprint`);
         `computer`, the level a computer player (sarja-bot) says in its hello."""
         self.host, self.port = host, port
         self.computer = computer
@@ -140,7 +142,9 @@ class Link:
         self._token: trio.lowlevel.TrioToken | None = None
         self._outgoing: trio.MemorySendChannel[ClientMessage] | None = None
         self._wake = trio.Event()
-        self._stream: trio.SocketStream | None = None
+        self._stream: Secure | None = None
+        self._tcp: trio.SocketStream | None = None  # the connection's, under its TLS
+        self.fingerprint = ""  # the key the server proved it holds on the last connection
         self._closed: str | None = None  # why the link ended for good
         self._stopped: str | None = None  # why it waits for the player before trying again
         self._stopped_gist = ""  # ... in a few words, for the line that says we try again
@@ -172,6 +176,13 @@ class Link:
         """The player has chosen a name: the hello can go."""
         self._soon(self._wake_up)
 
+    def refuse(self, why: str, gist: str) -> None:
+        """The player's side refuses this server (a key other than it showed before):
+        hang up, send nothing more, and wait for the player (`why`; `gist` in short)."""
+        self._firm = True
+        self._stop(why, gist)
+        self._last_error = gist
+
     def drop(self) -> None:
         """Close the socket as if the network failed (for tests and the bench)."""
         self._soon(self._drop_now)
@@ -201,32 +212,15 @@ class Link:
         self._wake.set()
 
     def _drop_now(self) -> None:
-        if self._stream is not None:
-            self._stream.socket.close()
+        if self._tcp is not None:
+            self._tcp.socket.close()
 
     async def run(self) -> None:
         self._token = trio.lowlevel.current_trio_token()
         attempt = 0  # tries since the last steady connection: the pause grows with them
         while self._closed is None:
-            greeted = self._greeted
-            if self._stopped is not None and greeted and not self._firm:
-                # Once this address led to our server, what looks wrong now (a name
-                # not found, something else answering) may be passing: keep trying.
-                self._last_error, self._stopped = self._stopped_gist, None
-                self._server_said = ""
-                attempt = max(attempt, 1)
-            if self._stopped is not None:
-                self._on_link("stopped", self._stopped)
-                await self._pause(math.inf)
-                attempt = 0
-            elif attempt:
-                pause = self._backoff[min(attempt - 1, len(self._backoff) - 1)]
-                pause *= 1 - JITTER * self._random.random()
-                self._on_link(
-                    "reconnecting" if greeted else "unreachable", self._wait_text(pause, greeted)
-                )
-                await self._pause(pause)
-            self._on_link("reconnecting" if greeted else "connecting", "")
+            attempt = await self._before_try(attempt)
+            self._on_link("reconnecting" if self._greeted else "connecting", "")
             try:
                 with trio.fail_after(CONNECT_TIMEOUT):
                     stream = await trio.open_tcp_stream(self.host, self.port)
@@ -238,9 +232,14 @@ class Link:
                 self._last_error = _reason(err)
                 continue
             self.connections += 1
+            tls = await self._secure(stream)
+            if tls is None:
+                if self._stopped is None:
+                    attempt += 1
+                continue
             unusable = self._unusable
             began = trio.current_time()
-            ended = await self._serve(stream)
+            ended = await self._serve(tls)
             if self._unusable == unusable:
                 self._unusable = 0  # this connection was fine: start counting afresh
                 if ended == "welcomed" and trio.current_time() - began >= STEADY:
@@ -254,6 +253,29 @@ class Link:
         self._on_link("closed", self._closed)
         await trio.sleep_forever()  # the app may still call in: keep the run alive
 
+    async def _before_try(self, attempt: int) -> int:
+        """Wait as long as `attempt` tries in a row call for (or, stopped, until the
+        player asks again); the count of tries to go on with."""
+        greeted = self._greeted
+        if self._stopped is not None and greeted and not self._firm:
+            # Once this address led to our server, what looks wrong now (a name
+            # not found, something else answering) may be passing: keep trying.
+            self._last_error, self._stopped = self._stopped_gist, None
+            self._server_said = ""
+            attempt = max(attempt, 1)
+        if self._stopped is not None:
+            self._on_link("stopped", self._stopped)
+            await self._pause(math.inf)
+            return 0
+        if attempt:
+            pause = self._backoff[min(attempt - 1, len(self._backoff) - 1)]
+            pause *= 1 - JITTER * self._random.random()
+            self._on_link(
+                "reconnecting" if greeted else "unreachable", self._wait_text(pause, greeted)
+            )
+            await self._pause(pause)
+        return attempt
+
     def _wait_text(self, pause: float, greeted: bool) -> str:
         self.unreachable = connect.unreachable(self.where, self._last_error, self._server_said)
         return connect.waiting(
@@ -265,11 +287,32 @@ class Link:
         with trio.move_on_after(seconds):
             await self._wake.wait()
 
-    async def _serve(self, stream: trio.SocketStream) -> str:
+    async def _secure(self, tcp: trio.SocketStream) -> Secure | None:
+        """TLS over `tcp`, and the fingerprint of the server's key; None (and why) if
+        the handshake failed: a peer that does not speak TLS is not a Sarja server of
+        this version (what it said tells which)."""
+        heard = Heard(tcp)
+        self._tcp = tcp
+        try:
+            with trio.move_on_after(self._welcome_timeout):
+                stream = await secure(heard)
+                self.fingerprint = fingerprint(stream)
+                return stream
+            self._stop(connect.NO_SARJA_ANSWER.format(where=self.where), connect.ELSE_GIST)
+        except trio.BrokenResourceError as err:
+            if heard.seen:
+                self._stop(_not_sarja(self.where, heard.seen), connect.ELSE_GIST)
+            else:
+                self._last_error = _reason(err)
+        self._tcp = None
+        await trio.aclose_forcefully(tcp)
+        return None
+
+    async def _serve(self, stream: Secure) -> str:
         """Run one connection to its end: "welcomed" if the server welcomed us on it,
         "nameless" if it hung up before we had a name, else "failed"."""
         session = self.session
-        session.connect()
+        session.connect(self.fingerprint)
         send, receive = trio.open_memory_channel[ClientMessage](256)
         self._stream = stream
         ended = "failed"
@@ -290,7 +333,7 @@ class Link:
                         return "nameless"
                 name = self._name()
                 assert name is not None
-                self.person_sent = self._person(self.where)
+                self.person_sent = self._person(self.fingerprint)
                 hello = Hello(
                     version=PROTOCOL_VERSION, name=name, person=self.person_sent,
                     computer=self.computer,
@@ -311,15 +354,15 @@ class Link:
             self._last_error = _reason(group.exceptions[0])
         finally:
             self._outgoing = None
-            self._stream = None
+            self._stream = self._tcp = None
         return ended
 
-    async def _handshake(self, stream: trio.SocketStream, session: ClientSession) -> Welcome | None:
+    async def _handshake(self, stream: trio.abc.Stream, session: ClientSession) -> Welcome | None:
         """The answer to the hello: a welcome, or None (and why) if none came."""
         seen = b""
         with trio.move_on_after(self._welcome_timeout):
             while True:
-                data = await stream.receive_some(RECEIVE_SIZE)
+                data = bytes(await stream.receive_some(RECEIVE_SIZE))
                 seen += data[: 200 - len(seen)]
                 try:
                     session.receive_data(data)
@@ -353,7 +396,7 @@ class Link:
 
     async def _write_all(
         self,
-        stream: trio.SocketStream,
+        stream: trio.abc.Stream,
         session: ClientSession,
         queue: trio.MemoryReceiveChannel[ClientMessage],
     ) -> None:
@@ -368,7 +411,7 @@ class Link:
                 continue
             await stream.send_all(data)
 
-    async def _read_all(self, stream: trio.SocketStream, session: ClientSession) -> None:
+    async def _read_all(self, stream: trio.abc.Stream, session: ClientSession) -> None:
         while True:
             while True:  # first what the codec holds already
                 try:
@@ -386,7 +429,7 @@ class Link:
             if session.at_eof:
                 return
             with trio.move_on_after(SILENCE_LIMIT) as silent:
-                data = await stream.receive_some(RECEIVE_SIZE)
+                data = bytes(await stream.receive_some(RECEIVE_SIZE))
             if silent.cancelled_caught:
                 self._last_error = connect.QUIET_GIST
                 return
@@ -400,6 +443,8 @@ class Link:
         """Pass a message on, then deal with what is the link's business; False to hang up."""
         try:
             self._on_message(msg, state)
+            if self._stopped is not None and self._firm:
+                return False  # refused (`refuse`): not one more message on this connection
         except ServerProtocolError as err:
             self._unusable_now(err.message)
             return False
@@ -434,7 +479,7 @@ def _said(err: ProtocolError) -> str:
     return refusals.said(err.code, err.message)
 
 
-async def _close_when_eof(stream: trio.SocketStream, scope: trio.CancelScope) -> None:
+async def _close_when_eof(stream: trio.abc.Stream, scope: trio.CancelScope) -> None:
     """While waiting for a name, notice the server hanging up."""
     with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):
         while await stream.receive_some(RECEIVE_SIZE):
@@ -443,10 +488,24 @@ async def _close_when_eof(stream: trio.SocketStream, scope: trio.CancelScope) ->
 
 
 def _not_sarja(where: str, seen: bytes) -> str:
-    """Words for a peer that answered the hello with something else."""
+    """Words for a peer that answered the hello with something else: an older Sarja
+    server (its frame says so), or another program."""
+    if _older_sarja(seen):
+        return connect.OLDER_SERVER.format(where=where)
     first = seen.split(b"\n", 1)[0].decode("utf-8", "replace")
     first = "".join(ch for ch in first if ch.isprintable()).strip()[:48]
     return connect.not_sarja(where, first if len(first) >= 3 else "")
+
+
+def _older_sarja(seen: bytes) -> bool:
+    """Whether `seen` (the answer to a TLS greeting) is a Sarja frame: a server older
+    than TLS refusing what it took for a frame."""
+    session = ClientSession()
+    try:
+        session.receive_data(seen)
+        return isinstance(session.next_message(), Error)
+    except ProtocolError:
+        return False
 
 
 def _unknown_host(host: str, err: socket.gaierror) -> str:

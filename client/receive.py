@@ -4,7 +4,8 @@
 session (`model.session`), and returns what to send back: the session's own `pong` or
 `sync`, a `resume` for a seat remembered at this server, the lobby's list, chat kept
 while the connection was down. Seats
-are remembered by the server's identity: `welcome.server_id`, never the address typed.
+are remembered by the key the server proved it holds (`session.peer_key`), never its
+id or the address typed.
 After each `welcome` the model either asks to `resume` the seat it holds a token for at
 that server, or keeps the welcome's new token (tokens work once): resume.py, which
 sarja-bot shares.
@@ -179,7 +180,7 @@ def _welcome(model: Model, msg: msgs.Welcome) -> list[msgs.ClientMessage]:
     model.welcome = msg
     model.status = ""
     resuming = model.resuming
-    reply = resume.welcomed(model, model.name, msg)
+    reply = resume.welcomed(model, model.name, msg, model.session.peer_key)
     if resuming:
         model.kept_unknown = model.kept_at is None  # a seat may be kept that we were not shown
     if reply is not None:
@@ -194,7 +195,7 @@ def _welcome(model: Model, msg: msgs.Welcome) -> list[msgs.ClientMessage]:
 
 
 def _error(model: Model, msg: msgs.Error) -> list[msgs.ClientMessage]:
-    if msg.code == "unknown_resume" and resume.refused(model, model.server_id, model.name):
+    if msg.code == "unknown_resume" and resume.refused(model, model.session.peer_key, model.name):
         # The seat is gone (the game ended, or the server forgot it): we stay the
         # guest this connection greeted as.
         _no_seat_kept(model)

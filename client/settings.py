@@ -3,19 +3,24 @@ whether a bell and the window's title tell them of their turn (`alerts`, off at 
 and the language they chose (`language`: unset follows the environment).
 
 Beside the tokens (which stay after a game is over, for the next resume), the servers
-where a seat waits for the player now (`held`): the finder says "your seat" of those.
+where a seat waits for the player now (`held`, by fingerprint): the finder says
+"your seat" of those.
 
-A seat is remembered by the server's lasting identity (`welcome.server_id`) and the
-player's name, never by the address typed: the same server is reached as `localhost`,
-by its IP address or by a name, and a seat must come back whichever was used. Two
-people on one machine share the file, never a seat, since the name is part of the key.
+Every secret is kept under the fingerprint of the server's TLS key (client/tls.py),
+which the server proves it holds in each connection's handshake, and never under its
+`server_id` or the address typed: both are public, and anyone on the LAN can run a
+server that answers with another's id. A seat is remembered by that fingerprint and
+the player's name: the same server is reached as `localhost`, by its IP address or by
+a name, and a seat comes back whichever was used. Two people on one machine share the
+file, never a seat, since the name is part of the key.
 
-The standings know a person by a secret key this client makes, one per server (by
-`server_id`: `people`), sent in every `hello`; the server keeps only its hash. A hello
-goes before the welcome names the server, so the client remembers which server each
-address led to (`servers`), and offers a fresh key to an address it does not know: if
-the welcome shows a server that has a key here already, the app connects again with
-that one (app.py). Everyone who uses this computer account shares its keys.
+The standings know a person by a secret key this client makes, one per server (under
+its fingerprint: `people`), sent in every `hello`; the server keeps only its hash.
+Which key each server showed first is remembered too (`pins`: server_id ->
+fingerprint), as SSH does: a welcome naming a known server over another key is
+refused (app.py), unless the player accepts that the server was reinstalled
+(`accept_key`, which moves what was kept under the old key). Everyone who uses this
+computer account shares its keys.
 
 Kept as JSON in the user's config directory (platformdirs: `$XDG_CONFIG_HOME/sarja` or
 `~/.config/sarja` on Linux, the usual places elsewhere). A missing or broken file just
@@ -67,37 +72,44 @@ class Settings:
                     kept = {k: v for k, v in tokens.items() if isinstance(v, str)}
                     if kept:
                         self.seats[server] = kept
-        held = data.get("held")  # the servers where this machine's player holds a seat
+        held = data.get("held")  # the fingerprints of servers where a seat waits now
         self.held: list[str] = (
             [h for h in held if isinstance(h, str)] if isinstance(held, list) else []
         )
-        self.people: dict[str, str] = _strings(data.get("people"))  # server_id -> key
-        self.servers: dict[str, str] = _strings(data.get("servers"))  # address -> server_id
-        self._offered: dict[str, str] = {}  # address -> a fresh key offered this run
+        self.people: dict[str, str] = _strings(data.get("people"))  # fingerprint -> key
+        self.pins: dict[str, str] = _strings(data.get("pins"))  # server_id -> fingerprint
+        self._offered: dict[str, str] = {}  # fingerprint -> a fresh key offered this run
 
-    def person_for(self, address: str) -> str:
-        """The key to say hello with at `address`: the key of the server it led to
-        last, or a fresh one (kept for this run) for an address not known yet."""
-        server = self.servers.get(address)
-        if server is not None and server in self.people:
-            return self.people[server]
-        if address not in self._offered:
-            self._offered[address] = secrets.token_urlsafe(32)
-        return self._offered[address]
+    def person_for(self, fingerprint: str) -> str:
+        """The key to say hello with to the server holding `fingerprint`'s key: the one
+        kept for it, or a fresh one (kept for this run) for a key not known yet."""
+        if fingerprint in self.people:
+            return self.people[fingerprint]
+        if fingerprint not in self._offered:
+            self._offered[fingerprint] = secrets.token_urlsafe(32)
+        return self._offered[fingerprint]
 
-    def learn(self, address: str, server_id: str, sent: str | None) -> bool:
-        """The welcome at `address` named `server_id`: remember it, and the key `sent`
-        if that server had none here. False if the server has another key here (it was
-        reached by another address before): then the hello should go again with it."""
-        if self.servers.get(address) == server_id and self.people.get(server_id) == sent:
-            return True
-        self._update_people(lambda f: _learn(f, address, server_id, sent))
-        return sent is None or self.people.get(server_id) == sent
+    def learn(self, fingerprint: str, server_id: str, sent: str | None) -> bool:
+        """A welcome from `server_id` over `fingerprint`'s key, after a hello with the
+        person key `sent`: remember both. False, and nothing kept, if that server showed
+        another key before (someone pretending to be it, or it was reinstalled)."""
+        known = self.pins.get(server_id)
+        if known is not None and known != fingerprint:
+            return False
+        if known is None or (sent is not None and self.people.get(fingerprint) != sent):
+            self._update_people(lambda f: _learn(f, fingerprint, server_id, sent))
+        return self.pins.get(server_id) == fingerprint
 
-    def forget_person(self, server_id: str) -> None:
+    def accept_key(self, server_id: str, fingerprint: str) -> None:
+        """The player says `server_id` was reinstalled with `fingerprint`'s key: pin it,
+        and move what was kept under its old key (tokens, person key) to the new one."""
+        self._offered.pop(fingerprint, None)
+        self._update_people(lambda f: _accept(f, server_id, fingerprint))
+
+    def forget_person(self, fingerprint: str) -> None:
         """The server forgot us: drop its key; the next hello offers a fresh one."""
         self._offered.clear()
-        self._update_people(lambda f: f.people.pop(server_id, None))
+        self._update_people(lambda f: f.people.pop(fingerprint, None))
 
     def _update_people(self, change: Callable[[Settings], object]) -> None:
         if self.path is None:
@@ -107,7 +119,7 @@ class Settings:
             fresh = Settings(self.path)
             change(fresh)
             fresh._write()
-            self.people, self.servers = fresh.people, fresh.servers
+            self.people, self.pins, self.seats = fresh.people, fresh.pins, fresh.seats
 
     def save(self, name: str, seats: dict[str, dict[str, str]]) -> None:
         """Remember `name`, and its tokens in `seats`. The file is read again first and
@@ -123,7 +135,7 @@ class Settings:
             fresh = Settings(self.path)
             self._merge(fresh, name, mine)
             self.alerts, self.language = fresh.alerts, fresh.language
-            self.people, self.servers = fresh.people, fresh.servers
+            self.people, self.pins = fresh.people, fresh.pins
             self._write()
 
     def save_alerts(self, on: bool) -> None:
@@ -136,12 +148,12 @@ class Settings:
             fresh.alerts = on
             fresh._write()
 
-    def save_held(self, server_id: str, holding: bool) -> None:
-        """Remember whether a seat at `server_id` waits for us (a game under way that
-        we left, or are at), for the finder's "your seat"."""
-        if (server_id in self.held) == holding:
+    def save_held(self, fingerprint: str, holding: bool) -> None:
+        """Remember whether a seat at the server of `fingerprint`'s key waits for us (a
+        game under way that we left, or are at), for the finder's "your seat"."""
+        if (fingerprint in self.held) == holding:
             return
-        change = _held(server_id, holding)
+        change = _held(fingerprint, holding)
         if self.path is None:
             change(self)
             return
@@ -164,7 +176,7 @@ class Settings:
     def _write(self) -> None:
         assert self.path is not None
         data: dict[str, Any] = {"name": self.name, "seats": self.seats, "alerts": self.alerts}
-        data.update(people=self.people, servers=self.servers, held=self.held)
+        data.update(people=self.people, pins=self.pins, held=self.held)
         if self.language:
             data["language"] = self.language
         _save(data, self.path)
@@ -176,20 +188,35 @@ class Settings:
         self.name, self.seats = name, {server: dict(tokens) for server, tokens in newest}
 
 
-def _held(server_id: str, holding: bool) -> Callable[[Settings], None]:
+def _held(fingerprint: str, holding: bool) -> Callable[[Settings], None]:
     def change(settings: Settings) -> None:
-        rest = [h for h in settings.held if h != server_id]
-        settings.held = ([*rest, server_id] if holding else rest)[-SEATS_KEPT:]
+        rest = [h for h in settings.held if h != fingerprint]
+        settings.held = ([*rest, fingerprint] if holding else rest)[-SEATS_KEPT:]
 
     return change
 
 
-def _learn(settings: Settings, address: str, server_id: str, sent: str | None) -> None:
-    settings.servers.pop(address, None)  # the newest last: the oldest go first
-    settings.servers[address] = server_id
+def _learn(settings: Settings, fingerprint: str, server_id: str, sent: str | None) -> None:
+    if settings.pins.setdefault(server_id, fingerprint) != fingerprint:
+        return  # another client here met the server first, over another key
     if sent is not None:
-        settings.people.setdefault(server_id, sent)
-    settings.servers = dict(list(settings.servers.items())[-SEATS_KEPT:])
+        settings.people.setdefault(fingerprint, sent)
+    _trim(settings)
+
+
+def _accept(settings: Settings, server_id: str, fingerprint: str) -> None:
+    old = settings.pins.pop(server_id, None)
+    settings.pins[server_id] = fingerprint  # the newest last: the oldest go first
+    if old is not None and old != fingerprint:
+        if old in settings.people:
+            settings.people[fingerprint] = settings.people.pop(old)
+        if old in settings.seats:
+            settings.seats[fingerprint] = settings.seats.pop(old)
+    _trim(settings)
+
+
+def _trim(settings: Settings) -> None:
+    settings.pins = dict(list(settings.pins.items())[-SEATS_KEPT:])
     settings.people = dict(list(settings.people.items())[-SEATS_KEPT:])
 
 

@@ -11,7 +11,8 @@ bytes out. Sans-IO, as h11: no sockets, no trio.
 What every client needs and would otherwise write again:
 
 - the codec and its session state (`state`), a fresh one for each connection
-  (`connect`), while what the player holds (the game, action ids) carries over;
+  (`connect`), while what the player holds (the game, action ids) carries over; and
+  the fingerprint of the key the connection's server proved it holds (`peer_key`);
 - the `welcome` and the `table` it is at;
 - the game as a `GameMirror` (`game`): from each snapshot (checked against the table)
   and the updates, hands, legal lists and acks after it;
@@ -103,6 +104,9 @@ class ClientSession:
 
     def __init__(self) -> None:
         self.codec = ClientCodec()
+        # The fingerprint of the key this connection's server proved it holds: what a
+        # client keeps its secrets (tokens, person key) under, never the server_id.
+        self.peer_key = ""
         self.welcome: Welcome | None = None
         self.table: TableView | None = None  # the table we are at (None in the lobby)
         self.game: GameMirror | None = None  # the game, from its snapshot (None: no game yet)
@@ -118,9 +122,12 @@ class ClientSession:
 
     # ----- the connection --------------------------------------------------------------
 
-    def connect(self) -> None:
-        """A new connection: a new codec and session state. The game, the table and the
-        ids stay (a resumed seat's snapshot replaces the game)."""
+    def connect(self, peer_key: str = "") -> None:
+        """A new connection, over which the server proved it holds the key whose
+        fingerprint is `peer_key` (the TLS handshake; "" for none): a new codec and
+        session state. The game, the table and the ids stay (a resumed seat's snapshot
+        replaces the game)."""
+        self.peer_key = peer_key
         self.codec = ClientCodec()
         self.syncing = False
         self.past, self._past_dropped = [], False

@@ -11,23 +11,26 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .fields import ID_RE
+from .fingerprint import FINGERPRINT_RE
 from .limits import MAX_SERVER_NAME, PROTOCOL_VERSION
 
 SERVICE_TYPE = "_sarja._tcp.local."
 # TXT keys (docs/protocol.md, "Discovery"): short, as DNS-SD advises.
 KEY_VERSION = "v"  # the protocol version the server speaks
 KEY_NAME = "name"  # the server's name, as `welcome` says it
-KEY_ID = "id"  # the server_id, as `welcome` says it: clients key remembered seats by it
+KEY_ID = "id"  # the server_id, as `welcome` says it
+KEY_FINGERPRINT = "fp"  # its TLS key's fingerprint (fingerprint.py): a hint, not proof
 KEY_WAITING = "waiting"  # tables waiting for players (a free seat, not started)
 MAX_WAITING = 9999  # a bigger count is shown as this
 
 
-def txt_record(name: str, server_id: str, waiting: int) -> dict[str, str]:
+def txt_record(name: str, server_id: str, waiting: int, fingerprint: str) -> dict[str, str]:
     return {
         KEY_VERSION: str(PROTOCOL_VERSION),
         KEY_NAME: name[:MAX_SERVER_NAME],
         KEY_ID: server_id,
         KEY_WAITING: str(max(0, min(waiting, MAX_WAITING))),
+        KEY_FINGERPRINT: fingerprint,
     }
 
 
@@ -51,6 +54,7 @@ class Found:
     server_id: str
     version: int | None  # None: not said
     waiting: int | None  # None: not said
+    fingerprint: str = ""  # what the TXT says of its key ("": not said); only TLS proves it
 
     @property
     def compatible(self) -> bool:
@@ -71,6 +75,7 @@ def read_found(
     name = " ".join(values.get(KEY_NAME, "").split())
     name = "".join(c for c in name if c.isprintable())[:MAX_SERVER_NAME] or "Sarja"
     v4 = [a for a in addresses if ":" not in a]
+    fingerprint = values.get(KEY_FINGERPRINT, "")
     return Found(
         key=key,
         host=(v4 or addresses)[0],
@@ -79,6 +84,7 @@ def read_found(
         server_id=server_id,
         version=_number(values.get(KEY_VERSION)),
         waiting=_number(values.get(KEY_WAITING)),
+        fingerprint=fingerprint if FINGERPRINT_RE.fullmatch(fingerprint) else "",
     )
 
 

@@ -149,7 +149,7 @@ BERTIL = m.Standing(
 STANDINGS = m.Standings(hours=12, evening=(AINO, BERTIL), all_time=(AINO, BERTIL), you=AINO)
 
 CLIENT_EXAMPLES = (
-    m.Hello(version=2, name="Aino"),
+    m.Hello(version=3, name="Aino"),
     m.Resume(token=RESUME),
     m.Ping(n=7),
     m.Pong(n=8),  # answers the server's ping 8
@@ -206,7 +206,7 @@ TABLE = m.TableView(
 )
 
 WELCOME = m.Welcome(
-    version=2,
+    version=3,
     session="5f2a9c1e7b3d4a60",
     resume=RESUME,
     server_id="8c1d4e7a2b9f3a61",
@@ -289,7 +289,24 @@ STAND_IN_LAST = dataclasses.replace(SNAPSHOT, last=m.Last(seat=1, action="KD@H8"
 V1_HELLO = {"t": "hello", "version": 1, "name": "Aino", "resume": None}
 INCOMPATIBLE = m.Error(
     code="incompatible_version",
-    message="This server speaks protocol version 2 only; the client sent 1.",
+    message="This server speaks protocol version 3 only; the client sent 1.",
+    fatal=True,
+)
+
+# A server's public key as DER SubjectPublicKeyInfo (a P-256 key, as servers make), for
+# the worked fingerprint and short code (docs/protocol.md section 1, "TLS").
+SERVER_KEY = bytes.fromhex(
+    "3059301306072a8648ce3d020106082a8648ce3d0301070342000438fe5b752b52b31bed8d81d29535b4"
+    "11b9f91d2410d9c655b6dbce0d32292d8a381b44573551f72844ac58961e1e8525116f68c976bfd47dba"
+    "29dacae678f96c"
+)
+
+# A version-2 client's greeting, sent in the clear (version 2 had no TLS), and the one
+# frame the server answers it with, in the clear too, before it closes the connection.
+V2_HELLO = {"t": "hello", "version": 2, "name": "Aino"}
+OLDER_CLIENT = m.Error(
+    code="incompatible_version",
+    message="This server speaks protocol version 3, over TLS; update the client to connect.",
     fatal=True,
 )
 

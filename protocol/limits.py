@@ -1,7 +1,7 @@
 """Every bound the protocol enforces, in one place so the docs and tests can cite them."""
 
-PROTOCOL_VERSION = 2
-SUPPORTED_VERSIONS = (2,)
+PROTOCOL_VERSION = 3  # 3: the stream is TLS, the server's key pinned (docs/protocol.md)
+SUPPORTED_VERSIONS = (3,)
 DEFAULT_PORT = 7474  # where a server listens unless told otherwise
 
 # Frames: a 4-byte big-endian length, then that many bytes of msgpack.

@@ -69,7 +69,7 @@ class Announcement:
             keep_to_loopback(self.zc)
         self.info: Any = None
 
-    def register(self, name: str, server_id: str, port: int, waiting: int) -> str:
+    def register(self, name: str, server_id: str, port: int, waiting: int, fingerprint: str) -> str:
         from zeroconf import ServiceInfo
 
         self.info = ServiceInfo(
@@ -77,7 +77,7 @@ class Announcement:
             f"{instance_name(name, server_id)}.{SERVICE_TYPE}",
             addresses=[socket.inet_aton(a) for a in self.addresses],
             port=port,
-            properties=txt_record(name, server_id, waiting),
+            properties=txt_record(name, server_id, waiting, fingerprint),
             server=f"sarja-{server_id.lower()}.local.",
         )
         # The instance name carries the server_id, unique to this server: no probing
@@ -85,13 +85,13 @@ class Announcement:
         self.zc.register_service(self.info, cooperating_responders=True)
         return str(self.info.name)
 
-    def update(self, name: str, server_id: str, waiting: int) -> None:
+    def update(self, name: str, server_id: str, waiting: int, fingerprint: str) -> None:
         from zeroconf import ServiceInfo
 
         old = self.info
         self.info = ServiceInfo(
             SERVICE_TYPE, old.name, addresses=old.addresses, port=old.port,
-            properties=txt_record(name, server_id, waiting), server=old.server,
+            properties=txt_record(name, server_id, waiting, fingerprint), server=old.server,
         )  # fmt: skip
         self.zc.update_service(self.info)
 
@@ -106,8 +106,11 @@ class Announcement:
 class Announcer:
     """Announces one server while it runs; `changed()` says the lobby's list changed."""
 
-    def __init__(self, host: str | None, port: int, name: str, server_id: str) -> None:
+    def __init__(
+        self, host: str | None, port: int, name: str, server_id: str, fingerprint: str
+    ) -> None:
         self.host, self.port, self.name, self.server_id = host, port, name, server_id
+        self.fingerprint = fingerprint
         self._due = trio.Event()
         self.announced: str | None = None  # the instance name, once announced
         self.updates = 0
@@ -134,7 +137,7 @@ class Announcer:
         try:
             waiting = count()
             register = partial(announcement.register, self.name, self.server_id, self.port)
-            self.announced = await self.blocking(register, waiting)
+            self.announced = await self.blocking(register, waiting, self.fingerprint)
             log.info("announced as %r on %s", self.announced, ", ".join(addresses))
             while True:
                 await self._due.wait()
@@ -142,7 +145,9 @@ class Announcer:
                 now = count()
                 if now != waiting:
                     waiting = now
-                    update = partial(announcement.update, self.name, self.server_id, now)
+                    update = partial(
+                        announcement.update, self.name, self.server_id, now, self.fingerprint
+                    )
                     await self.blocking(update)
                     self.updates += 1
                 await trio.sleep(UPDATE_EVERY)

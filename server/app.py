@@ -13,6 +13,7 @@ import logging
 import math
 import random
 import secrets
+import socket
 from collections import Counter
 from collections.abc import Callable
 from functools import partial
@@ -27,7 +28,15 @@ from sarja.protocol.messages import Bye
 from .alarms import Alarms
 from .computers import Computers
 from .config import ServerConfig
-from .connection import Connection, peer_address, serve_connection
+from .connection import (
+    Connection,
+    Lingering,
+    close_gracefully,
+    close_stream,
+    enable_keepalive,
+    peer_address,
+    serve_connection,
+)
 from .datalock import DataDirLock
 from .journal import FILE_NAME as JOURNAL_FILE
 from .journal import Journal, JournalError
@@ -37,6 +46,7 @@ from .private import narrow_if_there, private_directory, private_file
 from .rating import Skill
 from .records import RecordStore
 from .standings import game_rows
+from .tls import OLDER_CLIENT_REFUSAL, TLS_HANDSHAKE, server_key
 
 log = logging.getLogger("sarja.server")
 
@@ -47,6 +57,7 @@ class Server:
         self._nursery = nursery
         # Shuffles: reproducible with a seed (tests), unpredictable otherwise.
         rng = random.Random(config.seed) if config.seed is not None else secrets.SystemRandom()
+        self.key = server_key(config.data_dir)  # its TLS key (tls.py)
         self.records = RecordStore(config.data_dir, directory=config.records_dir)
         # Opening and reading the journal refuses (JournalError) a file it cannot trust:
         # the server never starts empty over games it could not read.
@@ -140,8 +151,15 @@ class Server:
                 paused = False
             self._nursery.start_soon(self.handle, stream)
 
-    async def handle(self, stream: trio.SocketStream) -> None:
-        address = peer_address(stream)
+    async def handle(self, tcp: trio.SocketStream) -> None:
+        address = peer_address(tcp)
+        enable_keepalive(tcp)
+        stream = None
+        with trio.move_on_after(self.config.handshake_timeout):
+            stream = await self._secure(tcp)
+        if stream is None:
+            await close_stream(tcp)
+            return
         if self.goodbye is not None:  # taken just before the listeners closed
             await _refuse(stream, "shutdown", self.goodbye)
             return
@@ -166,6 +184,29 @@ class Server:
             self._per_address[address] -= 1
             if not self._per_address[address]:
                 del self._per_address[address]
+
+    async def _secure(self, tcp: trio.SocketStream) -> trio.SSLStream[Lingering] | None:
+        """TLS over `tcp`, its handshake done; None if the peer went, or spoke without
+        TLS: an older client, answered with the one frame it can read (tls.py)."""
+        try:
+            first = await tcp.socket.recv(1, socket.MSG_PEEK)
+        except OSError:
+            return None
+        if not first:
+            return None
+        if first[0] != TLS_HANDSHAKE:
+            await _refuse_plain(tcp)
+            return None
+        # https_compatible: the end of the TCP stream ends the connection, close_notify
+        # or not, as it did before TLS (a stream cut inside a frame is `truncated_frame`).
+        stream = trio.SSLStream(
+            Lingering(tcp), self.key.context, server_side=True, https_compatible=True
+        )
+        try:
+            await stream.do_handshake()
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            return None
+        return stream
 
     async def heartbeat(self) -> None:
         """Ping quiet peers, so a dead one is noticed within about `idle_timeout`:
@@ -300,12 +341,20 @@ ACCEPT_PAUSE = 0.5  # seconds without accepting, when out of file descriptors
 _OUT_OF_RESOURCES = {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM}
 
 
-async def _refuse(stream: trio.SocketStream, code: str, message: str) -> None:
+async def _refuse(stream: trio.abc.Stream, code: str, message: str) -> None:
     """Say why at once, before any hello, and close."""
     goodbye = Bye(code=code, message=message, _trusted=True)
     with trio.move_on_after(1), contextlib.suppress(trio.BrokenResourceError, OSError):
         await stream.send_all(ServerCodec().encode(goodbye))
-    await trio.aclose_forcefully(stream)
+    await close_stream(stream)
+
+
+async def _refuse_plain(tcp: trio.SocketStream) -> None:
+    """A peer that spoke without TLS (a protocol-2 client): one fatal error frame it can
+    read, in the clear, then the connection closes (docs/protocol.md)."""
+    with trio.move_on_after(1), contextlib.suppress(trio.BrokenResourceError, OSError):
+        await tcp.send_all(OLDER_CLIENT_REFUSAL)
+    await close_gracefully(tcp)
 
 
 def server_id(data_dir: Path | None) -> str:

@@ -28,6 +28,7 @@ from .journal import DURABILITY, JournalError
 from .lan import lan_addresses
 from .records import default_data_dir
 from .standings_cli import forget_main, standings_main
+from .tls import KeyFileError
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -165,6 +166,8 @@ async def run(config: ServerConfig, discovery: bool = True) -> None:
                 print(_("Players on this LAN join with:"))
             for line in join_lines(config.host, server.port):
                 print(f"    {line}")
+            print(_("The server's key is {code}: each client shows this code when it first"
+                    " connects, for players to compare.").format(code=server.key.code))  # fmt: skip
             if discovery and alone:  # announced on that address alone
                 print(_("or just run {client} --discover-on {host}: it finds this server.").format(
                     client=client_command(), host=config.host))  # fmt: skip
@@ -191,7 +194,9 @@ async def run(config: ServerConfig, discovery: bool = True) -> None:
 async def _announce(server: Server) -> None:
     """Announce the server on the LAN while it runs (announce.py)."""
     c = server.config
-    announcer = Announcer(c.host, server.port, c.server_name, server.lobby.server_id)
+    announcer = Announcer(
+        c.host, server.port, c.server_name, server.lobby.server_id, server.key.fingerprint
+    )
     server.list_watchers.append(announcer.changed)
     await announcer.run(lambda: waiting_tables(server.lobby.table_list()))
 
@@ -271,7 +276,7 @@ def host_can_fix(exc: BaseException, port: int) -> str | None:
             if reason is not None:
                 return reason
         return None
-    if isinstance(exc, JournalError | DataDirInUse):
+    if isinstance(exc, JournalError | DataDirInUse | KeyFileError):
         return str(exc)
     if isinstance(exc, OSError):
         return _("cannot listen on port {port}: {why}").format(port=port, why=exc.strerror or exc)

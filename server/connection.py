@@ -14,6 +14,7 @@ fatal one closes the connection after it (the error is written before the close)
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import socket
@@ -76,7 +77,7 @@ class Connection:
     """The server's end of one peer. Also the peer's `Outbox`."""
 
     def __init__(
-        self, stream: trio.SocketStream, lobby: Lobby, config: ServerConfig, address: str,
+        self, stream: trio.abc.Stream, lobby: Lobby, config: ServerConfig, address: str,
         outflow: Outflow, carry: Callable[[], None], advise: Advise | None = None,
     ) -> None:  # fmt: skip
         self.stream = stream
@@ -206,7 +207,7 @@ class Connection:
         with trio.CancelScope(deadline=deadline) as silence:
             while not self._closing:
                 try:
-                    data = await self.stream.receive_some(RECEIVE_SIZE)
+                    data = bytes(await self.stream.receive_some(RECEIVE_SIZE))
                 except (trio.BrokenResourceError, trio.ClosedResourceError):
                     return
                 if not self._take_messages(data) or not data:
@@ -335,7 +336,6 @@ async def serve_connection(connection: Connection) -> None:
     """Run one connection to its end. No exception escapes: one peer's trouble
     never reaches the server or any other peer."""
     stream, lobby = connection.stream, connection.lobby
-    enable_keepalive(stream)
     try:
         await connection.run()
     except Exception:
@@ -350,10 +350,44 @@ async def serve_connection(connection: Connection) -> None:
             except Exception:
                 log.exception("cleaning up after %s failed", connection._who())
         with trio.CancelScope(shield=True):
-            await _close_gracefully(stream)
+            if stopping:  # no one waits for goodbyes now (they went before: `shutdown`)
+                await trio.aclose_forcefully(stream)
+            else:
+                await close_stream(stream)
 
 
-async def _close_gracefully(stream: trio.SocketStream) -> None:
+async def close_stream(stream: trio.abc.Stream) -> None:
+    """Close a connection's stream without losing our last reply (the lingering close
+    under its TLS: `Lingering`), within a bound."""
+    with trio.move_on_after(3 * CLOSE_GRACE):
+        with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            await stream.aclose()
+    await trio.aclose_forcefully(stream)
+
+
+class Lingering(trio.abc.Stream):
+    """A TCP stream whose close ends our side first, then waits briefly for the peer's:
+    closing a socket with unread bytes in it resets the connection, and the peer would
+    lose our last reply. The server's TLS runs over it, and closing the TLS stream
+    closes this one."""
+
+    def __init__(self, stream: trio.SocketStream) -> None:
+        self.stream = stream
+
+    async def send_all(self, data: bytes | bytearray | memoryview) -> None:
+        await self.stream.send_all(data)
+
+    async def wait_send_all_might_not_block(self) -> None:
+        await self.stream.wait_send_all_might_not_block()
+
+    async def receive_some(self, max_bytes: int | None = None) -> bytes:
+        return await self.stream.receive_some(max_bytes)
+
+    async def aclose(self) -> None:
+        await close_gracefully(self.stream)
+
+
+async def close_gracefully(stream: trio.SocketStream) -> None:
     """End our side, then wait briefly for the peer's: closing a socket with unread
     bytes in it resets the connection, and the peer would lose our last reply."""
     try:
@@ -363,4 +397,5 @@ async def _close_gracefully(stream: trio.SocketStream) -> None:
                 pass
     except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
         pass
-    await trio.aclose_forcefully(stream)
+    finally:
+        await trio.aclose_forcefully(stream)

@@ -76,6 +76,8 @@ from .netclient import PATIENCE
 RESUME = "q2v9X0c3T7mZpW1yK8rB4nE6dF5gH_aJ-sL0uVxYz"
 RULES = Rules(hand_size=7, manual_draw=False)
 WELCOME = dataclasses.replace(examples.WELCOME, session="s1", server_id="srv1")
+# The fingerprint of the key the model's server proved it holds: its tokens go under it.
+KEY = "5e" * 32
 TABLES = TableList(tables=(examples.FRIDAY,))  # the lobby with one table: examples.py's
 TABLE = dataclasses.replace(  # Bertil not yet sat down
     examples.TABLE,
@@ -186,6 +188,7 @@ class Wire:
     def __init__(self, model: Model) -> None:
         self.model = model
         self.session = model.session
+        self.session.peer_key = KEY  # as the connection's handshake would have set it
         self._encode = ServerCodec().encode  # no session: the messages are ours to choose
         self.sent: list[ClientMessage] = []  # what the model asked to send back
 
@@ -298,6 +301,7 @@ class Headless:
         self.sent: list[Any] = []
         self.client.link.send = self.sent.append  # type: ignore[method-assign]
         self.session = self.model.session
+        self.session.peer_key = KEY  # as the connection's handshake would have set it
         self._encode = ServerCodec().encode
         self.size = (columns, rows)
 
@@ -311,7 +315,7 @@ class Headless:
 
     def reconnect(self) -> None:
         """A new connection: the session's new codec, and the model told it is online."""
-        self.session.connect()
+        self.session.connect(KEY)
         with set_app(self.client.app):
             self.client._on_link("online", "")
 
@@ -487,17 +491,20 @@ class Harness:
         columns: int = 80,
         rows: int = 24,
         settings: Settings | None = None,
-        where: str = "lobby",
+        where: str | None = "lobby",
         host: str = "127.0.0.1",
+        port: int | None = None,
     ) -> Player:
         """A player at the lobby; or, with the settings a client kept from an earlier
-        run, back `where` that run's seat is."""
+        run, back `where` that run's seat is (None: not waited for). `port`: another
+        server's than the harness's."""
         pipe = self._stack.enter_context(create_pipe_input())
-        player = Player(name, self.port, pipe, columns, rows, settings=settings, host=host)
+        player = Player(name, port or self.port, pipe, columns, rows, settings=settings, host=host)
         self.host.start_soon(player.run_link)
         self._tasks.append(asyncio.ensure_future(run_app(player.client)))
         self.players.append(player)
-        await player.wait(lambda: player.model.phase.value == where, f"the {where}")
+        if where is not None:
+            await player.wait(lambda: player.model.phase.value == where, f"the {where}")
         return player
 
 

@@ -5,8 +5,9 @@ the test scripts: updates that do not fit the table, or an endless stream that d
 or raw bytes no frame may hold. It can also answer a hello with no welcome, or hang up
 a while after the script.
 
-What it sends as messages is well formed, field by field: only the game's picture can
-tell a lie from the truth.
+Everything it sends is well formed, field by field: only the game's picture can tell
+a lie from the truth. It speaks TLS as a server does, with a key of its own (`key`):
+another server's key it cannot show, which is what makes it a fake.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from sarja.protocol.changes import (
 from sarja.protocol.codec import ServerCodec
 from sarja.protocol.errors import ProtocolError
 from sarja.protocol.examples import SHAPES
+from sarja.protocol.limits import PROTOCOL_VERSION
 from sarja.protocol.messages import (
     Ping,
     Pong,
@@ -48,6 +50,7 @@ from sarja.protocol.messages import (
 )
 from sarja.server.engine import Arrangement, Game
 from sarja.server.present import snapshot
+from sarja.server.tls import ServerKey, server_key
 
 TOKEN = "f" * 43
 NAMES = ("Aino", "Bertil")
@@ -61,7 +64,7 @@ def position(seed: int = 1) -> tuple[Welcome, TableView, Snapshot]:
     seat = game.turn
     snap = snapshot("t1", 0, game, seat, NAMES, [False, False], None)
     welcome = Welcome(
-        version=2, session="s1", resume=TOKEN, server_id="liar", layout=LAYOUT_CODES,
+        version=PROTOCOL_VERSION, session="s1", resume=TOKEN, server_id="liar", layout=LAYOUT_CODES,
         server="Liar", shapes=SHAPES,
     )  # fmt: skip
     table = TableView(
@@ -133,13 +136,20 @@ class Liar:
     received: list[Any] = field(default_factory=list)
     port: int = 0
     done: trio.Event = field(default_factory=trio.Event)  # the last script's end
+    key: ServerKey = field(default_factory=lambda: server_key(None))
 
     async def start(self, nursery: trio.Nursery) -> int:
         listeners = await nursery.start(partial(trio.serve_tcp, self._serve, 0, host="127.0.0.1"))
         self.port = listeners[0].socket.getsockname()[1]
         return self.port
 
-    async def _serve(self, stream: trio.SocketStream) -> None:
+    async def _serve(self, tcp: trio.SocketStream) -> None:
+        stream = trio.SSLStream(tcp, self.key.context, server_side=True)
+        try:
+            await stream.do_handshake()
+        except trio.BrokenResourceError:
+            await trio.aclose_forcefully(tcp)
+            return
         n = self.connections
         self.connections += 1
         codec = ServerCodec()  # its session stays "connected": it reads pongs, skips the rest
@@ -165,7 +175,7 @@ class Liar:
             nursery.cancel_scope.cancel()
 
     async def _read(
-        self, stream: trio.SocketStream, codec: ServerCodec, pongs: trio.MemorySendChannel[int]
+        self, stream: trio.abc.Stream, codec: ServerCodec, pongs: trio.MemorySendChannel[int]
     ) -> None:
         while data := await _receive(stream):
             codec.receive_data(data)
@@ -186,8 +196,8 @@ def _forever(seconds: float | None) -> float:
     return math.inf if seconds is None else seconds
 
 
-async def _receive(stream: trio.SocketStream) -> bytes:
+async def _receive(stream: trio.abc.Stream) -> bytes:
     try:
-        return await stream.receive_some(65536)
+        return bytes(await stream.receive_some(65536))
     except (trio.BrokenResourceError, trio.ClosedResourceError):
         return b""

@@ -152,13 +152,11 @@ async def _chat_mouse_resume(tmp_path):
         assert "Not now" not in b.model.status, b.model.status
 
         # Bertil starts the client afresh (the old one is still open), through another
-        # address of the same server: the seat it remembered for the server's id (with
+        # address of the same server: the seat it remembered for the server's key (with
         # the newest token: each welcome after a resume brings one) takes him back, and
         # the old window is told why it closed.
-        assert (
-            b.settings.seats[b.model.server_id]["Bertil"]
-            == b.model.seats[b.model.server_id]["Bertil"]
-        )
+        key = b.model.session.peer_key
+        assert b.settings.seats[key]["Bertil"] == b.model.seats[key]["Bertil"]
         again = await h.player("Bertil", settings=b.settings, where="game", host="localhost")
         assert again.model.game.seat == 1 and again.model.game.hand == b.model.game.hand
         # Its action ids go on above those the server holds for the seat (Bertil has

@@ -15,6 +15,7 @@ import time
 
 import trio
 
+from sarja.client.tls import fingerprint
 from sarja.protocol.messages import AskStandings, CreateTable, Join, Leave, Ready
 
 from .netclient import PATIENCE, NetClient
@@ -22,7 +23,7 @@ from .server_helpers import play_to_the_end
 from .test_client_e2e import Server, Terminal, command
 
 
-async def a_game(port: int, keys: dict[str, str]) -> tuple[str, list]:
+async def a_game(port: int, keys: dict[str, str]) -> tuple[str, str, list]:
     """Aino and Bertil, with their keys, play one game to its end; the server's id
     and the standings once the game is counted."""
     aino = await NetClient.connect(port, "Aino", person=keys["Aino"])
@@ -46,7 +47,7 @@ async def a_game(port: int, keys: dict[str, str]) -> tuple[str, list]:
             await aino.send(AskStandings())
             reply = await aino.expect("standings")
             if reply.you is not None:
-                return aino.welcome.server_id, list(reply.all_time)
+                return aino.welcome.server_id, fingerprint(aino.stream), list(reply.all_time)
 
 
 def test_the_standings_screen_shows_the_evening_and_forgets_on_request(tmp_path):
@@ -54,14 +55,14 @@ def test_the_standings_screen_shows_the_evening_and_forgets_on_request(tmp_path)
     keys = {"Aino": secrets.token_urlsafe(32), "Bertil": secrets.token_urlsafe(32)}
     aino = None
     try:
-        server_id, lines = trio.run(a_game, host.port, keys)
+        server_id, server_key, lines = trio.run(a_game, host.port, keys)
         assert sorted(s.name for s in lines) == ["Aino", "Bertil"]
-        # Aino's client knows this server, and her key for it.
+        # Aino's client knows this server (by the key it proved it holds), and her key.
         config = tmp_path / "config"
         (config / "sarja").mkdir(parents=True)
         settings = config / "sarja" / "client.json"
-        kept = {"name": "Aino", "people": {server_id: keys["Aino"]},
-                "servers": {host.address: server_id}}  # fmt: skip
+        kept = {"name": "Aino", "people": {server_key: keys["Aino"]},
+                "pins": {server_id: server_key}}  # fmt: skip
         settings.write_text(json.dumps(kept))
         env = {**os.environ, "XDG_CONFIG_HOME": str(config)}
         aino = Terminal([*command("sarja-client"), host.address], env)
@@ -101,7 +102,7 @@ def test_the_standings_screen_shows_the_evening_and_forgets_on_request(tmp_path)
         assert "forgot you" in aino.text()
         # The client dropped the key: its next hello offers a new one.
         deadline = time.monotonic() + PATIENCE
-        while server_id in json.loads(settings.read_text()).get("people", {}):
+        while server_key in json.loads(settings.read_text()).get("people", {}):
             assert time.monotonic() < deadline
             time.sleep(0.05)
         aino.type("\x1b")
@@ -131,8 +132,8 @@ def test_a_new_client_keeps_the_key_it_said_hello_with(tmp_path):
             assert time.monotonic() < deadline
             time.sleep(0.05)
         kept = json.loads(settings.read_text())
-        ((server_id, key),) = kept["people"].items()
-        assert kept["servers"] == {host.address: server_id} and len(key) >= 32
+        ((server_key, key),) = kept["people"].items()
+        assert list(kept["pins"].values()) == [server_key] and len(key) >= 32
         person.type("t")
         person.wait_for("You: no games here yet.")
         person.type("q")

@@ -26,7 +26,7 @@ from sarja.server import cli as server_cli
 from sarja.server import standings_cli
 from sarja.server.standings_read import Line
 
-from .client_helpers import SNAPSHOT, STARTED, TABLES, WELCOME, Headless, headless
+from .client_helpers import KEY, SNAPSHOT, STARTED, TABLES, Headless, headless
 
 
 @pytest.fixture
@@ -63,7 +63,7 @@ def found(key: str, name: str, server_id: str) -> Found:
 
 def test_the_finder_chooses_the_first_listed_until_the_player_chooses():
     # It opened on whichever server answered first, though another was listed above it.
-    screen = FindScreen("127.0.0.1", set())
+    screen = FindScreen("127.0.0.1", {}, set())
     listed = [found("b", "Mökki", "idb")]
     screen.finder.servers = lambda: listed  # type: ignore[method-assign]
     screen._changed()
@@ -80,7 +80,7 @@ def test_your_seat_is_said_only_where_a_seat_waits():
     h = headless(TABLES)
     assert h.client.settings.held == []
     h.feed(STARTED, SNAPSHOT)
-    assert h.client.settings.held == [WELCOME.server_id]
+    assert h.client.settings.held == [KEY]  # by the key the server proved it holds
     h.feed(TableList(tables=()))  # left the table after the game: back in the lobby
     h.model.table = None
     h.model.game = None

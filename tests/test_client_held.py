@@ -22,7 +22,7 @@ from sarja.protocol.messages import (
     TableSummary,
 )
 
-from .client_helpers import SNAPSHOT, STARTED, WELCOME, Headless, Wire, headless
+from .client_helpers import KEY, SNAPSHOT, STARTED, WELCOME, Headless, Wire, headless
 
 PLAYING = TableSummary(
     id="t1", name="Friday", players=2, teams=2, seated=("Aino", "Bertil"), spectators=0,
@@ -88,14 +88,14 @@ def test_after_a_resume_into_the_lobby_a_kept_seat_may_be_ours():
     # The client does not know which table kept our seat after a restart of its own:
     # the server takes us back to it, so the lobby offers it.
     model = m.Model(address="h:1", name="Aino", named=True, link="online",
-                    seats={"srv1": {"Aino": "old" * 11}})  # fmt: skip
+                    seats={KEY: {"Aino": "old" * 11}})  # fmt: skip
     wire = Wire(model)
     wire.feed(WELCOME, dataclasses.replace(WELCOME, resume="new" * 11))
     assert wire.feed(Pong(n=resume.RESUME_PING)) == [ListTables()]
     assert ours(model, PLAYING) and not name_taken(model, PLAYING)
     # A token the server no longer knows: we are the guest the hello made, seatless.
     model = m.Model(address="h:1", name="Aino", named=True, link="online",
-                    seats={"srv1": {"Aino": "old" * 11}})  # fmt: skip
+                    seats={KEY: {"Aino": "old" * 11}})  # fmt: skip
     wire = Wire(model)
     wire.feed(WELCOME, Error(code="unknown_resume", message="That resume token is not known."))
     assert not ours(model, PLAYING) and name_taken(model, PLAYING)
@@ -117,7 +117,7 @@ def test_after_a_resume_into_the_lobby_a_computer_called_as_we_are_holds_no_seat
     # summary gives it a level), never one kept for a person, and the server refuses an
     # Aino there. The lobby offered "Enter takes you back to your seat" at it as well.
     model = m.Model(address="h:1", name="Aino", named=True, link="online",
-                    seats={"srv1": {"Aino": "old" * 11}})  # fmt: skip
+                    seats={KEY: {"Aino": "old" * 11}})  # fmt: skip
     h = Headless(model, columns=100)
     h.feed(WELCOME, dataclasses.replace(WELCOME, resume="new" * 11), Pong(n=resume.RESUME_PING))
     assert model.kept_unknown

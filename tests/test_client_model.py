@@ -45,6 +45,7 @@ from sarja.protocol.messages import (
 )
 
 from .client_helpers import (
+    KEY,
     RESULT,
     RESUME,
     SNAPSHOT,
@@ -72,7 +73,7 @@ def said(model: m.Model) -> list[str]:
 
 def test_welcome_opens_the_lobby_and_keeps_the_token():
     model = model_at()
-    assert model.phase == "lobby" and model.seats == {"srv1": {"Aino": WELCOME.resume}}
+    assert model.phase == "lobby" and model.seats == {KEY: {"Aino": WELCOME.resume}}
     assert model.layout[0] == "XX" and len(model.layout) == 100
     assert "No tables yet" in text(model)
 
@@ -508,7 +509,7 @@ def test_the_side_panel_is_never_cut_at_80_columns():
 def test_a_welcome_keeps_its_token_under_the_servers_id():
     wire = Wire(m.Model(address="h:1", name="Aino", named=True, link="online"))
     assert wire.feed(WELCOME) == [ListTables()]
-    assert wire.model.seats == {"srv1": {"Aino": RESUME}}
+    assert wire.model.seats == {KEY: {"Aino": RESUME}}
 
 
 def test_a_seat_held_at_this_server_is_taken_back_whatever_the_address():
@@ -518,15 +519,15 @@ def test_a_seat_held_at_this_server_is_taken_back_whatever_the_address():
             name="Aino",
             named=True,
             link="online",
-            seats={"srv1": {"Aino": "old" * 11}, "other": {"Aino": "x" * 33}},
+            seats={KEY: {"Aino": "old" * 11}, "other": {"Aino": "x" * 33}},
         )
     )
     assert wire.feed(WELCOME) == [Resume(token="old" * 11)]
     # The welcome's own token is kept only if the resume fails.
-    assert wire.model.seats["srv1"]["Aino"] == "old" * 11
+    assert wire.model.seats[KEY]["Aino"] == "old" * 11
     again = dataclasses.replace(WELCOME, resume="new" * 11, last_id=5)
     assert wire.feed(again) == [Ping(n=resume.RESUME_PING)]
-    assert wire.model.seats["srv1"]["Aino"] == "new" * 11  # tokens work once
+    assert wire.model.seats[KEY]["Aino"] == "new" * 11  # tokens work once
     assert wire.model.session.next_id == 6
     wire.feed(STARTED, SNAPSHOT)
     assert wire.model.phase == "game"
@@ -536,23 +537,23 @@ def test_a_seat_held_at_this_server_is_taken_back_whatever_the_address():
 
 def test_a_resume_without_a_seat_lands_in_the_lobby():
     wire = Wire(m.Model(address="h:1", name="Aino", named=True, link="online",
-                        seats={"srv1": {"Aino": "old" * 11}}))  # fmt: skip
+                        seats={KEY: {"Aino": "old" * 11}}))  # fmt: skip
     wire.feed(WELCOME, dataclasses.replace(WELCOME, resume="new" * 11))
     assert wire.feed(Pong(n=resume.RESUME_PING)) == [ListTables()]
     # A refused token: we stay the guest the hello made, with its token.
     wire = Wire(m.Model(address="h:1", name="Aino", named=True, link="online",
-                        seats={"srv1": {"Aino": "old" * 11}}))  # fmt: skip
+                        seats={KEY: {"Aino": "old" * 11}}))  # fmt: skip
     wire.feed(WELCOME)
     gone = Error(code="unknown_resume", message="That resume token is not known here.")
     assert wire.feed(gone) == [ListTables()]
-    assert wire.model.seats["srv1"]["Aino"] == RESUME and wire.model.status == ""
+    assert wire.model.seats[KEY]["Aino"] == RESUME and wire.model.status == ""
 
 
 def test_two_names_on_one_machine_never_share_a_seat():
     wire = Wire(m.Model(address="h:1", name="Bertil", named=True, link="online",
-                        seats={"srv1": {"Aino": "old" * 11}}))  # fmt: skip
+                        seats={KEY: {"Aino": "old" * 11}}))  # fmt: skip
     assert wire.feed(WELCOME) == [ListTables()]
-    assert wire.model.seats["srv1"] == {"Aino": "old" * 11, "Bertil": RESUME}
+    assert wire.model.seats[KEY] == {"Aino": "old" * 11, "Bertil": RESUME}
 
 
 def test_our_move_to_another_seat_is_told_as_ours():

@@ -13,6 +13,7 @@ from sarja.client.net import Link, address_text, parse_address
 from sarja.protocol.messages import Welcome
 from sarja.server.app import serve
 from sarja.server.config import ServerConfig
+from sarja.server.tls import server_key
 
 from .netclient import PATIENCE
 
@@ -184,8 +185,11 @@ async def test_a_goodbye_before_the_welcome_from_a_server_shutting_down_is_tried
     events: list[tuple[str, str]] = []
     greeted: list[int] = []
 
-    async def going(stream: trio.SocketStream) -> None:
+    key = server_key(None)
+
+    async def going(tcp: trio.SocketStream) -> None:
         codec = ServerCodec()
+        stream = trio.SSLStream(tcp, key.context, server_side=True)
         async with stream:
             while True:
                 data = await stream.receive_some(4096)

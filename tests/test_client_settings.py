@@ -11,7 +11,7 @@ from sarja.client.model import Model
 from sarja.client.settings import Settings, settings_path
 from sarja.protocol.messages import Error, Resume
 
-from .client_helpers import WELCOME, Headless
+from .client_helpers import KEY, WELCOME, Headless
 
 
 def test_name_and_seats_are_remembered_together(tmp_path):
@@ -104,14 +104,14 @@ def test_the_token_a_refused_resume_leaves_us_is_remembered(tmp_path):
     # welcome follows: the file kept the refused one, so the next run of the client
     # asked for its seat with a token the server never heard of, and lost the seat.
     path = tmp_path / "client.json"
-    Settings(path).save("Aino", {"srv1": {"Aino": "old" * 11}})
+    Settings(path).save("Aino", {KEY: {"Aino": "old" * 11}})
     h = Headless(Model(address="h:1", name="Aino", named=True, link="online",
                        seats=Settings(path).seats))  # fmt: skip
     h.client.settings = Settings(path)
     h.feed(WELCOME)
     assert h.sent == [Resume(token="old" * 11)]
     h.feed(Error(code="unknown_resume", message="That resume token is not known here."))
-    assert Settings(path).seats == {"srv1": {"Aino": WELCOME.resume}}
+    assert Settings(path).seats == {KEY: {"Aino": WELCOME.resume}}
 
 
 def test_the_folder_is_its_owners_alone(tmp_path):

@@ -265,7 +265,7 @@ def test_sarja_client_with_no_address_lists_a_server_and_enter_joins_it(tmp_path
 def test_the_finder_says_why_when_it_finds_nothing():
     """Once NOTHING_AFTER has passed with no server found (no process here: servers of
     other test runs may be announced on this machine)."""
-    screen = FindScreen("127.0.0.1", set())
+    screen = FindScreen("127.0.0.1", {}, set())
     looking = "".join(text for _, text in screen.lines())
     assert "Looking for Sarja servers" in looking and "firewall" not in looking
     screen.waited = True
@@ -273,11 +273,17 @@ def test_the_finder_says_why_when_it_finds_nothing():
     assert "No Sarja server answered in 4 seconds" in told
     assert "firewall" in told and "another network" in told and "multicast" in told
     assert re.search(r"sarja-client 192\.168\.1\.20:7474", told)
-    screen.servers = [Found("k", "127.0.0.1", 7474, "Kotona", "abc", PROTOCOL_VERSION, 2)]
-    screen.seats = {"abc"}
+    key = "ab" * 32
+    screen.servers = [Found("k", "127.0.0.1", 7474, "Kotona", "abc", PROTOCOL_VERSION, 2, key)]
+    listed = "".join(text for _, text in screen.lines())
+    assert re.search(r"› Kotona +127\.0\.0\.1:7474 +2 tables waiting, new to you", listed)
+    screen.pins, screen.seats = {"abc": key}, {key}
     listed = "".join(text for _, text in screen.lines())
     assert "firewall" not in listed
     assert re.search(r"› Kotona +127\.0\.0\.1:7474 +2 tables waiting, your seat", listed)
+    screen.pins = {"abc": "cd" * 32}  # it announces another key than it showed before
+    listed = "".join(text for _, text in screen.lines())
+    assert re.search(r"› Kotona .* NOT THE KEY IT HAD", listed)
 
 
 def bot(*args: str) -> subprocess.Popen[str]:
@@ -317,15 +323,18 @@ def test_sarja_bot_with_several_servers_found_asks_which(browser):
 
 
 def test_a_txt_record_is_read_and_what_does_not_parse_is_dropped():
-    txt = {k.encode(): v.encode() for k, v in txt_record("Kotona", "abc123", 3).items()}
+    txt = {k.encode(): v.encode() for k, v in txt_record("Kotona", "abc123", 3, "ab" * 32).items()}
     found = read_found("x", ["127.0.0.1"], 7474, txt)
-    assert found == Found("x", "127.0.0.1", 7474, "Kotona", "abc123", PROTOCOL_VERSION, 3)
+    assert found == Found(
+        "x", "127.0.0.1", 7474, "Kotona", "abc123", PROTOCOL_VERSION, 3, "ab" * 32
+    )
     assert read_found("x", [], 7474, txt) is None  # no address
     assert read_found("x", ["127.0.0.1"], None, txt) is None
     assert read_found("x", ["127.0.0.1"], 7474, {**txt, b"id": b"no spaces here"}) is None
-    odd = {**txt, b"waiting": b"-1", b"v": None, b"name": b"a\x1b[2Jb\nc"}
+    odd = {**txt, b"waiting": b"-1", b"v": None, b"name": b"a\x1b[2Jb\nc", b"fp": b"AB" * 32}
     found = read_found("x", ["::1", "127.0.0.1"], 7474, odd)
     assert found is not None and found.waiting is None and found.version is None
+    assert found.fingerprint == ""  # not a fingerprint as servers write it
     assert found.name == "a[2Jb c" and found.host == "127.0.0.1"  # no escape reaches a screen
 
 
@@ -349,11 +358,11 @@ class FakeAnnouncement:
         self.closed = False
         FakeAnnouncement.made.append(self)
 
-    def register(self, name: str, server_id: str, port: int, waiting: int) -> str:
+    def register(self, name: str, server_id: str, port: int, waiting: int, fingerprint: str) -> str:
         self.registered.append(waiting)
         return f"{name} {server_id}"
 
-    def update(self, name: str, server_id: str, waiting: int) -> None:
+    def update(self, name: str, server_id: str, waiting: int, fingerprint: str) -> None:
         self.updates.append(waiting)
 
     def close(self) -> None:
@@ -367,7 +376,7 @@ async def test_many_joins_are_announced_at_most_once_a_second(monkeypatch, autoj
 
     monkeypatch.setattr(announce, "Announcement", FakeAnnouncement)
     FakeAnnouncement.made.clear()
-    announcer = announce.Announcer("127.0.0.1", 7474, "Kotona", "abc123")
+    announcer = announce.Announcer("127.0.0.1", 7474, "Kotona", "abc123", "ab" * 32)
 
     async def in_place(fn, *args, **_):
         return fn(*args)
@@ -408,7 +417,7 @@ async def test_a_zeroconf_that_never_closes_does_not_hold_up_the_stop(monkeypatc
 
     monkeypatch.setattr(announce, "Announcement", StuckAnnouncement)
     monkeypatch.setattr(announce, "CLOSE_PATIENCE", 0.1)
-    announcer = announce.Announcer("127.0.0.1", 7474, "Kotona", "abc123")
+    announcer = announce.Announcer("127.0.0.1", 7474, "Kotona", "abc123", "ab" * 32)
     try:
         with trio.move_on_after(PATIENCE) as stopped:  # a fail-safe, not a timing
             async with trio.open_nursery() as nursery:

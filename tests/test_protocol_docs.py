@@ -36,10 +36,13 @@ from sarja.protocol.examples import (
     FINAL_UPDATE,
     INCOMPATIBLE,
     MATCH_TABLE,
+    OLDER_CLIENT,
     SERVER_EXAMPLES,
+    SERVER_KEY,
     STAND_IN_LAST,
     STAND_IN_UPDATE,
     V1_HELLO,
+    V2_HELLO,
 )
 from sarja.protocol.framing import FrameDecoder
 from sarja.protocol.limits import (
@@ -309,6 +312,35 @@ def block_version_one() -> str:
     lines = ["C→S  " + show(V1_HELLO), *hex_lines(v1_hello_frame(), "     ")]
     reply = pretty(wire(INCOMPATIBLE), 5)
     lines += ["S→C  " + reply[0], *reply[1:], *hex_lines(incompatible_reply(), "     ")]
+    lines.append("     (the server closes the connection)")
+    return "```text\n" + "\n".join(lines) + "\n```"
+
+
+def block_fingerprint() -> str:
+    from sarja.protocol.fingerprint import of_public_key, short_code
+
+    key = SERVER_KEY.hex()
+    fingerprint = of_public_key(SERVER_KEY)
+    return (
+        "```text\n"
+        f"public key (DER SubjectPublicKeyInfo, {len(SERVER_KEY)} bytes):\n"
+        + "\n".join("  " + key[i : i + 84] for i in range(0, len(key), 84))
+        + f"\nfingerprint: {fingerprint}\nshort code:  {short_code(fingerprint)}\n```"
+    )
+
+
+def block_older_client() -> str:
+    """A protocol-2 hello, in the clear, and the one frame the server answers (the
+    bytes server/tls.py sends; tests/test_tls.py checks them on a real connection)."""
+    from sarja.server.tls import OLDER_CLIENT_REFUSAL
+
+    body = pack(V2_HELLO)
+    hello = len(body).to_bytes(HEADER_SIZE, "big") + body
+    reply = ServerCodec().encode(OLDER_CLIENT)
+    assert reply == OLDER_CLIENT_REFUSAL
+    lines = ["C→S  " + show(V2_HELLO) + "   (no TLS)", *hex_lines(hello, "     ")]
+    shown = pretty(wire(OLDER_CLIENT), 5)
+    lines += ["S→C  " + shown[0], *shown[1:], *hex_lines(reply, "     ")]
     lines.append("     (the server closes the connection)")
     return "```text\n" + "\n".join(lines) + "\n```"
 
@@ -599,6 +631,8 @@ STATIC: dict[str, Callable[[], str]] = {
     "limits": block_limits,
     "golden": block_golden,
     "version_one": block_version_one,
+    "fingerprint": block_fingerprint,
+    "older_client": block_older_client,
     "final_update": block_final_update,
     "stand_in": block_stand_in,
     "match_table": block_match_table,

@@ -323,13 +323,13 @@ def test_unknown_and_missing_fields() -> None:
         deliver(ServerCodec(), hello)
     # Unknown keys are reported before missing ones.
     with pytest.raises(RemoteProtocolError, match="unknown_field"):
-        deliver(ServerCodec(), {"t": "hello", "version": 2, "colour": "blue"})
+        deliver(ServerCodec(), {"t": "hello", "version": 3, "colour": "blue"})
 
 
 def test_optional_fields_may_be_left_out_or_sent_as_their_default() -> None:
-    msg = deliver(ServerCodec(), {"t": "hello", "version": 2, "name": "  Aino "})
+    msg = deliver(ServerCodec(), {"t": "hello", "version": 3, "name": "  Aino "})
     assert msg == CLIENT["hello"]  # the name is stripped
-    msg = deliver(ServerCodec(), {"t": "hello", "version": 2, "name": "Aino", "resume": None})
+    msg = deliver(ServerCodec(), {"t": "hello", "version": 3, "name": "Aino", "resume": None})
     assert msg == CLIENT["hello"]
     msg = deliver(ServerCodec(), {"t": "create_table", "name": "x", "players": 2, "teams": 2})
     assert (msg.hand_size, msg.manual_draw, msg.computer_takeover) == (None, False, False)
@@ -368,13 +368,13 @@ def test_a_version_1_hello_is_refused_as_fatal_incompatible_version() -> None:
     assert err.value.message == INCOMPATIBLE.message
 
 
-@pytest.mark.parametrize("version", [0, 1, 3, "2", True, 2.0, None, [2]])
+@pytest.mark.parametrize("version", [0, 1, 2, 4, "3", True, 3.0, None, [3]])
 def test_any_other_version_is_fatal_whatever_else_the_hello_holds(version: Any) -> None:
     codec = ServerCodec()
     with pytest.raises(RemoteProtocolError) as err:
         deliver(codec, {"t": "hello", "version": version, "name": "", "extra": 1})
     assert err.value.code == "incompatible_version" and err.value.fatal
-    assert "2" in err.value.message
+    assert "3" in err.value.message
     without = ServerCodec()
     with pytest.raises(RemoteProtocolError, match="incompatible_version"):
         deliver(without, {"t": "hello", "name": "Aino"})
@@ -443,7 +443,7 @@ def test_decoder_limits_and_shapes(body: bytes, code: str) -> None:
 
 
 def test_a_map_with_an_integer_key_is_not_a_message() -> None:
-    for obj in ({"t": "hello", "version": 2, "name": "Aino", 0: 1}, {0: "hello"}):
+    for obj in ({"t": "hello", "version": 3, "name": "Aino", 0: 1}, {0: "hello"}):
         codec = ServerCodec()
         codec.receive_data(frame(obj))
         with pytest.raises(RemoteProtocolError) as err:
@@ -459,7 +459,7 @@ def test_the_order_of_checks() -> None:
         ({"t": "nope", "x": [[[[0]]]]}, "too_deep"),
         ({"t": "nope", "version": 1}, "unknown_type"),
         ({"t": "hello", "version": 1, "colour": 1}, "incompatible_version"),
-        ({"t": "hello", "version": 2, "name": 5, "colour": 1}, "unknown_field"),
+        ({"t": "hello", "version": 3, "name": 5, "colour": 1}, "unknown_field"),
         ({"t": "play", "id": 1, "card": "ZZ"}, "missing_field"),
         ({"t": "play", "id": -1, "version": 0, "card": "ZZ", "cell": 0}, "out_of_range"),
         ({"t": "play", "id": 1, "version": 0, "card": "ZZ", "cell": 100}, "bad_card"),

@@ -27,7 +27,7 @@ from sarja.server.app import serve
 from sarja.server.config import ServerConfig
 from sarja.server.connection import Connection
 
-from .dial import dial
+from .dial import dial, dial_blocking
 from .netclient import PATIENCE, NetClient
 
 
@@ -95,7 +95,7 @@ def hostile_barrage() -> list[bytes]:
     return [
         *(frame({"t": text}) for text in CONTROL),
         *(frame({"t": "ping", "n": 1, text: 1}) for text in CONTROL),
-        frame({"t": "hello", "version": 2, "name": CONTROL[0]}),
+        frame({"t": "hello", "version": PROTOCOL_VERSION, "name": CONTROL[0]}),
         raw(nest),
         raw(b"\x82\xa1t\xa4ping\xa1n" + nest[:8000]),
         raw(b"\x82\xa1t\xa4ping\xa1n\xd6\xff\x00\x00\x00\x00"),  # a timestamp
@@ -168,12 +168,15 @@ async def test_every_fatal_frame_is_answered_with_its_error_before_the_close(ser
         for _ in range(5):  # again and again: no reply may be lost to the close
             client = await Raw.open(server.port)
             await client.stream.send_all(data)
-            if end:
-                await client.stream.send_eof()
+            if end:  # TCP's end, under TLS (a peer need not say TLS's close_notify)
+                await client.stream.transport_stream.send_eof()
             await client.read_until(lambda got: False)  # to the end of the stream
             assert client.closed, what
             fatal = [m for m in client.received if m["t"] == "error" and m.get("fatal")]
-            assert len(fatal) == 1 and client.received[-1] is fatal[0], (what, client.received)
+            # TLS has no half-close but its close_notify: after the end of our TCP stream
+            # the server's TLS writes nothing more, and it may close in silence.
+            if fatal or not end:
+                assert len(fatal) == 1 and client.received[-1] is fatal[0], (what, client.received)
             assert not any(m["t"] == "pong" for m in client.received), what
             await client.stream.aclose()
 
@@ -256,10 +259,7 @@ async def test_lobby_guests_that_never_read_are_dropped_and_hold_bounded_memory(
     hosts = await host_tables(server.port, 30)
     silent = []
     for i in range(10):
-        sock = trio.socket.socket()
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
-        await sock.connect(("127.0.0.1", server.port))
-        stream = trio.SocketStream(sock)
+        stream = await dial(server.port, receive_buffer=2048)
         await stream.send_all(hello(f"Silent{i}") + frame({"t": "list_tables"}))
         silent.append(stream)
     most = 0
@@ -452,7 +452,7 @@ def test_an_idle_connection_costs_the_server_little_memory():
 
     def greet(count: int) -> None:
         for i in range(count):
-            sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+            sock = dial_blocking(port, timeout=5)
             sock.sendall(hello(f"Idle{i:03d}"))
             received = b""
             while b"welcome" not in received:
@@ -471,4 +471,6 @@ def test_an_idle_connection_costs_the_server_little_memory():
             sock.close()
         process.terminate()
         process.wait(timeout=PATIENCE)  # a hang guard
-    assert grown / 500 <= 16, f"{grown / 500:.1f} KiB per idle connection"
+    # TLS keeps its own state and record buffers for each connection (about 19 KiB
+    # more than the plain stream's, measured).
+    assert grown / 500 <= 40, f"{grown / 500:.1f} KiB per idle connection"

@@ -21,7 +21,7 @@ from sarja.server.app import serve
 from sarja.server.config import ServerConfig
 from sarja.server.connection import Connection
 
-from .dial import dial
+from .dial import dial, dial_blocking
 from .netclient import PATIENCE, NetClient
 from .server_helpers import play_to_the_end, seat_table
 
@@ -97,25 +97,35 @@ FLOOD_BUDGET = 20_000_000  # pings; a fair server ends the game long before (see
 # says "flowing" once the flood is on, and gives up after its budget of pings, so a
 # server that never yields to others fails the test instead of hanging it.
 FLOODER = """
-import os, signal, socket, sys, threading
+import os, selectors, signal, socket, ssl, sys
+from sarja.client.tls import context
 port, budget, hello, burst = int(sys.argv[1]), int(sys.argv[2]), bytes.fromhex(sys.argv[3]), \\
     bytes.fromhex(sys.argv[4]) * 500
-sock = socket.create_connection(("127.0.0.1", port))
-def drain():
+sock = context().wrap_socket(socket.create_connection(("127.0.0.1", port)))
+sock.sendall(hello)
+# One thread reads and writes: a TLS socket takes no reads and writes at once.
+sock.setblocking(False)
+selector = selectors.DefaultSelector()
+selector.register(sock, selectors.EVENT_READ | selectors.EVENT_WRITE)
+BLOCKED = (ssl.SSLWantReadError, ssl.SSLWantWriteError, BlockingIOError)
+sent, pending = 0, b""
+signal.signal(signal.SIGTERM, lambda *_: (print(sent, flush=True), os._exit(0)))
+while sent < budget or pending:
+    selector.select()
     try:
         while sock.recv(1 << 20):
             pass
-    except OSError:
+    except BLOCKED:
         pass
-threading.Thread(target=drain, daemon=True).start()
-sock.sendall(hello)
-sent = 0
-signal.signal(signal.SIGTERM, lambda *_: (print(sent, flush=True), os._exit(0)))
-while sent < budget:
-    sock.sendall(burst)
-    sent += 500
-    if sent == 5000:
-        print("flowing", flush=True)
+    if not pending:
+        pending = burst
+        sent += 500
+        if sent == 5000:
+            print("flowing", flush=True)
+    try:
+        pending = pending[sock.send(pending):]
+    except BLOCKED:
+        pass
 print("spent", flush=True)
 """
 
@@ -166,10 +176,7 @@ async def test_a_client_that_never_reads_is_dropped_and_delays_no_one(server):
         hosts.append(host)
         await host.send(CreateTable(name=f"Table {i:02}", players=2, teams=2))
         await host.expect("table")
-    sock = trio.socket.socket()
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    await sock.connect(("127.0.0.1", server.port))
-    sleeper = NetClient(trio.SocketStream(sock), "Sleeper")
+    sleeper = NetClient(await dial(server.port, receive_buffer=4096), "Sleeper")
     await sleeper.send(Hello(version=PROTOCOL_VERSION, name="Sleeper"))
     request = frame_as_if_in(SessionState.LOBBY, ListTables())
     outcomes: list = []
@@ -257,11 +264,10 @@ async def test_a_slow_reader_gets_every_frame_whole_and_in_order(nursery, monkey
         await host.expect("table")
         hosts.append(host)
     table_id = server.lobby.table_list().tables[0].id
-    sock = trio.socket.socket()
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
-    await sock.connect(("127.0.0.1", server.port))
-    slow = trio.SocketStream(sock)
-    await slow.send_all(frame_as_if_in(SessionState.CONNECTED, Hello(version=2, name="Slow")))
+    slow = await dial(server.port, receive_buffer=2048)
+    await slow.send_all(
+        frame_as_if_in(SessionState.CONNECTED, Hello(version=PROTOCOL_VERSION, name="Slow"))
+    )
     received = bytearray()
 
     async def read_slowly(done: trio.Event) -> None:
@@ -370,8 +376,10 @@ def test_out_of_file_descriptors_pauses_accepting_without_a_log_flood(tmp_path):
             sock.close()
         time.sleep(1.0)
         # Connections are taken again, and a new one is greeted.
-        with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
-            sock.sendall(frame_as_if_in(SessionState.CONNECTED, Hello(version=2, name="Back")))
+        with dial_blocking(port, timeout=5) as sock:
+            sock.sendall(
+                frame_as_if_in(SessionState.CONNECTED, Hello(version=PROTOCOL_VERSION, name="Back"))
+            )
             assert b"welcome" in sock.recv(65536)
     finally:
         process.terminate()

@@ -258,7 +258,7 @@ async def test_a_bad_person_key_is_refused_with_a_stable_code(tmp_path):
         for bad, code in ((12345, "bad_type"), ("short", "bad_format"), ("x" * 300, "bad_format")):
             stream = await dial(server.port)
             client = NetClient(stream, "Eve")
-            hello = {"t": "hello", "version": 2, "name": "Eve", "person": bad}
+            hello = {"t": "hello", "version": 3, "name": "Eve", "person": bad}
             await stream.send_all(encode_frame(msgpack.packb(hello), 8192))
             error = await client.expect("error")
             assert error.code == code, error

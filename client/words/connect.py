@@ -7,6 +7,7 @@ import errno
 import os
 
 from sarja.lang import N_, _, language, translated
+from sarja.protocol.fingerprint import short_code
 from sarja.protocol.limits import MAX_NAME
 
 from ..keybar import KeyItem, Need
@@ -102,6 +103,7 @@ ELSE_GIST = N_("something else answers there")
 HUNG_UP_GIST = N_("it hung up without a word")
 QUIET_GIST = N_("the server went quiet")
 CLOSED_GIST = N_("the server closed it")
+KEY_GIST = N_("the server's key is not the one it showed before")
 UNUSABLE_GIST = N_("it sent something this client could not use")
 KEEPS_GIST = N_("it sends messages this client cannot use")
 NO_ANSWER = N_("no answer")
@@ -148,6 +150,10 @@ HUNG_UP = N_(
     "{where} closed the connection without a word: it does not seem to be a Sarja"
     " server. Check the address (the server prints the line to type)."
 )
+OLDER_SERVER = N_(
+    "{where} is a Sarja server older than this client: it does not speak TLS"
+    " (protocol 3). Its host needs to update it."
+)
 NO_SARJA_ANSWER = N_(
     "Nothing at {where} answered as a Sarja server does: something else may be"
     " listening on that port. Check the address (the server prints the line to type)."
@@ -187,6 +193,42 @@ DISCOVER_ON_HELP = N_(
     "look for servers only through the interface with this address (127.0.0.1:"
     " this machine alone); default: every interface"
 )
+ACCEPT_NEW_KEY_HELP = N_(
+    "take the key the server at this address shows now, once, after its host has"
+    " reinstalled it (what was kept for its old key moves to the new one)"
+)
+
+
+def first_key(server: str, fingerprint: str) -> str:
+    """The first connection to a server: its key's code, to compare with its join line."""
+    return _(
+        "First connection to {server}: its key is {code}. Compare it with the code on"
+        " the server's join line."
+    ).format(server=server, code=short_code(fingerprint))
+
+
+def key_changed(where: str, server: str, fingerprint: str, command: str = "") -> str:
+    """A known server over another key: what it may mean, and how to take the new key
+    (`command`: the client's own, "" for sarja-bot, which keeps keys only while it runs)."""
+    code = short_code(fingerprint)
+    said = _(
+        "{server} at {where} shows another key ({code}) than it showed before: someone on"
+        " the network may be pretending to be it, or its host reinstalled it. Nothing"
+        " secret was sent to it."
+    ).format(server=server, where=where, code=code)
+    if command:
+        more = _(
+            "If its host says it was reinstalled and its join line shows {code}, take the"
+            " new key with: {command} --accept-new-key {where}"
+        ).format(code=code, command=command, where=where)
+    else:
+        more = _(
+            "If its host says it was reinstalled, start sarja-bot again: it remembers a"
+            " server's key only while it runs."
+        )
+    return f"{said} {more}"
+
+
 NAME_UNREADABLE = N_("--name must be a name people can read")
 NOT_AN_ADDRESS = N_("{address!r} is not an address like 192.168.1.20:{port}")
 

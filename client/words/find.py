@@ -9,6 +9,8 @@ from sarja.protocol.limits import DEFAULT_PORT
 TITLE = N_("Sarja servers on this network")
 LOOKING = N_("Looking for Sarja servers on this network…")
 YOUR_SEAT = N_("your seat")
+NEW_KEY = N_("new to you: compare its key")
+OTHER_KEY = N_("NOT THE KEY IT HAD: impostor?")
 OTHER_VERSION = N_("another version")
 
 
