@@ -93,6 +93,8 @@ class ClientApp:
             before_render=lambda _: self._before_render(),
         )
         self.app.ttimeoutlen = 0.05  # a lone Esc need not wait half a second
+        # A key may change what the screen shows without an intent (a text box's count).
+        self.app.key_processor.after_key_press += lambda _: self.screen.changed()
 
     # ----- intents ------------------------------------------------------------------
 
@@ -149,8 +151,9 @@ class ClientApp:
         self.screen.sync()
 
     async def tick_clocks(self) -> None:
-        """Count the turn clocks down: redraw their line (alone) when what it says
-        changes, a few times a second at most; nothing while no clock runs."""
+        """Count the turn clocks down: redraw when what their line says changes, a few
+        times a second at most; nothing while no clock runs. The redraw draws the clock
+        alone unless the model changed since the last one (parts.py)."""
         shown = ""
         while True:
             await asyncio.sleep(CLOCK_TICK)
@@ -158,7 +161,6 @@ class ClientApp:
             now = clock_text(self.model)
             if now != shown:
                 shown = now
-                self.screen.tick()
                 self.app.invalidate()
 
     def _person(self, where: str) -> str | None:

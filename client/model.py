@@ -180,12 +180,14 @@ class Model:
     replay: Replay | None = None  # stepping through a game record, offline (replay.py)
     goodbye: str = ""  # printed in the shell when the client ends
     bye: str = ""  # the code of the server's last `bye` ("replaced": another window took over)
+    dropped: bool = False  # a connection we were welcomed on dropped: say when one is again
     thinking: int | None = None  # the seat a computer is choosing a move for
     last_stand_in: bool = False  # the last move (game.last) was the computer's, for its away seat
     # The turn clocks (`game.clocks`, [seat, ms left when told]) count down from when
     # they were told, on the app's clock: `clocks_told` then, `clock_now` at the drawing.
     clocks_told: float = 0.0
     clock_now: float = 0.0
+    clocks_unknown: bool = False  # the connection dropped since they were told
     # A practice game (--practice): the table to create on the first welcome, then
     # the client readies us at it; `practising` once it is made.
     practice: CreateTable | None = None

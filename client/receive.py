@@ -28,6 +28,7 @@ from .history import take_history
 from .model import CENTRE, Model, note, screen
 from .styles import side_style
 from .words import coach, connect, lobby, refusals
+from .words import game as game_words
 from .words import standings as standing_words
 from .words.log import arrival, away_or_back, drew, log_changes, moved
 from .words.table import notice_parts
@@ -158,9 +159,10 @@ def _session_news(model: Model, msg: SessionNews, phase: SessionState) -> list[m
         case msgs.Error():
             replies = _error(model, msg)
         case msgs.Bye():
-            model.bye = msg.code
             model.status = refusals.said(msg.code, msg.message)
-            note(model, "error", [("", model.status)])
+            if model.bye != msg.code:  # told again to each try while it stops: said once
+                note(model, "error", [("", model.status)])
+            model.bye = msg.code
         case msgs.Standings():
             model.standings = msg
             if model.status == standing_words.ASKING:
@@ -177,6 +179,10 @@ _AT_TABLE = (SessionState.TABLE, SessionState.GAME, SessionState.ENDED)
 def _welcome(model: Model, msg: msgs.Welcome) -> list[msgs.ClientMessage]:
     model.welcome = msg
     model.status = ""
+    model.bye = ""  # a goodbye is the last connection's
+    if model.dropped:  # (a connection that took us, not one a closing server refused)
+        model.dropped = False
+        note(model, "info", [("", connect.CONNECTED_AGAIN)])
     resuming = model.resuming
     reply = resume.welcomed(model, model.name, msg)
     if resuming:
@@ -276,6 +282,8 @@ def _handed_over(model: Model, msg: msgs.TableView) -> None:
     for seat, (was, now) in enumerate(zip(old.seats, msg.seats, strict=True)):
         if now.away and now.computer is not None and was.computer is None and now.name:
             _notice(model, msgs.Notice(kind="takeover", name=now.name, seat=seat, _trusted=True))
+            if model.status == game_words.HANDED_OVER.format(name=now.name):
+                model.status = ""  # the log says it now, in its place among the moves
 
 
 def _away_between_games(model: Model, msg: msgs.TableView) -> None:
@@ -306,6 +314,7 @@ def _first_free(table: msgs.TableView) -> int:
 def _snapshot(model: Model, msg: msgs.Snapshot) -> None:
     fresh = model.game is None or model.game.table != msg.table or model.game.version > msg.version
     model.game = model.session.game  # the session's new mirror of this snapshot
+    model.clocks_unknown = False
     model.last_stand_in = False  # not said by a snapshot; its history says it
     assert model.game is not None
     model.thinking = None
@@ -326,10 +335,15 @@ def _game_message(model: Model, msg: msgs.Update | msgs.Hand | msgs.Legal) -> No
     game = model.game = model.session.game
     assert game is not None
     if isinstance(msg, msgs.Update):
+        if msg.clocks is not None:
+            model.clocks_unknown = False
         # Told after the change is applied: the words need only names and sides.
         stand_in = msg.stand_in
         if any(map(moved, msg.changes)):
             model.last_stand_in = stand_in  # the side panel's "Last:" says it
+            asked = {game_words.HANDED_OVER.format(name=p.name) for p in game.players}
+            if model.status in asked:
+                model.status = ""  # a request's line under later moves reads as after them
         for line in log_changes(model, game, msg.changes, stand_in):
             note(model, line.kind, line.parts)
         if msg.result is not None and model.practice is not None:
@@ -371,12 +385,13 @@ def set_link(model: Model, link: str, text: str = "") -> None:
     if link == "online" and text:
         model.status = text
         return
-    if link == "online" and model.link == "reconnecting":
-        note(model, "info", [("", connect.CONNECTED_AGAIN)])
     if link == "reconnecting" and model.link == "online" and model.welcome is not None:
-        note(model, "info", [("", connect.DROPPED)])
+        model.dropped = True
+        if not model.bye:  # a goodbye said why, before it: no second line after it
+            note(model, "info", [("", connect.DROPPED)])
     if link != "online" and model.link == "online" and model.game is not None:
         model.returning = True  # what happens meanwhile is summed up on return
+        model.clocks_unknown = True  # until the server tells them again
     model.link, model.link_text = link, text
     if link != "online":
         # A new connection starts a new session; on resume the server resends it all.

@@ -32,6 +32,12 @@ def clock_lines(model: Model, width: int) -> list[Line]:
         ]
     if g is None or not left:
         return []
+    if model.clocks_unknown:
+        # What the server counts while we are cut off is not known here (a clock may
+        # run out, the turn move on): no time is shown until it tells the clocks again.
+        return [
+            [("class:label", words.CLOCK), ("class:dim", shorten(words.CLOCK_UNKNOWN, width - 2))]
+        ]
     line: Line = [("class:label", words.CLOCK)]
     for i, (seat, seconds) in enumerate(left):
         mine = seat == g.seat

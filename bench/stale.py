@@ -1,0 +1,284 @@
+"""Does the mover's own screen show the move it just made? Own moves played through the
+real client in a pseudo-terminal, at a table with a 30 s turn clock.
+
+Run: python bench/stale.py --burners 2   (300 own moves, some minutes; --quick: 12)
+
+A real `sarja-server` (127.0.0.1, port 0) and a real `sarja-client` in an 80×24
+pseudo-terminal read through pyte. Aino sits at a table with one computer (its pace
+`--pace`), a 30 s turn clock, and plays each turn by keys as a hurried person does
+(Tab to the first card that can be used, Enter), game after game. After each own
+move, the first screen whose log says "You played …" (or "You removed …") must show
+the move everywhere else too: the chip on the board (or the space emptied), the
+card gone from the hand, and the title no longer saying it is her turn (unless the
+computer's answer is in the log after hers). A screen that does not is *stale*; how
+long it stayed so (until a later redraw showed the move) is kept too. The screen's
+rows are written top to bottom in one redraw, the log below the board, the hand and
+the title, so a log line read means the rows above it of the same redraw are read.
+
+`--burners N` runs N busy loops beside it (each a `python3 -c 'while 1: pass'`),
+ended when it ends: a loaded machine is where a redraw waits longest.
+
+Its last line is one JSON object: {"own_moves": n, "stale_screens": n,
+"stale_seconds_max": s, "burners": n}.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from support.pty_screen import Terminal  # noqa: E402
+
+BIN = Path(sys.executable).parent
+TURN = "▶ YOUR TURN ◀"
+OVER = "Game over"
+PATIENCE = 60.0
+OWN = re.compile(r"You (?:played (\S+) at|removed .*? chip at) ([A-J]\d+)(?: with the (\S+))?\.")
+
+
+def command(name: str) -> list[str]:
+    script = BIN / name
+    if script.exists():
+        return [str(script)]
+    module = {"sarja-server": "sarja.server.cli", "sarja-client": "sarja.client"}[name]
+    return [sys.executable, "-m", module]
+
+
+@dataclass
+class Seen:
+    """One screen of the game, in parts."""
+
+    title: str
+    board: list[str]
+    clock: str
+    hand: str
+    log: list[str]
+
+    @classmethod
+    def of(cls, screen: str) -> Seen:
+        lines = screen.splitlines()
+        top = next((i for i, line in enumerate(lines) if re.match(r"^\s+A\s+B\s+C", line)), 1)
+        board = lines[top : top + 12]  # the letters, ten rows, the cursor's line
+        clock = next((line for line in lines if line.startswith("⏱")), "")
+        at = next((i for i, line in enumerate(lines) if line.startswith(" Hand ")), None)
+        if at is None:  # the end of a game: no hand
+            return cls(lines[0], board, clock, "", [])
+        end = at + 1
+        while end < len(lines) and lines[end].startswith("      ") and lines[end].strip():
+            end += 1  # the hand's wrapped lines
+        hand = " ".join(line.strip() for line in lines[at:end])
+        return cls(lines[0], board, clock, hand, [line.strip() for line in lines[end:-2]])
+
+    def cursor(self) -> str:
+        """The space under the cursor, as the line under the board names it ("E9")."""
+        found = re.match(r"\s*([A-J]\d+):", self.board[11] if len(self.board) > 11 else "")
+        return found.group(1) if found else ""
+
+    def space(self, cell: str) -> str:
+        """What the board shows at `cell` ("E9"), its marks included."""
+        header = self.board[0]
+        first, second = header.index("A"), header.index("B")
+        width = second - first
+        column = "ABCDEFGHIJ".index(cell[0])
+        row = self.board[int(cell[1:])]
+        start = first - width // 2 + column * width
+        return row[start : start + width]
+
+
+def moved(before: Seen, after: Seen, cell: str) -> dict[str, bool]:
+    """Which parts of the screen `after` show the move made at `cell` on the screen
+    `before`, top to bottom as a redraw writes them."""
+    over = OVER in after.title or not after.hand
+    return {
+        "title": TURN not in after.title,
+        "board": after.space(cell)[1:-1] != before.space(cell)[1:-1],
+        "clock": over or (bool(after.clock) and "your turn" not in after.clock),
+        "hand": over or after.hand != before.hand,
+        "log": any(OWN.search(line) for line in new_lines(before.log, after.log)),
+    }
+
+
+def new_lines(before: list[str], after: list[str]) -> list[str]:
+    """The log lines of `after` that `before` did not end with."""
+    for k in range(min(len(before), len(after)), 0, -1):
+        if before[-k:] == after[:k]:
+            return after[k:]
+    # Scrolled by more than a screen, or the log's height changed: what is not in it.
+    old = set(before)
+    return [line for line in after if line not in old]
+
+
+def hurry(person: Terminal) -> bool:
+    """Pick the first usable card, its space under the cursor (the next one, for a wild
+    jack: the first is a corner's neighbour as often as not); False if that was the
+    move (a dead card swapped, a pass), True if Enter is to play it there."""
+    person.type("\t")
+    deadline = time.monotonic() + PATIENCE
+    while not re.search(r": \d|is dead|cannot|wild", status := person.text().splitlines()[-2]):
+        assert time.monotonic() < deadline, person.text()
+        time.sleep(0.005)
+    if "is dead" in status:
+        person.type("x")
+        return False
+    if "cannot" in status:
+        person.type("p")
+        return False
+    if "wild" in status:
+        at = Seen.of(person.text()).cursor()
+        person.type("n")
+        while Seen.of(person.text()).cursor() == at:
+            assert time.monotonic() < deadline, person.text()
+            time.sleep(0.005)
+    return True
+
+
+def next_screen(person: Terminal, timeout: float = PATIENCE) -> str:
+    deadline = time.monotonic() + timeout
+    while not person.pump():
+        assert time.monotonic() < deadline, person.text()
+        time.sleep(0.002)
+    return person.text()
+
+
+def mover_of(people: list[Terminal]) -> tuple[Terminal, str]:
+    """Whoever's screen says it is their turn (or offers the five chooser), and that
+    screen; at a game's end both ask for a rematch first."""
+    deadline = time.monotonic() + PATIENCE
+    while True:
+        screens = [p.text() for p in people]
+        if any(OVER in screen for screen in screens):
+            for person in people:
+                person.type("r")  # a rematch
+            while any(OVER in p.text() for p in people):
+                assert time.monotonic() < deadline, "\n".join(p.text() for p in people)
+                time.sleep(0.01)
+            continue
+        for person, screen in zip(people, screens, strict=True):
+            if TURN in screen.splitlines()[0] or "Which five" in screen:
+                return person, screen
+        assert time.monotonic() < deadline, "\n".join(screens)
+        time.sleep(0.005)
+
+
+def play(people: list[Terminal], moves: int, stale: list[float]) -> int:
+    """Play `moves` own moves (whoever's turn it is, game after game); returns how many
+    were made. A move is stale if, once some part of the mover's screen shows it, a
+    later redraw (the clock's line counting on) still leaves a part that does not."""
+    made = 0
+    while made < moves:
+        person, screen = mover_of(people)
+        if "Which five" in screen:
+            person.type("\r")
+            continue
+        before = Seen.of(screen)
+        if not hurry(person):
+            continue
+        # The card is picked and the cursor on its space: the move plays there.
+        cell = Seen.of(person.text()).cursor()
+        assert cell, person.text()
+        person.type("\r")
+        first: str | None = None  # the clock's line on the first screen that showed it
+        since: float | None = None
+        deadline = time.monotonic() + PATIENCE
+        while True:
+            screen = next_screen(person)
+            if "Which five" in screen:
+                person.type("\r")
+                continue
+            after = Seen.of(screen)
+            parts = moved(before, after, cell)
+            if all(parts.values()):
+                break
+            if first is None and any(parts.values()):
+                first = after.clock
+            elif first is not None and after.clock != first and since is None:
+                since = time.monotonic()
+                missing = ", ".join(part for part, shows in parts.items() if not shows)
+                print(f"stale after own move {made + 1} at {cell}: no {missing} on\n{screen}")
+            assert time.monotonic() < deadline, f"never shown:\n{screen}"
+        if since is not None:
+            stale.append(time.monotonic() - since)
+        made += 1
+    return made
+
+
+def run(moves: int, burners: int) -> dict[str, float]:
+    busy = [subprocess.Popen([sys.executable, "-c", "while 1: pass"]) for _ in range(burners)]
+    server: subprocess.Popen[str] | None = None
+    people: list[Terminal] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            server = subprocess.Popen(
+                [*command("sarja-server"), "--host", "127.0.0.1", "--port", "0",
+                 "--data-dir", f"{tmp}/data"],
+                stdout=subprocess.PIPE, text=True,
+            )  # fmt: skip
+            assert server.stdout is not None
+            address = next(
+                line.split()[-1] for line in server.stdout if "sarja-client 127.0.0.1:" in line
+            )
+            for name in ("Aino", "Bertil"):
+                env = {**os.environ, "XDG_CONFIG_HOME": f"{tmp}/{name}"}
+                argv = [*command("sarja-client"), address, "--name", name, "--lang", "en"]
+                people.append(Terminal(argv, env))
+            aino, bertil = people
+            aino.wait_for("No tables yet")
+            aino.type("n")
+            aino.wait_for("New table")
+            aino.type("\t" * 10 + " ")  # the eleventh field: a 30 s turn clock
+            aino.wait_for("30 s")
+            aino.type("\r")
+            aino.wait_for("Aino (you)")
+            bertil.wait_for("Aino's table")
+            bertil.type("\r")
+            bertil.wait_for("Bertil (you)")
+            for person in people:
+                person.type("r")
+            for person in people:
+                person.wait_for(" Hand ")
+            stale: list[float] = []
+            made = play(people, moves, stale)
+            assert not any(b"Traceback" in p.raw for p in people)
+        finally:
+            for person in people:
+                person.close()
+            if server is not None:
+                server.terminate()
+                server.wait(10)
+            for burner in busy:
+                burner.kill()
+                burner.wait()
+    return {
+        "own_moves": made,
+        "stale_screens": len(stale),
+        "stale_seconds_max": round(max(stale, default=0.0), 2),
+        "burners": burners,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--moves", type=int, default=300, help="own moves (default 300)")
+    parser.add_argument("--quick", action="store_true", help="12 own moves: the tests' run")
+    parser.add_argument("--burners", type=int, default=0, help="busy loops beside it")
+    args = parser.parse_args()
+    figures = run(12 if args.quick else args.moves, args.burners)
+    print(
+        f"{figures['own_moves']} own moves at a 30 s clock table, {args.burners} CPU burners:"
+        f" {figures['stale_screens']} stale screens (the longest {figures['stale_seconds_max']} s)"
+    )
+    print(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    main()
