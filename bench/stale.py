@@ -3,19 +3,18 @@ real client in a pseudo-terminal, at a table with a 30 s turn clock.
 
 Run: python bench/stale.py --burners 2   (300 own moves, some minutes; --quick: 12)
 
-A real `sarja-server` (127.0.0.1, port 0) and a real `sarja-client` in an 80×24
-pseudo-terminal read through pyte. Aino sits at a table with one computer (its pace
-`--pace`), a 30 s turn clock, and plays each turn by keys as a hurried person does
-(Tab to the first card that can be used, Enter), game after game. After each own
-move, the first screen whose log says "You played …" (or "You removed …") must show
-the move everywhere else too: the chip on the board (or the space emptied), the
-card gone from the hand, and the title no longer saying it is her turn (unless the
-computer's answer is in the log after hers). A screen that does not is *stale*; how
-long it stayed so (until a later redraw showed the move) is kept too. The screen's
-rows are written top to bottom in one redraw, the log below the board, the hand and
-the title, so a log line read means the rows above it of the same redraw are read.
+A real `sarja-server` (127.0.0.1, port 0) and two real `sarja-client`s, Aino and
+Bertil, each in an 80×24 pseudo-terminal read through pyte, at a two-player table
+with a 30 s turn clock. Whoever's title says it is their turn plays by keys as a
+hurried person does (Tab to the first card that can be used, Enter), game after game
+(a rematch at each end). After each own move the mover's screen is read as it comes:
+the title, the board's space, the clock's line, the hand and the log each either show
+the move or not. Once one part shows it, the next redraw (the clock's line counting on)
+must show it in every part; a screen that does not is *stale*, and how long it stayed
+so is kept too. (The diff of one redraw is written top to bottom, so a part read
+means those above it of the same redraw are read.)
 
-`--burners N` runs N busy loops beside it (each a `python3 -c 'while 1: pass'`),
+`--burners N` runs N busy loops beside it (each a `python -c 'while 1: pass'`),
 ended when it ends: a loaded machine is where a redraw waits longest.
 
 Its last line is one JSON object: {"own_moves": n, "stale_screens": n,

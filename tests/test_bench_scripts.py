@@ -26,6 +26,7 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
         ("hostile.py", ["--quick"], "p99_attack_ms"),
         ("hostile_tables.py", ["--quick"], "park_race_stopped"),
         ("discovery.py", ["--quick"], "gone_after_stop_s"),
+        # stale.py --quick runs in tests/test_client_e2e_stale.py, which checks its figures.
     ],
 )
 def test_a_bench_script_runs(script, args, expect):
