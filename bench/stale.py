@@ -70,8 +70,9 @@ class Seen:
         board = lines[top : top + 12]  # the letters, ten rows, the cursor's line
         clock = next((line for line in lines if line.startswith("⏱")), "")
         at = next((i for i, line in enumerate(lines) if line.startswith(" Hand ")), None)
-        if at is None:  # the end of a game: no hand
-            return cls(lines[0], board, clock, "", [])
+        if at is None:  # the end of a game: what each held, then the log
+            held = next((i for i, line in enumerate(lines) if " held: " in line), len(lines))
+            return cls(lines[0], board, clock, "", [line.strip() for line in lines[held + 1 : -2]])
         end = at + 1
         while end < len(lines) and lines[end].startswith("      ") and lines[end].strip():
             end += 1  # the hand's wrapped lines
@@ -126,11 +127,14 @@ def hurry(person: Terminal) -> bool:
     while not re.search(r": \d|is dead|cannot|wild", status := person.text().splitlines()[-2]):
         assert time.monotonic() < deadline, person.text()
         time.sleep(0.005)
-    if "is dead" in status:
-        person.type("x")
-        return False
-    if "cannot" in status:
-        person.type("p")
+    if "is dead" in status or "cannot" in status:
+        before = Seen.of(person.text()).log
+        person.type("x" if "is dead" in status else "p")
+        # Told before the next key: a move sent before it is at a version gone by.
+        while not any(re.search(r"You (exchanged|passed)", line)
+                      for line in new_lines(before, Seen.of(person.text()).log)):  # fmt: skip
+            assert time.monotonic() < deadline, person.text()
+            time.sleep(0.005)
         return False
     if "wild" in status:
         at = Seen.of(person.text()).cursor()

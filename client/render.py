@@ -178,17 +178,18 @@ def log_lines(model: Model, width: int, height: int) -> list[Line]:
 
 def _log_entry(entry: LogLine, width: int) -> list[Line]:
     """One log line wrapped to `width` (kept with the line: the log is drawn often)."""
+    said = entry.parts  # (in another language, the words again: the wrapping goes)
     if entry.wrapped is not None and entry.wrapped[0] == width:
         return entry.wrapped[1]
     base = _LOG_STYLES.get(entry.kind, "class:log")
-    parts = [(f"{base} {f[0]}".strip(), f[1]) for f in entry.parts]
+    parts = [(f"{base} {f[0]}".strip(), f[1]) for f in said]
     if entry.kind != "chat":
         lines = wrap([("", " "), *parts], width, indent=3, split=True)
     else:
         # Every line of a chat message carries the chat mark, and its later lines are
         # indented under the words after the sender's name: no text a player types
         # can pass for a game event, or for a line of its own, however it is wrapped.
-        sender = width_of(entry.parts[:1]) + 2  # "Name: "
+        sender = width_of(said[:1]) + 2  # "Name: "
         hang = len(CHAT_MARK) + min(sender, max(2, (width - len(CHAT_MARK)) // 3))
         lines = wrap([(base, CHAT_MARK), *parts], width, indent=hang, split=True)
         under = [(base, CHAT_MARK), ("", " " * (hang - len(CHAT_MARK)))]

@@ -11,6 +11,7 @@ Aino, played …".
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import assert_never
 
 from sarja.lang import N_, _, ngettext, translated
@@ -302,9 +303,10 @@ def log_changes(
     actor: int | None = getattr(changes[0], "seat", None) if stand_in and changes else None
     for c in changes:
         seat: int | None = getattr(c, "seat", None)
-        said = change_parts(model, game, c, actor is not None and seat == actor and acted(c))
-        if said:
-            lines.append(LogLine(c.kind, tuple(said)))
+        stand_in = actor is not None and seat == actor and acted(c)
+        line = LogLine(c.kind, partial(change_parts, model, game, c, stand_in))
+        if line.parts:
+            lines.append(line)
     return lines
 
 
