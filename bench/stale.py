@@ -79,6 +79,12 @@ class Seen:
         hand = " ".join(line.strip() for line in lines[at:end])
         return cls(lines[0], board, clock, hand, [line.strip() for line in lines[end:-2]])
 
+    def pile(self) -> str:
+        """The side panel's draw pile ("Draw pile 85")."""
+        return next(
+            (m.group(0) for line in self.board if (m := re.search(r"Draw pile \d+", line))), ""
+        )
+
     def cursor(self) -> str:
         """The space under the cursor, as the line under the board names it ("E9")."""
         found = re.match(r"\s*([A-J]\d+):", self.board[11] if len(self.board) > 11 else "")
@@ -103,7 +109,9 @@ def moved(before: Seen, after: Seen, cell: str) -> dict[str, bool]:
         "title": TURN not in after.title,
         "board": after.space(cell)[1:-1] != before.space(cell)[1:-1],
         "clock": over or (bool(after.clock) and "your turn" not in after.clock),
-        "hand": over or after.hand != before.hand,
+        # (Played the card just drawn and drew its twin: the same hand, one card fewer
+        # in the draw pile beside the board.)
+        "hand": over or after.hand != before.hand or after.pile() != before.pile(),
         "log": any(OWN.search(line) for line in new_lines(before.log, after.log)),
     }
 
