@@ -6,6 +6,13 @@ Both live in one thread, so a server message is applied to the model and the scr
 redrawn with no locks. The layout (layout.py) reads the model; key bindings (keys.py)
 and mouse handlers only make intents (intents.py), which `perform` carries out
 (perform.py); server messages change the model through `apply` (receive.py).
+
+One redraw path: every change of the model (an intent, a server message, the link's
+news, a worker's result) ends in `_after`, which counts it (`ScreenLayout.changed`)
+before asking for a redraw, and a key pressed counts as one too. The redraw that
+follows draws every part afresh if anything was counted since the last one, whoever
+asked for it: the clock's tick only asks, so its redraw cannot show a stale board
+beside a log and a clock that moved on.
 """
 
 from __future__ import annotations
