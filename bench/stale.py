@@ -103,16 +103,22 @@ class Seen:
 
 def moved(before: Seen, after: Seen, cell: str) -> dict[str, bool]:
     """Which parts of the screen `after` show the move made at `cell` on the screen
-    `before`, top to bottom as a redraw writes them."""
+    `before`, top to bottom as a redraw writes them. Once the log tells a move after it
+    (the other's answer, or the computer's for them when their clock ran out) the turn
+    is ours again, and the title and the clock say so rightly."""
     over = OVER in after.title or not after.hand
+    told = new_lines(before.log, after.log)
+    own = next((i for i, line in enumerate(told) if OWN.search(line)), None)
+    answered = own is not None and own + 1 < len(told)
     return {
-        "title": TURN not in after.title,
-        "board": after.space(cell)[1:-1] != before.space(cell)[1:-1],
-        "clock": over or (bool(after.clock) and "your turn" not in after.clock),
+        "title": answered or TURN not in after.title,
+        "board": after.space(cell)[1:-1] != before.space(cell)[1:-1]
+        or (answered and any(cell in line for line in told[own + 1 :])),  # (taken again)
+        "clock": answered or over or (bool(after.clock) and "your turn" not in after.clock),
         # (Played the card just drawn and drew its twin: the same hand, one card fewer
         # in the draw pile beside the board.)
         "hand": over or after.hand != before.hand or after.pile() != before.pile(),
-        "log": any(OWN.search(line) for line in new_lines(before.log, after.log)),
+        "log": own is not None,
     }
 
 
