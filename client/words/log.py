@@ -303,8 +303,8 @@ def log_changes(
     actor: int | None = getattr(changes[0], "seat", None) if stand_in and changes else None
     for c in changes:
         seat: int | None = getattr(c, "seat", None)
-        stand_in = actor is not None and seat == actor and acted(c)
-        line = LogLine(c.kind, partial(change_parts, model, game, c, stand_in))
+        by_computer = actor is not None and seat == actor and acted(c)
+        line = LogLine(c.kind, partial(change_parts, model, game, c, by_computer))
         if line.parts:
             lines.append(line)
     return lines
