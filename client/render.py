@@ -134,7 +134,9 @@ def _status_lines(model: Model, width: int) -> list[Line]:
     if model.replay is None and model.welcome is not None and not model.online:
         text = connect.link_line(model.link, model.link_text, model.bye == "replaced")
         lines = wrap([("class:link", " " + text + " ")], width, indent=1)
-        if model.status and model.link != "closed":  # what became of what was typed
+        # What became of what was typed; not the server's goodbye again, which the
+        # connection's line already says.
+        if model.status and model.link != "closed" and model.status not in text:
             lines += wrap([("class:status", " " + model.status)], width, indent=1)
         return lines
     if not model.status:

@@ -94,8 +94,12 @@ def test_a_goodbye_is_told_once_and_not_followed_by_a_dropped_connection():
     # why), and the goodbye was told again by each try while the server stopped.
     h = headless(STARTED, snapshot())
     h.feed(Bye(code="shutdown", message="The server is shutting down."))
+    waiting = "The server is shutting down. Trying host:7474 again in 1 s."
     with set_app(h.client.app):
-        h.client._on_link("reconnecting", "")
+        h.client._on_link("reconnecting", waiting)
+    screen = h.screen()
+    # Once in the log, once in the connection's line (not a third time under it).
+    assert screen.count("The server is shutting down.") == 2, screen
     h.reconnect()
     h.feed(Bye(code="shutdown", message="The server is shutting down."))  # a try too early
     with set_app(h.client.app):
