@@ -141,6 +141,8 @@ def hurry(person: Terminal) -> bool:
     while not re.search(r": \d|is dead|cannot|wild", status := person.text().splitlines()[-2]):
         assert time.monotonic() < deadline, person.text()
         time.sleep(0.005)
+    if "is dead" in status and "exchanged)" in Seen.of(person.text()).hand:
+        return False  # one exchange a turn: Tab on to the next card
     if "is dead" in status or "cannot" in status:
         before = Seen.of(person.text()).log
         person.type("x" if "is dead" in status else "p")
