@@ -42,7 +42,7 @@ BIN = Path(sys.executable).parent
 TURN = "▶ YOUR TURN ◀"
 OVER = "Game over"
 PATIENCE = 60.0
-OWN = re.compile(r"You (?:played (\S+) at|removed .*? chip at) ([A-J]\d+)(?: with the (\S+))?\.")
+OWN = re.compile(r"You (?:played \S+ at|removed .*? chip at) [A-J]\d+\b")
 
 
 def command(name: str) -> list[str]:
@@ -133,9 +133,9 @@ def new_lines(before: list[str], after: list[str]) -> list[str]:
 
 
 def hurry(person: Terminal) -> bool:
-    """Pick the first usable card, its space under the cursor (the next one, for a wild
-    jack: the first is a corner's neighbour as often as not); False if that was the
-    move (a dead card swapped, a pass), True if Enter is to play it there."""
+    """Pick the first usable card, its space under the cursor (for a wild jack, `n`
+    puts the cursor on an open space first); False if that was the move (a dead card
+    swapped, a pass), True if Enter is to play it there."""
     person.type("\t")
     deadline = time.monotonic() + PATIENCE
     while not re.search(r": \d|is dead|cannot|wild", status := person.text().splitlines()[-2]):
