@@ -6,6 +6,13 @@ Both live in one thread, so a server message is applied to the model and the scr
 redrawn with no locks. The layout (layout.py) reads the model; key bindings (keys.py)
 and mouse handlers only make intents (intents.py), which `perform` carries out
 (perform.py); server messages change the model through `apply` (receive.py).
+
+One redraw path: every change of the model (an intent, a server message, the link's
+news, a worker's result) ends in `_after`, which counts it (`ScreenLayout.changed`)
+before asking for a redraw, and a key pressed counts as one too. The redraw that
+follows draws every part afresh if anything was counted since the last one, whoever
+asked for it: the clock's tick only asks, so its redraw cannot show a stale board
+beside a log and a clock that moved on.
 """
 
 from __future__ import annotations
@@ -101,6 +108,8 @@ class ClientApp:
             before_render=lambda _: self._before_render(),
         )
         self.app.ttimeoutlen = 0.05  # a lone Esc need not wait half a second
+        # A key may change what the screen shows without an intent (a text box's count).
+        self.app.key_processor.after_key_press += lambda _: self.screen.changed()
 
     # ----- intents ------------------------------------------------------------------
 
@@ -161,8 +170,9 @@ class ClientApp:
         self.screen.sync()
 
     async def tick_clocks(self) -> None:
-        """Count the turn clocks down: redraw their line (alone) when what it says
-        changes, a few times a second at most; nothing while no clock runs."""
+        """Count the turn clocks down: redraw when what their line says changes, a few
+        times a second at most; nothing while no clock runs. The redraw draws the clock
+        alone unless the model changed since the last one (parts.py)."""
         shown = ""
         handed = hand_over_seat(self.model)
         while True:
@@ -174,7 +184,6 @@ class ClientApp:
                 self._after()
             elif now != shown:
                 shown = now
-                self.screen.tick()
                 self.app.invalidate()
 
     def _person(self, fingerprint: str) -> str | None:

@@ -11,6 +11,8 @@ The creator, whose change it was, is then not ready, and is told why.
 
 from __future__ import annotations
 
+from functools import partial
+
 from sarja.protocol.messages import Seat, TableView
 
 from .model import Model, note
@@ -45,15 +47,17 @@ def computers_seated(model: Model, new: TableView) -> None:
             and before[1] != after[1]
         )
         if before is not None and (after is None or other):
-            note(model, "info", table_words.computer_line("left", *before, seat, new.teams))
+            note(
+                model, "info", partial(table_words.computer_line, "left", *before, seat, new.teams)
+            )
         if after is None:
             continue
         change = "sat"
         if before is not None and not other:
             change = "renamed" if before[1] == after[1] else "level"
-        note(model, "info", table_words.computer_line(change, *after, seat, new.teams))
+        note(model, "info", partial(table_words.computer_line, change, *after, seat, new.teams))
     mine = new.seat
     if not changed or mine is None or old.seat != mine:
         return
     if old.seats[mine].ready and not new.seats[mine].ready:  # the creator's: our change
-        note(model, "info", [("", table_words.ready_taken_back())])
+        note(model, "info", lambda: [("", table_words.ready_taken_back())])

@@ -186,7 +186,7 @@ def alerts(model: Model) -> None:
 
 def switch_language(model: Model) -> None:
     """Finnish for English or back: every sentence drawn from now on is in it (the
-    app remembers the choice); the log keeps what was said in the language it was."""
+    app remembers the choice), the log's lines too (model.py, `LogLine`)."""
     lang.use("en" if lang.language() == "fi" else "fi")
     model.language = lang.language()
     model.status = lobby.IN_ENGLISH  # put into the new language by `use`

@@ -16,6 +16,7 @@ move a page, Home to the start, End back to the newest, and so does any new line
 from __future__ import annotations
 
 from collections import deque
+from functools import partial
 
 from sarja.protocol.changes import Away
 from sarja.protocol.client_session import Past
@@ -39,7 +40,7 @@ def take_history(model: Model, past: Past) -> None:
     missed = [e for e in entries if e.version > seen]
     lines = [line for e in missed for line in log_changes(model, game, e.changes, e.stand_in)]
     if fresh:
-        lines.insert(0, LogLine("info", tuple(game_begins(model, game))))
+        lines.insert(0, LogLine("info", partial(game_begins, model, game)))
         _before_arrival(model, lines)
     else:
         model.log.extend(lines)
@@ -48,9 +49,9 @@ def take_history(model: Model, past: Past) -> None:
     else:
         since = seen if model.returning else None  # None: a `sync`, not a return
     if since is not None:
-        summary = away_summary(game, [e for e in entries if e.version > since])
-        if summary:
-            model.log.append(LogLine("info", (("", summary),)))
+        meanwhile = [e for e in entries if e.version > since]
+        if away_summary(game, meanwhile):
+            model.log.append(LogLine("info", lambda: [("", away_summary(game, meanwhile))]))
     model.logged = max(seen, version)
     model.returning = False
     model.log_back = 0

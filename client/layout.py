@@ -88,6 +88,7 @@ class ScreenLayout:
         message instead of the screen."""
         self.model = model
         self.do = do
+        self.changes = 0  # changes of the model (and keys) so far: see `changed`
         m = model
         self.regions: list[Region] = []
         self.named: dict[str, Region] = {}  # a few parts by name, for tests and the bench
@@ -135,7 +136,7 @@ class ScreenLayout:
         name: str = "",
         width: Callable[[int], int] | None = None,
     ) -> Region:
-        made = Region(draw, focusable, width, ticks=name == "clock")
+        made = Region(draw, focusable, width, ticks=name == "clock", changes=lambda: self.changes)
         self.regions.append(made)
         if name:
             self.named[name] = made
@@ -352,15 +353,11 @@ class ScreenLayout:
         n = len(self.chat_box.text)
         return [[("class:dim", f" {n}/{MAX_TEXT}" if n > MAX_TEXT - 40 else "")]]
 
-    def tick(self) -> None:
-        """The next redraw is for the clocks alone: every other part keeps its lines."""
-        for region in self.regions:
-            region.keep = not region.ticks
-
     def changed(self) -> None:
-        """The model changed: the next redraw draws every part."""
-        for region in self.regions:
-            region.keep = False
+        """The model changed (or a key was pressed): every part is drawn afresh by the
+        next redraw, whichever asked for it. Between two changes a redraw (the clock's)
+        draws the clock alone."""
+        self.changes += 1
 
     def sync(self) -> None:
         """Bring the text boxes and the focus in line with the model: after every intent

@@ -18,9 +18,11 @@ look at the result.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from sarja import lang
 from sarja.protocol.changes import Change
 from sarja.protocol.client_session import ClientSession
 from sarja.protocol.messages import (
@@ -43,16 +45,43 @@ CHAT_QUEUE = 5  # chat lines kept while the connection is down, sent once it is 
 CENTRE = 44  # where the cursor starts: E5
 
 
-@dataclass
+Say = Callable[[], Sequence[Fragment]]
+
+
+@dataclass(eq=False)
 class LogLine:
+    """One line of the log: its kind and what it tells, kept as the data it was told
+    from (`say` puts them into words) and put into words in the language of the moment
+    when shown, so a language switch changes the log too. Words no language changes
+    (what a player typed) may be given as they are."""
+
     kind: str  # a change or notice kind, "chat", "info" or "error"
-    parts: tuple[Fragment, ...]
+    say: Say | tuple[Fragment, ...]
     # The screen's wrapping of it, for the width it was last drawn at.
-    wrapped: tuple[int, list[Any]] | None = field(default=None, compare=False, repr=False)
+    wrapped: tuple[int, list[Any]] | None = field(default=None, repr=False)
+    _words: tuple[str, tuple[Fragment, ...]] | None = field(default=None, repr=False)
+
+    @property
+    def parts(self) -> tuple[Fragment, ...]:
+        """Its words now."""
+        if not callable(self.say):
+            return self.say
+        now = lang.language()
+        if self._words is None or self._words[0] != now:
+            self._words = (now, tuple(self.say()))
+            self.wrapped = None
+        return self._words[1]
 
     @property
     def text(self) -> str:
         return plain(self.parts)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LogLine):
+            return NotImplemented
+        return (self.kind, self.parts) == (other.kind, other.parts)
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 @dataclass(frozen=True)
@@ -187,11 +216,13 @@ class Model:
     replay: Replay | None = None  # stepping through a game record, offline (replay.py)
     goodbye: str = ""  # printed in the shell when the client ends
     bye: str = ""  # the code of the server's last `bye` ("replaced": another window took over)
+    dropped: bool = False  # a connection we were welcomed on dropped: say when one is again
     thinking: int | None = None  # the seat a computer is choosing a move for
     # The turn clocks (`game.clocks`, [seat, ms left when told]) count down from when
     # they were told, on the app's clock: `clocks_told` then, `clock_now` at the drawing.
     clocks_told: float = 0.0
     clock_now: float = 0.0
+    clocks_unknown: bool = False  # the connection dropped since they were told
     # A practice game (--practice): the table to create on the first welcome, then
     # the client readies us at it; `practising` once it is made.
     practice: CreateTable | None = None
@@ -272,6 +303,16 @@ def screen(model: Model) -> str:
     return "connect"
 
 
-def note(model: Model, kind: str, parts: list[Fragment] | tuple[Fragment, ...]) -> None:
-    model.log.append(LogLine(kind, tuple(parts)))
+def note(model: Model, kind: str, say: Say | Sequence[Fragment]) -> None:
+    """A line for the log: `say()` its words (asked again when the language changes),
+    or words no language changes."""
+    model.log.append(LogLine(kind, say if callable(say) else tuple(say)))
     model.log_back = 0  # something new: the log shows the newest again
+
+
+def afresh(model: Model) -> None:
+    """The log starts again: the lobby, a new table or a new game is on screen (what
+    came before belongs to another; a game's own past comes back with its history)."""
+    model.log.clear()
+    model.arrival = None
+    model.log_back = 0

@@ -33,9 +33,12 @@ class Region(UIControl):
     says whether the last drawing fitted (tests check every region of every screen, so
     nothing is ever cut at the edge).
 
-    `ticks`: a part that changes with time alone (the turn clocks). When the app redraws
-    for a tick, nothing else having changed (`keep`), every other part shows the lines
-    it drew last at the same size, without drawing them again."""
+    `changes()` counts the changes of what the screen shows (a message, a key): a part
+    drawn since the last one shows the lines it drew at the same size without drawing
+    them again, so a redraw for the clock draws the clock alone. `ticks`: a part that
+    changes with time alone (the turn clocks), drawn on every redraw. Nothing sets a
+    part to be kept: a change counted before a redraw is drawn by it, whoever asked for
+    the redraw and in whatever order."""
 
     def __init__(
         self,
@@ -43,38 +46,45 @@ class Region(UIControl):
         focusable: bool = False,
         width: Callable[[int], int] | None = None,
         ticks: bool = False,
+        changes: Callable[[], int] = lambda: -1,
     ) -> None:
         self.draw = draw
         self.focusable = focusable
         self.width = width
         self.ticks = ticks
-        self.keep = False  # a tick's redraw: the last lines still hold (see above)
+        self.changes = changes
         self.lines: list[Line] = []
         self.size = (0, 0)
-        self._cache: tuple[int, int, list[Line]] | None = None
+        self._drawn: tuple[tuple[int, int], int, int] | None = None  # (when, width, height)
+        self._cache: tuple[tuple[int, int], int, list[Line]] | None = None
+
+    def _when(self) -> tuple[int, int]:
+        """What the lines drawn now hold for: the changes so far, and for a part that
+        ticks (or one that counts no changes) this redraw alone."""
+        changes = self.changes()
+        redraw = get_app().render_counter if self.ticks or changes < 0 else 0
+        return changes, redraw
 
     def wanted(self, width: int) -> int:
-        """How many lines this region would draw at `width` (once per redraw)."""
-        counter = get_app().render_counter
-        if self.keep and self._cache is not None and self._cache[1] == width:
-            return len(self._cache[2])
-        if self._cache is None or self._cache[:2] != (counter, width):
-            self._cache = (counter, width, self.draw(width, BIG))
+        """How many lines this region would draw at `width`."""
+        when = self._when()
+        if self._cache is None or self._cache[:2] != (when, width):
+            self._cache = (when, width, self.draw(width, BIG))
         return len(self._cache[2])
 
     def preferred_width(self, max_available_width: int) -> int | None:
         return None if self.width is None else self.width(max_available_width)
 
     def create_content(self, width: int, height: int) -> UIContent:
-        counter = get_app().render_counter
+        when = self._when()
         cached = self._cache
-        if self.keep and self.size == (width, height):
+        if self._drawn == (when, width, height):
             lines = self.lines
-        elif cached is not None and cached[:2] == (counter, width) and len(cached[2]) <= height:
+        elif cached is not None and cached[:2] == (when, width) and len(cached[2]) <= height:
             lines = cached[2]
         else:
             lines = self.draw(width, height)
-        self.lines, self.size = lines, (width, height)
+        self.lines, self.size, self._drawn = lines, (width, height), (when, width, height)
         return UIContent(get_line=lambda i: lines[i], line_count=len(lines), show_cursor=False)
 
     @property

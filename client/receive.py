@@ -15,10 +15,12 @@ Nothing here does I/O or knows about prompt_toolkit.
 
 from __future__ import annotations
 
+from functools import partial
+
 from sarja.protocol import messages as msgs
 from sarja.protocol.changes import seat_only
 from sarja.protocol.client_session import Event, Past
-from sarja.protocol.mirror import ServerProtocolError
+from sarja.protocol.mirror import GameMirror, ServerProtocolError
 from sarja.protocol.session import SessionState
 
 from . import resume
@@ -26,11 +28,13 @@ from .computer_seats import computers_seated
 from .facts import final_board, present
 from .hints import hint_line, take_hint
 from .history import take_history
-from .model import CENTRE, Model, note, screen
+from .model import CENTRE, Model, afresh, note, screen
 from .styles import side_style
 from .words import coach, connect, lobby, refusals
+from .words import game as game_words
 from .words import standings as standing_words
-from .words.log import arrival, away_or_back, drew, log_changes
+from .words.common import Fragment
+from .words.log import arrival, away_or_back, drew, log_changes, moved
 from .words.table import notice_parts
 
 # ----- turning server messages into the model ----------------------------------------
@@ -77,7 +81,7 @@ def _unusable(model: Model, what: str) -> None:
     """The server said something no game can be in, or sent a frame none may hold
     (`what`): say so, and act on nothing it said before until a fresh snapshot (a stale
     "your turn" would invite a move)."""
-    note(model, "error", [("", connect.unusable_log(what))])
+    note(model, "error", lambda: [("", connect.unusable_log(what))])
     model.status = connect.UNUSABLE.format(what=what)
     model.thinking = None
     if model.game is not None:
@@ -160,9 +164,10 @@ def _session_news(model: Model, msg: SessionNews, phase: SessionState) -> list[m
         case msgs.Error():
             replies = _error(model, msg)
         case msgs.Bye():
-            model.bye = msg.code
             model.status = refusals.said(msg.code, msg.message)
-            note(model, "error", [("", model.status)])
+            if model.bye != msg.code:  # told again to each try while it stops: said once
+                note(model, "error", lambda: [("", refusals.said(msg.code, msg.message))])
+            model.bye = msg.code
         case msgs.Standings():
             model.standings = msg
             if model.status == standing_words.ASKING:
@@ -179,6 +184,10 @@ _AT_TABLE = (SessionState.TABLE, SessionState.GAME, SessionState.ENDED)
 def _welcome(model: Model, msg: msgs.Welcome) -> list[msgs.ClientMessage]:
     model.welcome = msg
     model.status = ""
+    model.bye = ""  # a goodbye is the last connection's
+    if model.dropped:  # (a connection that took us, not one a closing server refused)
+        model.dropped = False
+        note(model, "info", lambda: [("", connect.CONNECTED_AGAIN)])
     resuming = model.resuming
     reply = resume.welcomed(model, model.name, msg, model.session.peer_key)
     if resuming:
@@ -207,7 +216,7 @@ def _error(model: Model, msg: msgs.Error) -> list[msgs.ClientMessage]:
     if msg.code == "not_your_turn":  # a move made early: said until the turn is ours
         model.refused_turn = model.status
     if msg.fatal:
-        note(model, "error", [("", model.status)])
+        note(model, "error", lambda: [("", refusals.said(msg.code, msg.message))])
     return []
 
 
@@ -218,28 +227,30 @@ def _no_seat_kept(model: Model) -> None:
 def _gone(model: Model) -> None:
     """Back in the lobby without the table we were at before the connection dropped."""
     if model.table is not None or model.game is not None:
-        where = model.table.name if model.table is not None else lobby.YOUR_TABLE
-        note(model, "info", [("", lobby.NO_LONGER_HAS_YOU.format(where=where))])
+        name = model.table.name if model.table is not None else None
+        afresh(model)  # the lobby: what follows is none of that table's
+        note(model, "info", lambda: [("", lobby.NO_LONGER_HAS_YOU.format(
+            where=lobby.YOUR_TABLE if name is None else name))])  # fmt: skip
     model.table = None
     model.game = None
     model.picked = None
     if model.chat_queue:
-        note(model, "error", [("", lobby.NOT_SENT)]
-             + [("class:log.chat", "; ".join(model.chat_queue))])  # fmt: skip
+        unsent = "; ".join(model.chat_queue)
+        note(model, "error", lambda: [("", lobby.NOT_SENT), ("class:log.chat", unsent)])
         model.chat_queue.clear()
 
 
 def _tables(model: Model, msg: msgs.TableList) -> None:
     if model.table is not None:
         name = model.table.name
+        afresh(model)  # the lobby: what follows is none of that table's
         if model.leaving:
             kept = model.game is not None and model.game.result is None and model.seated
-            text = lobby.left_table(name, kept)
+            note(model, "info", lambda: [("", lobby.left_table(name, kept))])
             if model.table.seat is not None:  # our seat: kept, or given up
                 model.kept_at, model.kept_unknown = (model.table.id if kept else None), False
         else:
-            text = lobby.NO_LONGER_AT.format(name=name)
-        note(model, "info", [("", text)])
+            note(model, "info", lambda: [("", lobby.NO_LONGER_AT.format(name=name))])
     model.leaving = False
     model.tables = msg.tables
     model.table = None
@@ -255,6 +266,7 @@ def _table(model: Model, msg: msgs.TableView) -> None:
     if model.creating:
         model.creating, model.created = False, msg.id
     if model.table is None or model.table.id != msg.id:
+        afresh(model)  # another table: its own log (its notices come after it)
         model.seat_row = msg.seat if msg.seat is not None else _first_free(msg)
         if model.overlay == "create":
             model.overlay = None
@@ -278,6 +290,8 @@ def _handed_over(model: Model, msg: msgs.TableView) -> None:
     for seat, (was, now) in enumerate(zip(old.seats, msg.seats, strict=True)):
         if now.away and now.computer is not None and was.computer is None and now.name:
             _notice(model, msgs.Notice(kind="takeover", name=now.name, seat=seat, _trusted=True))
+            if model.status == game_words.HANDED_OVER.format(name=now.name):
+                model.status = ""  # the log says it now, in its place among the moves
 
 
 def _away_between_games(model: Model, msg: msgs.TableView) -> None:
@@ -291,7 +305,8 @@ def _away_between_games(model: Model, msg: msgs.TableView) -> None:
     for seat, (was, now) in enumerate(zip(old.seats, msg.seats, strict=True)):
         changed = was.name == now.name and was.away != now.away
         if now.name and changed and seat != msg.seat and now.computer is None:
-            note(model, "info", away_or_back(now.name, seat % msg.teams, not now.away))
+            said = partial(away_or_back, now.name, seat % msg.teams, not now.away)
+            note(model, "info", said)
 
 
 def _practice_ready(model: Model, msg: msgs.TableView) -> list[msgs.ClientMessage]:
@@ -308,13 +323,17 @@ def _first_free(table: msgs.TableView) -> int:
 def _snapshot(model: Model, msg: msgs.Snapshot) -> None:
     fresh = model.game is None or model.game.table != msg.table or model.game.version > msg.version
     model.game = model.session.game  # the session's new mirror of this snapshot
+    model.clocks_unknown = False
     assert model.game is not None
     model.thinking = None
     if fresh:
         table = model.table.name if model.table is not None else msg.table
         model.logged = 0 if msg.version == 0 else None  # None: its history follows
-        for i, parts in enumerate(arrival(model, model.game, table)):
-            note(model, "info", parts)
+        afresh(model)  # a new game: the log is its own (its past follows, if it has one)
+        # Told as the game stood when it came (the game on screen moves on).
+        came = GameMirror(model.game.snapshot())
+        for i in range(len(arrival(model, came, table))):
+            note(model, "info", partial(_arrival_line, model, came, table, i))
             if i == 0:
                 model.arrival = model.log[-1]
         if msg.seat is not None:
@@ -322,22 +341,32 @@ def _snapshot(model: Model, msg: msgs.Snapshot) -> None:
     _settle(model)
 
 
+def _arrival_line(model: Model, game: GameMirror, table: str, i: int) -> list[Fragment]:
+    return arrival(model, game, table)[i]
+
+
 def _game_message(model: Model, msg: msgs.Update | msgs.Hand | msgs.Legal) -> None:
     """A message the session took into its game (a gap or one set aside never comes here)."""
     game = model.game = model.session.game
     assert game is not None
     if isinstance(msg, msgs.Update):
+        if msg.clocks is not None:
+            model.clocks_unknown = False
         # Told after the change is applied: the words need only names and sides.
+        if any(map(moved, msg.changes)):
+            asked = {game_words.HANDED_OVER.format(name=p.name) for p in game.players}
+            if model.status in asked:
+                model.status = ""  # a request's line under later moves reads as after them
         for line in log_changes(model, game, msg.changes, msg.stand_in):
-            note(model, line.kind, line.parts)
+            note(model, line.kind, line.say)
         if msg.result is not None and model.practice is not None:
-            note(model, "info", [("", coach.PRACTICE_KEPT)])  # where its analysis is
+            note(model, "info", lambda: [("", coach.PRACTICE_KEPT)])  # where its analysis is
         # (A history comes only straight after its snapshot: any update is later.)
         model.logged = msg.version
         if not all(map(seat_only, msg.changes)):
             model.thinking = None  # the move the computer was choosing, or one that ended it
     if isinstance(msg, msgs.Hand) and msg.drawn is not None and game.rules.manual_draw:
-        note(model, "drew", drew(msg.drawn))
+        note(model, "drew", partial(drew, msg.drawn))
     _settle(model)
 
 
@@ -372,12 +401,13 @@ def set_link(model: Model, link: str, text: str = "") -> None:
     if link == "online" and text:
         model.status = text
         return
-    if link == "online" and model.link == "reconnecting":
-        note(model, "info", [("", connect.CONNECTED_AGAIN)])
     if link == "reconnecting" and model.link == "online" and model.welcome is not None:
-        note(model, "info", [("", connect.DROPPED)])
+        model.dropped = True
+        if not model.bye:  # a goodbye said why, before it: no second line after it
+            note(model, "info", lambda: [("", connect.DROPPED)])
     if link != "online" and model.link == "online" and model.game is not None:
         model.returning = True  # what happens meanwhile is summed up on return
+        model.clocks_unknown = True  # until the server tells them again
     model.link, model.link_text = link, text
     if link != "online":
         # A new connection starts a new session; on resume the server resends it all.
@@ -401,9 +431,10 @@ def _notice(model: Model, msg: msgs.Notice) -> None:
         model.thinking = msg.seat  # shown until the move comes, not logged
         return
     kind = msg.kind
-    parts = notice_parts(msg, model.table, model.name, present(model, msg.seat))
+    # The table as it was told, and whether the seat's person was there then.
+    said = partial(notice_parts, msg, model.table, model.name, present(model, msg.seat))
     if kind == "takeover" and any(
-        e.kind == kind and e.parts == tuple(parts) for e in list(model.log)[-20:]
+        e.kind == kind and e.parts == tuple(said()) for e in list(model.log)[-20:]
     ):
         return  # told already, when the table showed it
-    note(model, kind, parts)
+    note(model, kind, said)

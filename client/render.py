@@ -136,7 +136,9 @@ def _status_lines(model: Model, width: int) -> list[Line]:
     if model.replay is None and model.welcome is not None and not model.online:
         text = connect.link_line(model.link, model.link_text, model.bye == "replaced")
         lines = wrap([("class:link", " " + text + " ")], width, indent=1)
-        if model.status and model.link != "closed":  # what became of what was typed
+        # What became of what was typed; not the server's goodbye again, which the
+        # connection's line already says.
+        if model.status and model.link != "closed" and model.status not in text:
             lines += wrap([("class:status", " " + model.status)], width, indent=1)
         return lines
     if not model.status:
@@ -180,10 +182,11 @@ def log_lines(model: Model, width: int, height: int) -> list[Line]:
 
 def _log_entry(entry: LogLine, width: int) -> list[Line]:
     """One log line wrapped to `width` (kept with the line: the log is drawn often)."""
+    said = entry.parts  # (in another language, the words again: the wrapping goes)
     if entry.wrapped is not None and entry.wrapped[0] == width:
         return entry.wrapped[1]
     base = _LOG_STYLES.get(entry.kind, "class:log")
-    parts = [(f"{base} {f[0]}".strip(), f[1]) for f in entry.parts]
+    parts = [(f"{base} {f[0]}".strip(), f[1]) for f in said]
     if entry.kind != "chat":
         lines = wrap([("", " "), *parts], width, indent=3, split=True)
     else:
@@ -193,7 +196,7 @@ def _log_entry(entry: LogLine, width: int) -> list[Line]:
         # Under the words when the name leaves them room; after a name too long for
         # that, a short indent: lines that start a column or two left of the words
         # above them read as a stray gap.
-        sender = width_of(entry.parts[:1]) + 2  # "Name: "
+        sender = width_of(said[:1]) + 2  # "Name: "
         fits = sender <= max(2, (width - len(CHAT_MARK)) // 3)
         hang = len(CHAT_MARK) + (sender if fits else 2)
         lines = wrap([(base, CHAT_MARK), *parts], width, indent=hang, split=True)

@@ -1,7 +1,9 @@
 """The turn clocks' line on the game screen: the time left to the seat on turn and to a
 waiting draw, counted down on the client from what the server last told
 (`game.clocks`, milliseconds left when told). Its own part of the screen, so the
-app's tick redraws this line alone (parts.py, `Region.ticks`).
+app's tick redraws this line alone when nothing else changed (parts.py,
+`Region.ticks`). While the connection is down the server's clocks are not known here:
+the line says so until they are told again.
 """
 
 from __future__ import annotations
@@ -32,6 +34,12 @@ def clock_lines(model: Model, width: int) -> list[Line]:
         ]
     if g is None or not left:
         return []
+    if model.clocks_unknown:
+        # What the server counts while we are cut off is not known here (a clock may
+        # run out, the turn move on): no time is shown until it tells the clocks again.
+        return [
+            [("class:label", words.CLOCK), ("class:dim", shorten(words.CLOCK_UNKNOWN, width - 2))]
+        ]
     line: Line = [("class:label", words.CLOCK)]
     for i, (seat, seconds) in enumerate(left):
         mine = seat == g.seat

@@ -7,6 +7,8 @@ game. The log is written from each move's changes by the same sentences as in pl
 
 from __future__ import annotations
 
+from functools import partial
+
 from sarja.protocol.mirror import GameMirror
 
 from .model import LogLine, Model, Replay, Step
@@ -30,7 +32,7 @@ def go(model: Model, at: int) -> None:
     model.log.clear()
     model.log.extend(replay.told[: replay.ends[replay.at]])
     if replay.at == 0:
-        model.log.append(LogLine("info", _start(model, step)))
+        model.log.append(LogLine("info", partial(_start, model, step)))
 
 
 def _tell(model: Model, replay: Replay, game: GameMirror) -> None:
@@ -39,9 +41,12 @@ def _tell(model: Model, replay: Replay, game: GameMirror) -> None:
     replay.ends.append(0)
     for step in replay.steps[1:]:
         for change in step.changes:
-            parts = change_parts(model, game, change, step.stand_in and by_mover(change))
-            if parts:
-                replay.told.append(LogLine(change.kind, tuple(parts)))
+            line = LogLine(
+                change.kind,
+                partial(change_parts, model, game, change, step.stand_in and by_mover(change)),
+            )
+            if line.parts:
+                replay.told.append(line)
         replay.ends.append(len(replay.told))
 
 

@@ -246,8 +246,10 @@ def key_presses(*keys: str) -> list[KeyPress]:
 
 
 def render(client: ClientApp, columns: int = 80, rows: int = 24) -> tuple[str, list[Region]]:
-    """The client's screen at columns × rows as text, and its regions that did not fit.
-    (In an event loop, as a text box loads its history in a background task.)"""
+    """The client's screen at columns × rows as text, and its regions that did not fit,
+    drawn afresh (a test may have changed the model behind the app's back). (In an event
+    loop, as a text box loads its history in a background task.)"""
+    client.screen.changed()
     try:
         asyncio.get_running_loop()
     except RuntimeError:
@@ -264,6 +266,7 @@ async def _render_in_loop(client: ClientApp, columns: int, rows: int) -> tuple[s
 
 
 def _render(client: ClientApp, columns: int, rows: int) -> tuple[str, list[Region]]:
+    """A redraw as the app makes one, counting no change of its own."""
     app = client.app
     output = app.output
     assert isinstance(output, SizedOutput)

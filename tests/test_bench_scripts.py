@@ -27,6 +27,7 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
         ("hostile_tables.py", ["--quick"], "park_race_stopped"),
         ("discovery.py", ["--quick"], "gone_after_stop_s"),
         ("path.py", ["--quick"], "move_returns"),
+        # stale.py --quick runs in tests/test_client_e2e_stale.py, which checks its figures.
     ],
 )
 def test_a_bench_script_runs(script, args, expect):

@@ -80,6 +80,7 @@ async def _whole_games(tmp_path):
 
         done: set[str] = set()
         games = 0
+        log: list[str] = []  # every game's (each starts its own)
         while games < 6:
             while a.model.game.result is None:
                 prefer = tuple(k for k in ("remove", "dead") if k not in done)
@@ -91,6 +92,7 @@ async def _whole_games(tmp_path):
                 if any(c.cell == cell and len(c.options) > 1 for c in choices):
                     done.add("fives")
             games += 1
+            log += [line.text for line in a.model.log]
             winner = a.model.game.result.side
             assert a.model.game.result.result == "win"
             for p in players:
@@ -106,7 +108,6 @@ async def _whole_games(tmp_path):
             for p in players:
                 await p.wait(lambda p=p: p.model.game.result is None, "the rematch")
         assert {"place", "remove", "dead", "fives"} <= done, done
-        log = [line.text for line in a.model.log]
         assert any("removed" in t for t in log) and any("exchanged a dead" in t for t in log)
 
 

@@ -281,6 +281,7 @@ def clock_item(name: str | None, draw: bool, seconds: int) -> str:
 
 
 CLOCK = "⏱ "
+CLOCK_UNKNOWN = N_("the clocks are not known while there is no connection")
 CLOCK_HANDED = N_("The computer plays for you (your clock ran out): make a move to play again.")
 
 

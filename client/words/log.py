@@ -11,6 +11,7 @@ Aino, played …".
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import assert_never
 
 from sarja.lang import N_, _, ngettext, translated
@@ -308,9 +309,10 @@ def log_changes(
     actor: int | None = getattr(changes[0], "seat", None) if stand_in and changes else None
     for c in changes:
         seat: int | None = getattr(c, "seat", None)
-        said = change_parts(model, game, c, actor is not None and seat == actor and by_mover(c))
-        if said:
-            lines.append(LogLine(c.kind, tuple(said)))
+        by_computer = actor is not None and seat == actor and by_mover(c)
+        line = LogLine(c.kind, partial(change_parts, model, game, c, by_computer))
+        if line.parts:
+            lines.append(line)
     return lines
 
 
