@@ -18,7 +18,7 @@ from sarja.server.app import serve
 from sarja.server.computers import Computers
 from sarja.server.engine import Arrangement, Game, seat_view
 
-from .netclient import PATIENCE, NetClient
+from .netclient import PATIENCE
 from .test_server_computer_budget import computer_table, connect
 from .test_server_computers import fast, over, play_until
 from .test_server_hints import my_turn
