@@ -164,7 +164,7 @@ class Lobby:
         token; `computer`, the level of a computer player that says it plays here;
         `person`, the secret key that says who this is (only its hash is kept)."""
         if resume is not None:
-            guest = self._take_back(resume, outbox)
+            guest = self._take_back(resume, outbox, address)
             guest.name = name
         else:
             guest = Guest(name)
@@ -182,7 +182,7 @@ class Lobby:
     def resume(self, current: Guest, token: str, outbox: Outbox) -> Guest:
         """A greeted connection takes back the guest its token names (and its seat);
         the guest it was until now is forgotten, unless it holds a seat."""
-        guest = self._take_back(token, outbox)
+        guest = self._take_back(token, outbox, current.address)
         # What the connection said in its hello is this connection's, the guest's now:
         # where it comes from, and whether a computer plays (after a restart the guest
         # comes from the journal, which keeps neither, and a bot's seat read as a person's).
@@ -194,9 +194,9 @@ class Lobby:
         self._welcome(guest)
         return guest
 
-    def _take_back(self, token: str, outbox: Outbox) -> Guest:
+    def _take_back(self, token: str, outbox: Outbox, address: str) -> Guest:
         key = token_hash(token)
-        guest = self.guests.get(key) or self._unpark(key)
+        guest = self.guests.get(key) or self._unpark(key, address)
         if guest is None:
             raise Refusal(
                 "unknown_resume",
@@ -447,8 +447,11 @@ class Lobby:
                 self._forget(guest)
         log.info("table %s parked: every player has been gone a while", table.id)
 
-    def _unpark(self, key: str) -> Guest | None:
-        """The guest a token names, from a table parked in the journal, if any."""
+    def _unpark(self, key: str, address: str) -> Guest | None:
+        """The guest a token names, from a table parked in the journal, if any. A
+        table where the computer may play counts against the address that brought it
+        back (never refused: the seat is theirs), or parking and resuming would let
+        one address keep any number of them playing."""
         table_id = self.journal.table_of(key)
         if table_id is None or table_id in self.tables:
             return None
@@ -456,6 +459,9 @@ class Lobby:
         if saved is None:
             return None
         self.restore([saved])
+        table = self.tables[table_id]
+        if table.computers_may_play:
+            self.guards.made(table, address)
         self.fx.write(rows.table_reopened(table_id))
         log.info("table %s back from the journal", table_id)
         return self.guests.get(key)

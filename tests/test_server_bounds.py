@@ -18,7 +18,7 @@ from sarja.server.app import serve
 from sarja.server.computers import Computers
 from sarja.server.engine import Arrangement, Game, seat_view
 
-from .netclient import PATIENCE
+from .netclient import PATIENCE, NetClient
 from .test_server_computer_budget import computer_table, connect
 from .test_server_computers import fast, over, play_until
 from .test_server_hints import my_turn
@@ -121,6 +121,33 @@ async def test_a_clock_game_everyone_left_is_put_away_at_the_next_sweep(nursery)
     assert plain.id in lobby.tables
     lobby.sweep(now + lobby.config.abandon_after + 1)
     assert plain.id not in lobby.tables
+
+
+async def test_a_table_a_resume_brings_back_counts_against_the_address(nursery):
+    """A game the computer may play, parked while everyone was gone and brought back by
+    a resume, counts as it did before: else parking and resuming would let one address
+    keep any number of them playing."""
+    config = fast(computer_tables_per_address=1, takeover_delay=30)  # no move meanwhile
+    server = await nursery.start(serve, config)
+    lobby = server.lobby
+    aino = await connect(server.port, "Aino")
+    reply = await computer_table(aino, level="easy")
+    token = aino.welcome.resume
+    await aino.aclose()
+    table = lobby.tables[reply.id]
+    with trio.fail_after(PATIENCE):
+        while not table.left_by_all:
+            await trio.sleep(0.01)
+    now = trio.current_time()
+    lobby.sweep(now)
+    lobby.sweep(now + lobby.config.abandon_after + 1)
+    assert not lobby.tables
+    back = await NetClient.connect(server.port, "Aino", resume=token)  # from 127.0.0.1
+    await back.expect("snapshot")
+    assert reply.id in lobby.tables
+    bertil = await connect(server.port, "Bertil")
+    await bertil.send(CreateTable(name="More", players=2, teams=2, computers=(None, "easy")))
+    assert (await bertil.expect("error")).code == "too_many_computer_tables"
 
 
 async def test_hints_are_bounded_per_address(nursery):
