@@ -79,7 +79,7 @@ from typing import Any
 
 import msgpack
 import trio
-from hostile_bounds import bounds_attacks  # beside this file
+from hostile_bounds import clock_tables, hints  # beside this file
 from hostile_tables import table_limit_attacks  # beside this file
 from support.processes import read_port, stop  # bench/support/
 from support.session_view import SessionView  # bench/support/
@@ -1722,7 +1722,8 @@ Separate = Callable[[bool, Path], Awaitable[dict[str, Any]]]
 SEPARATE: list[tuple[str, Separate, bool]] = [
     # The tests run bench/hostile_tables.py's quick mode on its own.
     ("the table limit (bench/hostile_tables.py)", table_limit_attacks, False),
-    ("what one address can set running (bench/hostile_bounds.py)", bounds_attacks, True),
+    ("clock tables one address keeps (bench/hostile_bounds.py)", clock_tables, True),
+    ("a real player's hints under a flood (bench/hostile_bounds.py)", hints, True),
 ]
 
 
@@ -1740,8 +1741,8 @@ async def separate_attacks(quick: bool, folder: Path) -> dict[str, Any]:
         try:
             found = await attack(quick, place)
         except Exception as err:
-            found = {f"{attack.__module__}_failed": f"{type(err).__name__}: {err}"}
-        found[f"{attack.__module__}_s"] = round(time.monotonic() - began)
+            found = {f"{attack.__name__}_failure": failure(err)}
+        found[f"{attack.__name__}_s"] = round(time.monotonic() - began)
         print(f"  {found}", flush=True)
         figures |= found
     return figures
@@ -1888,6 +1889,21 @@ def report(f: dict[str, Any], scale: Scale) -> None:
     f["p99_ratio"] = round(ratio, 2) if not math.isnan(ratio) else None
 
 
+def failure(err: BaseException) -> str:
+    """What went wrong, in a line: the first error inside any exception groups, and
+    the last line of the benches' own code it went through."""
+    while isinstance(err, BaseExceptionGroup) and err.exceptions:
+        err = err.exceptions[0]
+    where, tb = "", err.__traceback__
+    here = Path(__file__).resolve().parent
+    while tb is not None:
+        path = Path(tb.tb_frame.f_code.co_filename)
+        if path.parent == here:
+            where = f" at {path.name}:{tb.tb_lineno}"
+        tb = tb.tb_next
+    return f"{type(err).__name__}: {err}{where}"
+
+
 def report_separate(f: dict[str, Any]) -> None:
     """The targets of the attacks in modules of their own, those that ran."""
     hint_ratio = (
@@ -1906,7 +1922,7 @@ def report_separate(f: dict[str, Any]) -> None:
         ("a hint under a flood / calm", f"{hint_ratio:.2f}x", f"at most {HINT_RATIO:g}x",
          hint_ratio <= HINT_RATIO),
     ]  # fmt: skip
-    failed = [k for k in f if k.endswith("_failed")]
+    failed = [k for k in f if k.endswith("_failure")]
     print("Targets of the separate attacks:")
     for name, value, target, met in checks:
         if value is not None and value != "nanx":

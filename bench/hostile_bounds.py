@@ -13,7 +13,8 @@
   `hint`: first alone (`hint_p50_calm_ms`), then while attackers from several
   addresses, each at as many hint tables as the server lets one address have, ask a
   hint at every turn of theirs and play at once (`hint_p50_under_flood_ms`, measured
-  once the flood has run a while; the target is at most 1.5 times the calm figure).
+  once the flood has run a while, her first few hints under it not counted; the target
+  is at most 1.5 times the calm figure).
   She thinks `THINK` seconds on each turn before she asks, as a person would (and as
   the server's hints per address allow: 10 a minute); the attackers ask at once, and
   their hints answered and refused (`hints_too_fast`) are counted too.
@@ -41,14 +42,15 @@ CLOCK_S = 10
 FLOOD = {False: 8, True: 2}  # attacking addresses: the full run's, the quick run's
 HINTS = {False: 12, True: 3}  # the real player's hints timed, calm and under the flood
 THINK = {False: 6.5, True: 0.0}  # seconds she takes on each turn before asking
-WARM = {False: 30.0, True: 2.0}  # seconds the flood runs before her hints are timed
+WARM = {False: 5, True: 1}  # her hints under the flood before the timed ones (not counted)
 
 
 async def start(folder: Path, *more: str) -> tuple[trio.Process, int]:
-    command = [SERVER, "--host", HOST, "--port", "0", "--data-dir", str(folder), *more]
-    process = await trio.lowlevel.open_process(
-        command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
-    )
+    """The server on the data directory `folder`, its log beside it (`folder`.log)."""
+    command = [SERVER, "--host", HOST, "--port", "0", "--data-dir", str(folder),
+               "--log-level", "info", *more]  # fmt: skip
+    with open(folder.with_suffix(".log"), "wb") as log:
+        process = await trio.lowlevel.open_process(command, stdout=subprocess.PIPE, stderr=log)
     return process, await read_port(process)
 
 
@@ -88,7 +90,7 @@ async def listed(port: int, names: str) -> int:
         await probe.aclose()
 
 
-async def clock_tables(folder: Path, quick: bool) -> dict[str, Any]:
+async def clock_tables(quick: bool, folder: Path) -> dict[str, Any]:
     process, port = await start(folder)
     where = f"127.0.0.{A_CLOCKS}"
     try:
@@ -166,7 +168,7 @@ class Hinter:
             await self.client.until("ack", "error")
 
 
-async def hints(folder: Path, quick: bool) -> dict[str, Any]:
+async def hints(quick: bool, folder: Path) -> dict[str, Any]:
     process, port = await start(folder, "--computer-pace", "0.05")
     count = HINTS[quick]
     flooders: list[Hinter] = []
@@ -187,9 +189,10 @@ async def hints(folder: Path, quick: bool) -> dict[str, Any]:
         async with trio.open_nursery() as nursery:
             for hinter in flooders:
                 nursery.start_soon(hinter.play, None)
-            await trio.sleep(WARM[quick])
-            her.times.clear()
-            with trio.fail_after(120 + 15 * count):
+            # She plays on meanwhile (a connection silent for 30 s is dropped as idle).
+            with trio.fail_after(120 + 15 * (count + WARM[quick])):
+                await her.play(WARM[quick])
+                her.times.clear()
                 await her.play(count)
             nursery.cancel_scope.cancel()
     finally:
@@ -214,15 +217,10 @@ async def hints(folder: Path, quick: bool) -> dict[str, Any]:
     }
 
 
-async def bounds_attacks(quick: bool, folder: Path) -> dict[str, Any]:
-    figures = await clock_tables(folder / "clocks", quick)
-    figures |= await hints(folder / "hints", quick)
-    return figures
-
-
 async def alone(quick: bool) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="sarja-bounds-") as folder:
-        return await bounds_attacks(quick, Path(folder))
+        figures = await clock_tables(quick, Path(folder) / "clocks")
+        return figures | await hints(quick, Path(folder) / "hints")
 
 
 if __name__ == "__main__":
