@@ -159,7 +159,7 @@ class Computers:
                     table.computer_thinking(turn.seat)
                     self.carry()
                     started = trio.current_time()
-                    action = await self._choose(turn, table)
+                    action = await self._choose(turn, ("table", table.id))
                     pause = self.pause if turn.pause is None else max(self.pause, turn.pause)
                     await self._pause(table, turn, started + pause)
                     if _cancelled(scope):
@@ -221,8 +221,8 @@ class Computers:
     async def _choose(self, turn: Turn, owner: object) -> Action:
         """The level's choice: easy's and medium's at once; hard's from a worker within
         the budget, or medium's if no worker is free in time or the search is late.
-        Workers go to whoever (`owner`: a table, an address's hints) waits and was
-        served longest ago (slots.py)."""
+        Workers go to whoever (`owner`: a table's id, an address's hints) waits and
+        was served longest ago (slots.py)."""
         if turn.level != "hard":
             return make_player(turn.level, seed=self._seed).choose(turn.view)
         deadline = trio.current_time() + self.budget

@@ -17,7 +17,9 @@ from dataclasses import dataclass, field
 
 import trio
 
-SERVED_KEPT = 4096  # owners whose last turn is remembered (the oldest are forgotten)
+# Owners (small keys, never the tables themselves, which this would keep alive) whose
+# last turn is remembered; the oldest are forgotten.
+SERVED_KEPT = 4096
 
 
 @dataclass(order=True)
