@@ -41,6 +41,13 @@ file that is scanned at the end). Attackers bind source addresses 127.0.0.2 to
    must be refused. `--computers-only` runs just this; `--search-threads` and
    `--search-workers N` set the server's search pool, to compare.
 
+7. Attacks in modules of their own (`SEPARATE`), each on servers of its own, their
+   figures in the same JSON line: the table limit (bench/hostile_tables.py: the park
+   race, and the lockout spread over as many addresses as the per-address bound
+   takes) in the full run, and what one address can set running
+   (bench/hostile_bounds.py: clock tables per address; a real player's hints, calm
+   and under a flood from several addresses).
+
 Printed: frames, connections, crashes (the server process died), tracebacks logged,
 `internal_error` replies seen, the real game's p50/p99 before and during the attack,
 the server's RSS before, at its peak and after, memory per idle connection, what each
@@ -72,6 +79,7 @@ from typing import Any
 
 import msgpack
 import trio
+from hostile_bounds import clock_tables, hints  # beside this file
 from hostile_tables import table_limit_attacks  # beside this file
 from support.processes import read_port, stop  # bench/support/
 from support.session_view import SessionView  # bench/support/
@@ -103,6 +111,7 @@ PLAYER_ADDRESS = "127.0.0.200"
 CONNECT_TIMEOUT = 10.0
 NICE = 5  # the attackers yield the CPU to the server and the real game's process
 TARGETS = {"p99_ratio": 3.0, "rss_peak_mib": 300.0, "idle_kib": 16.0}
+HINT_RATIO = 1.5  # a real player's hint under a flood, at most this times its calm time
 
 
 @dataclass(frozen=True)
@@ -1710,10 +1719,42 @@ async def run(scale: Scale, quick: bool, folder: Path) -> dict[str, Any]:
 
     assert player is not None
     figures |= summarize(ctx, player, log, before, (attack_from, attack_to), rss_before, rss_after)
-    if not quick:  # the tests run bench/hostile_tables.py's quick mode on its own
-        print("The table limit (servers of their own, bench/hostile_tables.py):", flush=True)
-        figures |= await table_limit_attacks(quick)
     figures["seconds"] = round(time.monotonic() - began)
+    return figures
+
+
+# ----- attacks in modules of their own, each on servers of its own -----------------------
+
+Separate = Callable[[bool, Path], Awaitable[dict[str, Any]]]
+
+# (what it attacks, its function: (quick, a folder of its own) -> figures, whether the
+# quick run runs it too). Their figures join the JSON line; one more attack is one line.
+SEPARATE: list[tuple[str, Separate, bool]] = [
+    # The tests run bench/hostile_tables.py's quick mode on its own.
+    ("the table limit (bench/hostile_tables.py)", table_limit_attacks, False),
+    ("clock tables one address keeps (bench/hostile_bounds.py)", clock_tables, True),
+    ("a real player's hints under a flood (bench/hostile_bounds.py)", hints, True),
+]
+
+
+async def separate_attacks(quick: bool, folder: Path) -> dict[str, Any]:
+    """Each attack of `SEPARATE` in turn. One that fails says how in its figures and
+    the rest go on: the bench finishes and prints whatever the load."""
+    figures: dict[str, Any] = {}
+    for n, (title, attack, in_quick) in enumerate(SEPARATE):
+        if quick and not in_quick:
+            continue
+        print(f"Separately, {title}:", flush=True)
+        place = folder / f"separate{n}"
+        place.mkdir()
+        began = time.monotonic()
+        try:
+            found = await attack(quick, place)
+        except Exception as err:
+            found = {f"{attack.__name__}_failure": failure(err)}
+        found[f"{attack.__name__}_s"] = round(time.monotonic() - began)
+        print(f"  {found}", flush=True)
+        figures |= found
     return figures
 
 
@@ -1852,17 +1893,53 @@ def report(f: dict[str, Any], scale: Scale) -> None:
          f["idle_kib_per_connection"] <= TARGETS["idle_kib"]),
         ("frames", f["frames"], f"{scale.frames}", f["frames"] >= scale.frames),
     ]  # fmt: skip
-    if "park_race_stopped" in f:  # the table-limit attacks ran (the full run)
-        checks += [
-            ("park race: server stopped", f["park_race_stopped"], "0",
-             f["park_race_stopped"] == 0),
-            ("lockout: newcomer's tables refused", f["lockout_refused"], "0",
-             f["lockout_refused"] == 0),
-        ]  # fmt: skip
     print("Targets:")
     for name, value, target, met in checks:
         print(f"  {name}: {value}, target {target}: {'met' if met else 'MISSED'}")
     f["p99_ratio"] = round(ratio, 2) if not math.isnan(ratio) else None
+
+
+def failure(err: BaseException) -> str:
+    """What went wrong, in a line: the first error inside any exception groups, and
+    the last line of the benches' own code it went through."""
+    while isinstance(err, BaseExceptionGroup) and err.exceptions:
+        err = err.exceptions[0]
+    where, tb = "", err.__traceback__
+    here = Path(__file__).resolve().parent
+    while tb is not None:
+        path = Path(tb.tb_frame.f_code.co_filename)
+        if path.parent == here:
+            where = f" at {path.name}:{tb.tb_lineno}"
+        tb = tb.tb_next
+    return f"{type(err).__name__}: {err}{where}"
+
+
+def report_separate(f: dict[str, Any]) -> None:
+    """The targets of the attacks in modules of their own, those that ran."""
+    hint_ratio = (
+        f["hint_p50_under_flood_ms"] / f["hint_p50_calm_ms"]
+        if f.get("hint_p50_calm_ms") and f.get("hint_p50_under_flood_ms")
+        else math.nan
+    )
+    checks = [
+        ("park race: server stopped", f.get("park_race_stopped"), "0",
+         f.get("park_race_stopped") == 0),
+        ("lockout: newcomer's tables refused", f.get("lockout_refused"), "0",
+         f.get("lockout_refused") == 0),
+        ("clock tables one address keeps", f.get("clock_tables_per_address"),
+         f"at most {COMPUTERS_PER_ADDRESS}",
+         (f.get("clock_tables_per_address") or 0) <= COMPUTERS_PER_ADDRESS),
+        ("a hint under a flood / calm", f"{hint_ratio:.2f}x", f"at most {HINT_RATIO:g}x",
+         hint_ratio <= HINT_RATIO),
+    ]  # fmt: skip
+    failed = [k for k in f if k.endswith("_failure")]
+    print("Targets of the separate attacks:")
+    for name, value, target, met in checks:
+        if value is not None and value != "nanx":
+            print(f"  {name}: {value}, target {target}: {'met' if met else 'MISSED'}")
+    for key in failed:
+        print(f"  {key}: {f[key]}")
+    f["hint_flood_ratio"] = None if math.isnan(hint_ratio) else round(hint_ratio, 2)
 
 
 # ----- a real game while computers play at many tables (issue 19) --------------------------
@@ -2394,6 +2471,8 @@ def main() -> None:
             computers_run, args.quick, Path(folder), args.search_threads, args.search_workers
         )
         computers_report(figures)
+        figures |= trio.run(separate_attacks, args.quick, Path(folder))
+        report_separate(figures)
     plain = {
         k: None if isinstance(v, float) and math.isnan(v) else v
         for k, v in figures.items()

@@ -10,7 +10,11 @@ stand-in grace (`--hand-over-after`).
   `park_race_stopped` is 1 if the server stopped (or stopped answering), else 0.
 - The lockout: games the computer finishes while every person is away, as many as
   the limit; then a newcomer tries to create tables. `lockout_refused` counts the
-  refusals (`too_many_tables`) of the newcomer's tries.
+  refusals (`too_many_tables`) of the newcomer's tries. One address may keep only a
+  few tables where computers play (`too_many_computer_tables`), so the games come from
+  as many loopback addresses as that takes, as a real attacker's would: each address
+  makes games until it is refused, then the next one goes on; what the first was
+  allowed is `lockout_per_address`.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from sarja.protocol.messages import CreateTable, Hello, ListTables, Ready
 SERVER = str(Path(sys.executable).parent / "sarja-server")
 HOST = "127.0.0.1"
 STEP = 20.0  # seconds any one step may take before the bench calls it a failure
+A_LOCKOUT = 70  # the lockout's games come from 127.0.0.70 on, one address after another
 
 
 class Client:
@@ -46,8 +51,10 @@ class Client:
         self.welcome: Any = None
 
     @classmethod
-    async def connect(cls, port: int, name: str, resume: str | None = None) -> Client:
-        client = cls(await dial(port))
+    async def connect(
+        cls, port: int, name: str, resume: str | None = None, source: str | None = None
+    ) -> Client:
+        client = cls(await dial(port, source=source))
         await client.send(Hello(version=PROTOCOL_VERSION, name=name, resume=resume))
         client.welcome = await client.until("welcome")
         return client
@@ -59,16 +66,21 @@ class Client:
         """The next message of one of `kinds` (pings answered on the way)."""
         with trio.fail_after(STEP):
             while True:
-                while (event := self.session.next_event()) is None:
-                    data = await self.stream.receive_some(65536)
-                    if not data:
-                        raise EOFError("the server closed the connection")
-                    self.session.receive_data(data)
-                await self.stream.send_all(self.session.data_to_send())
-                msg = message_of(event)
-                self.received.append(msg)
+                msg = await self.next()
                 if msg.TYPE in kinds:
                     return msg
+
+    async def next(self) -> Any:
+        """The next message, whatever it is (pings answered on the way)."""
+        while (event := self.session.next_event()) is None:
+            data = await self.stream.receive_some(65536)
+            if not data:
+                raise EOFError("the server closed the connection")
+            self.session.receive_data(data)
+        await self.stream.send_all(self.session.data_to_send())
+        msg = message_of(event)
+        self.received.append(msg)
+        return msg
 
     async def aclose(self) -> None:
         await self.stream.aclose()
@@ -84,17 +96,21 @@ async def start(folder: Path, max_tables: int, pause: float, grace: float) -> tu
     return process, await read_port(process)
 
 
-async def game_left_to_computers(port: int, name: str) -> str:
-    """A person starts a game against a computer that stands in for them, and goes;
-    the person's resume token."""
-    person = await Client.connect(port, name)
+async def game_left_to_computers(port: int, name: str, source: str | None = None) -> str:
+    """A person (from `source`) starts a game against a computer that stands in for
+    them, and goes: the person's resume token; the code it was refused with, prefixed
+    "refused:", if the server made no table."""
+    person = await Client.connect(port, name, source=source)
     await person.send(
         CreateTable(
             name=name, players=2, teams=2, computers=(None, "medium"),
             computer_takeover="medium",
         )
     )  # fmt: skip
-    await person.until("table")
+    reply = await person.until("table", "error")
+    if reply.TYPE == "error":
+        await person.aclose()
+        return f"refused:{reply.code}"
     await person.send(Ready(ready=True))
     await person.until("snapshot")
     await person.aclose()
@@ -155,9 +171,18 @@ async def lockout(folder: Path, quick: bool) -> dict[str, Any]:
     process, port = await start(folder, limit, pause=0.0, grace=0.5)
     here: list[Client] = []
     began = time.monotonic()
+    per_address: int | None = None
     try:
-        for n in range(limit):
-            await game_left_to_computers(port, f"Gone {n}")
+        where, here_made, n = A_LOCKOUT, 0, 0
+        while n < limit:
+            made = await game_left_to_computers(port, f"Gone {n}", f"127.0.0.{where}")
+            if not made.startswith("refused:"):
+                n, here_made = n + 1, here_made + 1
+                continue
+            if here_made == 0 or where == 255:
+                raise RuntimeError(f"a fresh address's game was refused: {made}")
+            per_address = here_made if per_address is None else per_address
+            where, here_made = where + 1, 0  # the attacker's next address
         # The computers finish every game for the absent people.
         probe = await Client.connect(port, "Watcher")
         here.append(probe)
@@ -178,17 +203,22 @@ async def lockout(folder: Path, quick: bool) -> dict[str, Any]:
     return {
         "lockout_refused": refused,
         "lockout_games": limit,
+        "lockout_per_address": per_address,  # None: one address made every game
         "lockout_play_s": round(played, 1),
     }
 
 
-async def table_limit_attacks(quick: bool) -> dict[str, Any]:
-    with tempfile.TemporaryDirectory(prefix="sarja-tables-") as folder:
-        figures = await park_race(Path(folder) / "race", quick)
-        figures |= await lockout(Path(folder) / "lockout", quick)
+async def table_limit_attacks(quick: bool, folder: Path) -> dict[str, Any]:
+    figures = await park_race(folder / "race", quick)
+    figures |= await lockout(folder / "lockout", quick)
     return figures
+
+
+async def alone(quick: bool) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="sarja-tables-") as folder:
+        return await table_limit_attacks(quick, Path(folder))
 
 
 if __name__ == "__main__":
     # Alone, as every bench does: its figures as one JSON object, the last line.
-    print(json.dumps(trio.run(table_limit_attacks, "--quick" in sys.argv)))
+    print(json.dumps(trio.run(alone, "--quick" in sys.argv)))

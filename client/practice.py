@@ -85,6 +85,7 @@ class PracticeServer:
         config = ServerConfig(
             host="127.0.0.1", port=0, data_dir=None, server_name=lobby.PRACTICE,
             takeover_delay=self.pace, records_dir=self.records,
+            hint_burst=1_000_000,  # one person, on a server of their own: a hint every turn
         )  # fmt: skip
         with trio.CancelScope() as scope:
             self._scope = scope

@@ -22,7 +22,8 @@ waiting draw's: graces.py). `wake` starts the table's task, or moves the time it
 sleeps until; the task sleeps until then, looks again, and ends when there is nothing
 to wait for. What the task's calls change at a table is carried out by `carry`.
 
-The server has `search_workers` workers in all, shared by every table: a hard seat
+The server has `search_workers` workers in all, shared by every table and every hint,
+each free one going to whoever waits and was served longest ago (slots.py): a hard seat
 waits for one at most part of its budget, and plays medium's choice when none is free,
 so however many computers play, searches take at most that much of the machine. A
 computer never keeps a table waiting longer than `computer_budget` seconds: a search
@@ -52,6 +53,7 @@ from . import workers as worker
 from .bots import DEFAULT_THINK_TIME, make_player
 from .engine import Action
 from .engine.view import SeatView
+from .slots import FairSlots
 from .turns import Playing, Turn
 
 log = logging.getLogger("sarja.server")
@@ -88,7 +90,7 @@ class Computers:
         self._wake_at: dict[Playing, float] = {}  # when each task is to look again
         self.workers = max(1, workers)
         self.processes = processes  # False: the workers are threads (tests, measurements)
-        self._slots = trio.CapacityLimiter(self.workers)
+        self._slots = FairSlots(self.workers)  # whoever was served longest ago first
         self._pool: Executor | None = None
         # What a worker runs; picklable for processes. Tests put a stand-in here.
         self.search: Callable[[str, int, float | None, SeatView], Action] = worker.choose
@@ -141,7 +143,7 @@ class Computers:
     @property
     def free_workers(self) -> int:
         """Search workers idle now."""
-        return int(self._slots.available_tokens)
+        return self._slots.free
 
     def playing(self, table: Playing) -> bool:
         """Whether the computer has a task at `table` now."""
@@ -157,7 +159,7 @@ class Computers:
                     table.computer_thinking(turn.seat)
                     self.carry()
                     started = trio.current_time()
-                    action = await self._choose(turn)
+                    action = await self._choose(turn, ("table", table.id))
                     pause = self.pause if turn.pause is None else max(self.pause, turn.pause)
                     await self._pause(table, turn, started + pause)
                     if _cancelled(scope):
@@ -191,10 +193,12 @@ class Computers:
                 continue  # woken before the time: the table set its timer again
             return True  # the time came
 
-    async def advise(self, view: SeatView) -> Action:
+    async def advise(self, view: SeatView, address: str) -> Action:
         """Hard's choice for a person's hint (hints.py), made as a hard seat's move is:
-        in a shared worker, within the budget, medium's if no worker is free in time."""
-        return await self._choose(Turn(view.seat or 0, "hard", view, None, view.version))
+        in a shared worker, within the budget, medium's if no worker is free in time;
+        `address`, the asker's, waits its turn for a worker as a table does."""
+        turn = Turn(view.seat or 0, "hard", view, None, view.version)
+        return await self._choose(turn, ("hints", address))
 
     async def _pause(self, table: Playing, turn: Turn, until: float) -> None:
         """The pause before a move, cut short only if the game moves on meanwhile (a
@@ -214,38 +218,40 @@ class Computers:
         finally:
             del self._waiting[table]
 
-    async def _choose(self, turn: Turn) -> Action:
+    async def _choose(self, turn: Turn, owner: object) -> Action:
         """The level's choice: easy's and medium's at once; hard's from a worker within
-        the budget, or medium's if no worker is free in time or the search is late."""
+        the budget, or medium's if no worker is free in time or the search is late.
+        Workers go to whoever (`owner`: a table's id, an address's hints) waits and
+        was served longest ago (slots.py)."""
         if turn.level != "hard":
             return make_player(turn.level, seed=self._seed).choose(turn.view)
         deadline = trio.current_time() + self.budget
         think = DEFAULT_THINK_TIME if self.think_time is None else self.think_time
-        borrower, got = object(), False
+        got = False
         # Wait for a worker only while a search begun then could still end in time.
         with trio.move_on_at(deadline - min(think, self.budget / 2)):
-            await self._slots.acquire_on_behalf_of(borrower)
+            await self._slots.acquire(owner)
             got = True
         if not got:
             self.crowded += 1
         else:
             try:
                 with trio.move_on_at(deadline):
-                    return await self._search(turn, borrower)
+                    return await self._search(turn)
                 self.late += 1
             except Exception:
                 log.exception("the %s computer player failed; medium plays instead", turn.level)
         return make_player("medium", seed=self._seed).choose(turn.view)
 
-    async def _search(self, turn: Turn, borrower: object) -> Action:
-        """Hard's choice from a worker holding `borrower`'s slot. The slot is given back
+    async def _search(self, turn: Turn) -> Action:
+        """Hard's choice from a worker holding the slot just taken. The slot is given back
         when the search ends, even if this waits no more (cancelled): a worker is only
         free once it is idle."""
         token = trio.lowlevel.current_trio_token()
         done = trio.Event()
 
         def release() -> None:
-            self._slots.release_on_behalf_of(borrower)
+            self._slots.release()
             done.set()
 
         def ended(_: Future[Action]) -> None:

@@ -56,6 +56,10 @@ class ServerConfig:
     sweep_every: float = 30.0  # how often idle seats and deserted games are looked for
     ready_timeout: float = 180.0  # a full table waits this long on a player not ready
     abandon_after: float = 600.0  # a game every player has left is parked after this
+    # ...and one with a turn clock and no stand-in level after this, counted from the
+    # sweep that first finds it so: parked at the next sweep, within a minute of the
+    # last player going, before their clocks (which wait out the stand-in grace) run.
+    clock_abandon_after: float = 15.0
     shutdown_grace: float = 1.0  # seconds for goodbyes to reach clients
     takeover_delay: float = 1.0  # the computer's pause before each move it makes
     computer_budget: float = 2.0  # the longest a computer's move takes, pause included
@@ -64,9 +68,13 @@ class ServerConfig:
     # only after this (counted from the restart, after one).
     hand_over_after: float = 60.0
     draw_grace: float = 8.0  # a computer waits this long for the previous seat's draw
-    # Open tables where computers play (computer seats, or a level standing in for away
-    # players) that guests from one address may have made; a finished game frees a place.
+    # Open tables where the computer may play or advise (computer seats, a level standing
+    # in for away players, a turn clock, hints) that guests from one address may have
+    # made; a finished game frees a place, and no game starts past it (a rematch too).
     computer_tables_per_address: int = 4
+    # Hints one address may ask for (each may start a search)...
+    hint_burst: int = 10
+    hint_window: float = 60.0  # ...in any this many seconds
     # Hard's searches run in this many workers, shared by every table; a hard seat that
     # finds none free in time plays at medium. Processes, so searches never hold the
     # event loop's GIL; threads (False) only for tests and measurements.

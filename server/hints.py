@@ -5,9 +5,11 @@ The coach's move is hard's choice from the seat's own view (nothing the seat may
 see goes in), run as a computer seat's move is (`Computers.advise`: a shared search
 worker, within the computer's budget, medium's choice when none is free), and its
 reason is the coach's (coach.py). So hints cannot be used to burn the server's CPU:
-a connection has at most one under way, a hint is only for the seat on turn, each
-position is searched once (asking again at the same version answers from the last
-hint), and every search shares the computers' few workers.
+a connection has at most one under way, an address only a few a minute (guards.py), a
+hint is only for the seat on turn, each position is searched once (asking again at the
+same version answers from the last hint), and every search shares the computers' few
+workers, which serve first whoever they served longest ago (an address that floods
+them waits behind the player who asks once a turn).
 """
 
 from __future__ import annotations
@@ -31,7 +33,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("sarja.server")
 
-Advise = Callable[[SeatView], Awaitable[Action]]
+# (the seat's view, the asker's address: the workers serve addresses in turn) -> the move
+Advise = Callable[[SeatView, str], Awaitable[Action]]
 
 
 def hint_view(lobby: Lobby, guest: Guest, version: int) -> tuple[object, SeatView]:
@@ -76,6 +79,7 @@ class HintDesk:
             return
         if self.busy:
             raise Refusal("hint_busy", "Your last hint is still being worked out.")
+        lobby.guards.check_hint(guest.address)
         self.busy = True
         nursery.start_soon(self._work, lobby, guest, table, msg.version, view, send)
 
@@ -85,7 +89,7 @@ class HintDesk:
     ) -> None:  # fmt: skip
         try:
             assert self.advise is not None
-            action = await self.advise(view)
+            action = await self.advise(view, guest.address)
             hint = Hint(
                 version=version, action=str(action), reason=reason(view, action), _trusted=True
             )

@@ -89,7 +89,10 @@ class Lobby:
         self.tables = self.seating.tables  # the open tables, by id
         self.guests: dict[str, Guest] = {}  # by the hash of their resume token
         self._table_numbers = 0
-        self.guards = Guards(config.computer_tables_per_address, config.ready_timeout)
+        self.guards = Guards(
+            config.computer_tables_per_address, config.ready_timeout, config.hint_burst,
+            config.hint_window,
+        )  # fmt: skip
         self.listing = Listing(self.tables, self.fx)
 
     def restore(self, saved: list[SavedTable]) -> None:
@@ -134,7 +137,7 @@ class Lobby:
         table = Table(
             table_id, name, arrangement, takeover, self.rng, self.seating, self.fx,
             self._game_over, computers, self.config.hand_over_after, self.config.draw_grace,
-            turn_clock,
+            turn_clock, self._may_start,
         )  # fmt: skip
         table.people_on_server = self._names_in_use
         self.tables[table_id] = table
@@ -162,7 +165,7 @@ class Lobby:
         token; `computer`, the level of a computer player that says it plays here;
         `person`, the secret key that says who this is (only its hash is kept)."""
         if resume is not None:
-            guest = self._take_back(resume, outbox)
+            guest = self._take_back(resume, outbox, address)
             guest.name = name
         else:
             guest = Guest(name)
@@ -183,7 +186,7 @@ class Lobby:
     def resume(self, current: Guest, token: str, outbox: Outbox) -> Guest:
         """A greeted connection takes back the guest its token names (and its seat);
         the guest it was until now is forgotten, unless it holds a seat."""
-        guest = self._take_back(token, outbox)
+        guest = self._take_back(token, outbox, current.address)
         # What the connection said in its hello is this connection's, the guest's now:
         # where it comes from, whether a computer plays and who the person is (after a
         # restart the guest comes from the journal, which keeps none of them in memory:
@@ -199,9 +202,9 @@ class Lobby:
         self._welcome(guest)
         return guest
 
-    def _take_back(self, token: str, outbox: Outbox) -> Guest:
+    def _take_back(self, token: str, outbox: Outbox, address: str) -> Guest:
         key = token_hash(token)
-        guest = self.guests.get(key) or self._unpark(key)
+        guest = self.guests.get(key) or self._unpark(key, address)
         if guest is None:
             raise Refusal(
                 "unknown_resume",
@@ -343,17 +346,22 @@ class Lobby:
                 creator.person = None
 
     def _seat_computer(self, table: Table, guest: Guest, msg: SeatComputer, now: float) -> None:
-        """A computer seated where none played: the table counts among its creator's
-        address's tables with computers (guards.py), as if made with one; the last one
-        taken away: it no longer does (a level changed in place is neither)."""
-        plays = any(table.computers) or table.takeover is not None
+        """A computer seated where the computer had nothing to do: the table counts
+        among its creator's address's tables with computers (guards.py), as if made
+        with one; the last one taken away, leaving it nothing: it no longer does (a
+        level changed in place is neither)."""
+        plays = table.computers_may_play
         if msg.level is not None and not plays and table.made_by(guest):
             self.guards.check_computer_tables(self.tables.values(), guest.address)
         table.seat_computer(guest, msg.seat, msg.level, now)
-        if not plays and any(table.computers):
+        if not plays and table.computers_may_play:
             self.guards.made(table, guest.address)
-        elif plays and not any(table.computers) and table.takeover is None:
+        elif plays and not table.computers_may_play:
             self.guards.unmade(table)
+
+    def _may_start(self, table: Table) -> None:
+        """A game is about to start at `table`: within its address's bound (guards.py)."""
+        self.guards.check_start(self.tables.values(), table)
 
     def _create_table(self, guest: Guest, msg: CreateTable, now: float) -> None:
         if len(self.tables) >= self.config.max_tables:
@@ -371,7 +379,11 @@ class Lobby:
         except ArrangementError as err:
             raise Refusal(err.code, err.message) from None
         levels = [*msg.computers, *[None] * (arrangement.players - len(msg.computers))]
-        computers_play = any(levels) or bool(msg.computer_takeover)
+        # As `Table.computers_may_play` will say: a clock's run-outs and hints are the
+        # computer's work too.
+        computers_play = (
+            any(levels) or bool(msg.computer_takeover) or msg.turn_clock > 0 or msg.hints
+        )
         if computers_play:
             self.guards.check_computer_tables(self.tables.values(), guest.address)
         names = computer_names(levels, {guest.name, *self._names_in_use()})
@@ -410,13 +422,20 @@ class Lobby:
                 table.leave(guest, now)
                 self.listing.send(guest)
                 changed = True
-            if table.deserted(now, self.config.abandon_after) or table.abandoned:
+            if table.deserted(now, self._patience(table)) or table.abandoned:
                 # A game everyone has left for a while, or a finished one (or a waiting
                 # room after a restart) that no one is at: out of the count.
                 self._park(table)
                 changed = True
         if changed:
             self.listing.changed()
+
+    def _patience(self, table: Table) -> float:
+        """How long a game every player has left is kept in memory: a short while if
+        only its turn clocks would let the computer play it (no one chose a stand-in
+        for away players: the clocks of the gone would hand every seat to it)."""
+        quick = table.clocks.on and table.takeover is None
+        return self.config.clock_abandon_after if quick else self.config.abandon_after
 
     def _park(self, table: Table) -> None:
         """Out of memory, kept in the journal: a player who resumes brings it back.
@@ -436,8 +455,11 @@ class Lobby:
                 self._forget(guest)
         log.info("table %s parked: every player has been gone a while", table.id)
 
-    def _unpark(self, key: str) -> Guest | None:
-        """The guest a token names, from a table parked in the journal, if any."""
+    def _unpark(self, key: str, address: str) -> Guest | None:
+        """The guest a token names, from a table parked in the journal, if any. A
+        table where the computer may play counts against the address that brought it
+        back (never refused: the seat is theirs), or parking and resuming would let
+        one address keep any number of them playing."""
         table_id = self.journal.table_of(key)
         if table_id is None or table_id in self.tables:
             return None
@@ -445,6 +467,9 @@ class Lobby:
         if saved is None:
             return None
         self.restore([saved])
+        table = self.tables[table_id]
+        if table.computers_may_play:
+            self.guards.made(table, address)
         self.fx.write(rows.table_reopened(table_id))
         log.info("table %s back from the journal", table_id)
         return self.guests.get(key)

@@ -26,7 +26,8 @@ SERVER_CODES: dict[str, str] = {
     "too_many_spectators": "The table has as many spectators as the protocol allows.",
     "too_many_tables": "The server has as many tables as it allows.",
     "too_many_computer_tables": "Guests from one address have as many open tables where"
-    " computers play as the server allows.",
+    " the computer may play or advise as the server allows; no more are made, and no"
+    " game starts at one of theirs, until one ends.",
     "not_away": "Only an away player's seat can be handed to the computer.",
     "too_soon": "A seat can be handed to the computer once its player has been away a while.",
     "already_computer": "The computer already plays that seat.",
@@ -49,5 +50,6 @@ SERVER_CODES: dict[str, str] = {
     "hints_off": "The table does not allow hints.",
     "no_hint": "No hint now: not the seat's turn, or the game has moved on.",
     "hint_busy": "The connection's last hint is still being worked out.",
+    "hints_too_fast": "The hints asked from one address are limited to a few a minute.",
     "internal_error": "Something went wrong in the server; the connection closes.",
 }

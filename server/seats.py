@@ -131,6 +131,13 @@ class Seated:
         )
 
     @property
+    def computers_may_play(self) -> bool:
+        """Whether the computer may play or advise here: a computer seat, a stand-in
+        level, a turn clock (its run-outs are the computer's), or hints (searched as a
+        computer's moves are). Such tables count against their address (guards.py)."""
+        return any(self.computers) or self.takeover is not None or self.clocks.on or self.hints
+
+    @property
     def abandoned(self) -> bool:
         """No game in play, no one watching, and no seated player connected."""
         return not self.in_play and not self.spectators and not self._anyone_here()
@@ -253,10 +260,11 @@ class Seated:
         return f"Seat {seat + 1} is taken."
 
     def squatters(self, now: float, patience: float) -> list[Guest]:
-        """The guests who hold up a full waiting table by never being ready, and,
-        while a match goes on, those whose seat is kept while they are gone (the next
-        game waits for them)."""
-        waiting = not self.started and self.full
+        """The guests who hold up a full waiting table by never being ready (a waiting
+        room, or a match between its games: connected or not), and, while a match waits
+        for someone to take a seat freed between games, those whose seat is kept while
+        they are gone."""
+        waiting = self.full and (not self.started or self.between_games)
         if not waiting and not self.match_goes_on:
             self.unready_since.clear()
             return []

@@ -55,6 +55,7 @@ class Table(ComputerTurns):
         on_game_over: Callable[[Table], None] = lambda table: None,
         computers: list[Computer | None] | None = None, hand_over_after: float = 60.0,
         draw_grace: float = 8.0, turn_clock: int = 0,
+        may_start: Callable[[Table], None] = lambda table: None,
     ) -> None:  # fmt: skip
         super().__init__(
             table_id, name, arrangement, takeover, fx, computers, hand_over_after, draw_grace,
@@ -63,6 +64,9 @@ class Table(ComputerTurns):
         self.seating = seating  # the lobby's: where every guest is
         self._rng = rng
         self._on_game_over = on_game_over
+        # Refuses (Refusal) a game about to start here, before the request changes
+        # anything: the lobby's bound on what one address sets running (guards.py).
+        self._may_start = may_start
 
     def restore(
         self, saved: SavedTable, guests: dict[str, Guest], watchers: Sequence[Guest], now: float
@@ -282,6 +286,9 @@ class Table(ComputerTurns):
             raise Refusal("not_a_player", "Spectators don't need to be ready.")
         if self.started and not self.between_games:
             raise Refusal("game_started", "The game has started.")
+        seat = guest.seat
+        if ready and self.full and all(r or i == seat for i, r in enumerate(self.ready)):
+            self._may_start(self)
         self.ready[guest.seat] = ready
         self._notice("ready" if ready else "unready", guest, guest.seat)
         self.send_table()
@@ -475,6 +482,8 @@ class Table(ComputerTurns):
         if self.between_games:  # the match goes on: no vote, only being ready
             self.set_ready(guest, True, now)
             return
+        if len(self.rematch | {guest.seat}) == self.arrangement.players and self.full:
+            self._may_start(self)
         self.rematch.add(guest.seat)
         self._notice("rematch", guest, guest.seat)
         if len(self.rematch) == self.arrangement.players and self.full:

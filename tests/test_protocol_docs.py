@@ -249,8 +249,13 @@ def limits() -> list[tuple[str, str]]:
         ("connections from one address",
          f"{config.max_per_address} (more get `bye` `too_many_connections`)"),
         ("tables", f"{config.max_tables} (more are refused `too_many_tables`)"),
-        ("open tables where computers play, made from one address",
-         f"{config.computer_tables_per_address} (more are refused `too_many_computer_tables`)"),
+        ("open tables where the computer may play or advise (computer seats, a stand-in"
+         " level, a turn clock, hints), made from one address; games in play at them",
+         f"{config.computer_tables_per_address} (more, and a game that would start past"
+         " it, are refused `too_many_computer_tables`)"),
+        ("hints from one address",
+         f"{config.hint_burst} in any {config.hint_window:g} seconds (more are refused"
+         " `hints_too_fast`)"),
     ]  # fmt: skip
 
 

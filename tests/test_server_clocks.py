@@ -125,7 +125,9 @@ async def test_a_clock_out_is_played_for_the_person_three_hand_the_seat_over_and
 
 
 async def test_no_clock_runs_for_an_away_person_within_the_stand_in_grace(nursery, autojump_clock):
-    server = await nursery.start(serve, config(None, takeover_delay=2.0))
+    # The game everyone left is kept in memory past the grace here, to be looked at (by
+    # default it is put away before: tests/test_server_bounds.py).
+    server = await nursery.start(serve, config(None, takeover_delay=2.0, clock_abandon_after=600))
     person, seat = await start(server.port)
     token = person.welcome.resume
     nursery.start_soon(read_all, person)

@@ -318,6 +318,7 @@ async def test_a_seat_kept_between_games_is_freed_when_its_player_stays_away(nur
     aino, bertil = await two_at_a_match(server.port)
     await play_to_the_end([aino, bertil], random.Random(5), check_every=50)
     await table_with(aino, 1)
+    await aino.send(Ready(ready=True))  # Aino waits for Bertil (unready, she is freed too)
     seat = bertil.state.seat
     await bertil.aclose()
     with trio.fail_after(PATIENCE):  # away, then freed by the sweep: a waiting room

@@ -58,6 +58,7 @@ BY_CODE = {
     "hints_off": N_("The table does not allow hints."),
     "no_hint": N_("No hint now: it is not your turn, or the game has moved on."),
     "hint_busy": N_("The coach is still thinking about your last hint."),
+    "hints_too_fast": N_("Slow down: only a few hints a minute from one address."),
     "internal_error": N_("Something went wrong in the server; the connection closes."),
     # the rules' (server/engine)
     "card_not_in_hand": N_("You don't hold that card."),
