@@ -353,14 +353,17 @@ class ScreenLayout:
         return [[("class:dim", f" {n}/{MAX_TEXT}" if n > MAX_TEXT - 40 else "")]]
 
     def tick(self) -> None:
-        """The next redraw is for the clocks alone: every other part keeps its lines."""
+        """The next redraw is for the clocks alone: every other part keeps its lines,
+        but one whose change is not drawn yet (the redraw a message asked for comes
+        after this tick)."""
         for region in self.regions:
-            region.keep = not region.ticks
+            region.keep = not region.ticks and not region.stale
 
     def changed(self) -> None:
         """The model changed: the next redraw draws every part."""
         for region in self.regions:
             region.keep = False
+            region.stale = True
 
     def sync(self) -> None:
         """Bring the text boxes and the focus in line with the model: after every intent

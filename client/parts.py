@@ -49,6 +49,9 @@ class Region(UIControl):
         self.width = width
         self.ticks = ticks
         self.keep = False  # a tick's redraw: the last lines still hold (see above)
+        # The model changed since these lines were drawn: a tick that comes before the
+        # redraw the change asked for must not keep them.
+        self.stale = True
         self.lines: list[Line] = []
         self.size = (0, 0)
         self._cache: tuple[int, int, list[Line]] | None = None
@@ -74,6 +77,8 @@ class Region(UIControl):
             lines = cached[2]
         else:
             lines = self.draw(width, height)
+        if not self.keep:
+            self.stale = False
         self.lines, self.size = lines, (width, height)
         return UIContent(get_line=lambda i: lines[i], line_count=len(lines), show_cursor=False)
 

@@ -126,3 +126,22 @@ def test_a_seat_the_clock_handed_over_says_how_to_take_it_back():
     h = headless(handed, snapshot(clocks=()))
     assert "make a move to play again" in clock_text(h.model)
     assert "make a move to play again" in h.screen() and not h.unfit()
+
+
+def test_a_tick_before_the_redraw_a_move_asked_for_keeps_the_move():
+    """A message changes the model and asks for a redraw; the clock's tick comes before
+    that redraw is made: the redraw still draws every part, not the lines from before."""
+    snap = snapshot(clocks=((0, 30000),))
+    h = headless(STARTED, snap)
+    h.model.clocks_told, h.model.clock_now = 100.0, 100.0
+    before = h.screen()
+    assert "YOUR TURN" in before
+    move = Update(
+        version=13, changes=(Played(seat=0, card=snap.hand[0], cell=snap.targets[0][0]),),
+        turn=1, draw_size=snap.draw_size, clocks=((1, 30000),),
+    )  # fmt: skip
+    h.feed(move)  # the move's redraw is asked for, not made yet
+    h.client.screen.tick()  # the clock's tick comes first
+    after = h.screen()
+    assert "YOUR TURN" not in after and "Bertil" in after.splitlines()[0]
+    assert "You played" in after
