@@ -18,6 +18,8 @@ def clocks_left(model: Model) -> list[tuple[int, int]]:
     g = model.game
     if g is None or g.result is not None or model.replay is not None:
         return []
+    if not model.online:  # what the server last told no longer holds: it says anew on return
+        return []
     gone = max(0.0, model.clock_now - model.clocks_told)
     return [(seat, max(0, math.ceil(ms / 1000 - gone))) for seat, ms in g.clocks]
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from prompt_toolkit.application.current import set_app
 
 from sarja.client.form import CreateForm
 from sarja.client.render_clock import clock_lines, clock_text
@@ -15,7 +16,7 @@ from sarja.protocol.changes import Played
 from sarja.protocol.messages import CreateTable, Update
 from sarja.protocol.mirror import GameMirror, ServerProtocolError
 
-from .client_helpers import STARTED, TABLES, headless, snapshot
+from .client_helpers import STARTED, TABLES, WELCOME, headless, snapshot
 from .test_client_intents import sent
 
 TO_CLOCK = ["down"] * CreateForm.FIELDS.index("turn_clock")  # from the name to its line
@@ -145,3 +146,17 @@ def test_a_tick_before_the_redraw_a_move_asked_for_keeps_the_move():
     after = h.screen()
     assert "YOUR TURN" not in after and "Bertil" in after.splitlines()[0]
     assert "You played" in after
+
+
+def test_no_clock_counts_down_while_there_is_no_connection():
+    h = headless(STARTED, snapshot(clocks=((0, 30000),)))
+    h.model.clocks_told, h.model.clock_now = 100.0, 105.0
+    assert "⏱ your turn: 0:25" in h.screen()
+    with set_app(h.client.app):
+        h.client._on_link("reconnecting", "connection refused")
+    h.model.clock_now = 110.0
+    assert clock_text(h.model) == "" and "⏱" not in h.screen()
+    h.reconnect()
+    h.feed(WELCOME, STARTED, snapshot(clocks=((0, 30000),)))  # the resume tells them anew
+    h.model.clocks_told = h.model.clock_now
+    assert "⏱ your turn: 0:30" in h.screen()
