@@ -112,6 +112,16 @@ def use(lang: str) -> None:
         _apply(name, english)
 
 
+def in_every_language(message: str) -> frozenset[str]:
+    """`message` as each language says it (a name one program gave in its language, which
+    another reads in theirs: sarja-bot's "Keskitasoinen botti" is "Medium bot")."""
+    said = {message}
+    for lang in LANGUAGES:
+        if lang != "en":
+            said.add(gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang]).gettext(message))
+    return frozenset(said)
+
+
 def translated(module: str) -> None:
     """Register a module whose top-level constants are marked with N_: keep their
     English, and put them into the language of the moment (now and on every `use`)."""

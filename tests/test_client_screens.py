@@ -31,6 +31,7 @@ from sarja.client.fit import text_of
 from sarja.client.form import CreateForm
 from sarja.client.record import load
 from sarja.client.words import connect, lobby, refusals
+from sarja.client.words import game as game_words
 from sarja.client.words import standings as standing_words
 from sarja.protocol.cards import LAYOUT_CODES
 from sarja.protocol.limits import PROTOCOL_VERSION
@@ -59,7 +60,8 @@ from sarja.server.present import (
     update,
 )
 
-from .client_helpers import Headless, line_score
+from .client_helpers import STARTED, Headless, headless, line_score
+from .client_helpers import snapshot as aino_snapshot
 
 # Words of the client's English that must never reach a Finnish screen (key names such
 # as Enter, Tab, Esc, PgUp, Home and End, and "in English" after F, are the same in both).
@@ -507,3 +509,28 @@ def test_every_key_of_the_lobby_footer_shows_at_80_columns():
     foot = " ".join(screen.splitlines()[-2:])
     for key, what, _ in lobby.lobby_keys(False):
         assert f"{key} {what}" in foot, (key, what, screen)
+
+
+@pytest.mark.parametrize(("language", "bot"), [("en", "Keskitasoinen botti"), ("fi", "Medium bot")])
+def test_a_bot_named_in_the_other_language_is_not_tagged_a_computer(language, bot):
+    """sarja-bot names itself in its own language: started with --lang fi it is
+    "Keskitasoinen botti", which an English player reads too. Its name says what it is,
+    so no "(computer)" goes after it (which cut the cards' count short)."""
+    lang.use(language)
+    try:
+        seats = (STARTED.seats[0], Seat(name=bot, ready=True, away=False, computer="medium",
+                                        remote=True))  # fmt: skip
+        snap = aino_snapshot()
+        players = (snap.players[0], dataclasses.replace(snap.players[1], name=bot))
+        h = headless(
+            dataclasses.replace(STARTED, seats=seats),
+            dataclasses.replace(snap, players=players),
+            columns=100,
+            rows=30,
+        )
+        screen = h.screen()
+        row = next(line for line in screen.splitlines() if bot in line)
+        assert game_words.COMPUTER_TAG not in row, row
+        assert row.rstrip().endswith("7" + game_words.cards_held(7)), row
+    finally:
+        lang.use("en")
