@@ -218,6 +218,7 @@ def _gone(model: Model) -> None:
     """Back in the lobby without the table we were at before the connection dropped."""
     if model.table is not None or model.game is not None:
         where = model.table.name if model.table is not None else lobby.YOUR_TABLE
+        model.log.clear()  # the log is the table's: the lobby starts its own
         note(model, "info", [("", lobby.NO_LONGER_HAS_YOU.format(where=where))])
     model.table = None
     model.game = None
@@ -238,6 +239,7 @@ def _tables(model: Model, msg: msgs.TableList) -> None:
                 model.kept_at, model.kept_unknown = (model.table.id if kept else None), False
         else:
             text = lobby.NO_LONGER_AT.format(name=name)
+        model.log.clear()  # the log is the table's: the lobby starts its own
         note(model, "info", [("", text)])
     model.leaving = False
     model.tables = msg.tables
@@ -254,6 +256,10 @@ def _table(model: Model, msg: msgs.TableView) -> None:
     if model.creating:
         model.creating, model.created = False, msg.id
     if model.table is None or model.table.id != msg.id:
+        # Another table's (or the lobby's) lines are not this table's: its own past is
+        # what its snapshot and history bring.
+        model.log.clear()
+        model.log_back = 0
         model.seat_row = msg.seat if msg.seat is not None else _first_free(msg)
         if model.overlay == "create":
             model.overlay = None

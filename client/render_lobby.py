@@ -25,6 +25,7 @@ from .words import common
 from .words import lobby as words
 from .words import match as match_words
 from .words import table as table_words
+from .words.bot import says_its_level
 from .words.common import arrangement_label, side_label
 
 DETAIL_ROWS = 3  # the lobby's lines about the chosen table
@@ -134,6 +135,8 @@ def _seat_parts(info: TableSummary, longest: int, brief: bool = False) -> list[A
     for i, who in enumerate(info.seated):
         side = i % info.teams
         level = info.computers[i] if info.computers else None
+        if level and says_its_level(who or "", level):
+            level = None  # sarja-bot's own name says what it is (and it is no server's)
         about = words.seat_about(common.SIDE_NAMES[side], level, brief)
         seats += [("", ", " if i else ""),
                   (side_style(side), shorten(who or words.FREE, longest)),

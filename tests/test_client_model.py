@@ -428,6 +428,21 @@ def test_leaving_returns_to_the_lobby_and_a_drop_shows_reconnecting():
     assert "You left table Friday. Your seat is kept" in text(back.model)
 
 
+def test_the_log_is_the_tables_the_lobby_and_the_next_table_start_their_own():
+    """The lobby showed the last table's whole game, and the next table opened with it."""
+    wire = fed(STARTED, SNAPSHOT)
+    wire.feed(ChatLine(sender="Bertil", seat=1, text="Nice one"))
+    assert "Bertil: Nice one" in [line.text for line in wire.model.log]
+    wire.model.leaving = True  # as the L key does
+    wire.feed(TABLES)
+    lines = [line.text for line in wire.model.log]
+    assert len(lines) == 1 and lines[0].startswith("You left table Friday."), lines
+    assert "Nice one" not in text(wire.model)
+    wire.feed(dataclasses.replace(TABLE, id="t2", name="Saturday"))
+    assert [line.text for line in wire.model.log] == []
+    assert "You left table Friday" not in text(wire.model)
+
+
 def test_a_lost_table_is_not_called_leaving():
     """After a server restart the lobby comes back without our table: we did not leave."""
     wire = fed(STARTED, SNAPSHOT)

@@ -534,3 +534,23 @@ def test_a_bot_named_in_the_other_language_is_not_tagged_a_computer(language, bo
         assert row.rstrip().endswith("7" + game_words.cards_held(7)), row
     finally:
         lang.use("en")
+
+
+def test_the_lobby_shows_a_bots_name_whole_and_not_as_the_servers_computer():
+    """The lobby read "Keskita… (Vihreä, tietokone)" for sarja-bot's seat: its name was cut
+    to make room for a tag that called it the server's computer."""
+    lang.use("fi")
+    try:
+        friday = TableSummary(
+            id="t1", name="Perjantai", players=4, teams=2, spectators=1, started=True,
+            seated=("Aino", "Keskitasoinen botti", "Cecilia", "David"),
+            computers=(None, "medium", None, "medium"),
+            rules=Rules(hand_size=6, manual_draw=False), computer_takeover="medium",
+            match=MatchScore(to=2, games=(1,)), turn_clock=30, hints=True,
+        )  # fmt: skip
+        h = headless(TableList(tables=(friday,)), columns=100, rows=30)
+        screen = h.screen()
+        assert "Keskitasoinen botti (Vihreä)" in screen, screen
+        assert "David (Vihreä, tietokone" in screen, screen
+    finally:
+        lang.use("en")
