@@ -114,12 +114,17 @@ def _details(
 ) -> tuple[list[Line], bool]:
     """The seats, then the rules and the first of `hints` with which they fit in `rows`
     lines, names shortened as far as it takes, and True; or, fitting with none, the
-    shortest cut after its last word that fits, and False."""
+    shortest cut after its last word that fits, and False. Names are shortened only
+    when whole they would leave the rules no line."""
     lines: list[Line] = []
+    whole: list[Line] = []
     # Before a name is cut, the computers' levels go (the rules and the waiting room say
     # them): a name cut to its first letters ("Keskita…") says nothing.
     for longest, brief in ((MAX_NAME, False), (MAX_NAME, True), (12, True), (8, True), (5, True)):
         seat_lines = wrap([("", " "), *_seat_parts(info, longest, brief)], width, indent=3)
+        if longest < MAX_NAME and len(whole) < rows:
+            break  # the names fit whole with a line of the rules left: cut the rules instead
+        whole = seat_lines
         for hint in hints:
             lines = seat_lines + wrap([("", " "), *extra, ("class:dim", hint)], width, indent=3)
             if len(lines) <= rows:
