@@ -554,3 +554,15 @@ def test_the_lobby_shows_a_bots_name_whole_and_not_as_the_servers_computer():
         assert "David (Vihreä, tietokone" in screen, screen
     finally:
         lang.use("en")
+
+
+def test_a_replays_hands_keep_a_long_name_whole_where_it_takes_no_more_rows(tmp_path):
+    """The replay cut every name to 12 characters: "Keskitasoin…: 2♥ 5♠ …" at 100 columns."""
+    game, _ = play_game(4, 2, 9)
+    names = ["Aino", "Keskitasoinen botti", "Cecilia", "David"]
+    path = tmp_path / "sarja-1.json"
+    path.write_text(record_json(game, names), encoding="utf-8")
+    h = Headless(load(path), 100, 30)
+    screen = h.screen()
+    assert "Keskitasoinen botti:" in screen and "…" not in screen, screen
+    assert not h.unfit(100, 30) and not h.unfit(80, 24)
