@@ -384,6 +384,8 @@ def set_link(model: Model, link: str, text: str = "") -> None:
     if link != "online" and model.link == "online" and model.game is not None:
         model.returning = True  # what happens meanwhile is summed up on return
     model.link, model.link_text = link, text
+    if link != "online" and model.status and model.status in text:
+        model.status = ""  # the link's line says it now ("… Trying again in 3 s."): once is enough
     if link != "online":
         # A new connection starts a new session; on resume the server resends it all.
         model.phase = SessionState.CONNECTED

@@ -27,6 +27,7 @@ from sarja.protocol.changes import (
 )
 from sarja.protocol.messages import (
     Ack,
+    Bye,
     ChatLine,
     Error,
     Hand,
@@ -441,6 +442,19 @@ def test_the_log_is_the_tables_the_lobby_and_the_next_table_start_their_own():
     wire.feed(dataclasses.replace(TABLE, id="t2", name="Saturday"))
     assert [line.text for line in wire.model.log] == []
     assert "You left table Friday" not in text(wire.model)
+
+
+def test_a_server_shutting_down_is_said_in_the_log_and_on_the_link_line_only():
+    """It was said three times at once: the log, the link's line and the status line."""
+    wire = fed(STARTED, SNAPSHOT)
+    wire.feed(Bye(code="shutdown", message="The server is shutting down."))
+    said_now = "The server is shutting down."
+    receive.set_link(wire.model, "reconnecting", "")
+    receive.set_link(wire.model, "reconnecting", f"{said_now} Trying host:7474 again in 3 s.")
+    screen = text(wire.model)
+    assert screen.count(said_now) == 2, screen  # the log's line, and the link's
+    assert "The connection dropped" in screen
+    assert screen.index(said_now) < screen.index("The connection dropped"), screen
 
 
 def test_a_lost_table_is_not_called_leaving():
