@@ -41,6 +41,7 @@ from sarja.protocol.messages import (
     Pong,
     Resume,
     Rules,
+    Seat,
     Sync,
     Update,
 )
@@ -455,6 +456,19 @@ def test_a_server_shutting_down_is_said_in_the_log_and_on_the_link_line_only():
     assert screen.count(said_now) == 2, screen  # the log's line, and the link's
     assert "The connection dropped" in screen
     assert screen.index(said_now) < screen.index("The connection dropped"), screen
+
+
+def test_a_computer_renamed_in_a_game_is_told_with_its_old_name():
+    """A person called David arrived: the computer David at our game became Eero, and
+    the log's "David played 2♦ at C3" read as the person's move, with nothing said."""
+    david = Seat(name="David", ready=True, away=False, computer="medium")
+    table = dataclasses.replace(STARTED, seats=(STARTED.seats[0], david))
+    wire = fed(table, SNAPSHOT)
+    eero = dataclasses.replace(david, name="Eero")
+    wire.feed(dataclasses.replace(table, seats=(STARTED.seats[0], eero)))
+    assert wire.model.log[-1].text == (
+        "The computer called David so far, at seat 2 (Green), is Eero now."
+    )
 
 
 def test_a_lost_table_is_not_called_leaving():
