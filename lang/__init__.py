@@ -13,6 +13,7 @@ attribute, never a lookup per frame.
 
 from __future__ import annotations
 
+import functools
 import gettext
 import os
 import sys
@@ -112,6 +113,7 @@ def use(lang: str) -> None:
         _apply(name, english)
 
 
+@functools.lru_cache(maxsize=64)  # asked on every redraw of a seat: the catalogs read once
 def in_every_language(message: str) -> frozenset[str]:
     """`message` as each language says it (a name one program gave in its language, which
     another reads in theirs: sarja-bot's "Keskitasoinen botti" is "Medium bot")."""
