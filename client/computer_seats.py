@@ -30,14 +30,20 @@ def _servers(seat: Seat) -> tuple[str, str] | None:
 def computers_seated(model: Model, new: TableView) -> None:
     """Log what changed of the server's computers from the table shown to `new`."""
     old = model.table
-    if old is None or old.id != new.id or old.started or new.started:
+    if old is None or old.id != new.id or len(old.seats) != len(new.seats):
         return
-    if len(old.seats) != len(new.seats):
-        return
+    # In a game only a rename comes (a person arrived with the computer's name): the
+    # log's lines so far name the computer by its old name, the person's now.
+    renames_only = old.started or new.started
     changed = False
     for seat, (was, now) in enumerate(zip(old.seats, new.seats, strict=True)):
         before, after = _servers(was), _servers(now)
         if before == after:
+            continue
+        if renames_only:
+            if before is not None and after is not None and before[1] == after[1]:
+                line = table_words.computer_line("renamed", *after, seat, new.teams, before[0])
+                note(model, "info", line)
             continue
         changed = True
         other = (  # another name and another level: another computer altogether

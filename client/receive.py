@@ -409,6 +409,8 @@ def set_link(model: Model, link: str, text: str = "") -> None:
         model.returning = True  # what happens meanwhile is summed up on return
         model.clocks_unknown = True  # until the server tells them again
     model.link, model.link_text = link, text
+    if link != "online" and model.status and model.status in text:
+        model.status = ""  # the link's line says it now ("… Trying again in 3 s."): once is enough
     if link != "online":
         # A new connection starts a new session; on resume the server resends it all.
         model.phase = SessionState.CONNECTED

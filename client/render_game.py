@@ -179,17 +179,23 @@ def all_hands(model: Model, width: int) -> list[Line]:
     g = model.game
     assert r is not None and g is not None
     step = r.step
-    entries: list[Line] = []
-    for seat, hand in enumerate(step.hands):
-        p = g.players[seat]
-        entry: Line = [(side_style(p.side), shorten(p.name, 12)), ("", ":")]
-        for card in hand:
-            style = "class:dead" if card in step.dead[seat] else card_style(card)
-            entry += [("", " "), (style, card_label(card))]
-        if not hand:
-            entry.append(("class:dim", words.NO_CARDS))
-        entries.append(entry)
-    lines = _pack(entries, width)
+
+    def hands(most: int) -> list[Line]:
+        entries: list[Line] = []
+        for seat, hand in enumerate(step.hands):
+            p = g.players[seat]
+            entry: Line = [(side_style(p.side), shorten(p.name, most)), ("", ":")]
+            for card in hand:
+                style = "class:dead" if card in step.dead[seat] else card_style(card)
+                entry += [("", " "), (style, card_label(card))]
+            if not hand:
+                entry.append(("class:dim", words.NO_CARDS))
+            entries.append(entry)
+        return _pack(entries, width)
+
+    # Whole names where they take no more rows than names cut to 12 characters.
+    whole, cut = hands(MAX_NAME), hands(12)
+    lines = whole if len(whole) <= len(cut) else cut
     if g.result is not None:
         lines.insert(0, _banner(model, width))
     return lines

@@ -25,6 +25,7 @@ from .words import common
 from .words import lobby as words
 from .words import match as match_words
 from .words import table as table_words
+from .words.bot import says_its_level
 from .words.common import arrangement_label, side_label
 
 DETAIL_ROWS = 3  # the lobby's lines about the chosen table
@@ -113,12 +114,17 @@ def _details(
 ) -> tuple[list[Line], bool]:
     """The seats, then the rules and the first of `hints` with which they fit in `rows`
     lines, names shortened as far as it takes, and True; or, fitting with none, the
-    shortest cut after its last word that fits, and False."""
+    shortest cut after its last word that fits, and False. Names are shortened only
+    when whole they would leave the rules no line."""
     lines: list[Line] = []
+    whole: list[Line] = []
     # Before a name is cut, the computers' levels go (the rules and the waiting room say
     # them): a name cut to its first letters ("Keskita…") says nothing.
     for longest, brief in ((MAX_NAME, False), (MAX_NAME, True), (12, True), (8, True), (5, True)):
         seat_lines = wrap([("", " "), *_seat_parts(info, longest, brief)], width, indent=3)
+        if longest < MAX_NAME and len(whole) < rows:
+            break  # the names fit whole with a line of the rules left: cut the rules instead
+        whole = seat_lines
         for hint in hints:
             lines = seat_lines + wrap([("", " "), *extra, ("class:dim", hint)], width, indent=3)
             if len(lines) <= rows:
@@ -134,6 +140,8 @@ def _seat_parts(info: TableSummary, longest: int, brief: bool = False) -> list[A
     for i, who in enumerate(info.seated):
         side = i % info.teams
         level = info.computers[i] if info.computers else None
+        if level and says_its_level(who or "", level):
+            level = None  # sarja-bot's own name says what it is (and it is no server's)
         about = words.seat_about(common.SIDE_NAMES[side], level, brief)
         seats += [("", ", " if i else ""),
                   (side_style(side), shorten(who or words.FREE, longest)),

@@ -13,6 +13,7 @@ attribute, never a lookup per frame.
 
 from __future__ import annotations
 
+import functools
 import gettext
 import os
 import sys
@@ -110,6 +111,17 @@ def use(lang: str) -> None:
     _language = lang
     for name, english in _modules.items():
         _apply(name, english)
+
+
+@functools.lru_cache(maxsize=64)  # asked on every redraw of a seat: the catalogs read once
+def in_every_language(message: str) -> frozenset[str]:
+    """`message` as each language says it (a name one program gave in its language, which
+    another reads in theirs: sarja-bot's "Keskitasoinen botti" is "Medium bot")."""
+    said = {message}
+    for lang in LANGUAGES:
+        if lang != "en":
+            said.add(gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang]).gettext(message))
+    return frozenset(said)
 
 
 def translated(module: str) -> None:

@@ -50,6 +50,7 @@ BOT_NAMES = {"en": "Medium bot", "fi": "Keskitasoinen botti"}  # sarja-bot's own
 # language (a pattern: the words around the phrase that make it wrong).
 NEVER = [
     r"[Pp]elaajan [A-ZÅÄÖ]",  # a name glued to "pelaajan"
+    r"\b[A-ZÅÄÖ][a-zåäö]* kädessä:",  # a name left uninflected before "kädessä": "Aino kädessä"
     r"\b[A-ZÅÄÖ][a-zåäö]+n pöytä\b",  # a name inflected: "Ainon pöytä"
     r"\bruu(tuun|tua|tuja|dusta|dut|dun|duista)\b",  # "ruutu" for a board space
     r"\b(Kuol|Sarj|Häv|Voit|Taso)\b",  # standings heads cut or meaning the level

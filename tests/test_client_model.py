@@ -27,6 +27,7 @@ from sarja.protocol.changes import (
 )
 from sarja.protocol.messages import (
     Ack,
+    Bye,
     ChatLine,
     Error,
     Hand,
@@ -40,6 +41,7 @@ from sarja.protocol.messages import (
     Pong,
     Resume,
     Rules,
+    Seat,
     Sync,
     Update,
 )
@@ -427,6 +429,46 @@ def test_leaving_returns_to_the_lobby_and_a_drop_shows_reconnecting():
     back.feed(TABLES)
     assert back.model.game is None and back.model.table is None
     assert "You left table Friday. Your seat is kept" in text(back.model)
+
+
+def test_the_log_is_the_tables_the_lobby_and_the_next_table_start_their_own():
+    """The lobby showed the last table's whole game, and the next table opened with it."""
+    wire = fed(STARTED, SNAPSHOT)
+    wire.feed(ChatLine(sender="Bertil", seat=1, text="Nice one"))
+    assert "Bertil: Nice one" in [line.text for line in wire.model.log]
+    wire.model.leaving = True  # as the L key does
+    wire.feed(TABLES)
+    lines = [line.text for line in wire.model.log]
+    assert len(lines) == 1 and lines[0].startswith("You left table Friday."), lines
+    assert "Nice one" not in text(wire.model)
+    wire.feed(dataclasses.replace(TABLE, id="t2", name="Saturday"))
+    assert [line.text for line in wire.model.log] == []
+    assert "You left table Friday" not in text(wire.model)
+
+
+def test_a_server_shutting_down_is_said_in_the_log_and_on_the_link_line_only():
+    """It was said three times at once: the log, the link's line and the status line."""
+    wire = fed(STARTED, SNAPSHOT)
+    wire.feed(Bye(code="shutdown", message="The server is shutting down."))
+    said_now = "The server is shutting down."
+    receive.set_link(wire.model, "reconnecting", "")
+    receive.set_link(wire.model, "reconnecting", f"{said_now} Trying host:7474 again in 3 s.")
+    screen = text(wire.model)
+    assert screen.count(said_now) == 2, screen  # the log's line, and the link's
+    assert "The connection dropped" not in screen  # the goodbye said why, before it
+
+
+def test_a_computer_renamed_in_a_game_is_told_with_its_old_name():
+    """A person called David arrived: the computer David at our game became Eero, and
+    the log's "David played 2♦ at C3" read as the person's move, with nothing said."""
+    david = Seat(name="David", ready=True, away=False, computer="medium")
+    table = dataclasses.replace(STARTED, seats=(STARTED.seats[0], david))
+    wire = fed(table, SNAPSHOT)
+    eero = dataclasses.replace(david, name="Eero")
+    wire.feed(dataclasses.replace(table, seats=(STARTED.seats[0], eero)))
+    assert wire.model.log[-1].text == (
+        "The computer called David so far, at seat 2 (Green), is Eero now."
+    )
 
 
 def test_a_lost_table_is_not_called_leaving():

@@ -31,6 +31,7 @@ from sarja.client.fit import text_of
 from sarja.client.form import CreateForm
 from sarja.client.record import load
 from sarja.client.words import connect, lobby, refusals
+from sarja.client.words import game as game_words
 from sarja.client.words import standings as standing_words
 from sarja.protocol.cards import LAYOUT_CODES
 from sarja.protocol.limits import PROTOCOL_VERSION
@@ -59,7 +60,8 @@ from sarja.server.present import (
     update,
 )
 
-from .client_helpers import Headless, line_score
+from .client_helpers import STARTED, Headless, headless, line_score
+from .client_helpers import snapshot as aino_snapshot
 
 # Words of the client's English that must never reach a Finnish screen (key names such
 # as Enter, Tab, Esc, PgUp, Home and End, and "in English" after F, are the same in both).
@@ -507,3 +509,60 @@ def test_every_key_of_the_lobby_footer_shows_at_80_columns():
     foot = " ".join(screen.splitlines()[-2:])
     for key, what, _ in lobby.lobby_keys(False):
         assert f"{key} {what}" in foot, (key, what, screen)
+
+
+@pytest.mark.parametrize(("language", "bot"), [("en", "Keskitasoinen botti"), ("fi", "Medium bot")])
+def test_a_bot_named_in_the_other_language_is_not_tagged_a_computer(language, bot):
+    """sarja-bot names itself in its own language: started with --lang fi it is
+    "Keskitasoinen botti", which an English player reads too. Its name says what it is,
+    so no "(computer)" goes after it (which cut the cards' count short)."""
+    lang.use(language)
+    try:
+        seats = (STARTED.seats[0], Seat(name=bot, ready=True, away=False, computer="medium",
+                                        remote=True))  # fmt: skip
+        snap = aino_snapshot()
+        players = (snap.players[0], dataclasses.replace(snap.players[1], name=bot))
+        h = headless(
+            dataclasses.replace(STARTED, seats=seats),
+            dataclasses.replace(snap, players=players),
+            columns=100,
+            rows=30,
+        )
+        screen = h.screen()
+        row = next(line for line in screen.splitlines() if bot in line)
+        assert game_words.COMPUTER_TAG not in row, row
+        assert row.rstrip().endswith("7" + game_words.cards_held(7)), row
+    finally:
+        lang.use("en")
+
+
+def test_the_lobby_shows_a_bots_name_whole_and_not_as_the_servers_computer():
+    """The lobby read "Keskita… (Vihreä, tietokone)" for sarja-bot's seat: its name was cut
+    to make room for a tag that called it the server's computer."""
+    lang.use("fi")
+    try:
+        friday = TableSummary(
+            id="t1", name="Perjantai", players=4, teams=2, spectators=1, started=True,
+            seated=("Aino", "Keskitasoinen botti", "Cecilia", "David"),
+            computers=(None, "medium", None, "medium"),
+            rules=Rules(hand_size=6, manual_draw=False), computer_takeover="medium",
+            match=MatchScore(to=2, games=(1,)), turn_clock=30, hints=True,
+        )  # fmt: skip
+        h = headless(TableList(tables=(friday,)), columns=100, rows=30)
+        screen = h.screen()
+        assert "Keskitasoinen botti (Vihreä)" in screen, screen
+        assert "David (Vihreä, tietokone" in screen, screen
+    finally:
+        lang.use("en")
+
+
+def test_a_replays_hands_keep_a_long_name_whole_where_it_takes_no_more_rows(tmp_path):
+    """The replay cut every name to 12 characters: "Keskitasoin…: 2♥ 5♠ …" at 100 columns."""
+    game, _ = play_game(4, 2, 9)
+    names = ["Aino", "Keskitasoinen botti", "Cecilia", "David"]
+    path = tmp_path / "sarja-1.json"
+    path.write_text(record_json(game, names), encoding="utf-8")
+    h = Headless(load(path), 100, 30)
+    screen = h.screen()
+    assert "Keskitasoinen botti:" in screen and "…" not in screen, screen
+    assert not h.unfit(100, 30) and not h.unfit(80, 24)

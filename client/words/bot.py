@@ -5,7 +5,7 @@ shares with sarja-client are connect.py's)."""
 
 from __future__ import annotations
 
-from sarja.lang import N_, _, ngettext, translated
+from sarja.lang import N_, _, in_every_language, ngettext, translated
 
 DESCRIPTION = N_("A computer player for a sarja-server, speaking the public protocol.")
 EPILOG = N_(
@@ -80,8 +80,8 @@ def default_name(level: str) -> str:
 
 def says_its_level(name: str, level: str) -> bool:
     """A bot's name that already says it is a bot of that level (its name when none is
-    given, in English or in the language of the moment)."""
-    return name in (DEFAULT_NAMES.get(level), default_name(level) if level in DEFAULT_NAMES else "")
+    given, in any language: a bot started in Finnish is read by English players too)."""
+    return level in DEFAULT_NAMES and name in in_every_language(DEFAULT_NAMES[level])
 
 
 def game_result(number: int, outcome: str) -> str:

@@ -113,11 +113,17 @@ KEY_HARDER = N_("harder")
 KEY_FREE = N_("free the seat")
 
 
-def computer_line(change: str, name: str, level: str, seat: int, teams: int) -> list[Fragment]:
+def computer_line(
+    change: str, name: str, level: str, seat: int, teams: int, old: str = ""
+) -> list[Fragment]:
     """A line of the log about one of the server's computers in the waiting room (no
     notice says it: the client sees it between two tables): `change` is "sat", "left",
-    "level" or "renamed"."""
+    "level" or "renamed" (`old`: its name so far, said in a game, whose log named it so)."""
     where = _("seat {n} ({side})").format(n=seat + 1, side=common.SIDE_NAMES[seat % teams])
+    if change == "renamed" and old:
+        template = _("The computer called {old} so far, at {where}, is {who} now.")
+        who = (side_style(seat % teams), name)
+        return parts(template, who=who, where=where, old=(side_style(seat % teams), old))
     template = {
         "sat": _("{who} (computer, {level}) sat down at {where}."),
         "left": _("{who} (computer) left {where}."),
