@@ -46,7 +46,9 @@ file that is scanned at the end). Attackers bind source addresses 127.0.0.2 to
    race, and the lockout spread over as many addresses as the per-address bound
    takes) in the full run, and what one address can set running
    (bench/hostile_bounds.py: clock tables per address; a real player's hints, calm
-   and under a flood from several addresses).
+   and under a flood from several addresses); and a fake server with the real one's
+   id, and a relay, against the real client (bench/hostile_spoof.py: the secrets the
+   client holds that reached them).
 
 Printed: frames, connections, crashes (the server process died), tracebacks logged,
 `internal_error` replies seen, the real game's p50/p99 before and during the attack,
@@ -80,6 +82,7 @@ from typing import Any
 import msgpack
 import trio
 from hostile_bounds import clock_tables, hints  # beside this file
+from hostile_spoof import spoof  # beside this file
 from hostile_tables import table_limit_attacks  # beside this file
 from support.processes import read_port, stop  # bench/support/
 from support.session_view import SessionView  # bench/support/
@@ -1734,6 +1737,7 @@ SEPARATE: list[tuple[str, Separate, bool]] = [
     ("the table limit (bench/hostile_tables.py)", table_limit_attacks, False),
     ("clock tables one address keeps (bench/hostile_bounds.py)", clock_tables, True),
     ("a real player's hints under a flood (bench/hostile_bounds.py)", hints, True),
+    ("a fake server with the real one's id (bench/hostile_spoof.py)", spoof, True),
 ]
 
 
@@ -1931,6 +1935,10 @@ def report_separate(f: dict[str, Any]) -> None:
          (f.get("clock_tables_per_address") or 0) <= COMPUTERS_PER_ADDRESS),
         ("a hint under a flood / calm", f"{hint_ratio:.2f}x", f"at most {HINT_RATIO:g}x",
          hint_ratio <= HINT_RATIO),
+        ("secrets a fake server or a relay got", f.get("spoof_secrets_leaked"), "0",
+         f.get("spoof_secrets_leaked") == 0),
+        ("the client said the fake's key differs", f.get("spoof_refused_by_client"), "True",
+         f.get("spoof_refused_by_client") is True),
     ]  # fmt: skip
     failed = [k for k in f if k.endswith("_failure")]
     print("Targets of the separate attacks:")
