@@ -13,6 +13,7 @@ import logging
 import math
 import random
 import secrets
+import time
 from collections import Counter
 from collections.abc import Callable
 from functools import partial
@@ -36,7 +37,8 @@ from .outflow import Outflow
 from .private import narrow_if_there, private_directory, private_file
 from .rating import Skill
 from .records import RecordStore
-from .standings import game_rows
+from .standings import counted_game, rows_of
+from .standings_read import StandingsBook
 
 log = logging.getLogger("sarja.server")
 
@@ -55,12 +57,16 @@ class Server:
         self.journal.on_failure = self._journal_failed
         self.journal.compact()
         self.outflow = Outflow(self.journal)  # commit, then send
+        # The standings, read once before anyone connects, then kept as games are
+        # counted: a request never reads every game (standings_read.py).
+        self.standings = self.journal.read(partial(StandingsBook.load, now=time.time()))
         self.lobby = Lobby(
             config,
             rng,
             server_id(config.data_dir),
             self.journal,
             clock=trio.current_time,  # the graces' timers sleep on trio's clock
+            standings=self.standings,
         )
         # The computer players; `computers.run` must run in the server's nursery.
         self.computers = Computers(
@@ -225,7 +231,9 @@ class Server:
         saved = self.journal.table(table_id, number)
         if saved is None or saved.game is None:
             return
-        self.journal.write(self.journal.read(partial(game_rows, saved=saved, fresh=fresh)))
+        counted = self.journal.read(partial(counted_game, saved=saved, fresh=fresh))
+        self.journal.write(rows_of(counted))
+        self.standings.counted(counted, time.time())
 
     def _journal_failed(self, message: str) -> None:
         self.failure = message

@@ -58,7 +58,9 @@ from .listing import Listing
 from .match import Match
 from .present import table_shapes
 from .refusal import Refusal
+from .quotas import Quotas
 from .seating import Seating
+from .standings_read import StandingsBook
 from .table import Table
 from .turns import Computer, computer_names
 
@@ -76,6 +78,7 @@ class Lobby:
         server_id: str,
         journal: Journal,
         clock: Callable[[], float] = time.monotonic,
+        standings: StandingsBook | None = None,
     ) -> None:
         self.config = config
         self.clock = clock  # the tables' graces are counted on it
@@ -91,6 +94,9 @@ class Lobby:
         self._table_numbers = 0
         self.guards = Guards(config.computer_tables_per_address, config.ready_timeout)
         self.listing = Listing(self.tables, self.fx)
+        # The standings as kept (standings_read.py); a lobby on its own keeps none yet.
+        self.standings = StandingsBook() if standings is None else standings
+        self.quotas = Quotas()  # per address, for the requests that cost the most
 
     def restore(self, saved: list[SavedTable]) -> None:
         """Bring back the tables the journal kept, their players away until they resume."""
@@ -263,7 +269,7 @@ class Lobby:
                 self._at_table(guest).sync(guest, now)
                 return
             case AskStandings():
-                self.fx.send(guest, people.ask(self.journal, guest))
+                self.fx.send(guest, people.ask(self.standings, self.quotas, guest))
                 return
             case Forget():
                 self._forget_person(guest)
@@ -326,7 +332,7 @@ class Lobby:
     def _forget_person(self, guest: Guest) -> None:
         """`forget`: nor do the tables the person made keep the key's hash, in memory."""
         person = guest.person
-        people.forget(self.journal, self.fx, guest, set(self.guests.values()))
+        people.forget(self.standings, self.quotas, self.fx, guest, set(self.guests.values()))
         for table in self.tables.values():
             creator = table.creator  # a guest the lobby has forgotten since, it may be
             if table.creator_person == person:
@@ -396,6 +402,7 @@ class Lobby:
         changed = False
         patience = self.config.ready_timeout
         self.guards.forget_freed(now)
+        self.quotas.prune()
         for table in list(self.tables.values()):
             for guest in table.squatters(now, patience):
                 self.guards.freed(table, guest, now)

@@ -105,10 +105,99 @@ def sitters(people: str | None, players: int) -> list[Sitter]:
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class PersonGame:
+    """One person's line of one finished game, as `person_games` keeps it."""
+
+    person: str
+    table_id: str
+    game: int
+    finished_at: float
+    name: str
+    side: int
+    outcome: str  # "win", "loss" or "draw"
+    sequences: int
+    removed: int
+    exchanged: int
+    moves: int
+    move_time: float
+
+
+@dataclass(frozen=True, slots=True)
+class Credit:
+    """What one game adds to a person's line in the standings."""
+
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    sequences: int
+    removed: int
+    exchanged: int
+    moves: int
+    move_time: float
+
+
+def credit(row: PersonGame) -> Credit:
+    """What the game `row` tells of credits its person with: the one place that says
+    so, for the standings kept as games end and rebuilt from the journal at start
+    (standings_read.py), so a change here counts for games already kept too."""
+    return Credit(
+        games=1, wins=int(row.outcome == "win"), losses=int(row.outcome == "loss"),
+        draws=int(row.outcome == "draw"), sequences=row.sequences, removed=row.removed,
+        exchanged=row.exchanged, moves=row.moves, move_time=row.move_time,
+    )  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Counted:
+    """A person's line of a game just counted, with who they are now: their latest
+    name, their level if a computer, and their new rating."""
+
+    line: PersonGame
+    computer: str | None
+    skill: Skill
+
+
 def game_rows(db: sqlite3.Connection, saved: SavedTable, fresh: dict[str, Skill]) -> list[Row]:
-    """The rows a finished game adds to the standings: read from the file `db` (the
-    game, its actions' times, the ratings so far); `fresh` holds the ratings written
-    in the same batch but not yet committed, and is brought up to date."""
+    """The rows a finished game adds to the standings (see `counted_game`)."""
+    return rows_of(counted_game(db, saved, fresh))
+
+
+def rows_of(counted: Sequence[Counted]) -> list[Row]:
+    """The journal's rows for the lines `counted_game` counted."""
+    rows: list[Row] = []
+    for c in counted:
+        g = c.line
+        rows.append((_PERSON, (g.person, g.name, c.computer, c.skill[0], c.skill[1])))
+        rows.append(
+            (
+                _PERSON_GAME,
+                (
+                    g.person,
+                    g.table_id,
+                    g.game,
+                    g.finished_at,
+                    g.name,
+                    g.side,
+                    g.outcome,
+                    g.sequences,
+                    g.removed,
+                    g.exchanged,
+                    g.moves,
+                    g.move_time,
+                ),
+            )  # fmt: skip
+        )
+    return rows
+
+
+def counted_game(
+    db: sqlite3.Connection, saved: SavedTable, fresh: dict[str, Skill]
+) -> list[Counted]:
+    """What a finished game adds to the standings: read from the file `db` (the game,
+    its actions' times, the ratings so far); `fresh` holds the ratings written in the
+    same batch but not yet committed, and is brought up to date."""
     assert saved.game is not None
     number = saved.game.number
     row = db.execute(
@@ -134,7 +223,7 @@ def game_rows(db: sqlite3.Connection, saved: SavedTable, fresh: dict[str, Skill]
         sides[arrangement.side_of(s.seat)].append(s)
     rated = rate([[_skill(db, s.key, fresh) for s in side] for side in sides], winner)
     finished_at = float(row[1] or 0.0)
-    rows: list[Row] = []
+    out: list[Counted] = []
     for side, (members, skills) in enumerate(zip(sides, rated, strict=True)):
         outcome = "draw" if winner is None else "win" if side == winner else "loss"
         for s, skill in zip(members, skills, strict=True):
@@ -142,27 +231,12 @@ def game_rows(db: sqlite3.Connection, saved: SavedTable, fresh: dict[str, Skill]
                 continue
             fresh[s.key] = skill
             f = figures[s.seat]
-            rows.append((_PERSON, (s.key, s.name, s.computer, skill[0], skill[1])))
-            rows.append(
-                (
-                    _PERSON_GAME,
-                    (
-                        s.key,
-                        saved.id,
-                        number,
-                        finished_at,
-                        s.name,
-                        side,
-                        outcome,
-                        f.sequences,
-                        f.removed,
-                        f.exchanged,
-                        f.moves,
-                        f.move_time,
-                    ),
-                )  # fmt: skip
-            )
-    return rows
+            line = PersonGame(
+                s.key, saved.id, number, finished_at, s.name, side, outcome, f.sequences,
+                f.removed, f.exchanged, f.moves, f.move_time,
+            )  # fmt: skip
+            out.append(Counted(line, s.computer, skill))
+    return out
 
 
 def _skill(db: sqlite3.Connection, key: str | None, fresh: dict[str, Skill]) -> Skill:
