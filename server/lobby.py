@@ -57,8 +57,8 @@ from .journal_saved import SavedTable
 from .listing import Listing
 from .match import Match
 from .present import table_shapes
-from .refusal import Refusal
 from .quotas import Quotas
+from .refusal import Refusal
 from .seating import Seating
 from .standings_read import StandingsBook
 from .table import Table
