@@ -258,11 +258,12 @@ _PERSON_GAME = (
 
 # A game's who-sat-where (journal_rows.py) with the person `?1` left out: their seat's
 # entry keeps its place and name, and counts for no one, as a seat with no key does.
+# Only the games the person's index names are read.
 _FORGET_SITTER = (
     "UPDATE games SET people = (SELECT json_group_array(json(CASE"
     " WHEN json_extract(e.value, '$[1]') = ?1 THEN json_set(e.value, '$[1]', NULL)"
     " ELSE e.value END)) FROM json_each(games.people) AS e)"
-    " WHERE people IS NOT NULL AND instr(people, ?1) > 0"
+    " WHERE (table_id, number) IN (SELECT table_id, game FROM game_people WHERE person = ?1)"
 )
 
 
@@ -276,4 +277,5 @@ def forget_rows(key: str) -> list[Row]:
         ("UPDATE guests SET person = NULL WHERE person = ?", (key,)),
         ("UPDATE tables SET creator_person = NULL WHERE creator_person = ?", (key,)),
         (_FORGET_SITTER, (key,)),
+        ("DELETE FROM game_people WHERE person = ?", (key,)),
     ]
