@@ -39,6 +39,7 @@ from sarja.server.seating import Seating
 from sarja.server.table import Table
 
 from .netclient import NetClient
+from .server_helpers import BACK_TO_VERSION_8
 
 
 def config(**more: Any) -> ServerConfig:
@@ -301,8 +302,8 @@ def test_a_version_8_journal_keeps_the_hash_of_a_creator_it_still_keeps(tmp_path
     Journal(path).close()
     with contextlib.closing(sqlite3.connect(path)) as db:
         db.executescript(
-            "ALTER TABLE tables DROP COLUMN creator_person; PRAGMA user_version = 8;"
-            "INSERT INTO tables (id, number, name, players, teams, hand_size, manual_draw,"
+            BACK_TO_VERSION_8
+            + "INSERT INTO tables (id, number, name, players, teams, hand_size, manual_draw,"
             " computer_takeover, creator) VALUES"
             " ('t1', 1, 'Seated', 2, 2, 7, 0, 0, 'g1'), ('t2', 2, 'Gone', 3, 3, 7, 0, 0, 'g2'),"
             " ('t3', 3, 'Old', 2, 2, 7, 0, 0, NULL);"
