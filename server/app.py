@@ -26,6 +26,7 @@ from sarja.protocol.fields import ID_RE
 from sarja.protocol.messages import Bye
 
 from .alarms import Alarms
+from .budget import RequestBudget
 from .computers import Computers
 from .config import ServerConfig
 from .connection import Connection, peer_address, serve_connection
@@ -79,6 +80,10 @@ class Server:
         self._port: int | None = None
         self.connections = 0
         self._per_address: Counter[str] = Counter()
+        # What each address may ask, all its connections together (budget.py); kept
+        # after its last connection closes until it has refilled, so reconnecting
+        # does not refill it.
+        self._budgets: dict[str, RequestBudget] = {}
         self._live: set[Connection] = set()
         self.records_written: list[Path] = []
         self.games_counted = 0  # finished games the standings have counted (for tests)
@@ -159,9 +164,17 @@ class Server:
             return
         self._per_address[address] += 1
         self.connections += 1
+        shared = self._budgets.get(address)
+        if shared is None:
+            c = self.config
+            share = c.address_request_share
+            now = trio.current_time()
+            shared = self._budgets[address] = RequestBudget(
+                c.request_rate * share, c.request_burst * share, now
+            )
         connection = Connection(
             stream, self.lobby, self.config, address, self.outflow, self.carry,
-            advise=self.computers.advise,
+            advise=self.computers.advise, shared=shared,
         )  # fmt: skip
         self._live.add(connection)
         try:
@@ -185,8 +198,12 @@ class Server:
     async def sweeper(self) -> None:
         while True:
             await trio.sleep(self.config.sweep_every)
-            self.lobby.sweep(trio.current_time())
+            now = trio.current_time()
+            self.lobby.sweep(now)
             self.carry()
+            for address, budget in list(self._budgets.items()):
+                if address not in self._per_address and budget.full(now):
+                    del self._budgets[address]
 
     async def push_table_lists(self) -> None:
         """The lobby's table list, pushed to the lobby at most every

@@ -1,10 +1,13 @@
-"""How much one connection may ask of the server: a token bucket, in units of work.
+"""How much one connection, and one address, may ask of the server: token buckets, in
+units of work.
 
-Every request costs units (a snapshot for `sync` costs several times a ping); the
-bucket refills at a steady rate up to its size. A request that finds it empty is not
-carried out. So a peer that floods the server with valid requests gets a bounded
-share of it, whatever it sends, and a real client, which asks far less, never
-notices. Pure: the caller passes the time.
+Every request costs units (a snapshot for `sync` costs several times a ping); a bucket
+refills at a steady rate up to its size. Each connection has one, and every connection
+from one address shares a larger one as well (app.py keeps them): a request is carried
+out only if both hold its cost, and then it is taken from both. So a peer that floods
+the server with valid requests gets a bounded share of it, whatever it sends and over
+however many connections, and a real client, which asks far less, never notices.
+Pure: the caller passes the time.
 """
 
 from __future__ import annotations
@@ -29,16 +32,26 @@ class RequestBudget:
         self._at = now
         self._told = False  # the peer was told it is too fast, since its last success
 
-    def spend(self, msg: ClientMessage, now: float) -> bool:
-        """Take what `msg` costs: True if the budget allows it now."""
-        self._units = min(self.burst, self._units + (now - self._at) * self.rate)
-        self._at = now
+    def spend(self, msg: ClientMessage, now: float, shared: RequestBudget | None = None) -> bool:
+        """Take what `msg` costs, from this budget and from `shared` (the address's):
+        True if both allow it now; nothing is taken from either otherwise."""
         cost = COSTS.get(type(msg), 1.0)
-        if self._units < cost:
+        if not self._holds(cost, now) or (shared is not None and not shared._holds(cost, now)):
             return False
         self._units -= cost
+        if shared is not None:
+            shared._units -= cost
         self._told = False
         return True
+
+    def _holds(self, cost: float, now: float) -> bool:
+        self._units = min(self.burst, self._units + (now - self._at) * self.rate)
+        self._at = now
+        return self._units >= cost
+
+    def full(self, now: float) -> bool:
+        """Whether the budget has refilled: forgetting it then loses nothing."""
+        return self._holds(self.burst, now)
 
     def tell(self) -> bool:
         """Whether to tell the peer of a refusal now: once until a request succeeds

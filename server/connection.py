@@ -78,6 +78,7 @@ class Connection:
     def __init__(
         self, stream: trio.SocketStream, lobby: Lobby, config: ServerConfig, address: str,
         outflow: Outflow, carry: Callable[[], None], advise: Advise | None = None,
+        shared: RequestBudget | None = None,
     ) -> None:  # fmt: skip
         self.stream = stream
         self.lobby = lobby
@@ -96,6 +97,7 @@ class Connection:
         self._frame_since: float | None = None  # when the frame being received began
         self._unknown_resumes = 0
         self._budget = RequestBudget(config.request_rate, config.request_burst, trio.current_time())
+        self._shared = shared  # the budget every connection from this address shares
         self._connection = trio.CancelScope()  # the running connection's, once it runs
         self._nursery: trio.Nursery | None = None  # the running connection's tasks
         self._advise = advise
@@ -246,12 +248,12 @@ class Connection:
         if isinstance(msg, Pong):
             return
         action_id = msg.id if isinstance(msg, ACTION_TYPES) else None
-        if not self._budget.spend(msg, trio.current_time()):
+        if not self._budget.spend(msg, trio.current_time(), self._shared):
             if self._budget.tell():
                 self.send(
                     Error(
                         code="slow_down",
-                        message="Slow down: this connection asks more than the server answers.",
+                        message="Slow down: you ask more than the server answers.",
                         id=action_id,
                         _trusted=True,
                     )

@@ -11,6 +11,7 @@ from sarja.server.app import serve
 from sarja.server.budget import COSTS, RequestBudget
 from sarja.server.config import ServerConfig
 
+from .netclient import NetClient
 from .server_helpers import seat_table
 
 
@@ -44,3 +45,37 @@ async def test_a_sync_flood_gets_a_bounded_share_and_one_error(nursery, autojump
     assert len(snapshots) <= 1 + 10 + 5  # the start's, the burst's, half a second's
     assert [e.code for e in errors] == ["slow_down"]
     await other.check_mirror()  # the other player is served as ever
+
+
+async def pongs(client: NetClient, n: int) -> tuple[int, bool]:
+    """Send `n` pings; how many were answered before the first refusal, and whether
+    there was one."""
+    for i in range(n):
+        await client.send(Ping(n=i))
+    got = 0
+    while got < n:
+        msg = await client.receive()
+        if msg.TYPE == "error":
+            assert msg.code == "slow_down"
+            return got, True
+        got += msg.TYPE == "pong"
+    return got, False
+
+
+async def test_connections_from_one_address_share_its_budget_reconnecting_too(nursery):
+    # A connection's budget is 100 units, refilled so slowly that what comes back while
+    # the test runs is a few units; its address's, four connections' worth.
+    config = ServerConfig(host="127.0.0.1", port=0, request_rate=1.0, request_burst=100.0)
+    assert config.address_request_share == 4
+    server = await nursery.start(serve, config)
+    answered = []
+    for _ in range(5):  # one connection after another, each asking nearly its own share
+        client = await NetClient.connect(server.port, "Flood")
+        answered.append(await pongs(client, 90))
+        await client.aclose()
+    # The address had 400 units: the fifth connection found little of it left.
+    assert answered[:4] == [(90, False)] * 4
+    got, refused = answered[4]
+    assert refused and got < 60
+    elsewhere = await NetClient.connect(server.port, "Else", source="127.0.0.2")
+    assert await pongs(elsewhere, 90) == (90, False)  # another address is served in full
