@@ -319,13 +319,15 @@ class Lobby:
                     self.guards.check_not_freed(guest, table, now)
                 table.sit(guest, msg.seat, now)
             case Ready():
-                table.set_ready(guest, msg.ready, now)
+                with self.quotas.counted(guest, "toggle"):
+                    table.set_ready(guest, msg.ready, now)
             case Rematch():
                 table.ask_rematch(guest, now)
             case HandOver():
                 table.hand_over(guest, msg.seat, now)
             case SeatComputer():
-                self._seat_computer(table, guest, msg, now)
+                with self.quotas.counted(guest, "toggle"):
+                    self._seat_computer(table, guest, msg, now)
             case _:
                 assert_never(msg)
 

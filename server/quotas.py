@@ -4,14 +4,16 @@ tell the most people: the standings, forgetting, and the waiting room's toggles.
 Each kind has a limit per guest (a few in any window, as chat has) and a larger one per
 address, shared by every connection from it: a client that reconnects, or opens many
 connections, to ask again gets no more than the address's share. Over either, the
-request is refused with the kind's code and does nothing. The per-address counts go
-once their window has passed (`prune`), so an address that stopped asking costs
-nothing.
+request is refused with the kind's code and does nothing (one refused for another
+reason counts for neither). The per-address counts go once their window has passed
+(`prune`), so an address that stopped asking costs nothing.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from .guest import Guest, within_limit
@@ -61,6 +63,19 @@ class Quotas:
         if not within_limit(mine, quota.burst, quota.window):
             theirs.pop()  # not carried out: it does not count for the address
             raise Refusal(quota.code, quota.message)
+
+    @contextmanager
+    def counted(self, guest: Guest, kind: str) -> Iterator[None]:
+        """`check`, for a request that may yet be refused: one refused after all
+        counts for neither the guest nor the address."""
+        self.check(guest, kind)
+        try:
+            yield
+        except Refusal:
+            assert guest.limits is not None
+            guest.limits[kind].pop()
+            self._by_address[(guest.address, kind)].pop()
+            raise
 
     def prune(self) -> None:
         """Forget the addresses whose counts have all passed their window."""

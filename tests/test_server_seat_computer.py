@@ -434,8 +434,8 @@ def test_a_computer_s_level_changes_in_one_step_and_its_seat_is_never_free():
     table, fx, (aino, bertil, _) = waiting_room()
     table.seat_computer(aino, 3, "easy", 1.0)
     name = tables_to(fx, bertil)[-1].seats[3].name
-    for level in ("medium", "hard"):
-        table.seat_computer(aino, 3, level, 2.0)
+    for at, level in ((2.0, "medium"), (3.0, "hard")):  # each told at once (toggles.py)
+        table.seat_computer(aino, 3, level, at)
         [seen] = tables_to(fx, bertil)  # one table, with the computer at its new level
         assert (seen.seats[3].name, seen.seats[3].computer, seen.seats[3].ready) == (
             name,
