@@ -12,12 +12,15 @@ Pure: the caller passes the time.
 
 from __future__ import annotations
 
-from sarja.protocol.messages import AskHint, ClientMessage, ListTables, Sync
+from sarja.protocol.messages import AskHint, AskHistory, ClientMessage, ListTables, Sync
 
 # Units per request, by what answering costs: most requests are about a ping's work;
-# a table list is packed once for everyone; a snapshot is built for one seat; a hint
-# may start a search (hints.py bounds those; this bounds the asking).
-COSTS: dict[type[ClientMessage], float] = {Sync: 10.0, ListTables: 2.0, AskHint: 50.0}
+# a table list is packed once for everyone; a snapshot is built for one seat, and a
+# page of history holds up to 256 entries; a hint may start a search (hints.py bounds
+# those; this bounds the asking).
+COSTS: dict[type[ClientMessage], float] = {
+    Sync: 10.0, AskHistory: 10.0, ListTables: 2.0, AskHint: 50.0,
+}  # fmt: skip
 
 
 class RequestBudget:

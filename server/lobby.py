@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, assert_never
 from sarja.protocol.cards import LAYOUT_CODES
 from sarja.protocol.limits import PROTOCOL_VERSION
 from sarja.protocol.messages import (
+    AskHistory,
     AskStandings,
     Chat,
     ChatLine,
@@ -267,6 +268,9 @@ class Lobby:
                 return
             case Sync():
                 self._at_table(guest).sync(guest, now)
+                return
+            case AskHistory():
+                self._at_table(guest).send_history(guest, msg.after)
                 return
             case AskStandings():
                 self.fx.send(guest, people.ask(self.standings, self.quotas, guest))

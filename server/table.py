@@ -353,7 +353,7 @@ class Table(ComputerTurns):
             if guest in self.spectators:  # a second connection took over from the first
                 self.send_table([guest])
                 if self.play is not None:
-                    self._send_snapshot(guest, history=False)
+                    self._send_snapshot(guest)
             else:
                 self.seating.place(guest, None)
                 self.spectate(guest, now)
@@ -486,11 +486,18 @@ class Table(ComputerTurns):
             self.send_table()
 
     def sync(self, guest: Guest, now: float) -> None:
-        """A member lost track of the updates: a fresh snapshot."""
+        """A member lost track of the updates: a fresh snapshot (its past only if
+        asked for: `send_history`)."""
         self.now = now
         # The session allows `sync` only while the table has a game.
         assert self.play is not None
         self._send_snapshot(guest)
+
+    def send_history(self, guest: Guest, after: int) -> None:
+        """A page of the game's past, for a member's log."""
+        # The session allows `history` only while the table has a game.
+        assert self.play is not None
+        self.play.send_history(guest, after)
 
     def _clock_timer(self, at: float | None) -> None:
         """The table's one timer: the next turn clock to run out (`at`), or the
@@ -514,10 +521,10 @@ class Table(ComputerTurns):
 
     # ----- telling --------------------------------------------------------
 
-    def _send_snapshot(self, guest: Guest, history: bool = True) -> None:
+    def _send_snapshot(self, guest: Guest) -> None:
         assert self.play is not None
         clocks = self.clocks.running(self.now) if self.in_play else ()
-        self.play.send_snapshot(guest, guest.seat, self.names(), self.away(), history, clocks)
+        self.play.send_snapshot(guest, guest.seat, self.names(), self.away(), clocks)
 
     def _seat_change(self, change: Away | Back, but: Guest | None = None) -> None:
         """A player went away or came back: a change like any other, with a version."""
