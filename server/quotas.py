@@ -34,9 +34,13 @@ class Quota:
 STANDINGS = Quota(
     6, 30, 10.0, "standings_too_fast", "Slow down: the standings change only as games end."
 )
-FORGET = Quota(2, 6, 60.0, "forget_too_fast", "Slow down: a person is forgotten once is enough.")
+FORGET = Quota(
+    2, 6, 60.0, "forget_too_fast", "Slow down: forgetting a couple of times a minute is enough."
+)
 # Ready and not ready, and a computer's level: each one is told to everyone at the table.
-TOGGLE = Quota(5, 60, 10.0, "too_fast", "Slow down: a few changes every few seconds.")
+TOGGLE = Quota(
+    5, 60, 10.0, "changes_too_fast", "Slow down: a few changes at the table every few seconds."
+)
 
 QUOTAS = {"standings": STANDINGS, "forget": FORGET, "toggle": TOGGLE}
 

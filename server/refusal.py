@@ -36,6 +36,9 @@ SERVER_CODES: dict[str, str] = {
     "too_fast": "Too many joins, watches and leaves in a short while.",
     "chat_too_fast": "Chat is limited to a few lines every few seconds.",
     "standings_too_fast": "The standings are given a few times every few seconds.",
+    "forget_too_fast": "Forgetting is done a couple of times a minute at most.",
+    "changes_too_fast": "Ready or not, and the computers at a table, change a few times every"
+    " few seconds.",
     "no_person": "The client sent no person key in `hello`, so nothing is kept to forget.",
     "slow_down": "The connection asks more than the server answers; the request was not"
     " carried out.",

@@ -102,5 +102,5 @@ async def test_a_toggler_is_refused_after_a_few(nursery):
     while (reply := await aino.receive()).TYPE != "pong" or reply.n != 77:
         if reply.TYPE == "error":
             codes.append(reply.code)
-    # The guest's share: a few in any ten seconds, then `too_fast`.
-    assert codes and set(codes) == {"too_fast"} and len(codes) >= 12
+    # The guest's share: a few in any ten seconds, then `changes_too_fast`.
+    assert codes and set(codes) == {"changes_too_fast"} and len(codes) >= 12
