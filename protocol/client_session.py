@@ -204,18 +204,7 @@ class ClientSession:
             case History():
                 return self._history(msg)
             case Snapshot():
-                try:
-                    table_fits(msg, self.table)
-                    # A new mirror, not the old one reset: what was shown stays whole.
-                    self.game = GameMirror(msg)
-                except ServerProtocolError:
-                    self.syncing = True
-                    raise
-                self.syncing = False
-                self.past, self._past_dropped = [], False
-                self._ids_above(msg.last_id)
-                if self.keeps_history and msg.version > 0:
-                    self._replies.append(AskHistory(after=0))  # the whole game, for the log
+                self._snapshot(msg)
             case TableView():
                 result = None if self.game is None else self.game.result
                 match_fits(msg, self._shown, result)
@@ -235,6 +224,20 @@ class ClientSession:
             case Ping():
                 self._replies.append(Pong(n=msg.n))
         return msg
+
+    def _snapshot(self, msg: Snapshot) -> None:
+        try:
+            table_fits(msg, self.table)
+            # A new mirror, not the old one reset: what was shown stays whole.
+            self.game = GameMirror(msg)
+        except ServerProtocolError:
+            self.syncing = True
+            raise
+        self.syncing = False
+        self.past, self._past_dropped = [], False
+        self._ids_above(msg.last_id)
+        if self.keeps_history and msg.version > 0:
+            self._replies.append(AskHistory(after=0))  # the whole game, for the log
 
     def _game_message(self, msg: Update | Hand | Legal) -> Event:
         game = self.game
