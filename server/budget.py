@@ -12,14 +12,26 @@ Pure: the caller passes the time.
 
 from __future__ import annotations
 
-from sarja.protocol.messages import AskHint, AskHistory, ClientMessage, ListTables, Sync
+from sarja.protocol.messages import (
+    AskHint,
+    AskHistory,
+    AskStandings,
+    ClientMessage,
+    Forget,
+    ListTables,
+    Sync,
+)
 
 # Units per request, by what answering costs: most requests are about a ping's work;
-# a table list is packed once for everyone; a snapshot is built for one seat, and a
-# page of history holds up to 256 entries; a hint may start a search (hints.py bounds
-# those; this bounds the asking).
+# a table list is packed once for everyone; a snapshot (about 1.5 KiB late in a game)
+# is built for one seat, and a page of history holds up to 256 entries, so a flood of
+# either would send far more than it asks (a real client asks after a gap, or once
+# after it connects); the standings and forgetting have limits of their own
+# (quotas.py), and what goes past the budget is dropped without an answer; a hint may
+# start a search (hints.py bounds those; this bounds the asking).
 COSTS: dict[type[ClientMessage], float] = {
-    Sync: 10.0, AskHistory: 10.0, ListTables: 2.0, AskHint: 50.0,
+    ListTables: 2.0, AskStandings: 20.0, AskHint: 50.0, Forget: 50.0, Sync: 100.0,
+    AskHistory: 100.0,
 }  # fmt: skip
 
 

@@ -16,16 +16,16 @@ from .server_helpers import seat_table
 
 
 def test_a_budget_allows_its_burst_then_its_rate_and_tells_once():
-    budget = RequestBudget(rate=10.0, burst=20.0, now=0.0)
-    assert COSTS[Sync] == 10.0
+    budget = RequestBudget(rate=100.0, burst=200.0, now=0.0)
+    assert COSTS[Sync] == 100.0
     assert budget.spend(Sync(), 0.0) and budget.spend(Sync(), 0.0)
     assert not budget.spend(Sync(), 0.0)
     assert budget.tell() and not budget.tell()  # once per refusal spell
-    assert not budget.spend(Sync(), 0.5)  # 5 units back: not enough for a snapshot
+    assert not budget.spend(Sync(), 0.5)  # 50 units back: not enough for a snapshot
     assert budget.spend(Ping(n=1), 0.5)  # but enough for a ping
     assert budget.spend(Sync(), 1.6)
     assert budget.tell()  # a success ends the spell: the next refusal is told again
-    assert budget.spend(Ping(n=1), 100.0) and budget._units <= 20.0  # never above its size
+    assert budget.spend(Ping(n=1), 100.0) and budget._units <= 200.0  # never above its size
 
 
 async def test_a_sync_flood_gets_a_bounded_share_and_one_error(nursery, autojump_clock):
