@@ -233,11 +233,11 @@ def limits() -> list[tuple[str, str]]:
         ("chat", f"{config.chat_burst} lines in any {config.chat_window:g} seconds per player"),
         ("requests on one connection",
          f"{config.request_rate:g} units a second, saved up to {config.request_burst:g}"
-         f" ({priced()}, any other request 1); over it `slow_down`"),
+         f" ({priced()}, any other request 1); over it, a request waits"),
         ("requests from one address, all its connections together",
          f"{config.address_request_share:g} connections' worth:"
          f" {config.request_rate * config.address_request_share:g} units a second, saved up to"
-         f" {config.request_burst * config.address_request_share:g}; over it `slow_down`"),
+         f" {config.request_burst * config.address_request_share:g}; over it, likewise"),
         *[(what, quota_text(QUOTAS[kind])) for what, kind in QUOTA_NAMES],
         ("the waiting room's `ready` and `seat_computer`, as the others hear of them",
          f"at most once every {TELL_EVERY:g} s, as the state then"),

@@ -168,6 +168,7 @@ async def test_a_client_that_never_reads_is_dropped_and_delays_no_one(server):
         await host.expect("table")
     sock = trio.socket.socket()
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    await sock.bind(("127.0.0.2", 0))  # a machine of its own: its own address's budget
     await sock.connect(("127.0.0.1", server.port))
     sleeper = NetClient(trio.SocketStream(sock), "Sleeper")
     await sleeper.send(Hello(version=PROTOCOL_VERSION, name="Sleeper"))
