@@ -179,7 +179,9 @@ async def play_pair(
             if over:
                 for p in (a, b):
                     await p.send(Rematch())
-                await changed()
+                while any(p.session.game is None or p.session.game.result is not None
+                          for p in (a, b)):  # fmt: skip
+                    await changed()  # until the next game's snapshots
                 continue
             top = max(ga.version, gb.version)
             movers = [(n, p) for n, p in enumerate((a, b)) if games[n].legal  # type: ignore[union-attr]

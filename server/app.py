@@ -13,6 +13,7 @@ import logging
 import math
 import random
 import secrets
+import sqlite3
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -33,6 +34,7 @@ from .connection import Connection, peer_address, serve_connection
 from .datalock import DataDirLock
 from .journal import FILE_NAME as JOURNAL_FILE
 from .journal import Journal, JournalError
+from .journal_error import damaged
 from .lobby import Lobby
 from .outflow import Outflow
 from .private import narrow_if_there, private_directory, private_file
@@ -58,9 +60,9 @@ class Server:
         self.journal.on_failure = self._journal_failed
         self.journal.compact()
         self.outflow = Outflow(self.journal)  # commit, then send
-        # The standings, read once before anyone connects, then kept as games are
-        # counted: a request never reads every game (standings_read.py).
-        self.standings = self.journal.read(partial(StandingsBook.load, now=time.time()))
+        # The standings, read once before anyone connects (`read_standings`), then
+        # kept as games are counted: a request never reads every game.
+        self.standings = StandingsBook()
         self.lobby = Lobby(
             config,
             rng,
@@ -252,6 +254,27 @@ class Server:
         self.journal.write(rows_of(counted))
         self.standings.counted(counted, time.time())
 
+    async def read_standings(self) -> None:
+        """The standings as the journal keeps them, read before the server listens and
+        before any game is counted: in a thread, on a connection of its own (a long
+        journal takes a while), so the loop goes on committing meanwhile."""
+        path, now = self.journal.path, time.time()
+        if path is None:  # kept in memory: nothing was kept before this start
+            self.journal.read(partial(self.standings.read, now=now))
+            return
+
+        def read() -> None:
+            db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+            try:
+                self.standings.read(db, now)
+            finally:
+                db.close()
+
+        try:
+            await trio.to_thread.run_sync(read)
+        except sqlite3.Error as err:
+            raise JournalError(damaged(str(path), str(err))) from None
+
     def _journal_failed(self, message: str) -> None:
         self.failure = message
         self._nursery.start_soon(self.shutdown, "The server cannot save games; it stops.")
@@ -302,6 +325,7 @@ async def _run(server: Server, nursery: trio.Nursery, task_status: trio.TaskStat
         nursery.start_soon(server.outflow.run)  # the journal's commits, then the frames
         await nursery.start(server.computers.run)  # the computer players
         await nursery.start(server.alarms.run)  # the turn clocks
+        await server.read_standings()
         server.listeners = await trio.open_tcp_listeners(config.port, host=config.host)
         for listener in server.listeners:
             nursery.start_soon(server.accept, listener)

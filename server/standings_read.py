@@ -111,24 +111,28 @@ class StandingsBook:
     def load(cls, db: sqlite3.Connection, now: float, hours: int = EVENING_HOURS) -> StandingsBook:
         """Everything the journal keeps, read once."""
         book = cls(hours)
+        book.read(db, now)
+        return book
+
+    def read(self, db: sqlite3.Connection, now: float) -> None:
+        """Add everything the journal `db` keeps (to an empty book)."""
         for person, name, computer, mu, sigma in db.execute(
             "SELECT person, name, computer, mu, sigma FROM people"
         ):
-            book.people[str(person)] = Person(str(name), computer, (float(mu), float(sigma)))
+            self.people[str(person)] = Person(str(name), computer, (float(mu), float(sigma)))
         game: list[PersonGame] = []
         for row in db.execute(
             "SELECT person, table_id, game, finished_at, name, side, outcome, sequences,"
             " removed, exchanged, moves, move_time FROM person_games ORDER BY table_id, game"
         ):
-            book.rows_read += 1
+            self.rows_read += 1
             line = PersonGame(*row)
             if game and (game[0].table_id, game[0].game) != (line.table_id, line.game):
-                book._add_game(game, now)
+                self._add_game(game, now)
                 game = []
             game.append(line)
         if game:
-            book._add_game(game, now)
-        return book
+            self._add_game(game, now)
 
     def counted(self, counted: Iterable[Counted], now: float) -> None:
         """A game just counted (standings.py's `counted_game`): its people's lines."""
