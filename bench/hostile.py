@@ -72,6 +72,7 @@ from typing import Any
 
 import msgpack
 import trio
+from hostile_costs import cost_attacks  # beside this file
 from hostile_tables import table_limit_attacks  # beside this file
 from support.processes import read_port, stop  # bench/support/
 from support.session_view import SessionView  # bench/support/
@@ -1703,6 +1704,8 @@ async def run(scale: Scale, quick: bool, folder: Path) -> dict[str, Any]:
     if not quick:  # the tests run bench/hostile_tables.py's quick mode on its own
         print("The table limit (servers of their own, bench/hostile_tables.py):", flush=True)
         figures |= await table_limit_attacks(quick)
+        print("What requests cost (servers of their own, bench/hostile_costs.py):", flush=True)
+        figures |= await cost_attacks(quick)
     figures["seconds"] = round(time.monotonic() - began)
     return figures
 

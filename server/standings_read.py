@@ -101,7 +101,9 @@ class StandingsBook:
         # Every evening game's (finished at, person), oldest first, to let go as they age.
         self._ageing: list[tuple[float, str]] = []
         self.changes = 0  # moves on with every change: the cached tops are for one value
-        self._tops: tuple[int, int, tuple[Line, ...], tuple[Line, ...], tuple[Pair, ...]] | None
+        self._tops: (
+            tuple[int, int, tuple[Line, ...], tuple[Line, ...], tuple[Pair, ...], Standings] | None
+        )
         self._tops = None
         self.rows_read = 0  # person_games rows read (by `load`): the tests count the work
 
@@ -261,8 +263,16 @@ class StandingsBook:
         if tops is None or tops[0] != self.changes or tops[1] != self.hours:
             evening = tuple(self.top(now, True))
             ever = tuple(self.top(now, False))
-            tops = self._tops = (self.changes, self.hours, evening, ever, tuple(self.pairs()))
+            pairs = tuple(self.pairs())
+            alone = Standings(
+                hours=self.hours, evening=tuple(line.standing for line in evening),
+                all_time=tuple(line.standing for line in ever), pairs=pairs, you=None,
+                _trusted=True,
+            )  # fmt: skip
+            tops = self._tops = (self.changes, self.hours, evening, ever, pairs, alone)
         mine = None if person is None else self.line(person)
+        if mine is None:
+            return tops[5]  # the same object for everyone with no line: encoded once
         return Standings(
             hours=self.hours,
             evening=tuple(line.standing for line in tops[2]),
