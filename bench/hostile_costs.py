@@ -7,7 +7,8 @@ process of its own, the real game (where there is one) in a process of its own.
 - Standings on a long journal: a journal of 60,000 finished games among 40 people
   (written straight into SQLite through the standings' own row writer), then
   `standings` asked from many addresses, five a connection, each timed from send to
-  answer (`standings_ms_60k`: the p99). Then a real game's moves timed alone
+  answer (`standings_ms_60k`: the p99), and a `ping` after each, the floor any round
+  trip has on the machine at the time (`ping_ms_p99`). Then a real game's moves timed alone
   (`standings_calm_p99_ms`) and while 16 connections from 16 addresses send
   `standings` and `forget` as fast as they can (`standings_flood_p99_ms`, and the
   ratio `standings_flood_ratio`, at most 3).
@@ -48,6 +49,7 @@ from sarja.protocol.messages import (
     Forget,
     Hello,
     Join,
+    Ping,
     Ready,
     Rematch,
     SeatComputer,
@@ -279,19 +281,25 @@ def fill_journal(path: Path, games: int, people: int) -> None:
     journal.close()
 
 
-async def ask_standings(port: int, conns: int, asks: int) -> list[float]:
+async def ask_standings(port: int, conns: int, asks: int) -> tuple[list[float], list[float]]:
     """Seconds from `standings` to its answer, `asks` times on each of `conns`
-    connections, each from an address of its own (within the per-address limit)."""
-    took = []
+    connections, each from an address of its own (within the per-address limit); and
+    from a `ping` to its `pong` on the same connections, in turns with them: the floor
+    the machine's load sets for any round trip, in the same run."""
+    took, floor = [], []
     for i in range(conns):
         client = await Client.connect(port, f"Asker{i}", source=f"127.0.5.{i % 250 + 1}")
-        for _ in range(asks):
+        for n in range(asks):
             began = time.perf_counter()
             await client.send(AskStandings())
             await client.until("standings")
             took.append(time.perf_counter() - began)
+            began = time.perf_counter()
+            await client.send(Ping(n=n))
+            await client.until("pong")
+            floor.append(time.perf_counter() - began)
         await client.aclose()
-    return took
+    return took, floor
 
 
 async def flood_people(port: int, i: int, until: float, tally: dict[str, int]) -> None:
@@ -326,7 +334,7 @@ async def standings_attack(folder: Path, quick: bool) -> dict[str, Any]:
     started = time.monotonic() - began
     phase = 3.0 if quick else 20.0
     try:
-        took = await ask_standings(port, 8 if quick else 40, 5)
+        took, floor = await ask_standings(port, 8 if quick else 100, 5)
         tally = {"requests": 0}
         async with trio.open_nursery() as nursery:
             game = await RealGame.start(nursery, port)
@@ -350,6 +358,8 @@ async def standings_attack(folder: Path, quick: bool) -> dict[str, Any]:
         "standings_server_start_s": round(started, 1),
         "standings_ms_60k": round(percentile(took, 0.99) * 1e3, 3),
         "standings_ms_median": round(percentile(took, 0.5) * 1e3, 3),
+        "ping_ms_p99": round(percentile(floor, 0.99) * 1e3, 3),  # the floor, same run
+        "ping_ms_median": round(percentile(floor, 0.5) * 1e3, 3),
         "standings_calm_p99_ms": round(calm_p99, 2),
         "standings_flood_p99_ms": round(flood_p99, 2),
         "standings_flood_ratio": round(flood_p99 / calm_p99, 2),
