@@ -87,6 +87,3 @@ class Quotas:
         for key, times in list(self._by_address.items()):
             if not times or now - times[-1] > QUOTAS[key[1]].window:
                 del self._by_address[key]
-
-    def __len__(self) -> int:
-        return len(self._by_address)

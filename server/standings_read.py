@@ -105,7 +105,6 @@ class StandingsBook:
             tuple[int, int, tuple[Line, ...], tuple[Line, ...], tuple[Pair, ...], Standings] | None
         )
         self._tops = None
-        self.rows_read = 0  # person_games rows read (by `load`): the tests count the work
 
     # ----- filling ---------------------------------------------------------------
 
@@ -127,7 +126,6 @@ class StandingsBook:
             "SELECT person, table_id, game, finished_at, name, side, outcome, sequences,"
             " removed, exchanged, moves, move_time FROM person_games ORDER BY table_id, game"
         ):
-            self.rows_read += 1
             line = PersonGame(*row)
             if game and (game[0].table_id, game[0].game) != (line.table_id, line.game):
                 self._add_game(game, now)
