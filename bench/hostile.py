@@ -48,7 +48,9 @@ file that is scanned at the end). Attackers bind source addresses 127.0.0.2 to
    (bench/hostile_bounds.py: clock tables per address; a real player's hints, calm
    and under a flood from several addresses); and a fake server with the real one's
    id, and a relay, against the real client (bench/hostile_spoof.py: the secrets the
-   client holds that reached them).
+   client holds that reached them); and what requests cost (bench/hostile_costs.py:
+   standings and forget on a journal of 60,000 games, sync, the waiting room's toggles)
+   in the full run.
 
 Printed: frames, connections, crashes (the server process died), tracebacks logged,
 `internal_error` replies seen, the real game's p50/p99 before and during the attack,
@@ -82,6 +84,7 @@ from typing import Any
 import msgpack
 import trio
 from hostile_bounds import clock_tables, hints  # beside this file
+from hostile_costs import cost_attacks  # beside this file
 from hostile_spoof import spoof  # beside this file
 from hostile_tables import table_limit_attacks  # beside this file
 from support.processes import read_port, stop  # bench/support/
@@ -1738,6 +1741,12 @@ SEPARATE: list[tuple[str, Separate, bool]] = [
     ("clock tables one address keeps (bench/hostile_bounds.py)", clock_tables, True),
     ("a real player's hints under a flood (bench/hostile_bounds.py)", hints, True),
     ("a fake server with the real one's id (bench/hostile_spoof.py)", spoof, True),
+    # The tests run bench/hostile_costs.py's quick mode on its own.
+    (
+        "what requests cost (bench/hostile_costs.py)",
+        lambda quick, folder: cost_attacks(quick),
+        False,
+    ),
 ]
 
 

@@ -1,8 +1,8 @@
 """The game's past in the log, and the log scrolled back through it.
 
-After every snapshot of a game with a past, the server sends its `history`: each
-update so far, as it was told, in pages the client session gathers (`Past`, once the
-last page came). The entries the log lacks are written into it the way
+After every snapshot of a game with a past, the client session asks for its `history`:
+each update so far, as it was told, a page at a time, gathered (`Past`, once the last
+page came). The entries the log lacks are written into it the way
 live updates are (`log_changes`, words/log.py): after a fresh start the whole game,
 before the lines that greeted the snapshot; after a dropped connection the part that
 was missed. On a return, one line says what happened meanwhile, counted from the

@@ -233,8 +233,11 @@ class Model:
     standings: Standings | None = None
     forget_asked: bool = False
     # The protocol's side of the player, kept across connections (the link gives each
-    # connection a fresh codec in it): the game, action ids, sync on a gap.
-    session: ClientSession = field(default_factory=ClientSession, repr=False, compare=False)
+    # connection a fresh codec in it): the game, action ids, sync on a gap, and the
+    # game's history asked for after each snapshot (the log shows the whole game).
+    session: ClientSession = field(
+        default_factory=lambda: ClientSession(keeps_history=True), repr=False, compare=False
+    )
 
     @property
     def layout(self) -> tuple[str, ...]:

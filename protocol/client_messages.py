@@ -218,6 +218,18 @@ class Sync(WireMap):
 
 
 @wire
+class AskHistory(WireMap):
+    """Ask for one page of the game's history: its entries after version `after`,
+    oldest first (answered with `history`; `more` says whether to ask again)."""
+
+    TYPE = "history"
+    after: int = 0
+
+    def validate(self) -> None:
+        integer(self.after, "after")
+
+
+@wire
 class Chat(WireMap):
     TYPE = "chat"
     text: str

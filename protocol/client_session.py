@@ -6,7 +6,7 @@ bytes out. Sans-IO, as h11: no sockets, no trio.
     session.receive_data(data)                      # b"" at the end of the stream
     while (event := session.next_event()) is not None:
         ...                                         # a server message, taken in
-    sock.send(session.data_to_send())               # its own answers: pong, sync
+    sock.send(session.data_to_send())               # its own requests: pong, sync, history
 
 What every client needs and would otherwise write again:
 
@@ -19,7 +19,8 @@ What every client needs and would otherwise write again:
 - sync on a gap (docs/protocol.md, section 8): an update that does not follow on, or a
   hand or legal newer than the picture, queues one `sync`, and game messages are set
   aside until its snapshot comes;
-- the `history` after a snapshot, gathered page by page (bounded), given whole (`Past`);
+- for a client that keeps a log (`keeps_history`), the game's `history` asked for after
+  each snapshot, a page at a time, gathered (bounded) and given whole (`Past`);
 - action ids above every id the server holds for the seat (`take_id`, `action`);
 - a `pong` for every `ping`.
 
@@ -39,6 +40,7 @@ from .distrust import ServerProtocolError, match_fits, table_fits
 from .messages import (
     Ack,
     ActionMessage,
+    AskHistory,
     ClientMessage,
     Entry,
     Hand,
@@ -102,7 +104,10 @@ class ClientSession:
     """One player's side of the protocol: the connection's codec, and what the messages
     that came over it (and over the connections before it) say."""
 
-    def __init__(self) -> None:
+    def __init__(self, keeps_history: bool = False) -> None:
+        """`keeps_history`: after each snapshot of a game with a past, ask for its
+        history (a client whose log shows the whole game)."""
+        self.keeps_history = keeps_history
         self.codec = ClientCodec()
         # The fingerprint of the key this connection's server proved it holds: what a
         # client keeps its secrets (tokens, person key) under, never the server_id.
@@ -161,7 +166,8 @@ class ClientSession:
         return None if msg is None else self.take(msg)
 
     def replies(self) -> list[ClientMessage]:
-        """The answers the session made itself (`pong`, `sync`), to send, oldest first."""
+        """The requests the session made itself (`pong`, `sync`, `history`), to send,
+        oldest first."""
         replies, self._replies = self._replies, []
         return replies
 
@@ -205,16 +211,7 @@ class ClientSession:
             case History():
                 return self._history(msg)
             case Snapshot():
-                try:
-                    table_fits(msg, self.table)
-                    # A new mirror, not the old one reset: what was shown stays whole.
-                    self.game = GameMirror(msg)
-                except ServerProtocolError:
-                    self.syncing = True
-                    raise
-                self.syncing = False
-                self.past, self._past_dropped = [], False
-                self._ids_above(msg.last_id)
+                self._snapshot(msg)
             case TableView():
                 result = None if self.game is None else self.game.result
                 match_fits(msg, self._shown, result)
@@ -227,12 +224,27 @@ class ClientSession:
                 self.table = None
                 self.syncing = False
                 self.past, self._past_dropped = [], False
+                self._drop_history_asked()
             case Welcome():
                 self.welcome = msg
                 self._ids_above(msg.last_id)
             case Ping():
                 self._replies.append(Pong(n=msg.n))
         return msg
+
+    def _snapshot(self, msg: Snapshot) -> None:
+        try:
+            table_fits(msg, self.table)
+            # A new mirror, not the old one reset: what was shown stays whole.
+            self.game = GameMirror(msg)
+        except ServerProtocolError:
+            self.syncing = True
+            raise
+        self.syncing = False
+        self.past, self._past_dropped = [], False
+        self._ids_above(msg.last_id)
+        if self.keeps_history and msg.version > 0:
+            self._replies.append(AskHistory(after=0))  # the whole game, for the log
 
     def _game_message(self, msg: Update | Hand | Legal) -> Event:
         game = self.game
@@ -260,6 +272,8 @@ class ClientSession:
             return SetAside(msg)
         if msg.more:
             self.past.extend(msg.entries)
+            if self.keeps_history and msg.entries:  # the next page, after this one's last
+                self._replies.append(AskHistory(after=msg.entries[-1].version))
             return msg
         entries = (*self.past, *msg.entries)
         self.past = []
@@ -269,6 +283,11 @@ class ClientSession:
         self.game = None
         self.syncing = False
         self.past, self._past_dropped = [], False
+        self._drop_history_asked()
+
+    def _drop_history_asked(self) -> None:
+        """No game to ask about any more (nor would the session allow it)."""
+        self._replies = [r for r in self._replies if not isinstance(r, AskHistory)]
 
     def _ids_above(self, last_id: int | None) -> None:
         """Ids go on above the last one the server holds, so a client started afresh

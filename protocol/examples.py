@@ -164,6 +164,7 @@ CLIENT_EXAMPLES = (
     m.HandOver(seat=1),
     m.SeatComputer(seat=1, level="medium"),
     m.Sync(),
+    m.AskHistory(after=8),  # the next page, after one that ended at version 8
     m.Chat(text="Good luck!"),
     PLAY,
     m.Remove(id=8, version=14, card="JS", cell=37),

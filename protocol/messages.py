@@ -11,6 +11,7 @@ from .client_messages import (
     ACTION_TYPES,
     ActionMessage,
     AskHint,
+    AskHistory,
     AskStandings,
     Chat,
     CreateTable,
@@ -84,6 +85,7 @@ ClientMessage = (
     | HandOver
     | SeatComputer
     | Sync
+    | AskHistory
     | Chat
     | Play
     | Remove
@@ -117,7 +119,7 @@ ServerMessage = (
 
 _CLIENT: tuple[type[WireMap], ...] = (
     Hello, Resume, Ping, Pong, ListTables, CreateTable, Join, Spectate, Sit, Ready, Leave, Rematch,
-    HandOver, SeatComputer, Sync, Chat, Play, Remove, Exchange, Draw, Pass, AskHint,
+    HandOver, SeatComputer, Sync, AskHistory, Chat, Play, Remove, Exchange, Draw, Pass, AskHint,
     AskStandings, Forget,
 )  # fmt: skip
 _SERVER: tuple[type[WireMap], ...] = (
@@ -139,6 +141,7 @@ __all__ = [
     "Ack",
     "ActionMessage",
     "AskHint",
+    "AskHistory",
     "AskStandings",
     "Bye",
     "Change",

@@ -30,10 +30,10 @@ CLIENT_ALLOWED: dict[SessionState, frozenset[str]] = {
     S.LOBBY: _ALWAYS
     | {"list_tables", "create_table", "join", "spectate", "resume", "standings", "forget"},
     S.TABLE: _ALWAYS | {"sit", "ready", "leave", "chat", "seat_computer"},
-    S.GAME: _ALWAYS | _ACTIONS | {"leave", "chat", "sync", "hand_over", "ask_hint"},
+    S.GAME: _ALWAYS | _ACTIONS | {"leave", "chat", "sync", "history", "hand_over", "ask_hint"},
     # Actions too: a move resent after a lost connection gets its acknowledgement,
     # and any other is refused as `game_over`. `ready`: for the next game of a match.
-    S.ENDED: _ALWAYS | _ACTIONS | {"rematch", "ready", "leave", "chat", "sync"},
+    S.ENDED: _ALWAYS | _ACTIONS | {"rematch", "ready", "leave", "chat", "sync", "history"},
 }
 
 _AT_TABLE = frozenset({"table", "tables", "snapshot", "notice", "chat", "ack"})

@@ -14,6 +14,8 @@ import math
 import random
 import secrets
 import socket
+import sqlite3
+import time
 from collections import Counter
 from collections.abc import Callable
 from functools import partial
@@ -26,6 +28,7 @@ from sarja.protocol.fields import ID_RE
 from sarja.protocol.messages import Bye
 
 from .alarms import Alarms
+from .budget import RequestBudget
 from .computers import Computers
 from .config import ServerConfig
 from .connection import (
@@ -40,12 +43,14 @@ from .connection import (
 from .datalock import DataDirLock
 from .journal import FILE_NAME as JOURNAL_FILE
 from .journal import Journal, JournalError
+from .journal_error import damaged
 from .lobby import Lobby
 from .outflow import Outflow
 from .private import narrow_if_there, private_directory, private_file
 from .rating import Skill
 from .records import RecordStore
-from .standings import game_rows
+from .standings import counted_game, rows_of
+from .standings_read import StandingsBook
 from .tls import OLDER_CLIENT_REFUSAL, TLS_HANDSHAKE, server_key
 
 log = logging.getLogger("sarja.server")
@@ -66,12 +71,16 @@ class Server:
         self.journal.on_failure = self._journal_failed
         self.journal.compact()
         self.outflow = Outflow(self.journal)  # commit, then send
+        # The standings, read once before anyone connects (`read_standings`), then
+        # kept as games are counted: a request never reads every game.
+        self.standings = StandingsBook()
         self.lobby = Lobby(
             config,
             rng,
             server_id(config.data_dir),
             self.journal,
             clock=trio.current_time,  # the graces' timers sleep on trio's clock
+            standings=self.standings,
         )
         # The computer players; `computers.run` must run in the server's nursery.
         self.computers = Computers(
@@ -84,6 +93,10 @@ class Server:
         self._port: int | None = None
         self.connections = 0
         self._per_address: Counter[str] = Counter()
+        # What each address may ask, all its connections together (budget.py); kept
+        # after its last connection closes until it has refilled, so reconnecting
+        # does not refill it.
+        self._budgets: dict[str, RequestBudget] = {}
         self._live: set[Connection] = set()
         self.records_written: list[Path] = []
         self.games_counted = 0  # finished games the standings have counted (for tests)
@@ -171,9 +184,17 @@ class Server:
             return
         self._per_address[address] += 1
         self.connections += 1
+        shared = self._budgets.get(address)
+        if shared is None:
+            c = self.config
+            share = c.address_request_share
+            now = trio.current_time()
+            shared = self._budgets[address] = RequestBudget(
+                c.request_rate * share, c.request_burst * share, now
+            )
         connection = Connection(
             stream, self.lobby, self.config, address, self.outflow, self.carry,
-            advise=self.computers.advise,
+            advise=self.computers.advise, shared=shared,
         )  # fmt: skip
         self._live.add(connection)
         try:
@@ -220,8 +241,12 @@ class Server:
     async def sweeper(self) -> None:
         while True:
             await trio.sleep(self.config.sweep_every)
-            self.lobby.sweep(trio.current_time())
+            now = trio.current_time()
+            self.lobby.sweep(now)
             self.carry()
+            for address, budget in list(self._budgets.items()):
+                if address not in self._per_address and budget.full(now):
+                    del self._budgets[address]
 
     async def push_table_lists(self) -> None:
         """The lobby's table list, pushed to the lobby at most every
@@ -266,7 +291,30 @@ class Server:
         saved = self.journal.table(table_id, number)
         if saved is None or saved.game is None:
             return
-        self.journal.write(self.journal.read(partial(game_rows, saved=saved, fresh=fresh)))
+        counted = self.journal.read(partial(counted_game, saved=saved, fresh=fresh))
+        self.journal.write(rows_of(counted))
+        self.standings.counted(counted, time.time())
+
+    async def read_standings(self) -> None:
+        """The standings as the journal keeps them, read before the server listens and
+        before any game is counted: in a thread, on a connection of its own (a long
+        journal takes a while), so the loop goes on committing meanwhile."""
+        path, now = self.journal.path, time.time()
+        if path is None:  # kept in memory: nothing was kept before this start
+            self.journal.read(partial(self.standings.read, now=now))
+            return
+
+        def read() -> None:
+            db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+            try:
+                self.standings.read(db, now)
+            finally:
+                db.close()
+
+        try:
+            await trio.to_thread.run_sync(read)
+        except sqlite3.Error as err:
+            raise JournalError(damaged(str(path), str(err))) from None
 
     def _journal_failed(self, message: str) -> None:
         self.failure = message
@@ -318,6 +366,7 @@ async def _run(server: Server, nursery: trio.Nursery, task_status: trio.TaskStat
         nursery.start_soon(server.outflow.run)  # the journal's commits, then the frames
         await nursery.start(server.computers.run)  # the computer players
         await nursery.start(server.alarms.run)  # the turn clocks
+        await server.read_standings()
         server.listeners = await trio.open_tcp_listeners(config.port, host=config.host)
         for listener in server.listeners:
             nursery.start_soon(server.accept, listener)

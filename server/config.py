@@ -51,6 +51,9 @@ class ServerConfig:
     # `sync` 10): a real client asks a few a second; a flood gets this share, no more.
     request_rate: float = 2000.0  # units a second...
     request_burst: float = 2000.0  # ...saved up to this many
+    # Every connection from one address together: this many connections' worth (a
+    # machine running a few bots, or a family's clients behind one router).
+    address_request_share: float = 4.0
     move_burst: int = 10  # joins, watches and leaves allowed...
     move_window: float = 30.0  # ...in this many seconds
     sweep_every: float = 30.0  # how often idle seats and deserted games are looked for

@@ -8,8 +8,11 @@ Frames come through the outflow (outflow.py), which holds back those that tell o
 the journal has not kept yet; the connection knows nothing of the journal.
 
 Everything a peer sends goes through the protocol codec first; nothing from the
-network reaches the lobby unvalidated. A protocol violation gets an error frame, and a
-fatal one closes the connection after it (the error is written before the close).
+network reaches the lobby unvalidated. A request over the peer's budget (budget.py)
+waits until the budget holds it, and nothing more is read from the peer meanwhile:
+what it sends waits in its socket, costing the server nothing, not even decoding. A
+protocol violation gets an error frame, and a fatal one closes the connection after it
+(the error is written before the close).
 """
 
 from __future__ import annotations
@@ -79,6 +82,7 @@ class Connection:
     def __init__(
         self, stream: trio.abc.Stream, lobby: Lobby, config: ServerConfig, address: str,
         outflow: Outflow, carry: Callable[[], None], advise: Advise | None = None,
+        shared: RequestBudget | None = None,
     ) -> None:  # fmt: skip
         self.stream = stream
         self.lobby = lobby
@@ -96,7 +100,10 @@ class Connection:
         self._sending_since: float | None = None  # when the write under way began
         self._frame_since: float | None = None  # when the frame being received began
         self._unknown_resumes = 0
+        self._rest_until: float | None = None  # over budget: read nothing more till then
+        self._waiting: ClientMessage | None = None  # the request over budget, till then
         self._budget = RequestBudget(config.request_rate, config.request_burst, trio.current_time())
+        self._shared = shared  # the budget every connection from this address shares
         self._connection = trio.CancelScope()  # the running connection's, once it runs
         self._nursery: trio.Nursery | None = None  # the running connection's tasks
         self._advise = advise
@@ -206,11 +213,19 @@ class Connection:
         deadline = trio.current_time() + self.config.handshake_timeout
         with trio.CancelScope(deadline=deadline) as silence:
             while not self._closing:
-                try:
-                    data = bytes(await self.stream.receive_some(RECEIVE_SIZE))
-                except (trio.BrokenResourceError, trio.ClosedResourceError):
-                    return
-                if not self._take_messages(data) or not data:
+                if self._rest_until is not None:
+                    # Over budget: the peer's next request waits (in the socket, and
+                    # what it sent before in the codec) until the budget holds it.
+                    await trio.sleep_until(self._rest_until)
+                    self._rest_until = None
+                    self._frame_since = None  # a frame it holds back is not late: ours
+                    data = None
+                else:
+                    try:
+                        data = bytes(await self.stream.receive_some(RECEIVE_SIZE))
+                    except (trio.BrokenResourceError, trio.ClosedResourceError):
+                        return
+                if not self._take_messages(data) or data == b"":
                     return
                 now = trio.current_time()
                 if not self.codec.in_frame:
@@ -223,14 +238,19 @@ class Connection:
             return
         self.close("idle", "No message arrived for too long; the connection closes.")
 
-    def _take_messages(self, data: bytes) -> bool:
-        """Handle every whole message received; False once the connection must end."""
+    def _take_messages(self, data: bytes | None) -> bool:
+        """Handle the whole messages received (`data`, and those waiting in the codec),
+        until one is over budget; False once the connection must end."""
         try:
-            self.codec.receive_data(data)
+            if data is not None:
+                self.codec.receive_data(data)
         except RemoteProtocolError as exc:  # e.g. a frame too large, from its length alone
             self.send(error_reply(exc))
             return False
-        while not self._closing:
+        waiting, self._waiting = self._waiting, None
+        if waiting is not None:
+            self._handle(waiting)
+        while not self._closing and self._rest_until is None:
             try:
                 msg = self.codec.next_message()
             except RemoteProtocolError as exc:
@@ -241,22 +261,17 @@ class Connection:
             if msg is None:
                 return True
             self._handle(msg)
-        return False
+        return not self._closing  # resting, or closing
 
     def _handle(self, msg: ClientMessage) -> None:
         if isinstance(msg, Pong):
             return
         action_id = msg.id if isinstance(msg, ACTION_TYPES) else None
-        if not self._budget.spend(msg, trio.current_time()):
-            if self._budget.tell():
-                self.send(
-                    Error(
-                        code="slow_down",
-                        message="Slow down: this connection asks more than the server answers.",
-                        id=action_id,
-                        _trusted=True,
-                    )
-                )
+        now = trio.current_time()
+        if not self._budget.spend(msg, now, self._shared):
+            # Over budget: it waits its turn, and nothing more is read meanwhile.
+            self._waiting = msg
+            self._rest_until = now + self._budget.wait(msg, now, self._shared)
             return
         if isinstance(msg, Ping):
             self.send(Pong(n=msg.n, _trusted=True))
@@ -316,7 +331,8 @@ class Connection:
             self._connection.cancel()
             return
         begun = self._frame_since
-        if begun is not None and now - begun > self.config.frame_timeout:
+        resting = self._rest_until is not None  # the server holds back its frames
+        if begun is not None and not resting and now - begun > self.config.frame_timeout:
             # A frame trickling in a byte at a time would hold the connection forever.
             self._frame_since = None
             self.close("slow_frame", "A message took too long to arrive; the connection closes.")

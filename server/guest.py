@@ -46,7 +46,7 @@ class Place(Protocol):
 class Guest:
     __slots__ = (
         "id", "session", "token", "keys", "name", "outbox", "table", "seat", "chat_times",
-        "move_times", "address", "computer", "person", "ask_times",
+        "move_times", "address", "computer", "person", "limits",
     )  # fmt: skip
 
     def __init__(self, name: str, guest_id: str | None = None, keys: tuple[str, ...] = ()) -> None:
@@ -73,7 +73,8 @@ class Guest:
         # The hash of the person key its client sent (standings.py): who this is,
         # whatever the name. None: no key (an older client), so no standing.
         self.person: str | None = None
-        self.ask_times: list[float] = []  # standings asked for
+        # The recent times of requests with a quota of their own, by kind (quotas.py).
+        self.limits: dict[str, list[float]] | None = None
 
     def new_token(self, used: str | None = None) -> None:
         """A fresh token (unguessable, shown to no one else: it alone restores a seat);

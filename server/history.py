@@ -1,7 +1,8 @@
 """A game's public history: every change its members were told, kept to tell again.
 
-A member who joins late, comes back or asks to `sync` gets a snapshot, and right after
-it the history in `history` pages, so its log can show the whole game. Each entry is
+A member who joins late, comes back or asks to `sync` gets a snapshot; a client that
+keeps a log then asks for the history, a `history` page at a time, so its log can show
+the whole game. Each entry is
 an update's version and changes, exactly as they were broadcast (the drawn card is in
 no change, so nothing hidden is kept here), and, when sent, whether the computer made
 that action for an away person (the table's `stand_ins`).
@@ -18,6 +19,7 @@ one `away` per seat is kept.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable
 
 from sarja.protocol.changes import Away, Back, Change, seat_only
@@ -25,16 +27,18 @@ from sarja.protocol.limits import MAX_HISTORY_PAGE
 from sarja.protocol.messages import Entry, History
 
 Entries = list[tuple[int, tuple[Change, ...]]]
+PAGES_KEPT = 8  # pages kept encoded for one state of the history
 
 
 class GameHistory:
-    """The entries of one game, oldest first, and its pages as last sent."""
+    """The entries of one game, oldest first, and its pages as last asked for."""
 
     __slots__ = ("entries", "_pages")
 
     def __init__(self) -> None:
         self.entries: Entries = []
-        self._pages: tuple[tuple[int, int, int], tuple[History, ...]] | None = None
+        # The pages made at one state of the history, by where they start.
+        self._pages: tuple[tuple[int, int, int], dict[int, History]] | None = None
 
     def record(self, version: int, changes: tuple[Change, ...]) -> None:
         """An update was told (or, in a replay, would have been)."""
@@ -56,25 +60,34 @@ class GameHistory:
         if gone:
             self.entries.append((version, gone))
 
-    def pages(self, version: int, stand_ins: set[int]) -> tuple[History, ...]:
-        """The whole history as pages, none if it is empty: the same pages (so encoded
-        once, outflow.py) for every member who asks at this version (a table full of
-        returning players, or a client asking `sync` often)."""
+    def page(self, version: int, stand_ins: set[int], after: int) -> History:
+        """The entries after version `after`, at most a page of them, oldest first: the
+        same page (so encoded once, outflow.py) for every member who asks for it at
+        this version (a table full of returning players)."""
         key = (version, len(self.entries), len(stand_ins))
-        if self._pages is not None and self._pages[0] == key:
-            return self._pages[1]
-        entries = [
-            Entry(version=v, changes=c, stand_in=v in stand_ins, _trusted=True)
-            for v, c in self.entries
-        ]
-        pages = tuple(
-            History(
-                version=version,
-                entries=tuple(entries[i : i + MAX_HISTORY_PAGE]),
-                more=i + MAX_HISTORY_PAGE < len(entries),
-                _trusted=True,
-            )
-            for i in range(0, len(entries), MAX_HISTORY_PAGE)
+        if self._pages is None or self._pages[0] != key:
+            self._pages = (key, {})
+        pages = self._pages[1]
+        page = pages.get(after)
+        if page is not None:
+            return page
+        entries = self.entries
+        first = bisect.bisect_right(entries, after, key=_version)
+        last = min(first + MAX_HISTORY_PAGE, len(entries))
+        page = History(
+            version=version,
+            entries=tuple(
+                Entry(version=v, changes=c, stand_in=v in stand_ins, _trusted=True)
+                for v, c in entries[first:last]
+            ),
+            more=last < len(entries),
+            _trusted=True,
         )
-        self._pages = (key, pages)
-        return pages
+        if len(pages) >= PAGES_KEPT:  # a client naming ever new places: keep a few
+            pages.clear()
+        pages[after] = page
+        return page
+
+
+def _version(entry: tuple[int, tuple[Change, ...]]) -> int:
+    return entry[0]

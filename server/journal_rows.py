@@ -197,8 +197,17 @@ def game_finished(table_id: str, number: int) -> list[Row]:
             f"UPDATE games SET finished = 1, finished_at = ?, people = ({_PEOPLE_AT_END})"
             " WHERE table_id = ? AND number = ?",
             (time.time(), table_id, table_id, number),
-        )
+        ),
+        (_GAME_PEOPLE, (table_id, number)),
     ]
+
+
+# The people of a game just finished, indexed by person (forgetting one reads no other).
+_GAME_PEOPLE = (
+    "INSERT OR IGNORE INTO game_people SELECT json_extract(e.value, '$[1]'), g.table_id,"
+    " g.number FROM games g, json_each(g.people) e WHERE g.table_id = ? AND g.number = ?"
+    " AND json_extract(e.value, '$[1]') IS NOT NULL"
+)
 
 
 def game_recorded(table_id: str, number: int, result: Result | None = None) -> list[Row]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Mapping
 
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 PARKED = 2  # `tables.closed` of a table kept for its players but not loaded at start
 
 SCHEMA = """
@@ -213,6 +213,30 @@ ALTER TABLE person_games ADD COLUMN counted INTEGER NOT NULL DEFAULT 1;
 """
 
 
+# Version 11: who sat in each game, by person, and the tables by their creator's person:
+# forgetting a person (standings.py) finds what names them by index, never by reading
+# every game or table.
+_BY_PERSON = """
+CREATE TABLE game_people (
+    person TEXT NOT NULL,  -- the hash of a person key in the game's `people`
+    table_id TEXT NOT NULL,
+    game INTEGER NOT NULL,
+    PRIMARY KEY (person, table_id, game)
+) WITHOUT ROWID;
+CREATE INDEX game_people_by_game ON game_people (table_id, game);
+CREATE TRIGGER game_people_gone AFTER DELETE ON games BEGIN
+    DELETE FROM game_people WHERE table_id = old.table_id AND game = old.number;
+END;
+CREATE INDEX tables_by_creator_person ON tables (creator_person);
+"""
+# A file of an older version: the games it keeps, indexed.
+_BY_PERSON_KEPT = """
+INSERT OR IGNORE INTO game_people SELECT json_extract(e.value, '$[1]'), g.table_id, g.number
+    FROM games g, json_each(g.people) e
+    WHERE g.people IS NOT NULL AND json_extract(e.value, '$[1]') IS NOT NULL;
+"""
+
+
 # What brings a journal of an older version up to this one, by the version it leads to.
 MIGRATIONS = {
     2: """
@@ -229,6 +253,7 @@ ALTER TABLE seats ADD COLUMN name TEXT;
     8: _WAITING,
     9: _CREATOR_PERSON + _CREATOR_PERSON_KEPT,
     10: _CREDIT,
+    11: _BY_PERSON + _BY_PERSON_KEPT,
 }
 
 
@@ -243,7 +268,7 @@ def set_up(
     if version == 0:
         script = (
             SCHEMA + _V3 + _HINTS + _MATCHES + _CLOCKS + _PEOPLE + _WAITING + _CREATOR_PERSON
-            + _CREDIT
+            + _CREDIT + _BY_PERSON
         )  # fmt: skip
         after = []
     else:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, assert_never
 from sarja.protocol.cards import LAYOUT_CODES
 from sarja.protocol.limits import PROTOCOL_VERSION
 from sarja.protocol.messages import (
+    AskHistory,
     AskStandings,
     Chat,
     ChatLine,
@@ -57,8 +58,10 @@ from .journal_saved import SavedTable
 from .listing import Listing
 from .match import Match
 from .present import table_shapes
+from .quotas import Quotas
 from .refusal import Refusal
 from .seating import Seating
+from .standings_read import StandingsBook
 from .table import Table
 from .turns import Computer, computer_names
 
@@ -76,6 +79,7 @@ class Lobby:
         server_id: str,
         journal: Journal,
         clock: Callable[[], float] = time.monotonic,
+        standings: StandingsBook | None = None,
     ) -> None:
         self.config = config
         self.clock = clock  # the tables' graces are counted on it
@@ -94,6 +98,9 @@ class Lobby:
             config.hint_window,
         )  # fmt: skip
         self.listing = Listing(self.tables, self.fx)
+        # The standings as kept (standings_read.py); a lobby on its own keeps none yet.
+        self.standings = StandingsBook() if standings is None else standings
+        self.quotas = Quotas()  # per address, for the requests that cost the most
 
     def restore(self, saved: list[SavedTable]) -> None:
         """Bring back the tables the journal kept, their players away until they resume."""
@@ -273,8 +280,11 @@ class Lobby:
             case Sync():
                 self._at_table(guest).sync(guest, now)
                 return
+            case AskHistory():
+                self._at_table(guest).send_history(guest, msg.after)
+                return
             case AskStandings():
-                self.fx.send(guest, people.ask(self.journal, guest))
+                self.fx.send(guest, people.ask(self.standings, self.quotas, guest))
                 return
             case Forget():
                 self._forget_person(guest)
@@ -324,20 +334,22 @@ class Lobby:
                     self.guards.check_not_freed(guest, table, now)
                 table.sit(guest, msg.seat, now)
             case Ready():
-                table.set_ready(guest, msg.ready, now)
+                with self.quotas.counted(guest, "toggle"):
+                    table.set_ready(guest, msg.ready, now)
             case Rematch():
                 table.ask_rematch(guest, now)
             case HandOver():
                 table.hand_over(guest, msg.seat, now)
             case SeatComputer():
-                self._seat_computer(table, guest, msg, now)
+                with self.quotas.counted(guest, "toggle"):
+                    self._seat_computer(table, guest, msg, now)
             case _:
                 assert_never(msg)
 
     def _forget_person(self, guest: Guest) -> None:
         """`forget`: nor do the tables the person made keep the key's hash, in memory."""
         person = guest.person
-        people.forget(self.journal, self.fx, guest, set(self.guests.values()))
+        people.forget(self.standings, self.quotas, self.fx, guest, set(self.guests.values()))
         for table in self.tables.values():
             creator = table.creator  # a guest the lobby has forgotten since, it may be
             if table.creator_person == person:
@@ -416,6 +428,7 @@ class Lobby:
         changed = False
         patience = self.config.ready_timeout
         self.guards.forget_freed(now)
+        self.quotas.prune()
         for table in list(self.tables.values()):
             for guest in table.squatters(now, patience):
                 self.guards.freed(table, guest, now)

@@ -22,7 +22,7 @@ from typing import Protocol
 
 import trio
 
-from sarja.protocol.messages import History, ServerMessage, TableList
+from sarja.protocol.messages import History, ServerMessage, Standings, TableList
 
 from .guest import Guest
 from .journal import Journal
@@ -44,9 +44,9 @@ class Sink(Protocol):
         ...
 
 
-# Messages sent again and again unchanged (the table list, a game's history pages):
-# encoded once and kept here while they hold.
-_KEPT = frozenset({TableList, History})
+# Messages sent again and again unchanged (the table list, a game's history pages, the
+# standings between two games): encoded once and kept here while they hold.
+_KEPT = frozenset({TableList, History, Standings})
 _KEEP_AT_MOST = 256
 
 

@@ -207,20 +207,20 @@ class Play:
 
     def send_snapshot(
         self, guest: Guest, seat: int | None, names: list[str], away: list[bool],
-        history: bool = True, clocks: Clocks = (),
+        clocks: Clocks = (),
     ) -> None:  # fmt: skip
-        """Everything the member may know, and (`history`) the game's past after it."""
-        fx = self.fx
+        """Everything the member may know (its past: `send_history`, when asked)."""
         last_id = None if seat is None else self.last_id(seat)
         game, version = self.game, self.version
         last = self.last_stand_in
         made = snapshot(self.table_id, version, game, seat, names, away, last_id, clocks, last)
-        fx.send(guest, made)
-        if history and self.history.entries:
-            for page in self.history.pages(self.version, self.stand_ins):
-                fx.send(guest, page)
+        self.fx.send(guest, made)
         if seat is not None:
             self.hands_sent[seat] = hand_part(self.game, seat)
+
+    def send_history(self, guest: Guest, after: int) -> None:
+        """A page of the game's past: the entries after version `after`."""
+        self.fx.send(guest, self.history.page(self.version, self.stand_ins, after))
 
     def after_change(
         self, here: Sequence[Guest | None], events: list[Change] | None = None

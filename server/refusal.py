@@ -38,9 +38,10 @@ SERVER_CODES: dict[str, str] = {
     "too_fast": "Too many joins, watches and leaves in a short while.",
     "chat_too_fast": "Chat is limited to a few lines every few seconds.",
     "standings_too_fast": "The standings are given a few times every few seconds.",
+    "forget_too_fast": "Forgetting is done a couple of times a minute at most.",
+    "changes_too_fast": "Ready or not, and the computers at a table, change a few times every"
+    " few seconds.",
     "no_person": "The client sent no person key in `hello`, so nothing is kept to forget.",
-    "slow_down": "The connection asks more than the server answers; the request was not"
-    " carried out.",
     "idle": "No message arrived for too long (sent in `bye`).",
     "slow_frame": "A message took too long to arrive whole (sent in `bye`).",
     "too_many_resumes": "Too many unknown resume tokens on one connection (sent in `bye`).",

@@ -12,7 +12,7 @@ its figures are counted here from the kept actions (sequences made, chips remove
 dead cards exchanged, time per move) and kept as one `person_games` row per person,
 with everyone's new rating (rating.py) in `people`. What a game gives each person (only
 their own moves: never the computer's for them) is credit.py's to say. Pure apart from
-reading the file it is given: rows out, no trio. Reading the standings back:
+reading the file it is given: rows out, no trio. The standings kept and read back:
 standings_read.py.
 """
 
@@ -96,10 +96,110 @@ def sitters(people: str | None, players: int) -> list[Sitter]:
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class PersonGame:
+    """One person's line of one finished game, as `person_games` keeps it: the figures
+    of their own moves (credit.py), `own` of the seat's `seat_moves` made by them, and
+    whether the game `counted` for them."""
+
+    person: str
+    table_id: str
+    game: int
+    finished_at: float
+    name: str
+    side: int
+    outcome: str  # "win", "loss" or "draw"
+    sequences: int
+    removed: int
+    exchanged: int
+    moves: int
+    move_time: float
+    own: int = 0
+    seat_moves: int = 0
+    counted: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Added:
+    """What one game adds to a person's line in the standings."""
+
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    sequences: int
+    removed: int
+    exchanged: int
+    moves: int
+    move_time: float
+
+
+def added(row: PersonGame) -> Added:
+    """What the game `row` tells of adds to its person's line: the one place that says
+    so, for the standings kept as games end and rebuilt from the journal at start
+    (standings_read.py), so a change here counts for games already kept too. The game
+    counts in their games, wins, losses and draws only if it counted for them; its
+    figures are their own moves' either way."""
+    n = int(bool(row.counted))
+    return Added(
+        games=n, wins=n * (row.outcome == "win"), losses=n * (row.outcome == "loss"),
+        draws=n * (row.outcome == "draw"), sequences=row.sequences, removed=row.removed,
+        exchanged=row.exchanged, moves=row.moves, move_time=row.move_time,
+    )  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Counted:
+    """A person's line of a game just counted, with who they are now: their latest
+    name, their level if a computer, and their new rating."""
+
+    line: PersonGame
+    computer: str | None
+    skill: Skill
+
+
 def game_rows(db: sqlite3.Connection, saved: SavedTable, fresh: dict[str, Skill]) -> list[Row]:
-    """The rows a finished game adds to the standings: read from the file `db` (the
-    game, its actions' times, the ratings so far); `fresh` holds the ratings written
-    in the same batch but not yet committed, and is brought up to date."""
+    """The rows a finished game adds to the standings (see `counted_game`)."""
+    return rows_of(counted_game(db, saved, fresh))
+
+
+def rows_of(counted: Sequence[Counted]) -> list[Row]:
+    """The journal's rows for the lines `counted_game` counted."""
+    rows: list[Row] = []
+    for c in counted:
+        g = c.line
+        rows.append((_PERSON, (g.person, g.name, c.computer, c.skill[0], c.skill[1])))
+        rows.append(
+            (
+                _PERSON_GAME,
+                (
+                    g.person,
+                    g.table_id,
+                    g.game,
+                    g.finished_at,
+                    g.name,
+                    g.side,
+                    g.outcome,
+                    g.sequences,
+                    g.removed,
+                    g.exchanged,
+                    g.moves,
+                    g.move_time,
+                    g.own,
+                    g.seat_moves,
+                    g.counted,
+                ),
+            )  # fmt: skip
+        )
+    return rows
+
+
+def counted_game(
+    db: sqlite3.Connection, saved: SavedTable, fresh: dict[str, Skill]
+) -> list[Counted]:
+    """What a finished game adds to the standings: read from the file `db` (the game,
+    its actions' times, the ratings so far); `fresh` holds the ratings written in the
+    same batch but not yet committed, and is brought up to date."""
     assert saved.game is not None
     number = saved.game.number
     row = db.execute(
@@ -126,7 +226,7 @@ def game_rows(db: sqlite3.Connection, saved: SavedTable, fresh: dict[str, Skill]
     skills = rate_game(sides, winner, lambda key: _skill(db, key, fresh))
     fresh.update(skills)
     finished_at = float(row[1] or 0.0)
-    rows: list[Row] = []
+    out: list[Counted] = []
     for s in seated:
         if s.key is None:
             continue
@@ -134,31 +234,12 @@ def game_rows(db: sqlite3.Connection, saved: SavedTable, fresh: dict[str, Skill]
         outcome = "draw" if winner is None else "win" if side == winner else "loss"
         c = credits[s.seat]
         f = c.figures
-        mu, sigma = skills.get(s.key) or _skill(db, s.key, fresh)
-        rows.append((_PERSON, (s.key, s.name, s.computer, mu, sigma)))
-        rows.append(
-            (
-                _PERSON_GAME,
-                (
-                    s.key,
-                    saved.id,
-                    number,
-                    finished_at,
-                    s.name,
-                    side,
-                    outcome,
-                    f.sequences,
-                    f.removed,
-                    f.exchanged,
-                    f.moves,
-                    f.move_time,
-                    f.own,
-                    f.seat,
-                    c.counts,
-                ),
-            )  # fmt: skip
-        )
-    return rows
+        line = PersonGame(
+            s.key, saved.id, number, finished_at, s.name, side, outcome, f.sequences,
+            f.removed, f.exchanged, f.moves, f.move_time, f.own, f.seat, c.counts,
+        )  # fmt: skip
+        out.append(Counted(line, s.computer, skills.get(s.key) or _skill(db, s.key, fresh)))
+    return out
 
 
 def rate_game(
@@ -259,11 +340,12 @@ _PERSON_GAME = (
 
 # A game's who-sat-where (journal_rows.py) with the person `?1` left out: their seat's
 # entry keeps its place and name, and counts for no one, as a seat with no key does.
+# Only the games the person's index names are read.
 _FORGET_SITTER = (
     "UPDATE games SET people = (SELECT json_group_array(json(CASE"
     " WHEN json_extract(e.value, '$[1]') = ?1 THEN json_set(e.value, '$[1]', NULL)"
     " ELSE e.value END)) FROM json_each(games.people) AS e)"
-    " WHERE people IS NOT NULL AND instr(people, ?1) > 0"
+    " WHERE (table_id, number) IN (SELECT table_id, game FROM game_people WHERE person = ?1)"
 )
 
 
@@ -277,4 +359,5 @@ def forget_rows(key: str) -> list[Row]:
         ("UPDATE guests SET person = NULL WHERE person = ?", (key,)),
         ("UPDATE tables SET creator_person = NULL WHERE creator_person = ?", (key,)),
         (_FORGET_SITTER, (key,)),
+        ("DELETE FROM game_people WHERE person = ?", (key,)),
     ]

@@ -22,7 +22,7 @@ from .host_journal import add_data_dir, journal_to_read, parse_with_journal
 from .journal import FILE_NAME, Journal, JournalError
 from .records import default_data_dir
 from .standings import forget_rows
-from .standings_read import EVENING_HOURS, Line, games_of, pairs, top
+from .standings_read import EVENING_HOURS, Line, StandingsBook, games_of
 
 ID_SHOWN = 12  # hex digits of a person's key hash the host sees, to name them in `forget`
 
@@ -116,9 +116,9 @@ def person_id(person: str) -> str:
 
 
 def standings_text(journal: Journal, now: float, hours: int, n: int) -> str:
-    evening = journal.read(lambda db: top(db, now - hours * 3600, n))
-    ever = journal.read(lambda db: top(db, None, n))
-    teammates = journal.read(lambda db: pairs(db, n))
+    # The same figures, kept the same way, as the server's `standings` answers with.
+    book = journal.read(lambda db: StandingsBook.load(db, now, hours))
+    evening, ever, teammates = book.top(now, True, n), book.top(now, False, n), book.pairs(n)
     head = ngettext(
         "The evening (games finished in the last {n} hour)",
         "The evening (games finished in the last {n} hours)",

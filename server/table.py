@@ -43,6 +43,7 @@ from .play import Play
 from .refusal import Refusal
 from .seating import Seating
 from .table_computer import ComputerTurns
+from .toggles import Toggles
 from .turns import Computer, free_computer_name
 
 
@@ -67,6 +68,8 @@ class Table(ComputerTurns):
         # Refuses (Refusal) a game about to start here, before the request changes
         # anything: the lobby's bound on what one address sets running (guards.py).
         self._may_start = may_start
+        self.toggles = Toggles()  # the waiting room's changes, told together (toggles.py)
+        self._turn_clock_at: float | None = None  # when the next turn clock runs out
 
     def restore(
         self, saved: SavedTable, guests: dict[str, Guest], watchers: Sequence[Guest], now: float
@@ -173,7 +176,7 @@ class Table(ComputerTurns):
         self.send_table()
         if self.play is not None:  # the players' names are the snapshot's
             for guest in self.members():
-                self._send_snapshot(guest, history=False)
+                self._send_snapshot(guest)
         return True
 
     def seat_computer(self, guest: Guest, seat: int, level: str | None, now: float) -> None:
@@ -213,7 +216,7 @@ class Table(ComputerTurns):
             self.made(guest)
         if computer is None or computer.level != level:  # anything but the level it had
             self.ready[guest.seat] = False
-        self.send_table()
+        self._tell_toggles_soon()
 
     def _computer_seated(self, guest: Guest, seat: int, level: str) -> None:
         """A computer at `level` in the free `seat`, named as no one here is."""
@@ -289,11 +292,12 @@ class Table(ComputerTurns):
         seat = guest.seat
         if ready and self.full and all(r or i == seat for i, r in enumerate(self.ready)):
             self._may_start(self)
+        self.toggles.note(guest.seat, self.ready[guest.seat], guest)
         self.ready[guest.seat] = ready
-        self._notice("ready" if ready else "unready", guest, guest.seat)
-        self.send_table()
         if all(self.ready) and self.full:
             self._start()
+        else:
+            self._tell_toggles_soon()
 
     def leave(self, guest: Guest, now: float) -> None:
         """The guest goes back to the lobby. During a game their seat, hand and
@@ -359,7 +363,7 @@ class Table(ComputerTurns):
             if guest in self.spectators:  # a second connection took over from the first
                 self.send_table([guest])
                 if self.play is not None:
-                    self._send_snapshot(guest, history=False)
+                    self._send_snapshot(guest)
             else:
                 self.seating.place(guest, None)
                 self.spectate(guest, now)
@@ -411,6 +415,7 @@ class Table(ComputerTurns):
     # ----- the game -------------------------------------------------------
 
     def _start(self) -> None:
+        self._toggle_notices()  # who said ready, before the game they started
         self.rematch.clear()
         self.taken_over.clear()
         self.handed.clear()
@@ -492,29 +497,45 @@ class Table(ComputerTurns):
             self.send_table()
 
     def sync(self, guest: Guest, now: float) -> None:
-        """A member lost track of the updates: a fresh snapshot."""
+        """A member lost track of the updates: a fresh snapshot (its past only if
+        asked for: `send_history`)."""
         self.now = now
         # The session allows `sync` only while the table has a game.
         assert self.play is not None
         self._send_snapshot(guest)
 
+    def send_history(self, guest: Guest, after: int) -> None:
+        """A page of the game's past, for a member's log."""
+        # The session allows `history` only while the table has a game.
+        assert self.play is not None
+        self.play.send_history(guest, after)
+
     def _clock_timer(self, at: float | None) -> None:
-        self.fx.timers.append(Timer("clock", self, at))
+        """The table's one timer: the next turn clock to run out (`at`), or the
+        waiting room's changes to tell, whichever comes first."""
+        self._turn_clock_at = at
+        due = self.toggles.due
+        first = at if due is None else due if at is None else min(at, due)
+        self.fx.timers.append(Timer("clock", self, first))
 
     def clock_ran_out(self, now: float) -> None:
-        """The "clock" timer fired: the computer plays the turns whose clock ran out
-        (timed.py), marked as the stand-in's."""
+        """The "clock" timer fired: the waiting room's changes are told, if it is time;
+        the computer plays the turns whose clock ran out (timed.py), marked as the
+        stand-in's."""
         self.now = now
+        due = self.toggles.due
+        if due is not None and now >= due:
+            self._tell_toggles()
         if self.expire_clocks():
             self.send_table()
         self._wake_computer()
 
     # ----- telling --------------------------------------------------------
 
-    def _send_snapshot(self, guest: Guest, history: bool = True) -> None:
+    def _send_snapshot(self, guest: Guest) -> None:
         assert self.play is not None
         clocks = self.clocks.running(self.now) if self.in_play else ()
-        self.play.send_snapshot(guest, guest.seat, self.names(), self.away(), history, clocks)
+        self.play.send_snapshot(guest, guest.seat, self.names(), self.away(), clocks)
 
     def _seat_change(self, change: Away | Back, but: Guest | None = None) -> None:
         """A player went away or came back: a change like any other, with a version."""
@@ -523,6 +544,26 @@ class Table(ComputerTurns):
         self.play.seat_change(change, [g for g in self.members() if g is not but], clocks)
         # Either way a grace starts or ends: the computer looks again.
         self._wake_computer()
+
+    def _tell_toggles_soon(self) -> None:
+        """A waiting room's change (toggles.py): told now, or with the others at the
+        time already set."""
+        due = self.toggles.due
+        at = self.toggles.when(self.now)
+        if at is None:
+            self._tell_toggles()
+        elif due is None:  # the first to wait: the timer is set for it
+            self._clock_timer(self._turn_clock_at)
+
+    def _tell_toggles(self) -> None:
+        self._toggle_notices()
+        self.send_table()
+
+    def _toggle_notices(self) -> None:
+        """A notice for each seat whose readiness changed since it was last told."""
+        for seat, (was, guest) in sorted(self.toggles.take(self.now).items()):
+            if guest is not None and self.seats[seat] is guest and self.ready[seat] != was:
+                self._notice("ready" if self.ready[seat] else "unready", guest, seat)
 
     def send_table(self, to: list[Guest] | None = None) -> None:
         for guest in self.members() if to is None else to:

@@ -22,6 +22,8 @@ async def dial(
     else:
         sock = trio.socket.socket()
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+        if source is not None:
+            await sock.bind((source, 0))
         await sock.connect(("127.0.0.1", port))
         tcp = trio.SocketStream(sock)
     try:

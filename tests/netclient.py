@@ -51,9 +51,9 @@ class NetClient:
     @classmethod
     async def connect(
         cls, port: int, name: str, resume: str | None = None, computer: str | None = None,
-        person: str | None = None,
+        person: str | None = None, source: str | None = None,
     ) -> NetClient:  # fmt: skip
-        stream = await dial(port)
+        stream = await dial(port, source=source)
         client = cls(stream, name)
         hello = Hello(
             version=PROTOCOL_VERSION, name=name, resume=resume, computer=computer, person=person

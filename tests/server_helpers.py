@@ -12,9 +12,12 @@ from sarja.server.app import Server
 from .netclient import NetClient
 
 # What makes a new journal file one of version 9 again, less the columns of the version
-# before it (a test that starts from an older version drops those too).
+# before it (a test that starts from an older version drops those too): what versions 11
+# and 10 added.
 BEFORE_10 = (
-    "ALTER TABLE person_games DROP COLUMN own_moves;"
+    "DROP INDEX tables_by_creator_person; DROP TRIGGER game_people_gone;"
+    " DROP TABLE game_people;"
+    " ALTER TABLE person_games DROP COLUMN own_moves;"
     " ALTER TABLE person_games DROP COLUMN seat_moves;"
     " ALTER TABLE person_games DROP COLUMN counted;"
 )
@@ -72,3 +75,9 @@ async def play_to_the_end(
         ack = await mover.expect("ack")
         version = ack.version
     raise AssertionError("the game did not end")
+
+
+# A new journal made as version 8 left its files: less what versions 9 to 11 added.
+BACK_TO_VERSION_8 = BEFORE_10 + (
+    " ALTER TABLE tables DROP COLUMN creator_person; PRAGMA user_version = 8;"
+)

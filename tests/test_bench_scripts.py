@@ -25,6 +25,7 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
         ("decisions.py", ["--quick"], "edge_hard-v1"),
         ("hostile.py", ["--quick"], "p99_attack_ms"),
         ("hostile_tables.py", ["--quick"], "park_race_stopped"),
+        ("hostile_costs.py", ["--quick"], "toggle_notices_per_s"),
         ("discovery.py", ["--quick"], "gone_after_stop_s"),
         ("path.py", ["--quick"], "move_returns"),
         # stale.py --quick runs in tests/test_client_e2e_stale.py, which checks its figures.

@@ -160,6 +160,7 @@ ROWS_OF_FIVE = "*gggg....*ggggg....." + SNAPSHOT.board[20:40] + "bbbbbb...." + S
 
 def test_every_change_in_words():
     wire = fed(STARTED, snapshot(board=ROWS_OF_FIVE))
+    wire.sent.clear()  # the game's history, asked for after its snapshot
     changes = [
         Removed(seat=1, card="JS", cell=45, side=0),
         Removed(seat=0, card="JH", cell=37, side=1),

@@ -57,3 +57,27 @@ def test_forget_leaves_the_key_s_hash_in_no_row(tmp_path: Path) -> None:
         (0, None, "Aino"),
         (1, bo, "Bo"),
     ]
+
+
+def scanned(db: sqlite3.Connection, sql: str, params: tuple[object, ...]) -> list[str]:
+    """The journal's tables that SQLite would read whole to run `sql`."""
+    plan = db.execute(f"EXPLAIN QUERY PLAN {sql}", params).fetchall()
+    tables = {n for (n,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    return [
+        detail
+        for *_, detail in plan
+        if detail.startswith("SCAN ")
+        and detail.split()[1] in tables
+        and "USING" not in detail  # fmt: skip
+    ]
+
+
+def test_forgetting_reads_what_names_the_person_by_index_and_no_whole_table(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / FILE_NAME
+    Journal(path).close()
+    aino = token_hash("a" * 40)
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        for sql, params in forget_rows(aino):
+            assert scanned(db, sql, params) == [], sql

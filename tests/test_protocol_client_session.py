@@ -192,3 +192,20 @@ def test_decoded_messages_can_wait_before_they_are_taken():
     assert session.take(legal) is legal
     assert session.take(hand) == Gap(hand)  # the update was dropped
     assert isinstance(update, msgs.Update) and isinstance(session.take(update), SetAside)
+
+
+def test_a_client_that_keeps_a_log_asks_for_the_history_a_page_at_a_time():
+    session = ClientSession(keeps_history=True)
+    events_of(session, wire(WELCOME, STARTED, ex.SNAPSHOT))
+    assert session.replies() == [msgs.AskHistory(after=0)]  # the snapshot came alone
+    first = msgs.History(version=12, entries=ex.HISTORY.entries[:5], more=True)
+    assert events_of(session, wire(first)) == [first]
+    after = ex.HISTORY.entries[4].version
+    assert session.replies() == [msgs.AskHistory(after=after)]  # the next page
+    last = msgs.History(version=12, entries=ex.HISTORY.entries[5:])
+    assert events_of(session, wire(last)) == [Past(last, ex.HISTORY.entries)]
+    assert session.replies() == []
+    # One that keeps no log asks for nothing.
+    plain = ClientSession()
+    events_of(plain, wire(WELCOME, STARTED, ex.SNAPSHOT))
+    assert plain.replies() == []

@@ -73,6 +73,7 @@ from sarja.protocol.messages import (
     CLIENT_MESSAGES,
     NOTICE_KINDS,
     SERVER_MESSAGES,
+    AskHistory,
     Choice,
     CreateTable,
     Entry,
@@ -101,7 +102,9 @@ from sarja.protocol.wire import pack
 from sarja.server.budget import COSTS
 from sarja.server.config import ServerConfig
 from sarja.server.connection import MAX_RESUME_TRIES
+from sarja.server.quotas import QUOTAS, Quota
 from sarja.server.refusal import SERVER_CODES
+from sarja.server.toggles import TELL_EVERY
 
 from .dial import dial
 
@@ -238,7 +241,14 @@ def limits() -> list[tuple[str, str]]:
         ("chat", f"{config.chat_burst} lines in any {config.chat_window:g} seconds per player"),
         ("requests on one connection",
          f"{config.request_rate:g} units a second, saved up to {config.request_burst:g}"
-         f" ({priced()}, any other request 1); over it `slow_down`"),
+         f" ({priced()}, any other request 1); over it, a request waits"),
+        ("requests from one address, all its connections together",
+         f"{config.address_request_share:g} connections' worth:"
+         f" {config.request_rate * config.address_request_share:g} units a second, saved up to"
+         f" {config.request_burst * config.address_request_share:g}; over it, likewise"),
+        *[(what, quota_text(QUOTAS[kind])) for what, kind in QUOTA_NAMES],
+        ("the waiting room's `ready` and `seat_computer`, as the others hear of them",
+         f"at most once every {TELL_EVERY:g} s, as the state then"),
         ("bytes queued for a peer that does not read", f"{queued_kib} KiB, then it is dropped"),
         ("time a peer may take to accept bytes", f"{config.send_timeout:g} s, then it is dropped"),
         ("time a frame may take to arrive whole",
@@ -257,6 +267,19 @@ def limits() -> list[tuple[str, str]]:
          f"{config.hint_burst} in any {config.hint_window:g} seconds (more are refused"
          " `hints_too_fast`)"),
     ]  # fmt: skip
+
+
+QUOTA_NAMES = (
+    ("`standings`", "standings"), ("`forget`", "forget"),
+    ("`ready` and `seat_computer` together", "toggle"),
+)  # fmt: skip
+
+
+def quota_text(quota: Quota) -> str:
+    return (
+        f"{quota.burst} in any {quota.window:g} seconds per player, {quota.address_burst} per"
+        f" address; over it `{quota.code}`"
+    )
 
 
 def priced() -> str:
@@ -554,6 +577,8 @@ async def worked_session() -> str:
         await aino.send(action_message(mine.legal[0], 2, made_at))
         await aino.settle()
         await aino.send(Sync(), note="the snapshot equals her picture")
+        await aino.settle()
+        await aino.send(AskHistory(after=2), note="what happened after version 2, for her log")
         await aino.settle()
         await aino.send(Leave())
         await aino.settle()

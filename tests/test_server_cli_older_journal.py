@@ -14,7 +14,8 @@ from pathlib import Path
 
 from sarja.server.datalock import DataDirLock
 from sarja.server.journal import FILE_NAME, Journal
-from tests.server_helpers import BEFORE_10
+
+from .server_helpers import BACK_TO_VERSION_8
 
 SERVER = str(Path(sys.executable).parent / "sarja-server")
 ENGLISH = {k: v for k, v in os.environ.items() if not k.startswith(("LANG", "LC_"))}
@@ -29,9 +30,7 @@ def test_standings_and_export_leave_a_running_older_server_s_journal_as_it_is(tm
     path = tmp_path / FILE_NAME
     Journal(path).close()
     with contextlib.closing(sqlite3.connect(path)) as db:  # as version 8 left it
-        db.executescript(
-            "ALTER TABLE tables DROP COLUMN creator_person; PRAGMA user_version = 8;" + BEFORE_10
-        )
+        db.executescript(BACK_TO_VERSION_8)
     lock = DataDirLock.take(tmp_path)  # the older server, running on it
     try:
         for command in ("standings", "export"):

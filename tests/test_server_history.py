@@ -1,7 +1,8 @@
-"""The game's public history, sent after every snapshot: over real TCP on 127.0.0.1, a
-spectator who arrives mid-game, a player who comes back, and players back after the
-server stopped and started again (the history rebuilt from the journal's replay); in
-every case exactly the updates that were broadcast, never a card from a hand."""
+"""The game's public history, asked for a page at a time after a snapshot: over real TCP
+on 127.0.0.1, a spectator who arrives mid-game, a player who comes back, and players
+back after the server stopped and started again (the history rebuilt from the journal's
+replay); in every case exactly the updates that were broadcast, never a card from a
+hand; and none of it unasked."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import trio
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sarja.protocol.messages import Spectate
+from sarja.protocol.messages import AskHistory, Spectate
 from sarja.server.app import serve
 from sarja.server.config import ServerConfig
 from sarja.server.engine import Arrangement, Game
@@ -36,12 +37,17 @@ def told(client: NetClient) -> list[tuple[int, tuple]]:
 
 
 async def history_after_snapshot(client: NetClient) -> tuple[object, list]:
-    """The snapshot, then every page of the history that follows it at once."""
+    """The snapshot, then the history, asked for page after page."""
     snap = await client.expect("snapshot")
-    pages = [await client.expect("history")]
-    while pages[-1].more:
+    pages: list = []
+    after = 0
+    while not pages or pages[-1].more:
+        await client.send(AskHistory(after=after))
         pages.append(await client.expect("history"))
-    assert client.received[-len(pages) - 1] is snap  # nothing came between
+        after = pages[-1].entries[-1].version
+    # None came unasked: one page for each time the client asked.
+    assert [m for m in client.received if m.TYPE == "history"][-len(pages) :] == pages
+    assert sum(m.TYPE == "history" for m in client.received) == len(pages)
     assert all(p.version == snap.version for p in pages)
     return snap, [e for p in pages for e in p.entries]
 

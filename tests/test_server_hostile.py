@@ -176,7 +176,8 @@ async def test_a_client_that_never_reads_is_dropped_and_delays_no_one(server):
         hosts.append(host)
         await host.send(CreateTable(name=f"Table {i:02}", players=2, teams=2))
         await host.expect("table")
-    sleeper = NetClient(await dial(server.port, receive_buffer=4096), "Sleeper")
+    # A machine of its own (127.0.0.2): its own address's budget.
+    sleeper = NetClient(await dial(server.port, source="127.0.0.2", receive_buffer=4096), "Sleeper")
     await sleeper.send(Hello(version=PROTOCOL_VERSION, name="Sleeper"))
     request = frame_as_if_in(SessionState.LOBBY, ListTables())
     outcomes: list = []

@@ -37,9 +37,9 @@ from sarja.server.journal import FILE_NAME, Journal, token_hash
 from sarja.server.refusal import Refusal
 from sarja.server.seating import Seating
 from sarja.server.table import Table
-from tests.server_helpers import BEFORE_10
 
 from .netclient import NetClient
+from .server_helpers import BACK_TO_VERSION_8
 
 
 def config(**more: Any) -> ServerConfig:
@@ -302,8 +302,8 @@ def test_a_version_8_journal_keeps_the_hash_of_a_creator_it_still_keeps(tmp_path
     Journal(path).close()
     with contextlib.closing(sqlite3.connect(path)) as db:
         db.executescript(
-            BEFORE_10 + "ALTER TABLE tables DROP COLUMN creator_person; PRAGMA user_version = 8;"
-            "INSERT INTO tables (id, number, name, players, teams, hand_size, manual_draw,"
+            BACK_TO_VERSION_8
+            + "INSERT INTO tables (id, number, name, players, teams, hand_size, manual_draw,"
             " computer_takeover, creator) VALUES"
             " ('t1', 1, 'Seated', 2, 2, 7, 0, 0, 'g1'), ('t2', 2, 'Gone', 3, 3, 7, 0, 0, 'g2'),"
             " ('t3', 3, 'Old', 2, 2, 7, 0, 0, NULL);"
@@ -434,8 +434,8 @@ def test_a_computer_s_level_changes_in_one_step_and_its_seat_is_never_free():
     table, fx, (aino, bertil, _) = waiting_room()
     table.seat_computer(aino, 3, "easy", 1.0)
     name = tables_to(fx, bertil)[-1].seats[3].name
-    for level in ("medium", "hard"):
-        table.seat_computer(aino, 3, level, 2.0)
+    for at, level in ((2.0, "medium"), (3.0, "hard")):  # each told at once (toggles.py)
+        table.seat_computer(aino, 3, level, at)
         [seen] = tables_to(fx, bertil)  # one table, with the computer at its new level
         assert (seen.seats[3].name, seen.seats[3].computer, seen.seats[3].ready) == (
             name,

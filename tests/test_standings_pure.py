@@ -202,7 +202,7 @@ def test_a_journal_counted_before_is_counted_again_on_its_next_start(tmp_path):
     # Berra's every move was the clock's stand-in, and the standings of the time gave him
     # the win, the sequences and the top rating; Aino played hers.
     from sarja.server.journal import FILE_NAME, Journal
-    from sarja.server.standings_read import standings
+    from sarja.server.standings_read import StandingsBook
 
     from .server_helpers import BEFORE_10
 
@@ -227,8 +227,8 @@ def test_a_journal_counted_before_is_counted_again_on_its_next_start(tmp_path):
         )
         db.commit()
     journal = Journal(path)
-    told = journal.read(lambda db: standings(db, 2000.0, "bb"))
-    mine = journal.read(lambda db: standings(db, 2000.0, "aa"))
+    book = journal.read(lambda db: StandingsBook.load(db, 2000.0))
+    told, mine = book.standings(2000.0, "bb"), book.standings(2000.0, "aa")
     journal.close()
     berra, aino = told.you, mine.you
     assert berra is not None and aino is not None

@@ -54,6 +54,8 @@ BY_CODE = {
     "replaced": N_("The same player connected again elsewhere."),
     "shutdown": N_("The server is shutting down."),
     "standings_too_fast": N_("Slow down: the standings a few times every few seconds."),
+    "forget_too_fast": N_("Slow down: forgetting a couple of times a minute is enough."),
+    "changes_too_fast": N_("Slow down: a few changes at the table every few seconds."),
     "no_person": N_("This client keeps no player key here, so there is nothing to forget."),
     "hints_off": N_("The table does not allow hints."),
     "no_hint": N_("No hint now: it is not your turn, or the game has moved on."),
