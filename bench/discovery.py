@@ -1,5 +1,5 @@
 """How soon a `sarja-server` is found on the LAN, and how soon a stopped one is gone
-(issue 23: listed within 2 s, dropped within 5 s). On loopback only: each server runs
+(listed within 2 s, dropped within 5 s). On loopback only: each server runs
 with `--host 127.0.0.1` (it announces on loopback alone) and the browser, the client's
 own Finder, looks through 127.0.0.1 alone.
 

@@ -1,4 +1,4 @@
-"""Hostile clients against the real `sarja-server` (issue 12), while a real game plays.
+"""Hostile clients against the real `sarja-server`, while a real game plays.
 
     .venv/bin/python bench/hostile.py            # the full run: 1,000,000 frames, ~11 minutes
     .venv/bin/python bench/hostile.py --quick    # a scaled-down run, under a minute (tests)
@@ -34,7 +34,7 @@ file that is scanned at the end). Attackers bind source addresses 127.0.0.2 to
 5. The journal's bounds, on servers of their own: pairs moving flat out and tables
    created and closed without pause (the log's peak size, the journal's growth an
    hour); and unknown resume tokens timed on an empty journal and a full one.
-6. Computers at many tables (issue 19), on a server of its own: the real game timed
+6. Computers at many tables, on a server of its own: the real game timed
    alone (`p99_calm_ms`), then while 20 twelve-seat tables of hard computers (4 in the
    quick run) play on with no one there, made four to an address from 127.0.0.150 on
    (`p99_under_computers_ms`, at most 3x the calm p99); one more from the same address
@@ -1959,7 +1959,7 @@ def report_separate(f: dict[str, Any]) -> None:
     f["hint_flood_ratio"] = None if math.isnan(hint_ratio) else round(hint_ratio, 2)
 
 
-# ----- a real game while computers play at many tables (issue 19) --------------------------
+# ----- a real game while computers play at many tables --------------------------------
 
 # A person's scripted game on a server of its own, timed alone and then while 12-seat
 # tables of hard computers play on with no one there, made four to an address (the
@@ -2150,7 +2150,7 @@ async def play(port: int) -> None:
             out.flush()
 
 
-# ----- the journal's bounds (issue 19): servers of their own, after the attack ---------------
+# ----- the journal's bounds: servers of their own, after the attack -------------------
 
 
 @dataclass(frozen=True)
@@ -2483,7 +2483,7 @@ def main() -> None:
         if first >= 0:
             print("The first traceback in the server's log:", file=sys.stderr)
             print(text[max(0, first - 300) : first + 3000], file=sys.stderr)
-        # A real game while computers play at many tables (issue 19), on a server of its own.
+        # A real game while computers play at many tables, on a server of its own.
         figures |= trio.run(
             computers_run, args.quick, Path(folder), args.search_threads, args.search_workers
         )

@@ -1,10 +1,10 @@
-"""Issue 19's attacks on the table limit, for bench/hostile.py: each against a
+"""Attacks on the table limit, for bench/hostile.py: each against a
 `sarja-server` process of its own, started with a small `--max-tables` so that the
 limit is reached in seconds, quick computers (`--computer-pace`) and a short
 stand-in grace (`--hand-over-after`).
 
 - The park race: a game its computers play for an absent person is parked when
-  someone creates a table at the limit, and the person resumes it. Before issue 19
+  someone creates a table at the limit, and the person resumes it. Before
   the parked table's computer played on beside the copy the resume brought back, both
   wrote the same actions, and the journal's failure stopped the server.
   `park_race_stopped` is 1 if the server stopped (or stopped answering), else 0.

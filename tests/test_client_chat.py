@@ -28,7 +28,7 @@ def test_game_events_carry_no_chat_mark() -> None:
     assert not any(text_of(line).startswith(CHAT_MARK) for line in _log_entry(entry, 40))
 
 
-# ----- pasting into the chat box (issue 20, item 6) -------------------------------------
+# ----- pasting into the chat box ------------------------------------------------------
 
 PASTE = "alku \x1b[31mPUNAINEN\x1b[0m"
 
@@ -65,7 +65,7 @@ def test_a_line_that_shows_nothing_or_smears_is_not_sent(typed: str, said: str) 
     assert h.sent == [Chat(text="Hyv\u00e4\u00e4 peli\u00e4, e\u0323\u0302")]
 
 
-# ----- long chat lines in the log (issue 20 item 8, issue 19 item 8) ------------------
+# ----- long chat lines in the log -----------------------------------------------------
 
 
 def test_a_wrapped_chat_line_never_shows_a_line_that_passes_for_the_log() -> None:

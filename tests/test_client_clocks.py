@@ -1,4 +1,4 @@
-"""Turn clocks in the client (issue 22): the new-table form offers one (arrows, or seconds
+"""Turn clocks in the client: the new-table form offers one (arrows, or seconds
 typed, refused out of range before sending); the mirror keeps the clocks the server
 tells and refuses one for a seat the table lacks; the clock line counts down from
 when they were told; a tick redraws the clock's line alone."""

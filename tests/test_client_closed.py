@@ -1,5 +1,5 @@
 """A window whose connection the server ended for good says so, and offers only quit
-(issue 20, item 8: a window replaced by a second client of the same person)."""
+(a window replaced by a second client of the same person)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The command a person is told to type to start the client works in a fresh shell:
-the server's join line and the client's line on quitting (issue 20, item 8)."""
+the server's join line and the client's line on quitting."""
 
 from __future__ import annotations
 

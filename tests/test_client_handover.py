@@ -1,4 +1,4 @@
-"""Seats that change hands around a game (issue 20, item 8): `o` hands an away player's
+"""Seats that change hands around a game: `o` hands an away player's
 seat to the computer, and the log says so as soon as the server's table shows it, not
 after the computer's first move there; an opponent who leaves right after the game
 leaves the final board on screen until the player moves on; a server's goodbye is told

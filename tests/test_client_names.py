@@ -1,5 +1,5 @@
 """Long names: refused with a sentence rather than cut without a word, and a title bar
-that shortens names before it leaves out where we are (issue 20, item 8)."""
+that shortens names before it leaves out where we are."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Discovery with DNS-SD (issue 23), with real processes on loopback only: every server
+"""Discovery with DNS-SD, with real processes on loopback only: every server
 passes `--host 127.0.0.1` (so it announces on loopback alone) and every browser looks
 through 127.0.0.1 alone (`--discover-on 127.0.0.1`). Other test runs on this machine may
 announce servers too: each test names its servers uniquely and looks only for those.

@@ -180,7 +180,7 @@ def test_two_bot_processes_play_whole_games_against_each_other(address):
 
 
 async def test_a_sarja_bot_seat_reads_as_a_computers(nursery):
-    """Issue 20, item 8: the people at the table saw a `sarja-bot` seat as a person's
+    """The people at the table saw a `sarja-bot` seat as a person's
     ("Hard bot"); its `hello` now says it is a computer, and the table shows it."""
     server = await nursery.start(serve, ServerConfig(host="127.0.0.1", port=0))
     person = await NetClient.connect(server.port, "Aino")

@@ -1,6 +1,6 @@
-"""Short versions of the attacks of issue 12 not already in test_server_hostile.py
+"""Short versions of the hostile attacks not already in test_server_hostile.py
 (bench/hostile.py runs them all, in full, against the real server process).
-Each failed on the server before issue 12's fixes."""
+Each failed on the server before its fixes."""
 
 from __future__ import annotations
 
@@ -343,7 +343,7 @@ async def test_a_seat_squatter_at_a_waiting_table_is_released(nursery, autojump_
 
 
 async def test_a_freed_squatter_who_rejoins_at_once_does_not_keep_the_seat(nursery, autojump_clock):
-    """Issue 19, item 8: the squatter rejoined the instant the sweep freed the seat,
+    """The squatter rejoined the instant the sweep freed the seat,
     from a new connection, and held it for another three minutes, again and again."""
     server = await nursery.start(serve, ServerConfig(host="127.0.0.1", port=0))
     host = await NetClient.connect(server.port, "Host")

@@ -1,4 +1,4 @@
-"""Issue 19, item 7: `sync` (and every other request) had no rate limit: 12.6k
+"""`sync` (and every other request) had no rate limit: 12.6k
 snapshots a second from one connection, each built for its seat, took a real
 game's p99 from 7 to 70 ms. Now each connection has a budget of work."""
 

@@ -1,4 +1,4 @@
-"""Turn clocks over real TCP (issue 22): a person's clock of 30 s runs out and the computer
+"""Turn clocks over real TCP: a person's clock of 30 s runs out and the computer
 plays that turn for them, marked; three in a row hand the seat to the computer, which
 then plays at once; the person's next action takes the seat back; after a restart the
 person on turn gets a fresh clock. The clock tests run on trio's mock clock (autojump),

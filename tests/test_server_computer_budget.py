@@ -1,4 +1,4 @@
-"""The budget for computer thinking, at a real server on 127.0.0.1 (issue 19, item 5):
+"""The budget for computer thinking, at a real server on 127.0.0.1:
 one address keeps only a few tables where computers play; hard's searches run in a
 bounded number of workers, processes of their own, and a hard seat that finds none
 free plays at medium; a table's computer task ends with the table (`stop`)."""

@@ -1,4 +1,4 @@
-"""The journal's bounds (issue 19): a write-ahead log that is emptied, rows deleted once
+"""The journal's bounds: a write-ahead log that is emptied, rows deleted once
 nothing can come back to them, resume tokens found by an index, files for the host alone.
 
 Real SQLite files in a temporary data directory, real servers on 127.0.0.1.

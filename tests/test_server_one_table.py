@@ -1,4 +1,4 @@
-"""Issue 19, items 1 and 2: one object per table, ever, and tables no one can come
+"""One object per table, ever, and tables no one can come
 back to leave the count. Each test failed on the server before the fix: parking a
 game its computers were playing left them playing on the removed table, a resume
 brought a second copy back from the journal, and the two wrote the same actions

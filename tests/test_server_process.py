@@ -75,7 +75,7 @@ async def test_the_real_server_process(tmp_path):
 
 
 async def test_the_server_process_exits_non_zero_when_its_journal_fails(tmp_path):
-    """Issue 19: after a journal failure the server stopped serving but the process
+    """After a journal failure the server stopped serving but the process
     waited for a signal, so a supervisor never saw it stop."""
     command = [SERVER, "--host", "127.0.0.1", "--port", "0", "--data-dir", str(tmp_path)]
     process = await trio.lowlevel.open_process(
