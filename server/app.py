@@ -55,6 +55,9 @@ from .tls import OLDER_CLIENT_REFUSAL, TLS_HANDSHAKE, server_key
 
 log = logging.getLogger("sarja.server")
 
+# Connections past an address's limit that still get their handshake, to be told why.
+HANDSHAKES_TO_REFUSE = 4
+
 
 class Server:
     def __init__(self, config: ServerConfig, nursery: trio.Nursery) -> None:
@@ -93,6 +96,7 @@ class Server:
         self._port: int | None = None
         self.connections = 0
         self._per_address: Counter[str] = Counter()
+        self._handshaking: Counter[str] = Counter()  # sockets in their TLS handshake
         # What each address may ask, all its connections together (budget.py); kept
         # after its last connection closes until it has refilled, so reconnecting
         # does not refill it.
@@ -167,9 +171,23 @@ class Server:
     async def handle(self, tcp: trio.SocketStream) -> None:
         address = peer_address(tcp)
         enable_keepalive(tcp)
+        # Sockets still in their TLS handshake count against their address too, so one
+        # address cannot hold more than a few past its limit, however silent they stay;
+        # a few spare ones are let through to hear why they are refused.
+        if self._per_address[address] + self._handshaking[address] >= (
+            self.config.max_per_address + HANDSHAKES_TO_REFUSE
+        ):
+            await close_stream(tcp)
+            return
         stream = None
-        with trio.move_on_after(self.config.handshake_timeout):
-            stream = await self._secure(tcp)
+        self._handshaking[address] += 1
+        try:
+            with trio.move_on_after(self.config.handshake_timeout):
+                stream = await self._secure(tcp)
+        finally:
+            self._handshaking[address] -= 1
+            if not self._handshaking[address]:
+                del self._handshaking[address]
         if stream is None:
             await close_stream(tcp)
             return

@@ -99,6 +99,7 @@ from sarja.protocol.mirror import GameMirror
 from sarja.protocol.moves import action_message
 from sarja.protocol.session import CLIENT_ALLOWED, SERVER_ALLOWED, TRANSITIONS, SessionState
 from sarja.protocol.wire import pack
+from sarja.server.app import HANDSHAKES_TO_REFUSE
 from sarja.server.budget import COSTS
 from sarja.server.config import ServerConfig
 from sarja.server.connection import MAX_RESUME_TRIES
@@ -257,7 +258,9 @@ def limits() -> list[tuple[str, str]]:
          f"{MAX_RESUME_TRIES}, the last refused as the others, then `bye` `too_many_resumes`"),
         ("connections", f"{config.max_connections} (more get `bye` `server_full`)"),
         ("connections from one address",
-         f"{config.max_per_address} (more get `bye` `too_many_connections`)"),
+         f"{config.max_per_address}, sockets still in their TLS handshake counted (the next"
+         f" {HANDSHAKES_TO_REFUSE} get `bye` `too_many_connections`; more are closed at once,"
+         " unanswered)"),
         ("tables", f"{config.max_tables} (more are refused `too_many_tables`)"),
         ("open tables where the computer may play or advise (computer seats, a stand-in"
          " level, a turn clock, hints), made from one address; games in play at them",

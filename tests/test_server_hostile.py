@@ -3,6 +3,7 @@ and peers that stop reading never disturb another table."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 import socket
 import struct
@@ -331,6 +332,30 @@ async def test_guessing_resume_tokens_is_cut_off(server):
         assert (await client.expect("error")).code == "unknown_resume"
     assert (await client.expect("bye")).code == "too_many_resumes"
     assert await read_until_closed(stream) == b""
+
+
+async def test_silent_sockets_past_the_address_limit_are_closed_at_once(nursery, autojump_clock):
+    """A socket that never starts its TLS handshake held a file descriptor, uncounted,
+    for the whole handshake timeout: one address could hold thousands. Past its limit
+    (and the few let through to hear why) it is closed at once."""
+    config = ServerConfig(host="127.0.0.1", port=0, max_per_address=2)
+    server = await nursery.start(serve, config)
+    silent = [await trio.open_tcp_stream("127.0.0.1", server.port) for _ in range(2 + 4 + 5)]
+    closed_at: list[float] = []
+
+    async def until_closed(stream: trio.abc.Stream) -> None:
+        with contextlib.suppress(trio.BrokenResourceError):
+            while await stream.receive_some(4096):
+                pass
+        closed_at.append(trio.current_time())
+
+    start = trio.current_time()
+    async with trio.open_nursery() as waiting:
+        for stream in silent:
+            waiting.start_soon(until_closed, stream)
+    early = [t for t in closed_at if t - start < config.handshake_timeout]
+    assert len(early) == 5  # the ones past the limit and its spares: not kept waiting
+    assert len(closed_at) == len(silent)  # the rest at the handshake's timeout
 
 
 async def test_one_address_cannot_take_every_connection(nursery):
