@@ -6,9 +6,11 @@ Run: python bench/stale.py --burners 2   (300 own moves, some minutes; --quick: 
 A real `sarja-server` (127.0.0.1, port 0) and two real `sarja-client`s, Aino and
 Bertil, each in an 80×24 pseudo-terminal read through pyte, at a two-player table
 with a 30 s turn clock. Whoever's title says it is their turn plays by keys as a
-hurried person does (Tab to the first card that can be used, Enter), game after game
-(a rematch at each end). After each own move the mover's screen is read as it comes:
-the title, the board's space, the clock's line, the hand and the log each either show
+hurried person does (the digit of the first card that can be used, Enter; a dead card
+exchanged, once a turn), game after game (a rematch at each end, asked for on each
+screen once it shows the end). After each own move the mover's screen is read as it
+comes: the title, the board's space (the one the log tells), the clock's line, the hand
+and the log each either show
 the move or not. Once one part shows it, the next redraw (the clock's line counting on)
 must show it in every part; a screen that does not is *stale*, and how long it stayed
 so is kept too. (The diff of one redraw is written top to bottom, so a part read
