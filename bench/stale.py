@@ -10,11 +10,10 @@ hurried person does (the digit of the first card that can be used, Enter; a dead
 exchanged, once a turn), game after game (a rematch at each end, asked for on each
 screen once it shows the end). After each own move the mover's screen is read as it
 comes: the title, the board's space (the one the log tells), the clock's line, the hand
-and the log each either show
-the move or not. Once one part shows it, the next redraw (the clock's line counting on)
-must show it in every part; a screen that does not is *stale*, and how long it stayed
-so is kept too. (The diff of one redraw is written top to bottom, so a part read
-means those above it of the same redraw are read.)
+and the log each either show the move or not. Once one part shows it, the next redraw
+(the clock's line counting on) must show it in every part; a screen that does not is
+*stale*, and how long it stayed so is kept too. (The diff of one redraw is written top
+to bottom, so a part read means those above it of the same redraw are read.)
 
 `--burners N` runs N busy loops beside it (each a `python -c 'while 1: pass'`),
 ended when it ends: a loaded machine is where a redraw waits longest.
