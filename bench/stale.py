@@ -6,19 +6,21 @@ Run: python bench/stale.py --burners 2   (300 own moves, some minutes; --quick: 
 A real `sarja-server` (127.0.0.1, port 0) and two real `sarja-client`s, Aino and
 Bertil, each in an 80×24 pseudo-terminal read through pyte, at a two-player table
 with a 30 s turn clock. Whoever's title says it is their turn plays by keys as a
-hurried person does (Tab to the first card that can be used, Enter), game after game
-(a rematch at each end). After each own move the mover's screen is read as it comes:
-the title, the board's space, the clock's line, the hand and the log each either show
-the move or not. Once one part shows it, the next redraw (the clock's line counting on)
-must show it in every part; a screen that does not is *stale*, and how long it stayed
-so is kept too. (The diff of one redraw is written top to bottom, so a part read
-means those above it of the same redraw are read.)
+hurried person does (the digit of the first card that can be used, Enter; a dead card
+exchanged, once a turn), game after game (a rematch at each end, asked for on each
+screen once it shows the end). After each own move the mover's screen is read as it
+comes: the title, the board's space (the one the log tells), the clock's line, the hand
+and the log each either show the move or not. Once one part shows it, the next redraw
+(the clock's line counting on) must show it in every part; a screen that does not is
+*stale*, and how long it stayed so is kept too. (The diff of one redraw is written top
+to bottom, so a part read means those above it of the same redraw are read.)
 
 `--burners N` runs N busy loops beside it (each a `python -c 'while 1: pass'`),
 ended when it ends: a loaded machine is where a redraw waits longest.
 
 Its last line is one JSON object: {"own_moves": n, "stale_screens": n,
-"stale_seconds_max": s, "burners": n}.
+"stale_seconds_max": s, "burners": n, "enters_without_move": n} (an Enter that made no
+move: the clock's computer was first, or the server refused it; not a move, not stale).
 """
 
 from __future__ import annotations
@@ -42,7 +44,16 @@ BIN = Path(sys.executable).parent
 TURN = "▶ YOUR TURN ◀"
 OVER = "Game over"
 PATIENCE = 60.0
-OWN = re.compile(r"You (?:played \S+ at|removed .*? chip at) [A-J]\d+\b")
+OWN = re.compile(r"You (?:played \S+ at|removed .*? chip at) (?P<cell>[A-J]\d+)\b")
+# The computer's move for the mover's seat (its clock ran out): not a move the bench made.
+STAND_IN = re.compile(r"The computer (?:played for you|, for you,)")
+# A hand's items: the digit that picks each card, its label, what it does.
+ITEM = re.compile(r"\[(\d)\](\S+?)(?: (wild|remove|dead))?(?= |$)")
+# The status line once a card is picked: "K♣: 2 open spaces…", "2♥ is dead…",
+# "Q♦ cannot be played now.", "J♦ is wild…".
+PICKED = re.compile(r"^\s*(\S+?)(?:: \d| is dead| cannot| is wild)")
+CHOOSE = "more than one way: choose"  # the status line as the five chooser opens
+SETTLE = 5.0  # a key's redraw not seen in this long: the key is typed again
 
 
 def command(name: str) -> list[str]:
@@ -62,6 +73,7 @@ class Seen:
     clock: str
     hand: str
     log: list[str]
+    status: str
 
     @classmethod
     def of(cls, screen: str) -> Seen:
@@ -72,12 +84,14 @@ class Seen:
         at = next((i for i, line in enumerate(lines) if line.startswith(" Hand ")), None)
         if at is None:  # the end of a game: what each held, then the log
             held = next((i for i, line in enumerate(lines) if " held: " in line), len(lines))
-            return cls(lines[0], board, clock, "", [line.strip() for line in lines[held + 1 : -2]])
+            told = [line.strip() for line in lines[held + 1 : -2]]
+            return cls(lines[0], board, clock, "", told, lines[-2].strip())
         end = at + 1
         while end < len(lines) and lines[end].startswith("      ") and lines[end].strip():
             end += 1  # the hand's wrapped lines
         hand = " ".join(line.strip() for line in lines[at:end])
-        return cls(lines[0], board, clock, hand, [line.strip() for line in lines[end:-2]])
+        told = [line.strip() for line in lines[end:-2]]
+        return cls(lines[0], board, clock, hand, told, lines[-2].strip())
 
     def pile(self) -> str:
         """The side panel's draw pile ("Draw pile 85")."""
@@ -113,7 +127,7 @@ def moved(before: Seen, after: Seen, cell: str) -> dict[str, bool]:
     return {
         "title": answered or TURN not in after.title,
         "board": after.space(cell)[1:-1] != before.space(cell)[1:-1]
-        or (answered and any(cell in line for line in told[own + 1 :])),  # (taken again)
+        or (own is not None and answered and any(cell in line for line in told[own + 1 :])),
         "clock": answered or over or (bool(after.clock) and "your turn" not in after.clock),
         # (Played the card just drawn and drew its twin: the same hand, one card fewer
         # in the draw pile beside the board.)
@@ -132,33 +146,91 @@ def new_lines(before: list[str], after: list[str]) -> list[str]:
     return [line for line in after if line not in old]
 
 
-def hurry(person: Terminal) -> bool:
-    """Pick the first usable card, its space under the cursor (for a wild jack, `n`
-    puts the cursor on an open space first); False if that was the move (a dead card
-    swapped, a pass), True if Enter is to play it there."""
-    person.type("\t")
+def pick(person: Terminal, key: str, label: str) -> Seen | None:
+    """Pick a card by its digit: the screen whose status line tells that card picked
+    (None if the turn ended first). Each card is picked at most once a turn and the
+    line of an earlier pick is put away first, so the line read is this key's."""
+    person.type(key)
     deadline = time.monotonic() + PATIENCE
-    while not re.search(r": \d|is dead|cannot|wild", status := person.text().splitlines()[-2]):
+    again = time.monotonic() + SETTLE
+    while True:
+        seen = Seen.of(person.text())
+        found = PICKED.match(seen.status)
+        if found and found.group(1) == label:
+            return seen
+        if TURN not in seen.title:
+            return None
+        assert time.monotonic() < deadline, person.text()
+        if time.monotonic() > again:  # (the same pick again changes nothing)
+            person.type(key)
+            again = time.monotonic() + SETTLE
+        time.sleep(0.005)
+
+
+def tells(person: Terminal, before: list[str], what: str) -> bool:
+    """Wait until the log tells `what` of the person (True), or their status line
+    tells a refusal or the turn ended (False)."""
+    deadline = time.monotonic() + PATIENCE
+    while True:
+        seen = Seen.of(person.text())
+        if any(what in line for line in new_lines(before, seen.log)):
+            return True
+        if TURN not in seen.title or (seen.status and not PICKED.match(seen.status)):
+            return False
         assert time.monotonic() < deadline, person.text()
         time.sleep(0.005)
-    if "is dead" in status and "exchanged)" in Seen.of(person.text()).hand:
-        return False  # one exchange a turn: Tab on to the next card
-    if "is dead" in status or "cannot" in status:
-        before = Seen.of(person.text()).log
-        person.type("x" if "is dead" in status else "p")
-        # Told before the next key: a move sent before it is at a version gone by.
-        while not any(re.search(r"You (exchanged|passed)", line)
-                      for line in new_lines(before, Seen.of(person.text()).log)):  # fmt: skip
+
+
+def hurry(person: Terminal) -> Seen | None:
+    """The turn as a hurried person plays it: the first card in the hand that can be
+    used picked by its digit, its space under the cursor (for a wild jack, `n` puts
+    the cursor on an open space first), and that screen returned for Enter to play it.
+    On the way one dead card is exchanged (one a turn: the next is passed over), and
+    with nothing to play the turn is passed. None if no card is left to play this
+    turn: passed, or the turn ended by the clock or the computer."""
+    seen = Seen.of(person.text())
+    if PICKED.match(seen.status):  # an earlier pick's line: put the card back first
+        person.type("\x1b")
+        deadline = time.monotonic() + PATIENCE
+        while PICKED.match((seen := Seen.of(person.text())).status):
             assert time.monotonic() < deadline, person.text()
             time.sleep(0.005)
-        return False
-    if "wild" in status:
-        at = Seen.of(person.text()).cursor()
-        person.type("n")
-        while Seen.of(person.text()).cursor() == at:
-            assert time.monotonic() < deadline, person.text()
-            time.sleep(0.005)
-    return True
+    exchanged = "exchanged)" in seen.hand
+    tried: set[str] = set()  # each card at most once a turn (twins alike)
+    while TURN in seen.title:
+        item = next((i for i in ITEM.finditer(seen.hand) if i.group(2) not in tried), None)
+        if item is None:  # nothing to play: pass
+            person.type("p")
+            tells(person, seen.log, "You passed")
+            return None
+        key, label, does = item.groups()
+        tried.add(label)
+        if does == "dead" and exchanged:
+            continue
+        picked = pick(person, key, label)
+        if picked is None:
+            return None
+        status = picked.status
+        if "is dead" in status:
+            person.type("x")
+            exchanged = True  # told or refused, the turn has had its exchange
+            tells(person, picked.log, "You exchanged")  # (or refused: the line says why)
+            tried.clear()  # a new card, and those passed over may be tried again
+            seen = Seen.of(person.text())
+            continue
+        if "cannot" in status:
+            continue
+        if "is wild" in status:
+            person.type("n")
+            deadline = time.monotonic() + PATIENCE
+            while (now := Seen.of(person.text())).cursor() == picked.cursor():
+                if TURN not in now.title:
+                    return None
+                assert time.monotonic() < deadline, person.text()
+                time.sleep(0.005)
+            return now
+        return picked
+    return None
 
 
 def next_screen(person: Terminal, timeout: float = PATIENCE) -> str:
@@ -169,6 +241,25 @@ def next_screen(person: Terminal, timeout: float = PATIENCE) -> str:
     return person.text()
 
 
+def rematch(people: list[Terminal]) -> None:
+    """At a game's end each asks for a rematch on their own screen's end (an `r` typed
+    before that screen is refused: "once the game is over"), again if it is not told
+    within a while; until the next game is on every screen."""
+    deadline = time.monotonic() + PATIENCE
+    typed: dict[int, float] = {}
+    while True:
+        screens = [p.text() for p in people]
+        if not any(OVER in screen for screen in screens):
+            return
+        for i, (person, screen) in enumerate(zip(people, screens, strict=True)):
+            waits = OVER in screen and "You asked for a rematch" not in screen
+            if waits and time.monotonic() > typed.get(i, 0.0) + SETTLE:
+                person.type("r")
+                typed[i] = time.monotonic()
+        assert time.monotonic() < deadline, "\n".join(screens)
+        time.sleep(0.01)
+
+
 def mover_of(people: list[Terminal]) -> tuple[Terminal, str]:
     """Whoever's screen says it is their turn (or offers the five chooser), and that
     screen; at a game's end both ask for a rematch first."""
@@ -176,11 +267,7 @@ def mover_of(people: list[Terminal]) -> tuple[Terminal, str]:
     while True:
         screens = [p.text() for p in people]
         if any(OVER in screen for screen in screens):
-            for person in people:
-                person.type("r")  # a rematch
-            while any(OVER in p.text() for p in people):
-                assert time.monotonic() < deadline, "\n".join(p.text() for p in people)
-                time.sleep(0.01)
+            rematch(people)
             continue
         for person, screen in zip(people, screens, strict=True):
             if TURN in screen.splitlines()[0] or "Which five" in screen:
@@ -189,32 +276,47 @@ def mover_of(people: list[Terminal]) -> tuple[Terminal, str]:
         time.sleep(0.005)
 
 
-def play(people: list[Terminal], moves: int, stale: list[float]) -> int:
+def play(people: list[Terminal], moves: int, stale: list[float]) -> tuple[int, int]:
     """Play `moves` own moves (whoever's turn it is, game after game); returns how many
-    were made. A move is stale if, once some part of the mover's screen shows it, a
-    later redraw (the clock's line counting on) still leaves a part that does not."""
-    made = 0
+    were made, and how many Enters made none (the clock or the computer was first, or
+    the move was refused). A move is stale if, once some part of the mover's screen
+    shows it, a later redraw (the clock's line counting on) still leaves a part that
+    does not. Its space is the one the log tells (the cursor's until then)."""
+    made = missed = 0
     while made < moves:
         person, screen = mover_of(people)
         if "Which five" in screen:
             person.type("\r")
             continue
         before = Seen.of(screen)
-        if not hurry(person):
+        picked = hurry(person)
+        if picked is None:
             continue
         # The card is picked and the cursor on its space: the move plays there.
-        cell = Seen.of(person.text()).cursor()
+        cell = picked.cursor()
         assert cell, person.text()
         person.type("\r")
         first: str | None = None  # the clock's line on the first screen that showed it
         since: float | None = None
         deadline = time.monotonic() + PATIENCE
+        chose = False
         while True:
             screen = next_screen(person)
-            if "Which five" in screen:
-                person.type("\r")
-                continue
             after = Seen.of(screen)
+            choosing = "Which five" in screen or CHOOSE in after.status
+            if choosing and not chose:  # the first five the chooser offers
+                person.type("\r")
+                chose = True
+                continue
+            news = new_lines(before.log, after.log)
+            own = next((found for line in news if (found := OWN.search(line))), None)
+            if own is None and (
+                any(STAND_IN.search(line) for line in news)
+                or (after.status not in ("", picked.status) and CHOOSE not in after.status)
+            ):  # the computer was first, or the server refused it
+                print(f"no own move made at {cell}: {after.status or news[-1]}")
+                break
+            cell = own.group("cell") if own else cell
             parts = moved(before, after, cell)
             if all(parts.values()):
                 break
@@ -225,10 +327,13 @@ def play(people: list[Terminal], moves: int, stale: list[float]) -> int:
                 missing = ", ".join(part for part, shows in parts.items() if not shows)
                 print(f"stale after own move {made + 1} at {cell}: no {missing} on\n{screen}")
             assert time.monotonic() < deadline, f"never shown:\n{screen}"
+        if own is None:
+            missed += 1
+            continue
         if since is not None:
             stale.append(time.monotonic() - since)
         made += 1
-    return made
+    return made, missed
 
 
 def run(moves: int, burners: int) -> dict[str, float]:
@@ -266,7 +371,7 @@ def run(moves: int, burners: int) -> dict[str, float]:
             for person in people:
                 person.wait_for(" Hand ")
             stale: list[float] = []
-            made = play(people, moves, stale)
+            made, missed = play(people, moves, stale)
             assert not any(b"Traceback" in p.raw for p in people)
         finally:
             for person in people:
@@ -282,6 +387,7 @@ def run(moves: int, burners: int) -> dict[str, float]:
         "stale_screens": len(stale),
         "stale_seconds_max": round(max(stale, default=0.0), 2),
         "burners": burners,
+        "enters_without_move": missed,
     }
 
 
