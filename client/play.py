@@ -137,7 +137,10 @@ def pick(model: Model, index: int) -> None:
     spaces = targets(model, card)
     label = card_label(card)
     if is_dead(model, card):
-        model.status = words.PICKED_DEAD.format(card=label)
+        g = model.game
+        # After the turn's one exchange, x would only be refused: say so instead.
+        dead = words.PICKED_DEAD_EXCHANGED if g is not None and g.exchanged else words.PICKED_DEAD
+        model.status = dead.format(card=label)
     elif not spaces:
         model.status = words.CANNOT_PLAY.format(card=label)
     elif card in TWO_EYED:

@@ -114,6 +114,17 @@ def test_a_real_choice_of_fives_is_asked_for():
     assert play.fives == ((40, 44),)
 
 
+def test_a_dead_card_picked_after_the_turns_exchange_is_not_offered_for_x():
+    # It said "Press x to exchange it", and x was then refused: one exchange a turn.
+    fresh = headless(STARTED, snapshot(dead=("9S",)))
+    fresh.press("4")
+    assert "Press x to exchange it" in fresh.model.status
+    h = headless(STARTED, dataclasses.replace(snapshot(dead=("9S",)), exchanged=True))
+    h.press("4")
+    assert h.model.picked == "9S"
+    assert "Press x" not in h.model.status and "next turn" in h.model.status
+
+
 def test_one_eyed_jack_removes_and_dead_cards_are_exchanged():
     hand = ("2C", "9S", "JS")
     h = headless(STARTED, snapshot(hand=hand, dead=("9S",)))

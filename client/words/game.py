@@ -113,6 +113,10 @@ def holding(cards: int) -> str:
 
 
 PICKED_DEAD = N_("{card} is dead: both its spaces are covered. Press x to exchange it.")
+PICKED_DEAD_EXCHANGED = N_(
+    "{card} is dead: both its spaces are covered. One dead card a turn is exchanged; this"
+    " one waits for your next turn."
+)
 CANNOT_PLAY = N_("{card} cannot be played now.")
 PICKED_WILD = N_("{card} is wild: move the cursor to any open space, then Enter.")
 
