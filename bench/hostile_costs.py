@@ -114,6 +114,29 @@ class Client:
             await self.stream.aclose()
 
 
+async def flood(
+    client: Client, batch: list[Any], until: float, settle: float = 0.0,
+    tally: dict[str, Any] | None = None,
+) -> None:  # fmt: skip
+    """Send `batch` over and over until `until` (time.monotonic), reading everything
+    that comes back, and `settle` seconds more; each batch counted in `tally["requests"]`
+    as it goes (the flood may be cancelled from outside)."""
+
+    async def read() -> None:
+        while True:
+            await client.next()
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(read)
+        while time.monotonic() < until:
+            await client.send(*batch)
+            if tally is not None:
+                tally["requests"] += len(batch)
+            await trio.sleep(0)
+        await trio.sleep(settle)
+        nursery.cancel_scope.cancel()
+
+
 _FOLDERS: list[Path] = []  # made by `start`, removed as the bench ends
 atexit.register(lambda: [shutil.rmtree(f, ignore_errors=True) for f in _FOLDERS])
 
@@ -317,19 +340,7 @@ async def flood_people(port: int, i: int, until: float, tally: dict[str, int]) -
     client = await Client.connect(
         port, f"Flood{i}", source=f"127.0.6.{i + 1}", person=secrets.token_urlsafe(32)
     )
-    batch = [AskStandings(), Forget()] * 10
-
-    async def read() -> None:
-        while True:
-            await client.next()
-
-    async with trio.open_nursery() as nursery:
-        nursery.start_soon(read)
-        while time.monotonic() < until:
-            await client.send(*batch)
-            tally["requests"] += len(batch)
-            await trio.sleep(0)
-        nursery.cancel_scope.cancel()
+    await flood(client, [AskStandings(), Forget()] * 10, until, tally=tally)
     await client.aclose()
 
 
@@ -385,19 +396,7 @@ async def flood_sync(port: int, table: str, i: int, until: float, tally: dict[st
     await client.send(Spectate(table=table))
     await client.until("snapshot")
     sent0, got0 = client.sent, client.got
-    batch = [Sync()] * 20
-
-    async def read() -> None:
-        while True:
-            await client.next()
-
-    async with trio.open_nursery() as nursery:
-        nursery.start_soon(read)
-        while time.monotonic() < until:
-            await client.send(*batch)
-            await trio.sleep(0)
-        await trio.sleep(0.5)  # the answers on their way
-        nursery.cancel_scope.cancel()
+    await flood(client, [Sync()] * 20, until, settle=0.5)  # (settle: the answers on their way)
     tally["in"] += client.sent - sent0
     tally["out"] += client.got - got0
     await client.aclose()
